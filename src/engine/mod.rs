@@ -1,0 +1,226 @@
+//! The Eisner–Satta engine: weighted parsing of split bilexical grammars over
+//! any semiring (Nederhof 2019, Sec. 3, Table 2; Eisner & Satta 1999).
+//!
+//! Input: a terminal string a₀ a₁ … aₙ (a₀ is the prospective root) and a
+//! weight w(i, j) ∈ 𝕂 for every potential arc from head i to dependent j.
+//! Output: W, the ⊕-sum over all derivations of the ⊗-product of the weights
+//! of their arcs. Items (Table 2, 0 ≤ i ≤ j ≤ n):
+//!
+//! * `Wl(B, i, j)` — head j with left state B, its left children (and their
+//!   subtrees) spanning i … j;
+//! * `Wr(C, i, j)` — head i with right state C, its right children spanning i … j;
+//! * `Z(B, C, i, j) = ⊕ₖ Wr(B, i, k) ⊗ Wl(C, k+1, j)` — two adjacent heads, the
+//!   left one in right state B, the right one in left state C; with the arc
+//!   weight w(j, i) it is Table 2's `Wl(B, C, i, j)` (i becomes a left child
+//!   of j), with w(i, j) its `Wr(B, C, i, j)` (j becomes a right child of i);
+//! * `W = ⊕_{S → (B, C)} Wl(B, 0, 0) ⊗ Wr(C, 0, n)`.
+//!
+//! Complexity: O(n³ · (|left combos| + |right combos| + |state pairs|)) time and
+//! O(n² · (|N_ℓ| + |N_r| + |state pairs|)) space, where the combos are the
+//! pairs of a finish rule and an attachment rule ([`crate::grammar::LeftCombo`]).
+//!
+//! The [`Parser`] keeps its chart between calls: once it has seen a sentence
+//! of length n, parsing sentences of length ≤ n allocates nothing (for
+//! semirings whose values own no memory).
+
+mod backtrace;
+mod chart;
+
+pub use backtrace::{Derivation, FirstChoice, TieBreak, WordDerivation};
+
+use crate::grammar::{Grammar, LeftState, RightState, Terminal};
+use crate::semiring::Semiring;
+use chart::Chart;
+
+/// Errors of [`Parser::parse`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    /// The input must contain at least a₀.
+    #[error("the input is empty: it needs at least the root terminal a0")]
+    EmptyInput,
+    /// A terminal id that the grammar does not have.
+    #[error("terminal id {id} at position {position} is not a terminal of this grammar")]
+    UnknownTerminal { position: usize, id: u16 },
+}
+
+/// The attachment rules regrouped for the inner loops: which (left state,
+/// right state) pairs of adjacent heads are ever combined, and for each
+/// group of combos the chart rows they read and the states they update.
+#[derive(Clone, Debug)]
+struct Plan {
+    /// Distinct pairs (B, C): right state B of the left head, left state C
+    /// of the right head, as combined in `Z`.
+    pairs: Vec<(RightState, LeftState)>,
+    /// Whether pair p is needed with a left arc (w(j, i)) / a right arc (w(i, j)).
+    pair_left: Vec<bool>,
+    pair_right: Vec<bool>,
+    /// Left attachment: (child left state D, pair p, new left state C').
+    left: Vec<(LeftState, usize, LeftState)>,
+    /// Right attachment: (pair p, child right state D, new right state B').
+    right: Vec<(usize, RightState, RightState)>,
+    /// Start rules: (B, C) for each `S -> (B, C)`.
+    start: Vec<(LeftState, RightState)>,
+}
+
+impl Plan {
+    fn new(g: &Grammar) -> Plan {
+        let mut pairs: Vec<(RightState, LeftState)> = Vec::new();
+        let pair_of = |p: (RightState, LeftState), pairs: &mut Vec<_>| {
+            pairs.iter().position(|&q| q == p).unwrap_or_else(|| {
+                pairs.push(p);
+                pairs.len() - 1
+            })
+        };
+        let left: Vec<_> = g
+            .left_combos()
+            .iter()
+            .map(|c| (c.child_left, pair_of((c.child_right, c.from), &mut pairs), c.to))
+            .collect();
+        let right: Vec<_> = g
+            .right_combos()
+            .iter()
+            .map(|c| (pair_of((c.from, c.child_left), &mut pairs), c.child_right, c.to))
+            .collect();
+        let mut pair_left = vec![false; pairs.len()];
+        let mut pair_right = vec![false; pairs.len()];
+        for &(_, p, _) in &left {
+            pair_left[p] = true;
+        }
+        for &(p, _, _) in &right {
+            pair_right[p] = true;
+        }
+        let start = g
+            .finish_rules()
+            .iter()
+            .filter(|f| f.category == g.start())
+            .map(|f| (f.left, f.right))
+            .collect();
+        Plan { pairs, pair_left, pair_right, left, right, start }
+    }
+}
+
+/// A parser for one grammar, with a chart reused across calls.
+///
+/// ```
+/// use tabula::grammar::text;
+/// use tabula::engine::Parser;
+/// use tabula::semiring::{Count, Semiring};
+///
+/// let g = text::parse_str("projective.grammar", tabula::grammars::PROJECTIVE).unwrap().grammar;
+/// let a = g.terminal("a").unwrap();
+/// let mut parser = Parser::<Count>::new(&g);
+/// // Projective trees over root + 3 words: 12.
+/// let w = parser.parse(&[a; 4], |_, _| Count::one()).unwrap();
+/// assert_eq!(w, Count::new(12));
+/// ```
+pub struct Parser<'g, S> {
+    grammar: &'g Grammar,
+    plan: Plan,
+    chart: Chart<S>,
+}
+
+impl<'g, S: Semiring> Parser<'g, S> {
+    /// A parser for `grammar` with an empty chart. O(|rules|²) preparation.
+    pub fn new(grammar: &'g Grammar) -> Self {
+        let plan = Plan::new(grammar);
+        Parser { grammar, plan, chart: Chart::default() }
+    }
+
+    /// The grammar this parser runs.
+    pub fn grammar(&self) -> &'g Grammar {
+        self.grammar
+    }
+
+    /// Runs Table 2 on `input` = a₀ … aₙ with arc weights `weight(head, dependent)`
+    /// (called once for each ordered pair of distinct positions) and returns W.
+    /// O(n³) time; the chart stays available for [`Parser::best_derivation`].
+    pub fn parse(&mut self, input: &[Terminal], weight: impl Fn(usize, usize) -> S) -> Result<S, EngineError> {
+        if input.is_empty() {
+            return Err(EngineError::EmptyInput);
+        }
+        let num_terminals = self.grammar.num_terminals();
+        if let Some((position, t)) = input.iter().enumerate().find(|(_, t)| t.index() >= num_terminals) {
+            return Err(EngineError::UnknownTerminal { position, id: t.0 });
+        }
+        let g = self.grammar;
+        let plan = &self.plan;
+        let c = &mut self.chart;
+        let size = input.len();
+        c.reset(size, g.num_left_states(), g.num_right_states(), plan.pairs.len());
+        for h in 0..size {
+            for d in 0..size {
+                if h != d {
+                    *c.weight_mut(h, d) = weight(h, d);
+                }
+            }
+        }
+        for (i, &t) in input.iter().enumerate() {
+            let (l, r) = g.lexical(t);
+            for b in 0..g.num_left_states() {
+                let v = if b == l.index() { S::one() } else { S::zero() };
+                c.set_left(b, i, i, v);
+            }
+            for b in 0..g.num_right_states() {
+                let v = if b == r.index() { S::one() } else { S::zero() };
+                c.set_right(b, i, i, v);
+            }
+        }
+        for width in 1..size {
+            for i in 0..size - width {
+                let j = i + width;
+                // Z(B, C, i, j) and the two arc-weighted items built from it.
+                for (p, &(b, cs)) in plan.pairs.iter().enumerate() {
+                    let z = dot(c.right_row(b.index(), i, i, j - 1), c.left_col(cs.index(), j, i + 1, j));
+                    if plan.pair_left[p] {
+                        let v = z.times(c.weight(j, i));
+                        c.set_incomplete_left(p, i, j, v);
+                    }
+                    if plan.pair_right[p] {
+                        let v = z.times(c.weight(i, j));
+                        c.set_incomplete_right(p, i, j, v);
+                    }
+                }
+                // Wl(C', i, j) = ⊕ Wl(D, i, k) ⊗ IL(B, C, k, j), i ≤ k < j.
+                c.clear_scratch();
+                for &(d, p, to) in &plan.left {
+                    let v = dot(c.left_row(d.index(), i, i, j - 1), c.incomplete_left_col(p, j, i, j - 1));
+                    c.scratch_add(to.index(), &v);
+                }
+                for b in 0..g.num_left_states() {
+                    let v = c.take_scratch(b);
+                    c.set_left(b, i, j, v);
+                }
+                // Wr(B', i, j) = ⊕ IR(B, C, i, k) ⊗ Wr(D, k, j), i < k ≤ j.
+                c.clear_scratch();
+                for &(p, d, to) in &plan.right {
+                    let v = dot(c.incomplete_right_row(p, i, i + 1, j), c.right_col(d.index(), j, i + 1, j));
+                    c.scratch_add(to.index(), &v);
+                }
+                for b in 0..g.num_right_states() {
+                    let v = c.take_scratch(b);
+                    c.set_right(b, i, j, v);
+                }
+            }
+        }
+        let n = size - 1;
+        let mut total = S::zero();
+        for &(l, r) in &plan.start {
+            total.plus_assign(&c.left(l.index(), 0, 0).times(c.right(r.index(), 0, n)));
+        }
+        Ok(total)
+    }
+}
+
+/// ⊕ᵢ aᵢ ⊗ bᵢ over two slices of equal length.
+#[inline]
+fn dot<S: Semiring>(a: &[S], b: &[S]) -> S {
+    debug_assert_eq!(a.len(), b.len());
+    let mut acc = S::zero();
+    for (x, y) in a.iter().zip(b) {
+        acc.plus_assign(&x.times(y));
+    }
+    acc
+}
+
+#[cfg(test)]
+mod tests;

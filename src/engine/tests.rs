@@ -1,0 +1,49 @@
+//! Unit checks of the engine on the Table 3 grammar built in code; the
+//! brute-force comparisons over random grammars live in `tests/engine.rs`.
+
+use super::*;
+use crate::grammar::GrammarBuilder;
+use crate::semiring::{CheckedCount, Count, MaxCount, MaxPlus};
+
+fn projective() -> Grammar {
+    let mut b = GrammarBuilder::new();
+    b.lexical("S", "S", "a").finish("S", "S", "S").right_attach("S", "S", "S").left_attach("S", "S", "S");
+    b.build().unwrap()
+}
+
+#[test]
+fn counts_projective_trees() {
+    // Projective trees on n words with an artificial root 0 (A006013).
+    let expected = [1u64, 1, 3, 12, 55, 273, 1428, 7752, 43263, 246675, 1430715, 8414640, 50067108];
+    let g = projective();
+    let a = g.terminal("a").unwrap();
+    let mut p = Parser::<CheckedCount>::new(&g);
+    for (n, &e) in expected.iter().enumerate() {
+        let w = p.parse(&vec![a; n + 1], |_, _| CheckedCount::one()).unwrap();
+        assert_eq!(w.get(), Ok(e), "n = {n}");
+    }
+}
+
+#[test]
+fn best_tree_of_a_projective_gold_tree_is_itself() {
+    let g = projective();
+    let a = g.terminal("a").unwrap();
+    let gold = DepTree::from_heads(&[2, 0, 4, 2, 4]).unwrap();
+    let mut p = Parser::<MaxPlus>::new(&g);
+    let w = p.parse(&[a; 6], |h, d| MaxPlus((gold.head(d) == h) as i64)).unwrap();
+    assert_eq!(w, MaxPlus(5));
+    assert_eq!(p.best_derivation().unwrap().tree, gold);
+
+    let mut p = Parser::<MaxCount>::new(&g);
+    let w = p.parse(&[a; 6], |h, d| MaxCount::new((gold.head(d) == h) as i64)).unwrap();
+    assert_eq!(w.count, Count::new(1));
+}
+
+#[test]
+fn empty_input_is_an_error() {
+    let g = projective();
+    let mut p = Parser::<CheckedCount>::new(&g);
+    assert_eq!(p.parse(&[], |_, _| CheckedCount::one()), Err(EngineError::EmptyInput));
+}
+
+use crate::tree::DepTree;

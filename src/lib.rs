@@ -1,0 +1,20 @@
+//! # tabula
+//!
+//! A generic semiring tabular parsing engine for split bilexical grammars
+//! (Nederhof 2019, *Calculating the Optimal Step in Shift-Reduce Dependency
+//! Parsing: From Cubic to Linear Time*), and on top of it exact tools for
+//! dependency parsing.
+//!
+//! Layers, each depending only on those above it:
+//!
+//! * [`semiring`] — the algebra (max-plus, counting, max-count, Boolean, log-sum-exp);
+//! * [`grammar`] — split bilexical grammars: file format, validation, compiled form;
+//! * [`engine`] — Eisner–Satta parsing over any semiring (Table 2), with backtrace;
+//! * [`tree`] — dependency trees;
+//! * applications on the engine.
+
+pub mod engine;
+pub mod grammar;
+pub mod grammars;
+pub mod semiring;
+pub mod tree;

@@ -1,0 +1,60 @@
+//! Log-sum-exp over f64: ⊕(a, b) = ln(eᵃ + eᵇ), ⊗ = +, 𝟘 = −∞, 𝟙 = 0.
+//!
+//! With log-potentials as weights the engine's value is the log of the
+//! partition function (sum over derivations of the product of potentials).
+//! The laws hold up to floating-point rounding.
+
+use super::Semiring;
+use std::fmt;
+
+/// The logarithm of a non-negative real number.
+#[derive(Clone, Copy, PartialEq, PartialOrd, Debug)]
+pub struct LogSumExp(pub f64);
+
+impl Semiring for LogSumExp {
+    #[inline]
+    fn zero() -> Self {
+        LogSumExp(f64::NEG_INFINITY)
+    }
+    #[inline]
+    fn one() -> Self {
+        LogSumExp(0.0)
+    }
+    #[inline]
+    fn plus_assign(&mut self, other: &Self) {
+        let (hi, lo) = if self.0 >= other.0 { (self.0, other.0) } else { (other.0, self.0) };
+        if lo == f64::NEG_INFINITY {
+            self.0 = hi;
+        } else {
+            self.0 = hi + (lo - hi).exp().ln_1p();
+        }
+    }
+    #[inline]
+    fn times(&self, other: &Self) -> Self {
+        LogSumExp(self.0 + other.0)
+    }
+    #[inline]
+    fn is_zero(&self) -> bool {
+        self.0 == f64::NEG_INFINITY
+    }
+}
+
+impl fmt::Display for LogSumExp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adds_probabilities_in_log_space() {
+        let half = LogSumExp(0.5f64.ln());
+        let s = half.plus(&half);
+        assert!((s.0 - 0.0).abs() < 1e-12);
+        assert_eq!(LogSumExp::zero().plus(&half), half);
+        assert!(half.times(&LogSumExp::zero()).is_zero());
+    }
+}

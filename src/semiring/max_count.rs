@@ -1,0 +1,94 @@
+//! The (max, count) product: pairs (score, count) where ⊕ keeps the higher
+//! score and adds the counts of equal scores, and ⊗ adds scores and multiplies
+//! counts. 𝟘 = (−∞, 0), 𝟙 = (0, 1).
+//!
+//! One pass gives the best score and the number of derivations reaching it
+//! (Nederhof 2019, end of Sec. 3 and Fig. 8: the number of optimal
+//! projectivizations).
+
+use super::{Count, MaxPlus, Selective, Semiring};
+use std::fmt;
+
+/// A best score together with the number of derivations that reach it.
+/// The count is any counting semiring: exact [`Count`] (the default) or
+/// [`super::CheckedCount`].
+#[derive(Clone, PartialEq)]
+pub struct MaxCount<C = Count> {
+    /// The best score (−∞ when there is no derivation).
+    pub score: MaxPlus<i64>,
+    /// How many derivations reach `score`.
+    pub count: C,
+}
+
+impl<C: Semiring> MaxCount<C> {
+    /// A single derivation with the given score (a weight).
+    pub fn new(score: i64) -> Self {
+        MaxCount { score: MaxPlus::new(score), count: C::one() }
+    }
+}
+
+impl<C: Semiring> Semiring for MaxCount<C> {
+    fn zero() -> Self {
+        MaxCount { score: MaxPlus::zero(), count: C::zero() }
+    }
+    fn one() -> Self {
+        MaxCount { score: MaxPlus::one(), count: C::one() }
+    }
+    fn plus_assign(&mut self, other: &Self) {
+        if other.score.is_zero() {
+            return;
+        }
+        if other.score > self.score {
+            self.score = other.score;
+            self.count = other.count.clone();
+        } else if other.score == self.score {
+            self.count.plus_assign(&other.count);
+        }
+    }
+    fn times(&self, other: &Self) -> Self {
+        let score = self.score.times(&other.score);
+        if score.is_zero() {
+            return Self::zero();
+        }
+        MaxCount { score, count: self.count.times(&other.count) }
+    }
+    fn is_zero(&self) -> bool {
+        self.score.is_zero()
+    }
+}
+
+impl<C: Semiring> Selective for MaxCount<C> {
+    fn attains(&self, total: &Self) -> bool {
+        !self.score.is_zero() && self.score == total.score
+    }
+}
+
+impl<C: fmt::Display> fmt::Display for MaxCount<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.score, self.count)
+    }
+}
+
+impl<C: fmt::Debug> fmt::Debug for MaxCount<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({}, {:?})", self.score, self.count)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ties_add_counts_and_higher_scores_win() {
+        let a = MaxCount::<Count>::new(2);
+        let b = MaxCount::<Count>::new(2);
+        let c = MaxCount::<Count>::new(1);
+        let s = a.clone().plus(&b).plus(&c);
+        assert_eq!(s.score, MaxPlus(2));
+        assert_eq!(s.count, Count::new(2));
+        assert_eq!(s.times(&s).count, Count::new(4));
+        assert!(s.times(&MaxCount::zero()).is_zero());
+        assert_eq!(MaxCount::<Count>::zero().plus(&c), c);
+    }
+}

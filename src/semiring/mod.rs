@@ -1,0 +1,69 @@
+//! Semirings: the algebra the engine computes in.
+//!
+//! A semiring is a set with two operations, ⊕ ("plus", combining alternatives)
+//! and ⊗ ("times", combining the parts of one derivation), such that
+//!
+//! * ⊕ is associative and commutative, with identity [`Semiring::zero`] (𝟘);
+//! * ⊗ is associative, with identity [`Semiring::one`] (𝟙);
+//! * ⊗ distributes over ⊕ on both sides: a ⊗ (b ⊕ c) = a ⊗ b ⊕ a ⊗ c;
+//! * 𝟘 annihilates: 𝟘 ⊗ a = a ⊗ 𝟘 = 𝟘.
+//!
+//! The engine ([`crate::engine`]) only ever calls these operations, so the same
+//! dynamic program yields the best score ([`MaxPlus`]), the number of derivations
+//! ([`Count`], [`CheckedCount`]), both at once ([`MaxCount`]), recognition
+//! ([`Boolean`]) or the log of a sum of exponentials ([`LogSumExp`]).
+//! (Nederhof 2019, Sec. 3: "This can be done for any semiring.")
+//!
+//! Semirings whose ⊕ always picks one of its arguments (up to ties) are
+//! *selective*; for them the engine can trace back a best derivation, see
+//! [`Selective`].
+
+mod boolean;
+mod counting;
+mod log_sum_exp;
+mod max_count;
+mod max_plus;
+
+pub use boolean::Boolean;
+pub use counting::{CheckedCount, Count};
+pub use log_sum_exp::LogSumExp;
+pub use max_count::MaxCount;
+pub use max_plus::MaxPlus;
+
+use std::fmt::Debug;
+
+/// A semiring (𝕂, ⊕, ⊗, 𝟘, 𝟙); see the [module documentation](self) for the laws.
+///
+/// Both operations take their arguments by reference so that values that own
+/// memory (arbitrary-precision counts) are not cloned needlessly; for `Copy`
+/// values the compiler removes the indirection.
+pub trait Semiring: Clone + Debug + PartialEq {
+    /// 𝟘, the identity of ⊕ and the annihilator of ⊗ ("no derivation").
+    fn zero() -> Self;
+    /// 𝟙, the identity of ⊗ ("the empty derivation").
+    fn one() -> Self;
+    /// `self ⊕= other`.
+    fn plus_assign(&mut self, other: &Self);
+    /// `self ⊗ other`.
+    fn times(&self, other: &Self) -> Self;
+    /// Whether `self` is 𝟘. The engine may skip work on 𝟘 operands.
+    fn is_zero(&self) -> bool {
+        *self == Self::zero()
+    }
+    /// `self ⊕ other`, by value.
+    fn plus(mut self, other: &Self) -> Self {
+        self.plus_assign(other);
+        self
+    }
+}
+
+/// A semiring whose ⊕ selects: the sum of a set of values is attained by
+/// (at least) one of them. Used for Viterbi backtrace: to rebuild a best
+/// derivation, the engine looks for the summands that [`attains`](Selective::attains)
+/// the value of the whole.
+pub trait Selective: Semiring {
+    /// Whether this summand attains `total`, the ⊕-sum it is part of
+    /// (for max-plus: is equal to it; for max-count: has the same score).
+    /// Never true when `self` is 𝟘.
+    fn attains(&self, total: &Self) -> bool;
+}

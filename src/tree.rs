@@ -1,0 +1,199 @@
+//! Dependency trees over positions 0 … n, position 0 being the artificial root.
+
+use std::fmt;
+
+/// Why a list of heads is not a dependency tree.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TreeError {
+    /// A head outside 0 … n.
+    #[error("head {head} of word {dependent} is out of range 0..={n}")]
+    HeadOutOfRange { dependent: usize, head: usize, n: usize },
+    /// A word that heads itself.
+    #[error("word {0} is its own head")]
+    SelfLoop(usize),
+    /// Following heads from `0`'s descendants never reaches the root.
+    #[error("the heads form a cycle through word {0}")]
+    Cycle(usize),
+}
+
+/// A dependency tree: the head of every position 1 … n; position 0 is the root.
+/// Any tree is allowed, projective or not.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct DepTree {
+    /// `heads[d]` is the head of position `d`; `heads[0]` is [`DepTree::NO_HEAD`].
+    heads: Vec<usize>,
+}
+
+impl DepTree {
+    /// The "head" stored for position 0.
+    pub const NO_HEAD: usize = usize::MAX;
+
+    /// A tree from the heads of positions 1 … n (`heads[i]` is the head of
+    /// position i + 1). Checks range and acyclicity in O(n).
+    pub fn from_heads(heads: &[usize]) -> Result<Self, TreeError> {
+        let n = heads.len();
+        let mut all = Vec::with_capacity(n + 1);
+        all.push(Self::NO_HEAD);
+        for (i, &h) in heads.iter().enumerate() {
+            let d = i + 1;
+            if h > n {
+                return Err(TreeError::HeadOutOfRange { dependent: d, head: h, n });
+            }
+            if h == d {
+                return Err(TreeError::SelfLoop(d));
+            }
+            all.push(h);
+        }
+        let tree = DepTree { heads: all };
+        tree.check_acyclic()?;
+        Ok(tree)
+    }
+
+    /// A tree from a head vector indexed by position, including position 0
+    /// (whose entry is ignored): the layout of the oracle's JSON `gold`.
+    pub fn from_positions(heads: &[usize]) -> Result<Self, TreeError> {
+        Self::from_heads(heads.get(1..).unwrap_or(&[]))
+    }
+
+    fn check_acyclic(&self) -> Result<(), TreeError> {
+        // 0 = unvisited, 1 = on the current path, 2 = known to reach the root.
+        let mut mark = vec![0u8; self.heads.len()];
+        mark[0] = 2;
+        let mut path = Vec::new();
+        for start in 1..self.heads.len() {
+            let mut v = start;
+            while mark[v] == 0 {
+                mark[v] = 1;
+                path.push(v);
+                v = self.heads[v];
+            }
+            if mark[v] == 1 {
+                return Err(TreeError::Cycle(v));
+            }
+            for &u in &path {
+                mark[u] = 2;
+            }
+            path.clear();
+        }
+        Ok(())
+    }
+
+    /// Number of words n (positions 1 … n).
+    pub fn len(&self) -> usize {
+        self.heads.len() - 1
+    }
+    /// Whether the sentence is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The head of position `d` (1 ≤ d ≤ n).
+    pub fn head(&self, d: usize) -> usize {
+        self.heads[d]
+    }
+    /// Whether (h, d) is an arc.
+    pub fn has_arc(&self, h: usize, d: usize) -> bool {
+        d >= 1 && d < self.heads.len() && self.heads[d] == h
+    }
+    /// The heads of positions 1 … n.
+    pub fn heads(&self) -> &[usize] {
+        &self.heads[1..]
+    }
+    /// Arcs (head, dependent), by dependent.
+    pub fn arcs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        (1..self.heads.len()).map(|d| (self.heads[d], d))
+    }
+    /// How many arcs the two trees share (the score of Sec. 2). Panics if the
+    /// lengths differ.
+    pub fn common_arcs(&self, other: &DepTree) -> usize {
+        assert_eq!(self.len(), other.len(), "trees of different lengths");
+        (1..self.heads.len()).filter(|&d| self.heads[d] == other.heads[d]).count()
+    }
+
+    /// Whether every node's descendants form a contiguous interval
+    /// (equivalently, no two arcs cross, arcs from 0 included). O(n).
+    pub fn is_projective(&self) -> bool {
+        let n1 = self.heads.len();
+        // Yield bounds and sizes, accumulated children-first: process nodes
+        // in reverse BFS order from the root.
+        let mut children_start = vec![0usize; n1 + 1];
+        for d in 1..n1 {
+            children_start[self.heads[d] + 1] += 1;
+        }
+        for i in 0..n1 {
+            children_start[i + 1] += children_start[i];
+        }
+        let mut fill = children_start.clone();
+        let mut children = vec![0usize; n1.saturating_sub(1)];
+        for d in 1..n1 {
+            let h = self.heads[d];
+            children[fill[h]] = d;
+            fill[h] += 1;
+        }
+        let mut order = Vec::with_capacity(n1);
+        order.push(0);
+        let mut i = 0;
+        while i < order.len() {
+            let v = order[i];
+            order.extend_from_slice(&children[children_start[v]..children_start[v + 1]]);
+            i += 1;
+        }
+        let mut lo: Vec<usize> = (0..n1).collect();
+        let mut hi: Vec<usize> = (0..n1).collect();
+        let mut size = vec![1usize; n1];
+        for &v in order.iter().rev() {
+            if hi[v] - lo[v] + 1 != size[v] {
+                return false;
+            }
+            if v != 0 {
+                let h = self.heads[v];
+                lo[h] = lo[h].min(lo[v]);
+                hi[h] = hi[h].max(hi[v]);
+                size[h] += size[v];
+            }
+        }
+        true
+    }
+}
+
+impl fmt::Debug for DepTree {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "DepTree{:?}", self.heads())
+    }
+}
+
+/// Space-separated heads of positions 1 … n.
+impl fmt::Display for DepTree {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, h) in self.heads().iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{h}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_cycles_and_bad_heads() {
+        assert_eq!(DepTree::from_heads(&[2, 1]), Err(TreeError::Cycle(1)));
+        assert_eq!(DepTree::from_heads(&[1]), Err(TreeError::SelfLoop(1)));
+        assert!(matches!(DepTree::from_heads(&[3]), Err(TreeError::HeadOutOfRange { .. })));
+        assert!(DepTree::from_heads(&[]).unwrap().is_empty());
+    }
+
+    #[test]
+    fn projectivity() {
+        assert!(DepTree::from_heads(&[0, 1, 2]).unwrap().is_projective());
+        assert!(DepTree::from_heads(&[2, 0, 2]).unwrap().is_projective());
+        // 1 -> 3 crosses 0 -> 2.
+        assert!(!DepTree::from_heads(&[0, 0, 1]).unwrap().is_projective());
+        // 3 <- 1 spans 2 whose head is 0.
+        assert!(!DepTree::from_heads(&[0, 0, 1, 1]).unwrap().is_projective());
+        assert!(DepTree::from_heads(&[0, 0, 0]).unwrap().is_projective());
+    }
+}
