@@ -11,10 +11,14 @@
 //! * [`grammar`] — split bilexical grammars: file format, validation, compiled form;
 //! * [`engine`] — Eisner–Satta parsing over any semiring (Table 2), with backtrace;
 //! * [`tree`] — dependency trees;
-//! * applications on the engine.
+//! * applications on the engine: [`conllu`] treebanks, [`projectivize`]
+//!   (optimal projectivization and counting), [`oracle`] (optimal steps).
 
+pub mod conllu;
 pub mod engine;
 pub mod grammar;
 pub mod grammars;
+pub mod oracle;
+pub mod projectivize;
 pub mod semiring;
 pub mod tree;

@@ -1,1 +1,45 @@
-fn main() {}
+//! The `tabula` command line: a thin layer over the library.
+
+mod cli;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Semiring tabular parsing for split bilexical grammars: optimal
+/// projectivization, counting, and optimal steps for shift-reduce parsing.
+#[derive(Parser)]
+#[command(name = "tabula", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check a grammar file, or parse a terminal string with it.
+    #[command(subcommand)]
+    Grammar(cli::grammar::Command),
+    /// Projectivize a CoNLL-U treebank (optimally, or by lifting).
+    Projectivize(cli::projectivize::Args),
+    /// Count the optimal projectivizations of every tree of a CoNLL-U treebank.
+    Count(cli::count::Args),
+    /// Optimal steps of a shift-reduce parser (dynamic oracle).
+    Oracle(cli::oracle::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Grammar(c) => cli::grammar::run(c),
+        Command::Projectivize(a) => cli::projectivize::run(a),
+        Command::Count(a) => cli::count::run(a),
+        Command::Oracle(a) => cli::oracle::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -117,9 +117,12 @@ impl<S: Selective, T: TieBreak<S>> Tracer<'_, '_, S, T> {
         if total.is_zero() {
             return None;
         }
-        let cands = p.plan.start.iter().enumerate().map(|(s, &(l, r))| {
-            (c.left(l.index(), 0, 0).times(c.right(r.index(), 0, n)), (s, 0))
-        });
+        let cands = p
+            .plan
+            .start
+            .iter()
+            .enumerate()
+            .map(|(s, &(l, r))| (c.left(l.index(), 0, 0).times(c.right(r.index(), 0, n)), (s, 0)));
         let (s, _) = self.pick(&total, cands);
         let (l, r) = p.plan.start[s];
         self.words[0] = Some(WordDerivation { category: p.grammar.start(), left: l, right: r });
@@ -135,9 +138,10 @@ impl<S: Selective, T: TieBreak<S>> Tracer<'_, '_, S, T> {
         let p = self.parser;
         let c = &p.chart;
         let total = c.right(state, i, j).clone();
-        let cands = p.plan.right.iter().enumerate().filter(|(_, r)| r.2.index() == state).flat_map(|(idx, &(pair, d, _))| {
-            (i + 1..=j).map(move |k| (c.incomplete_right(pair, i, k).times(c.right(d.index(), k, j)), (idx, k)))
-        });
+        let cands =
+            p.plan.right.iter().enumerate().filter(|(_, r)| r.2.index() == state).flat_map(|(idx, &(pair, d, _))| {
+                (i + 1..=j).map(move |k| (c.incomplete_right(pair, i, k).times(c.right(d.index(), k, j)), (idx, k)))
+            });
         let (idx, k) = self.pick(&total, cands);
         let combo = p.grammar.right_combos()[idx];
         let category = p.grammar.finish_rules()[combo.finish as usize].category;
@@ -156,9 +160,10 @@ impl<S: Selective, T: TieBreak<S>> Tracer<'_, '_, S, T> {
         let p = self.parser;
         let c = &p.chart;
         let total = c.left(state, i, j).clone();
-        let cands = p.plan.left.iter().enumerate().filter(|(_, r)| r.2.index() == state).flat_map(|(idx, &(d, pair, _))| {
-            (i..j).map(move |k| (c.left(d.index(), i, k).times(c.incomplete_left(pair, k, j)), (idx, k)))
-        });
+        let cands =
+            p.plan.left.iter().enumerate().filter(|(_, r)| r.2.index() == state).flat_map(|(idx, &(d, pair, _))| {
+                (i..j).map(move |k| (c.left(d.index(), i, k).times(c.incomplete_left(pair, k, j)), (idx, k)))
+            });
         let (idx, k) = self.pick(&total, cands);
         let combo = p.grammar.left_combos()[idx];
         let category = p.grammar.finish_rules()[combo.finish as usize].category;

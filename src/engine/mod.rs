@@ -89,12 +89,7 @@ impl Plan {
         for &(p, _, _) in &right {
             pair_right[p] = true;
         }
-        let start = g
-            .finish_rules()
-            .iter()
-            .filter(|f| f.category == g.start())
-            .map(|f| (f.left, f.right))
-            .collect();
+        let start = g.finish_rules().iter().filter(|f| f.category == g.start()).map(|f| (f.left, f.right)).collect();
         Plan { pairs, pair_left, pair_right, left, right, start }
     }
 }

@@ -415,10 +415,7 @@ impl Grammar {
     }
     /// Translates terminal names to terminals; the first unknown name is the error.
     pub fn terminals_of<'a, I: IntoIterator<Item = &'a str>>(&self, names: I) -> Result<Vec<Terminal>, String> {
-        names
-            .into_iter()
-            .map(|n| self.terminal(n).ok_or_else(|| n.to_owned()))
-            .collect()
+        names.into_iter().map(|n| self.terminal(n).ok_or_else(|| n.to_owned())).collect()
     }
 }
 

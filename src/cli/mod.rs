@@ -1,0 +1,9 @@
+//! One module per subcommand; each has its clap arguments and a `run`.
+
+pub mod count;
+pub mod grammar;
+pub mod oracle;
+pub mod projectivize;
+
+/// The error of a subcommand; printed as `error: …` with exit status 1.
+pub type CliError = Box<dyn std::error::Error>;

@@ -1,0 +1,1 @@
+//! CoNLL-U reading and writing (placeholder).

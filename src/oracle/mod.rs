@@ -1,0 +1,1 @@
+//! Optimal steps for shift-reduce parsing (placeholder).

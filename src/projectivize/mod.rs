@@ -1,0 +1,1 @@
+//! Optimal projectivization and counting (placeholder).
