@@ -2,3 +2,12 @@
 
 /// `grammars/projective.grammar` (Nederhof 2019, Table 3): all projective trees.
 pub const PROJECTIVE: &str = include_str!("../grammars/projective.grammar");
+
+/// `grammars/shift-reduce.grammar` (Nederhof 2019, Table 4): computations of a
+/// shift-reduce parser from a configuration; terminals `p` (stack below the
+/// top) and `s` (top of stack and remaining input).
+pub const SHIFT_REDUCE: &str = include_str!("../grammars/shift-reduce.grammar");
+
+/// `grammars/shift-reduce-strict.grammar`: Table 4 without its last rule, the
+/// strict left-before-right strategy.
+pub const SHIFT_REDUCE_STRICT: &str = include_str!("../grammars/shift-reduce-strict.grammar");
