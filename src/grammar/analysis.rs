@@ -114,6 +114,11 @@ impl Useless {
     pub fn message(&self, g: &Grammar) -> String {
         let kind = self.symbol.kind();
         let name = self.symbol.name(g);
+        if self.reason == Uselessness::Unproductive && self.symbol == Symbol::Category(g.start()) {
+            return format!(
+                "start symbol `{name}` is unproductive: the grammar derives no string (no rule `{name} -> (B, C)` has B and C both reachable from the states of one lexical rule)"
+            );
+        }
         let why = match (self.reason, self.symbol) {
             (Uselessness::Unproductive, Symbol::Category(_)) => format!(
                 "no word can finish as `{name}`: no rule `{name} -> (B, C)` has B and C both reachable from the states of one lexical rule"
