@@ -171,7 +171,7 @@ pub fn parse_file(path: &Path) -> Result<ParsedGrammar, GrammarFileError> {
 /// Parses and validates grammar text; `path` is used in messages only.
 /// O(length of the text + rules²).
 pub fn parse_str(path: &str, src: &str) -> Result<ParsedGrammar, GrammarErrors> {
-    let mut r = Reader { path, src, diagnostics: Vec::new() };
+    let mut r = Reader { path, src, diagnostics: Vec::new(), broken_finish: Vec::new() };
     let rules = r.syntax();
     r.check(&rules);
     let builder = build(&rules);
@@ -314,6 +314,9 @@ struct Reader<'a> {
     path: &'a str,
     src: &'a str,
     diagnostics: Vec<Diagnostic>,
+    /// Categories on the left of finish rules with syntax errors: taken as
+    /// produced, so that one typo does not also cause "never produced" errors.
+    broken_finish: Vec<String>,
 }
 
 /// What a token pattern expects at one place.
@@ -442,9 +445,15 @@ impl Reader<'_> {
                 (Some(Tok::Ident(s)), _, _) if s == "start" && t(1) != Some(&Tok::Arrow) => {
                     self.expect(&toks, &[Name, Name], "a start directive").map(|n| Rule::Start(n[1].clone()))
                 }
-                (Some(Tok::Ident(_)), Some(Tok::Arrow), _) => self
-                    .expect(&toks, &[Name, Arrow, Open, Name, Comma, Name, Close], "a finish rule `A -> (B, C)`")
-                    .map(|n| Rule::Finish { category: n[0].clone(), left: n[1].clone(), right: n[2].clone() }),
+                (Some(Tok::Ident(a)), Some(Tok::Arrow), _) => {
+                    let rule = self
+                        .expect(&toks, &[Name, Arrow, Open, Name, Comma, Name, Close], "a finish rule `A -> (B, C)`")
+                        .map(|n| Rule::Finish { category: n[0].clone(), left: n[1].clone(), right: n[2].clone() });
+                    if rule.is_none() {
+                        self.broken_finish.push(a.clone());
+                    }
+                    rule
+                }
                 (Some(Tok::Open), Some(Tok::Blank), _) => self
                     .expect(
                         &toks,
@@ -480,6 +489,7 @@ impl Reader<'_> {
     /// terminal, one start directive, every used category produced, the start
     /// category produced.
     fn check(&mut self, rules: &[Rule]) {
+        let broken = std::mem::take(&mut self.broken_finish);
         let mut starts = rules.iter().filter_map(|r| match r {
             Rule::Start(n) => Some(n),
             _ => None,
@@ -512,6 +522,7 @@ impl Reader<'_> {
                 _ => {}
             }
         }
+        produced.extend(broken.iter().map(String::as_str));
         for r in rules {
             if let Rule::Left { child, .. } | Rule::Right { child, .. } = r {
                 if !produced.contains(child.text.as_str()) {
