@@ -241,8 +241,8 @@ impl Usefulness {
         }
         while let Some(a) = work.pop() {
             for f in g.finish_rules().iter().filter(|f| f.category == a) {
-                let co_l = forward(&Reversed(&lf), f.left.index(), g.num_left_states());
-                let co_r = forward(&Reversed(&rf), f.right.index(), g.num_right_states());
+                let co_l = forward(Reversed(&lf), f.left.index(), g.num_left_states());
+                let co_r = forward(Reversed(&rf), f.right.index(), g.num_right_states());
                 for p in 0..pairs.len() {
                     if !(reach_l[p][f.left.index()] && reach_r[p][f.right.index()]) {
                         continue;
