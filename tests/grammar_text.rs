@@ -210,6 +210,11 @@ proptest! {
     }
 
     #[test]
+    fn symbols_in_derivations_are_never_reported_useless(src in grammar_text()) {
+        analysis_is_sound(&src)?;
+    }
+
+    #[test]
     fn garbage_is_reported_never_a_panic(src in garbage()) {
         check_diagnostics(&src)?;
     }
@@ -236,6 +241,43 @@ fn check_diagnostics(src: &str) -> Result<(), TestCaseError> {
         prop_assert!(d.column >= 1 && d.column <= len + 1, "{}", d);
         prop_assert!(d.width >= 1);
         let _ = d.to_string();
+    }
+    Ok(())
+}
+
+/// A naive reference for the usefulness analysis: parse every input of up to
+/// four words; the symbols of each best derivation (the categories and final
+/// states of its words) and the terminals of every accepted input must not be
+/// reported useless, and if the start symbol is reported unproductive no
+/// input may be accepted.
+fn analysis_is_sound(src: &str) -> Result<(), TestCaseError> {
+    use tabula::engine::Parser;
+    use tabula::grammar::analysis::{Symbol, Usefulness};
+    use tabula::semiring::{MaxPlus, Semiring};
+
+    let g = parse_str("g", src).unwrap().grammar;
+    let u = Usefulness::of(&g);
+    let terminals: Vec<_> = g.terminals().collect();
+    let mut parser = Parser::<MaxPlus>::new(&g);
+    let mut inputs: Vec<Vec<_>> = vec![vec![]];
+    for _ in 0..4 {
+        inputs = inputs
+            .iter()
+            .flat_map(|i| terminals.iter().map(move |&t| i.iter().copied().chain([t]).collect::<Vec<_>>()))
+            .collect();
+        for input in &inputs {
+            parser.parse(input, |_, _| MaxPlus::one()).unwrap();
+            let Some(d) = parser.best_derivation() else { continue };
+            prop_assert!(u.reachable_categories[g.start().index()], "start reported useless\n{}", src);
+            for t in input {
+                prop_assert!(u.reachable_terminals[t.index()], "{:?} reported useless\n{}", Symbol::Terminal(*t), src);
+            }
+            for w in &d.words {
+                prop_assert!(u.reachable_categories[w.category.index()], "{}\n{}", g.category_name(w.category), src);
+                prop_assert!(u.reachable_left[w.left.index()], "{}\n{}", g.left_state_name(w.left), src);
+                prop_assert!(u.reachable_right[w.right.index()], "{}\n{}", g.right_state_name(w.right), src);
+            }
+        }
     }
     Ok(())
 }
