@@ -13,11 +13,12 @@
 //! Every terminal has exactly one lexical rule. Left and right attachment are
 //! independent ("split"), which is what makes cubic-time parsing possible.
 //!
-//! The pipeline: grammar text → [`text::parse`] (syntax tree with spans,
+//! The pipeline: grammar text → [`text::parse_str`] (syntax tree with spans,
 //! validation with compiler-style diagnostics) → [`GrammarBuilder`] → the
 //! immutable, interned [`Grammar`] the engine runs on. [`Grammar`] prints back
 //! in the file format (`Display`).
 
+pub mod analysis;
 pub mod text;
 
 use hashbrown::HashMap;
@@ -142,7 +143,7 @@ impl SymbolTable {
 
 /// A compiled split bilexical grammar: interned symbols, rules by form, and
 /// the attachment combinations the engine iterates over. Immutable; build it
-/// with [`GrammarBuilder`] or from text with [`text::parse`].
+/// with [`GrammarBuilder`] or from text with [`text::parse_str`].
 #[derive(Clone, Debug)]
 pub struct Grammar {
     pub(crate) categories: SymbolTable,

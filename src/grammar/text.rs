@@ -14,6 +14,20 @@
 //! `-` and `.`, not starting with `-` and not the lone `_` (which is the
 //! placeholder of the split attachment forms). Every error of a file is
 //! reported at once, each as `path:line:col`, the line and a caret.
+//!
+//! Errors: syntax; a terminal with several lexical rules; a category used
+//! as a child but never produced (no `A -> (B, C)`); a start symbol with no
+//! rule; a second `start` directive. (A terminal with *no* lexical rule cannot
+//! be written in this format: terminals exist through their lexical rule; an
+//! input word that is not a terminal is an error of the caller.)
+//!
+//! Warnings, which do not stop a grammar from loading
+//! ([`ParsedGrammar::warnings`]): useless symbols, i.e. unproductive or
+//! unreachable ones (see [`super::analysis`]), each at its first occurrence;
+//! a rule that repeats an earlier one (it doubles the derivations that use it).
+//!
+//! The pipeline: lines → tokens with [`Span`]s → [`Rule`]s (the syntax tree) →
+//! checks with positions → [`GrammarBuilder`] → [`Grammar`] → analysis.
 
 use super::{Grammar, GrammarBuilder};
 use std::fmt;
@@ -22,37 +36,52 @@ use std::path::Path;
 /// A grammar read from text, with the warnings validation produced.
 #[derive(Debug)]
 pub struct ParsedGrammar {
+    /// The compiled grammar.
     pub grammar: Grammar,
+    /// Warnings (useless symbols, repeated rules), in order of position.
     pub warnings: Vec<Diagnostic>,
 }
 
 /// How serious a [`Diagnostic`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Severity {
+    /// The grammar is rejected.
     Error,
+    /// The grammar loads, but probably not as intended.
     Warning,
 }
 
-/// One message about a place in a grammar text. Renders as
+/// One message about a place in a grammar text. Renders as `path:line:col:`,
+/// the severity and the message, then the source line with the offending
+/// token underlined:
 ///
 /// ```text
-/// error: expected `->`
-///  --> grammars/bad.grammar:3:8
+/// bad.grammar:2:8: error: expected `->` in a lexical rule `(B, C) -> a`, found `a`
 ///   |
-/// 3 | (S, S) a
+/// 2 | (S, S) a
 ///   |        ^
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
+    /// Error or warning.
     pub severity: Severity,
+    /// The message, one line.
     pub message: String,
-    /// 1-based line and column (in characters).
+    /// 1-based line (in the text's `lines()`).
     pub line: usize,
+    /// 1-based column, in characters.
     pub column: usize,
     /// How many characters to underline (at least 1).
     pub width: usize,
     path: String,
     source_line: String,
+}
+
+impl Diagnostic {
+    /// The path the text was read from, as given to [`parse_str`].
+    pub fn path(&self) -> &str {
+        &self.path
+    }
 }
 
 impl fmt::Display for Diagnostic {
@@ -71,9 +100,11 @@ impl fmt::Display for Diagnostic {
 }
 
 /// All errors (and warnings) of one grammar text; `Display` prints them in
-/// order, separated by blank lines, followed by a count.
+/// order, separated by blank lines, followed by a count (`2 errors` or
+/// `2 errors, 1 warning`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub struct GrammarErrors {
+    /// All diagnostics, in order of position; at least one is an error.
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -86,20 +117,46 @@ impl GrammarErrors {
 
 impl fmt::Display for GrammarErrors {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for d in &self.diagnostics {
-            writeln!(f, "{d}")?;
-            writeln!(f)?;
-        }
-        let n = self.error_count();
-        write!(f, "{n} error{}", if n == 1 { "" } else { "s" })
+        f.write_str(&render(&self.diagnostics))
     }
+}
+
+/// Renders diagnostics as a compiler does: each one followed by a blank
+/// line, then a count such as `2 errors`, `2 errors, 1 warning` or
+/// `3 warnings` (no trailing newline; the empty string for no diagnostics).
+pub fn render(diagnostics: &[Diagnostic]) -> String {
+    use std::fmt::Write;
+    if diagnostics.is_empty() {
+        return String::new();
+    }
+    let mut out = String::new();
+    for d in diagnostics {
+        let _ = write!(out, "{d}\n\n");
+    }
+    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let errors = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+    let warnings = diagnostics.len() - errors;
+    let summary = match (errors, warnings) {
+        (0, w) => plural(w, "warning"),
+        (e, 0) => plural(e, "error"),
+        (e, w) => format!("{}, {}", plural(e, "error"), plural(w, "warning")),
+    };
+    out.push_str(&summary);
+    out
 }
 
 /// Errors of [`parse_file`].
 #[derive(Debug, thiserror::Error)]
 pub enum GrammarFileError {
+    /// The file could not be read.
     #[error("cannot read grammar file {path}: {source}")]
-    Io { path: String, source: std::io::Error },
+    Io {
+        /// The path as given.
+        path: String,
+        /// Why reading failed.
+        source: std::io::Error,
+    },
+    /// The text has errors.
     #[error("{0}")]
     Invalid(#[from] GrammarErrors),
 }
@@ -114,15 +171,18 @@ pub fn parse_file(path: &Path) -> Result<ParsedGrammar, GrammarFileError> {
 /// Parses and validates grammar text; `path` is used in messages only.
 /// O(length of the text + rules²).
 pub fn parse_str(path: &str, src: &str) -> Result<ParsedGrammar, GrammarErrors> {
-    let mut r = Reader { path, src, diagnostics: Vec::new() };
+    let mut r = Reader { path, src, diagnostics: Vec::new(), broken_finish: Vec::new() };
     let rules = r.syntax();
     r.check(&rules);
     let builder = build(&rules);
     if r.diagnostics.iter().any(|d| d.severity == Severity::Error) {
-        return Err(GrammarErrors { diagnostics: r.diagnostics });
+        return Err(GrammarErrors { diagnostics: r.sorted() });
     }
     match builder.build() {
-        Ok(grammar) => Ok(ParsedGrammar { grammar, warnings: r.diagnostics }),
+        Ok(grammar) => {
+            r.useless(&rules, &grammar);
+            Ok(ParsedGrammar { grammar, warnings: r.sorted() })
+        }
         Err(errors) => {
             // The positional checks above cover every builder error; this is a
             // safety net that still reports something useful.
@@ -137,26 +197,49 @@ pub fn parse_str(path: &str, src: &str) -> Result<ParsedGrammar, GrammarErrors> 
 /// Where a token is: 1-based line, 1-based column, width, in characters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Span {
+    /// 1-based line.
     pub line: usize,
+    /// 1-based column, in characters.
     pub column: usize,
+    /// Width in characters.
     pub width: usize,
 }
 
 /// A name with its place in the text.
 #[derive(Clone, Debug)]
 pub struct Name {
+    /// The name as written.
     pub text: String,
+    /// Where it is written.
     pub span: Span,
 }
 
 /// One line of a grammar file, as written.
 #[derive(Clone, Debug)]
 pub enum Rule {
+    /// `start A`.
     Start(Name),
+    /// `(left, right) -> terminal`.
     Lexical { left: Name, right: Name, terminal: Name },
+    /// `category -> (left, right)`.
     Finish { category: Name, left: Name, right: Name },
+    /// `(to, _) -> child (from, _)`.
     Left { to: Name, child: Name, from: Name },
+    /// `(_, to) -> (_, from) child`.
     Right { to: Name, from: Name, child: Name },
+}
+
+impl Rule {
+    /// The first name of the rule, in text order (the first token of the
+    /// line, except for the attachment forms that start with `(`).
+    fn first_name(&self) -> Option<&Name> {
+        Some(match self {
+            Rule::Start(n) => n,
+            Rule::Lexical { left, .. } => left,
+            Rule::Finish { category, .. } => category,
+            Rule::Left { to, .. } | Rule::Right { to, .. } => to,
+        })
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -231,6 +314,9 @@ struct Reader<'a> {
     path: &'a str,
     src: &'a str,
     diagnostics: Vec<Diagnostic>,
+    /// Categories on the left of finish rules with syntax errors: taken as
+    /// produced, so that one typo does not also cause "never produced" errors.
+    broken_finish: Vec<String>,
 }
 
 /// What a token pattern expects at one place.
@@ -269,8 +355,11 @@ impl Want {
 }
 
 impl Reader<'_> {
+    /// The source line as shown under a message: trailing blanks removed and
+    /// tabs shown as one space each, so that the caret's column is right.
     fn line_text(&self, line: usize) -> String {
-        self.src.lines().nth(line - 1).unwrap_or("").trim_end().to_owned()
+        let text = self.src.lines().nth(line.saturating_sub(1)).unwrap_or("").trim_end();
+        text.chars().map(|c| if c == '\t' { ' ' } else { c }).collect()
     }
 
     fn push(&mut self, severity: Severity, span: Span, message: String) {
@@ -284,6 +373,18 @@ impl Reader<'_> {
             path: self.path.to_owned(),
             source_line,
         });
+    }
+
+    /// The diagnostics in order of position (stable: same place, order of finding).
+    fn sorted(&mut self) -> Vec<Diagnostic> {
+        let mut d = std::mem::take(&mut self.diagnostics);
+        d.sort_by_key(|d| (d.line, d.column));
+        d
+    }
+
+    /// The 1-based column of the first non-blank character of a line.
+    fn indent(&self, line: usize) -> usize {
+        self.line_text(line).chars().take_while(|c| c.is_whitespace()).count() + 1
     }
 
     fn error(&mut self, span: Span, message: String) {
@@ -344,9 +445,15 @@ impl Reader<'_> {
                 (Some(Tok::Ident(s)), _, _) if s == "start" && t(1) != Some(&Tok::Arrow) => {
                     self.expect(&toks, &[Name, Name], "a start directive").map(|n| Rule::Start(n[1].clone()))
                 }
-                (Some(Tok::Ident(_)), Some(Tok::Arrow), _) => self
-                    .expect(&toks, &[Name, Arrow, Open, Name, Comma, Name, Close], "a finish rule `A -> (B, C)`")
-                    .map(|n| Rule::Finish { category: n[0].clone(), left: n[1].clone(), right: n[2].clone() }),
+                (Some(Tok::Ident(a)), Some(Tok::Arrow), _) => {
+                    let rule = self
+                        .expect(&toks, &[Name, Arrow, Open, Name, Comma, Name, Close], "a finish rule `A -> (B, C)`")
+                        .map(|n| Rule::Finish { category: n[0].clone(), left: n[1].clone(), right: n[2].clone() });
+                    if rule.is_none() {
+                        self.broken_finish.push(a.clone());
+                    }
+                    rule
+                }
                 (Some(Tok::Open), Some(Tok::Blank), _) => self
                     .expect(
                         &toks,
@@ -354,7 +461,7 @@ impl Reader<'_> {
                         "a right attachment `(_, C') -> (_, C) A`",
                     )
                     .map(|n| Rule::Right { to: n[0].clone(), from: n[1].clone(), child: n[2].clone() }),
-                (Some(Tok::Open), Some(Tok::Ident(_)), _) if toks.iter().any(|(t, _)| *t == Tok::Blank) => self
+                (Some(Tok::Open), Some(Tok::Ident(_)), _) if t(3) == Some(&Tok::Blank) => self
                     .expect(
                         &toks,
                         &[Open, Name, Comma, Blank, Close, Arrow, Name, Open, Name, Comma, Blank, Close],
@@ -382,13 +489,17 @@ impl Reader<'_> {
     /// terminal, one start directive, every used category produced, the start
     /// category produced.
     fn check(&mut self, rules: &[Rule]) {
+        let broken = std::mem::take(&mut self.broken_finish);
         let mut starts = rules.iter().filter_map(|r| match r {
             Rule::Start(n) => Some(n),
             _ => None,
         });
         let start = starts.next().cloned();
         for extra in starts.cloned().collect::<Vec<_>>() {
-            self.error(extra.span, "a second `start` directive".to_owned());
+            let first = start.as_ref().map_or(0, |n| n.span.line);
+            let msg =
+                format!("a second `start` directive (the first is on line {first}); a grammar has one start symbol");
+            self.error(extra.span, msg);
         }
         let mut lexical: hashbrown::HashMap<&str, &Name> = hashbrown::HashMap::new();
         let mut produced: hashbrown::HashSet<&str> = hashbrown::HashSet::new();
@@ -411,6 +522,7 @@ impl Reader<'_> {
                 _ => {}
             }
         }
+        produced.extend(broken.iter().map(String::as_str));
         for r in rules {
             if let Rule::Left { child, .. } | Rule::Right { child, .. } = r {
                 if !produced.contains(child.text.as_str()) {
@@ -428,12 +540,105 @@ impl Reader<'_> {
             match &start {
                 Some(n) => self.error(n.span, msg),
                 None => {
-                    let span = Span { line: 1, column: 1, width: 1 };
-                    self.error(span, format!("{msg} (no `start` directive, so the start symbol is `S`)"));
+                    // No place names the start symbol: point at the first rule.
+                    let span =
+                        rules.iter().find_map(Rule::first_name).map_or(Span { line: 1, column: 1, width: 1 }, |n| {
+                            Span { line: n.span.line, column: self.indent(n.span.line), width: 1 }
+                        });
+                    self.error(span, format!("{msg} (without a `start` directive the start symbol is `S`)"));
                 }
             }
         }
-        let _ = Self::warning;
+        self.duplicates(rules);
+    }
+
+    /// Warns about a rule that repeats an earlier one: it doubles the
+    /// derivations that use it (and so every count).
+    fn duplicates(&mut self, rules: &[Rule]) {
+        let mut seen: hashbrown::HashMap<(u8, [&str; 3]), usize> = hashbrown::HashMap::new();
+        for r in rules {
+            let (key, span) = match r {
+                Rule::Start(_) | Rule::Lexical { .. } => continue,
+                Rule::Finish { category, left, right } => {
+                    ((0, [category.text.as_str(), left.text.as_str(), right.text.as_str()]), category.span)
+                }
+                Rule::Left { to, child, from } => {
+                    ((1, [to.text.as_str(), child.text.as_str(), from.text.as_str()]), to.span)
+                }
+                Rule::Right { to, from, child } => {
+                    ((2, [to.text.as_str(), from.text.as_str(), child.text.as_str()]), to.span)
+                }
+            };
+            match seen.get(&key) {
+                Some(&first) => {
+                    let msg = format!(
+                        "this rule repeats the rule on line {first}; every derivation using it is counted twice"
+                    );
+                    let column = self.indent(span.line);
+                    let code = self.line_text(span.line);
+                    let code = code.split('#').next().unwrap_or("").trim_end();
+                    let width = code.chars().count().saturating_sub(column - 1).max(1);
+                    self.warning(Span { line: span.line, column, width }, msg);
+                }
+                None => {
+                    seen.insert(key, span.line);
+                }
+            }
+        }
+    }
+
+    /// Warns about each useless symbol of `g` (see [`super::analysis`]) at
+    /// its first occurrence in `rules`.
+    fn useless(&mut self, rules: &[Rule], g: &Grammar) {
+        use super::analysis::Symbol;
+        // First occurrence of each (kind, name): 0 category, 1 left, 2 right, 3 terminal.
+        let mut first: hashbrown::HashMap<(u8, &str), Span> = hashbrown::HashMap::new();
+        fn note<'r>(first: &mut hashbrown::HashMap<(u8, &'r str), Span>, kind: u8, n: &'r Name) {
+            first.entry((kind, n.text.as_str())).or_insert(n.span);
+        }
+        for r in rules {
+            match r {
+                Rule::Start(n) => note(&mut first, 0, n),
+                Rule::Lexical { left, right, terminal } => {
+                    note(&mut first, 1, left);
+                    note(&mut first, 2, right);
+                    note(&mut first, 3, terminal);
+                }
+                Rule::Finish { category, left, right } => {
+                    note(&mut first, 0, category);
+                    note(&mut first, 1, left);
+                    note(&mut first, 2, right);
+                }
+                Rule::Left { to, child, from } => {
+                    note(&mut first, 1, to);
+                    note(&mut first, 0, child);
+                    note(&mut first, 1, from);
+                }
+                Rule::Right { to, from, child } => {
+                    note(&mut first, 2, to);
+                    note(&mut first, 2, from);
+                    note(&mut first, 0, child);
+                }
+            }
+        }
+        let mut found: Vec<(Span, String)> = super::analysis::useless_symbols(g)
+            .iter()
+            .map(|u| {
+                let kind = match u.symbol {
+                    Symbol::Category(_) => 0,
+                    Symbol::LeftState(_) => 1,
+                    Symbol::RightState(_) => 2,
+                    Symbol::Terminal(_) => 3,
+                };
+                let span =
+                    first.get(&(kind, u.symbol.name(g))).copied().unwrap_or(Span { line: 1, column: 1, width: 1 });
+                (span, u.message(g))
+            })
+            .collect();
+        found.sort_by_key(|(s, _)| (s.line, s.column));
+        for (span, msg) in found {
+            self.warning(span, msg);
+        }
     }
 }
 
