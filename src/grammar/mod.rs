@@ -113,15 +113,16 @@ pub struct SymbolTable {
 }
 
 impl SymbolTable {
-    /// The id of `name`, adding it if new.
-    pub fn intern(&mut self, name: &str) -> u16 {
+    /// The id of `name`, adding it if new; `None` if the table already holds
+    /// 65536 names.
+    pub fn intern(&mut self, name: &str) -> Option<u16> {
         if let Some(&id) = self.ids.get(name) {
-            return id;
+            return Some(id);
         }
-        let id = u16::try_from(self.names.len()).expect("more than 65535 symbols of one kind");
+        let id = u16::try_from(self.names.len()).ok()?;
         self.names.push(name.to_owned());
         self.ids.insert(name.to_owned(), id);
-        id
+        Some(id)
     }
     /// The id of `name`, if known.
     pub fn get(&self, name: &str) -> Option<u16> {
@@ -169,6 +170,8 @@ pub enum BuildError {
     StartWithoutRule(String),
     #[error("category `{0}` is used but never produced")]
     UnproducedCategory(String),
+    #[error("more than 65536 {0}: the grammar is too large")]
+    TooManySymbols(&'static str),
 }
 
 /// Collects rules by name, then checks and compiles them into a [`Grammar`].
@@ -179,6 +182,8 @@ pub struct GrammarBuilder {
 
 #[derive(Clone, Default, Debug)]
 struct PartialGrammar {
+    /// The kind of symbol whose table overflowed, if any.
+    overflow: Option<&'static str>,
     categories: SymbolTable,
     left_states: SymbolTable,
     right_states: SymbolTable,
@@ -188,6 +193,27 @@ struct PartialGrammar {
     finish: Vec<FinishRule>,
     left_rules: Vec<LeftRule>,
     right_rules: Vec<RightRule>,
+}
+
+impl PartialGrammar {
+    fn id_in(overflow: &mut Option<&'static str>, table: &mut SymbolTable, kind: &'static str, name: &str) -> u16 {
+        table.intern(name).unwrap_or_else(|| {
+            overflow.get_or_insert(kind);
+            0
+        })
+    }
+    fn id_terminals(&mut self, name: &str) -> u16 {
+        Self::id_in(&mut self.overflow, &mut self.terminals, "terminals", name)
+    }
+    fn id_left_states(&mut self, name: &str) -> u16 {
+        Self::id_in(&mut self.overflow, &mut self.left_states, "left states", name)
+    }
+    fn id_right_states(&mut self, name: &str) -> u16 {
+        Self::id_in(&mut self.overflow, &mut self.right_states, "right states", name)
+    }
+    fn id_categories(&mut self, name: &str) -> u16 {
+        Self::id_in(&mut self.overflow, &mut self.categories, "categories", name)
+    }
 }
 
 impl GrammarBuilder {
@@ -202,18 +228,18 @@ impl GrammarBuilder {
     }
     /// `(left, right) -> terminal`.
     pub fn lexical(&mut self, left: &str, right: &str, terminal: &str) -> &mut Self {
-        let t = Terminal(self.g.terminals.intern(terminal));
-        let l = LeftState(self.g.left_states.intern(left));
-        let r = RightState(self.g.right_states.intern(right));
+        let t = Terminal(self.g.id_terminals(terminal));
+        let l = LeftState(self.g.id_left_states(left));
+        let r = RightState(self.g.id_right_states(right));
         self.g.lexical.push((t, l, r));
         self
     }
     /// `category -> (left, right)`.
     pub fn finish(&mut self, category: &str, left: &str, right: &str) -> &mut Self {
         let rule = FinishRule {
-            category: Category(self.g.categories.intern(category)),
-            left: LeftState(self.g.left_states.intern(left)),
-            right: RightState(self.g.right_states.intern(right)),
+            category: Category(self.g.id_categories(category)),
+            left: LeftState(self.g.id_left_states(left)),
+            right: RightState(self.g.id_right_states(right)),
         };
         self.g.finish.push(rule);
         self
@@ -221,9 +247,9 @@ impl GrammarBuilder {
     /// `(to, _) -> child (from, _)`.
     pub fn left_attach(&mut self, to: &str, child: &str, from: &str) -> &mut Self {
         let rule = LeftRule {
-            to: LeftState(self.g.left_states.intern(to)),
-            child: Category(self.g.categories.intern(child)),
-            from: LeftState(self.g.left_states.intern(from)),
+            to: LeftState(self.g.id_left_states(to)),
+            child: Category(self.g.id_categories(child)),
+            from: LeftState(self.g.id_left_states(from)),
         };
         self.g.left_rules.push(rule);
         self
@@ -231,9 +257,9 @@ impl GrammarBuilder {
     /// `(_, to) -> (_, from) child`.
     pub fn right_attach(&mut self, to: &str, from: &str, child: &str) -> &mut Self {
         let rule = RightRule {
-            to: RightState(self.g.right_states.intern(to)),
-            from: RightState(self.g.right_states.intern(from)),
-            child: Category(self.g.categories.intern(child)),
+            to: RightState(self.g.id_right_states(to)),
+            from: RightState(self.g.id_right_states(from)),
+            child: Category(self.g.id_categories(child)),
         };
         self.g.right_rules.push(rule);
         self
@@ -245,7 +271,10 @@ impl GrammarBuilder {
     pub fn build(&self) -> Result<Grammar, Vec<BuildError>> {
         let mut g = self.g.clone();
         let start_name = g.start.clone().unwrap_or_else(|| "S".to_owned());
-        let start = Category(g.categories.intern(&start_name));
+        let start = Category(g.id_categories(&start_name));
+        if let Some(kind) = g.overflow {
+            return Err(vec![BuildError::TooManySymbols(kind)]);
+        }
         let mut errors = Vec::new();
 
         let mut lexical = vec![None; g.terminals.len()];
@@ -456,5 +485,20 @@ impl fmt::Display for Grammar {
             )?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn too_many_symbols_is_an_error_not_a_panic() {
+        let mut b = GrammarBuilder::new();
+        b.finish("S", "L", "R");
+        for i in 0..=u16::MAX as usize + 1 {
+            b.lexical("L", "R", &format!("t{i}"));
+        }
+        assert_eq!(b.build().unwrap_err(), vec![BuildError::TooManySymbols("terminals")]);
     }
 }
