@@ -112,16 +112,12 @@ fn lines(text: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
         if start >= text.len() {
             return None;
         }
-        let end = memchr_newline(&text[start..]).map_or(text.len(), |i| start + i + 1);
+        let end = memchr::memchr(b'\n', &text[start..]).map_or(text.len(), |i| start + i + 1);
         let line = strip_newline(&text[start..end]);
         let at = start;
         start = end;
         Some((at, line))
     })
-}
-
-fn memchr_newline(s: &[u8]) -> Option<usize> {
-    s.iter().position(|&b| b == b'\n')
 }
 
 fn strip_newline(mut line: &[u8]) -> &[u8] {
@@ -218,25 +214,20 @@ impl Sentence {
                 }
                 continue;
             }
-            // Find the ten fields: ID … HEAD is the 7th.
-            let mut columns = 0;
-            let mut id = &line[..0];
-            let mut head = (0, 0);
-            let mut field_start = 0;
-            for (k, &b) in line.iter().enumerate().chain(std::iter::once((line.len(), &b'\t'))) {
-                if b == b'\t' {
-                    match columns {
-                        0 => id = &line[field_start..k],
-                        6 => head = (field_start, k),
-                        _ => {}
-                    }
-                    columns += 1;
-                    field_start = k + 1;
+            // The ten fields: ID is the 1st, HEAD the 7th.
+            let mut tabs = [0usize; 9];
+            let mut columns = 1;
+            for k in memchr::memchr_iter(b'\t', line) {
+                if columns <= 9 {
+                    tabs[columns - 1] = k;
                 }
+                columns += 1;
             }
             if columns != 10 {
                 return Err((line_no, ErrorKind::ColumnCount { found: columns }));
             }
+            let id = &line[..tabs[0]];
+            let head = (tabs[5] + 1, tabs[6]);
             if let Some(word) = parse_usize(id) {
                 let expected = heads.len() + 1;
                 if word != expected {
