@@ -31,7 +31,7 @@ pub struct Counted {
 /// let mut c = Counter::new(&g, TreeClass::Projective).unwrap();
 /// let gold = DepTree::from_heads(&[0, 0, 1]).unwrap();
 /// let r = c.count(&gold).unwrap();
-/// assert_eq!((r.best, r.count), (2, 3u32.into()));
+/// assert_eq!((r.best, r.count), (2, 4u32.into()));
 /// ```
 pub struct Counter<'g> {
     small: Parser<'g, MaxCount<CheckedCount>>,
