@@ -45,8 +45,8 @@ fn random_treebank(path: &Path, count: usize, seed: u64) {
             heads[d] = if k == 0 { 0 } else { order[rng.gen_range(0..k)] };
         }
         text.push_str(&format!("# sent_id = r{s}\n"));
-        for d in 1..=n {
-            text.push_str(&format!("{d}\tw{d}\t_\t_\t_\t_\t{}\tdep{d}\t_\t_\n", heads[d]));
+        for (d, h) in heads.iter().enumerate().skip(1) {
+            text.push_str(&format!("{d}\tw{d}\t_\t_\t_\t_\t{h}\tdep{d}\t_\t_\n"));
         }
         text.push('\n');
     }

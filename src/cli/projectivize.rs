@@ -81,8 +81,11 @@ pub(crate) fn load_grammar(path: Option<&Path>, single_root: bool) -> Result<(Gr
     Ok((parsed.grammar, class))
 }
 
-/// An input stream and its name for messages.
-pub(crate) fn open_input(path: Option<&Path>) -> Result<(Box<dyn BufRead>, Arc<str>, Option<u64>), CliError> {
+/// An input stream, its name for messages and its size if known.
+pub(crate) type Input = (Box<dyn BufRead>, Arc<str>, Option<u64>);
+
+/// Opens a file, or standard input for `-` / nothing.
+pub(crate) fn open_input(path: Option<&Path>) -> Result<Input, CliError> {
     match path {
         Some(p) if p != Path::new("-") => {
             let f = File::open(p).map_err(|e| format!("{}: {e}", p.display()))?;

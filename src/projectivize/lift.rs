@@ -25,8 +25,7 @@ pub fn lift(gold: &DepTree) -> DepTree {
         euler_tour(&heads, &mut children, &mut enter, &mut leave);
         let is_ancestor = |a: usize, b: usize| enter[a] <= enter[b] && leave[b] <= leave[a];
         let mut best: Option<(usize, usize)> = None; // (length, dependent)
-        for d in 1..=n {
-            let h = heads[d];
+        for (d, &h) in heads.iter().enumerate().skip(1) {
             let (lo, hi) = if h < d { (h, d) } else { (d, h) };
             let len = hi - lo;
             if best.is_some_and(|(l, _)| l <= len) {
