@@ -3,7 +3,7 @@
 use super::{ProjectivizeError, SentenceTerminals, TreeClass};
 use crate::engine::Parser;
 use crate::grammar::{Grammar, Terminal};
-use crate::semiring::{CheckedCount, Count, MaxCount};
+use crate::semiring::{Count, MaxCount, Semiring};
 use crate::tree::DepTree;
 use num_bigint::BigUint;
 
@@ -19,9 +19,10 @@ pub struct Counted {
 
 /// Counts optimal projectivizations with the (max, count) semiring.
 ///
-/// It first runs with 64-bit checked counts and, only if a count overflows,
-/// again with arbitrary-precision counts, so results are always exact and the
-/// common case allocates nothing per item.
+/// It first runs in a compact (max, count) semiring (`ScoreCount`: a 32-bit
+/// score and a saturating 64-bit count) and, only if a count saturates, again
+/// with [`MaxCount`] over arbitrary-precision [`Count`], so results are always
+/// exact and the common case allocates nothing per item.
 ///
 /// ```
 /// use tabula::grammar::text;
@@ -34,7 +35,7 @@ pub struct Counted {
 /// assert_eq!((r.best, r.count), (2, 4u32.into()));
 /// ```
 pub struct Counter<'g> {
-    small: Parser<'g, MaxCount<CheckedCount>>,
+    small: Parser<'g, ScoreCount>,
     big: Parser<'g, MaxCount<Count>>,
     terminals: SentenceTerminals,
     class: TreeClass,
@@ -59,12 +60,59 @@ impl<'g> Counter<'g> {
         }
         self.terminals.fill(n, &mut self.input);
         let weight = |h: usize, d: usize| i64::from(d >= 1 && gold.head(d) == h);
-        let w = self.small.parse(&self.input, |h, d| MaxCount::new(weight(h, d)))?;
-        let best = w.score.finite().ok_or(ProjectivizeError::NoTree(n))? as usize;
-        if let Ok(c) = w.count.get() {
-            return Ok(Counted { best, count: BigUint::from(c) });
+        let w = self.small.parse(&self.input, |h, d| ScoreCount { score: weight(h, d) as i32, count: 1 })?;
+        if w.is_zero() {
+            return Err(ProjectivizeError::NoTree(n));
+        }
+        let best = w.score as usize;
+        if w.count != SATURATED {
+            return Ok(Counted { best, count: BigUint::from(w.count) });
         }
         let w = self.big.parse(&self.input, |h, d| MaxCount::new(weight(h, d)))?;
         Ok(Counted { best, count: w.count.0 })
+    }
+}
+
+/// The count standing for "at least 2⁶⁴ − 1": sticky under ⊕ and ⊗.
+const SATURATED: u64 = u64::MAX;
+
+/// The (max, count) semiring in 16 bytes, for [`Counter`]'s first pass:
+/// ⊕ keeps the higher score and adds the counts of equal scores, ⊗ adds
+/// scores and multiplies counts; 𝟘 = (−∞ as `i32::MIN`, 0), 𝟙 = (0, 1).
+/// Counts saturate at [`SATURATED`] (a finite score never has count 0, so
+/// saturation is never undone). Scores are at most n, far below `i32::MAX`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ScoreCount {
+    score: i32,
+    count: u64,
+}
+
+impl Semiring for ScoreCount {
+    #[inline]
+    fn zero() -> Self {
+        ScoreCount { score: i32::MIN, count: 0 }
+    }
+    #[inline]
+    fn one() -> Self {
+        ScoreCount { score: 0, count: 1 }
+    }
+    #[inline]
+    fn plus_assign(&mut self, other: &Self) {
+        if other.score > self.score {
+            *self = *other;
+        } else if other.score == self.score && other.score != i32::MIN {
+            self.count = self.count.saturating_add(other.count);
+        }
+    }
+    #[inline]
+    fn times(&self, other: &Self) -> Self {
+        if self.score == i32::MIN || other.score == i32::MIN {
+            return Self::zero();
+        }
+        ScoreCount { score: self.score + other.score, count: self.count.saturating_mul(other.count) }
+    }
+    #[inline]
+    fn is_zero(&self) -> bool {
+        self.score == i32::MIN
     }
 }
