@@ -11,3 +11,8 @@ pub const SHIFT_REDUCE: &str = include_str!("../grammars/shift-reduce.grammar");
 /// `grammars/shift-reduce-strict.grammar`: Table 4 without its last rule, the
 /// strict left-before-right strategy.
 pub const SHIFT_REDUCE_STRICT: &str = include_str!("../grammars/shift-reduce-strict.grammar");
+
+/// `grammars/projective-single-root.grammar`: projective trees whose root
+/// (position 0, terminal `root`) has exactly one child; words are terminal
+/// `a` as in Table 3 (Nederhof 2019). Used by `--single-root`.
+pub const PROJECTIVE_SINGLE_ROOT: &str = include_str!("../grammars/projective-single-root.grammar");

@@ -1,9 +1,145 @@
+//! `tabula count`: per tree, the best score and the exact number of optimal
+//! projective trees (Nederhof 2019, end of Sec. 3, Fig. 8).
+
+use super::projectivize::{load_grammar, open_input, progress, Output};
 use super::CliError;
+use num_bigint::BigUint;
+use plotters::prelude::*;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use tabula::conllu::Reader;
+use tabula::projectivize::Counter;
 
+/// Arguments of `tabula count`.
+///
+/// The TSV has the header `index sent_id length nonprojective best count`
+/// (tab-separated): `index` counts trees from 1 across all inputs in order
+/// (one TSV per run; run once per file for one TSV per file), `sent_id` is the
+/// value of `# sent_id =` or empty, `length` the number of syntactic words,
+/// `nonprojective` 0/1 for the gold tree, `best` the most gold arcs a tree of
+/// the grammar keeps, `count` the exact number of such trees.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Input CoNLL-U files; `-` or nothing reads standard input.
+    inputs: Vec<PathBuf>,
+    /// Write the TSV here (atomically) instead of standard output.
+    #[arg(long, value_name = "OUT")]
+    tsv: Option<PathBuf>,
+    /// Plot the geometric mean of the count against sentence length (one
+    /// series per input file, all trees of each length) as SVG.
+    #[arg(long, value_name = "OUT.svg")]
+    plot: Option<PathBuf>,
+    /// A grammar file instead of the built-in Table 3 grammar.
+    #[arg(long, conflicts_with = "single_root")]
+    grammar: Option<PathBuf>,
+    /// Use grammars/projective-single-root.grammar: the root gets exactly one child.
+    #[arg(long)]
+    single_root: bool,
+}
 
-pub fn run(_args: Args) -> Result<ExitCode, CliError> {
-    Err("not implemented yet".into())
+/// Per length: the number of trees and the sum of ln(count).
+type Series = (String, Vec<(u64, f64)>);
+
+/// ln x for an arbitrary-precision x ≥ 1: from its top 64 bits. O(digits).
+pub(crate) fn ln_big(x: &BigUint) -> f64 {
+    let bits = x.bits();
+    if bits <= 64 {
+        return (x.iter_u64_digits().next().unwrap_or(0) as f64).ln();
+    }
+    let shift = bits - 64;
+    let top = (x >> shift).iter_u64_digits().next().unwrap_or(0) as f64;
+    top.ln() + shift as f64 * std::f64::consts::LN_2
+}
+
+pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let (grammar, class) = load_grammar(args.grammar.as_deref(), args.single_root)?;
+    let mut counter = Counter::new(&grammar, class)?;
+    let inputs: Vec<Option<&Path>> =
+        if args.inputs.is_empty() { vec![None] } else { args.inputs.iter().map(|p| Some(p.as_path())).collect() };
+    let mut output = Output::create(args.tsv.as_deref())?;
+    let out = output.writer();
+    writeln!(out, "index\tsent_id\tlength\tnonprojective\tbest\tcount")?;
+    let mut index = 0u64;
+    let mut series: Vec<Series> = Vec::new();
+    for path in inputs {
+        let (input, file, len) = open_input(path)?;
+        let bar = progress(len);
+        let mut by_length: Vec<(u64, f64)> = Vec::new();
+        for sentence in Reader::new(input, file.clone()) {
+            let sentence = sentence?;
+            let gold = sentence.tree();
+            let r = counter.count(gold).map_err(|e| format!("{file}:{}: {e}", sentence.first_line()))?;
+            index += 1;
+            let n = gold.len();
+            writeln!(
+                out,
+                "{index}\t{}\t{n}\t{}\t{}\t{}",
+                sentence.sent_id().unwrap_or(""),
+                u8::from(!gold.is_projective()),
+                r.best,
+                r.count
+            )?;
+            if by_length.len() <= n {
+                by_length.resize(n + 1, (0, 0.0));
+            }
+            by_length[n].0 += 1;
+            by_length[n].1 += ln_big(&r.count);
+            if let Some(b) = &bar {
+                b.inc(sentence.raw().text.len() as u64);
+            }
+        }
+        if let Some(b) = bar {
+            b.finish_and_clear();
+        }
+        series.push((file.to_string(), by_length));
+    }
+    output.commit()?;
+    if let Some(plot) = &args.plot {
+        draw(plot, &series)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Geometric mean of the count against length, one line per input (Fig. 8).
+fn draw(path: &Path, series: &[Series]) -> Result<(), CliError> {
+    let points: Vec<Vec<(u32, f64)>> = series
+        .iter()
+        .map(|(_, by)| {
+            by.iter()
+                .enumerate()
+                .filter(|(_, &(k, _))| k > 0)
+                .map(|(n, &(k, sum))| (n as u32, (sum / k as f64).exp()))
+                .collect()
+        })
+        .collect();
+    let max_len = points.iter().flatten().map(|p| p.0).max().unwrap_or(1).max(1);
+    let max_y = points.iter().flatten().map(|p| p.1).fold(10.0f64, f64::max) * 2.0;
+    let backend = SVGBackend::new(path, (800, 500));
+    let root = backend.into_drawing_area();
+    let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption("Geometric mean of the number of optimal projective trees", ("sans-serif", 20))
+        .margin(15)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0u32..max_len + 1, (1f64..max_y).log_scale())
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .x_desc("sentence length (words)")
+        .y_desc("geometric mean of count")
+        .draw()
+        .map_err(|e| err(&e))?;
+    for (i, ((name, _), pts)) in series.iter().zip(&points).enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        chart
+            .draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(2)))
+            .map_err(|e| err(&e))?
+            .label(name.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+    }
+    chart.configure_series_labels().background_style(WHITE).border_style(BLACK).draw().map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))?;
+    Ok(())
 }

@@ -1,9 +1,333 @@
+//! `tabula projectivize`: optimal projectivization (Nederhof 2019, Sec. 3 and
+//! 8.1) or pseudo-projective lifting of a CoNLL-U treebank.
+
 use super::CliError;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+use tabula::conllu::{ConlluError, InvalidSentence, RawSentence, Reader, Sentence};
+use tabula::grammar::{text, Grammar};
+use tabula::projectivize::{lift, OptimalProjectivizer, OptimalSampler, ProjectivizeError, TreeClass};
+use tabula::tree::DepTree;
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Method {
+    /// The projective tree keeping the most gold arcs (Nederhof 2019, Sec. 3).
+    Optimal,
+    /// Pseudo-projective lifting (Nivre & Nilsson 2005): lift the shortest
+    /// non-projective arc to its head's head until the tree is projective.
+    Lift,
+}
+
+/// Arguments of `tabula projectivize`.
+///
+/// Ties between optimal trees are broken deterministically (the engine's
+/// first-choice backtrace, see the library's `projectivize` module); the
+/// output is the same for every `--threads`. Sentence positions map to
+/// grammar terminals as: every word is `a`; the root is `root` if the grammar
+/// has that terminal, else `a`.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Input CoNLL-U file; `-` or nothing reads standard input.
+    input: Option<PathBuf>,
+    /// Output file (written to a temporary file renamed at the end); `-` or
+    /// nothing writes standard output.
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = Method::Optimal)]
+    method: Method,
+    /// Print trees, non-projective trees, tokens, tokens whose head was kept,
+    /// that attachment score and the time to standard error.
+    #[arg(long)]
+    stats: bool,
+    /// Worker threads (output is identical for every value).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    threads: u32,
+    /// A grammar file instead of the built-in Table 3 grammar (optimal only).
+    #[arg(long, conflicts_with = "single_root")]
+    grammar: Option<PathBuf>,
+    /// Use grammars/projective-single-root.grammar: the root gets exactly one child.
+    #[arg(long)]
+    single_root: bool,
+    /// Copy bad sentences unchanged and list them at the end instead of stopping.
+    #[arg(long)]
+    keep_going: bool,
+    /// Draw uniformly among all optimal trees, reproducibly from this seed
+    /// (sentence i uses ChaCha8 seeded with SEED, stream i).
+    #[arg(long, value_name = "SEED")]
+    sample: Option<u64>,
+}
 
-pub fn run(_args: Args) -> Result<ExitCode, CliError> {
-    Err("not implemented yet".into())
+/// The built-in or user grammar, and what the fast path may assume of it.
+pub(crate) fn load_grammar(path: Option<&Path>, single_root: bool) -> Result<(Grammar, TreeClass), CliError> {
+    let (parsed, class) = match path {
+        Some(p) => (text::parse_file(p).map_err(|e| e.to_string())?, TreeClass::Unknown),
+        None if single_root => (
+            text::parse_str("projective-single-root.grammar", tabula::grammars::PROJECTIVE_SINGLE_ROOT)?,
+            TreeClass::ProjectiveSingleRoot,
+        ),
+        None => (text::parse_str("projective.grammar", tabula::grammars::PROJECTIVE)?, TreeClass::Projective),
+    };
+    for w in &parsed.warnings {
+        eprintln!("{w}");
+    }
+    tabula::projectivize::SentenceTerminals::for_grammar(&parsed.grammar)?;
+    Ok((parsed.grammar, class))
+}
+
+/// An input stream, its name for messages and its size if known.
+pub(crate) type Input = (Box<dyn BufRead>, Arc<str>, Option<u64>);
+
+/// Opens a file, or standard input for `-` / nothing.
+pub(crate) fn open_input(path: Option<&Path>) -> Result<Input, CliError> {
+    match path {
+        Some(p) if p != Path::new("-") => {
+            let f = File::open(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            let len = f.metadata().ok().map(|m| m.len());
+            Ok((Box::new(BufReader::with_capacity(1 << 16, f)), p.display().to_string().into(), len))
+        }
+        _ => Ok((Box::new(io::stdin().lock()), "<stdin>".into(), None)),
+    }
+}
+
+/// Standard output, or a temporary file beside the target that is renamed
+/// over it by [`Output::commit`] and deleted if dropped uncommitted, so a
+/// failure never leaves a truncated output file.
+pub(crate) enum Output {
+    Stdout(io::BufWriter<io::Stdout>),
+    File { writer: Option<io::BufWriter<File>>, temp: PathBuf, target: PathBuf },
+}
+
+impl Output {
+    pub(crate) fn create(path: Option<&Path>) -> Result<Output, CliError> {
+        match path {
+            Some(p) if p != Path::new("-") => {
+                let name = p.file_name().ok_or_else(|| format!("{}: not a file name", p.display()))?;
+                let mut temp_name = std::ffi::OsString::from(".");
+                temp_name.push(name);
+                temp_name.push(format!(".tabula-{}.tmp", std::process::id()));
+                let temp = p.with_file_name(temp_name);
+                let f = File::create(&temp).map_err(|e| format!("{}: {e}", temp.display()))?;
+                Ok(Output::File {
+                    writer: Some(io::BufWriter::with_capacity(1 << 16, f)),
+                    temp,
+                    target: p.to_path_buf(),
+                })
+            }
+            _ => Ok(Output::Stdout(io::BufWriter::with_capacity(1 << 16, io::stdout()))),
+        }
+    }
+
+    pub(crate) fn writer(&mut self) -> &mut dyn Write {
+        match self {
+            Output::Stdout(w) => w,
+            Output::File { writer, .. } => writer.as_mut().expect("not committed"),
+        }
+    }
+
+    pub(crate) fn commit(mut self) -> Result<(), CliError> {
+        match &mut self {
+            Output::Stdout(w) => w.flush()?,
+            Output::File { writer, temp, target } => {
+                let w = writer.take().expect("committed once");
+                w.into_inner().map_err(|e| format!("{}: {}", temp.display(), e.error()))?;
+                std::fs::rename(&*temp, &*target).map_err(|e| format!("{}: {e}", target.display()))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Output {
+    fn drop(&mut self) {
+        if let Output::File { writer: Some(_), temp, .. } = self {
+            let _ = std::fs::remove_file(temp);
+        }
+    }
+}
+
+/// A progress bar over the input bytes, shown only when standard error is a terminal.
+pub(crate) fn progress(len: Option<u64>) -> Option<indicatif::ProgressBar> {
+    if !io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = match len {
+        Some(n) => indicatif::ProgressBar::new(n).with_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {elapsed} eta {eta}").ok()?,
+        ),
+        None => indicatif::ProgressBar::new_spinner(),
+    };
+    Some(bar)
+}
+
+/// Per-thread state: one engine chart reused for every sentence.
+enum Worker<'g> {
+    Optimal(OptimalProjectivizer<'g>),
+    Sample(OptimalSampler<'g>, u64),
+    Lift,
+}
+
+/// The result for one block: the parsed sentence and its new tree (`None`:
+/// unchanged), or why it could not be processed.
+type Outcome = Result<(Sentence, Option<DepTree>), Box<InvalidSentence>>;
+
+impl Worker<'_> {
+    fn process(&mut self, index: u64, raw: RawSentence, file: &Arc<str>, class: TreeClass) -> Outcome {
+        let sentence = Sentence::parse(raw, file)?;
+        let gold = sentence.tree();
+        if class.contains(gold) {
+            return Ok((sentence, None));
+        }
+        let result = match self {
+            Worker::Optimal(p) => p.projectivize_with_engine(gold).map(|p| p.tree),
+            Worker::Sample(s, seed) => {
+                let mut rng = ChaCha8Rng::seed_from_u64(*seed);
+                rng.set_stream(index);
+                s.sample(gold, &mut rng).map(|p| p.tree)
+            }
+            Worker::Lift => Ok(lift(gold)),
+        };
+        match result {
+            Ok(tree) => Ok((sentence, Some(tree))),
+            Err(e) => Err(engine_error(sentence, file, e)),
+        }
+    }
+}
+
+fn engine_error(sentence: Sentence, file: &Arc<str>, e: ProjectivizeError) -> Box<InvalidSentence> {
+    let line = sentence.first_line();
+    let error = ConlluError { file: file.clone(), line, kind: tabula::conllu::ErrorKind::Rejected(e.to_string()) };
+    Box::new(InvalidSentence { error, raw: sentence.into_raw() })
+}
+
+#[derive(Default)]
+struct Stats {
+    trees: u64,
+    nonprojective: u64,
+    tokens: u64,
+    kept: u64,
+}
+
+/// Sentences per parallel batch.
+const BATCH: usize = 1024;
+
+pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let start = Instant::now();
+    if args.method == Method::Lift && (args.grammar.is_some() || args.single_root || args.sample.is_some()) {
+        return Err("--grammar, --single-root and --sample apply to --method optimal only".into());
+    }
+    let (grammar, class) = load_grammar(args.grammar.as_deref(), args.single_root)?;
+    let class = if args.method == Method::Lift { TreeClass::Projective } else { class };
+    let make_worker = || -> Result<Worker<'_>, CliError> {
+        Ok(match (args.method, args.sample) {
+            (Method::Lift, _) => Worker::Lift,
+            (Method::Optimal, None) => Worker::Optimal(OptimalProjectivizer::new(&grammar, class)?),
+            (Method::Optimal, Some(seed)) => Worker::Sample(OptimalSampler::new(&grammar, class)?, seed),
+        })
+    };
+    make_worker()?; // reports a grammar without the needed terminals before reading
+    let (input, file, len) = open_input(args.input.as_deref())?;
+    let mut reader = Reader::new(input, file.clone());
+    let mut output = Output::create(args.output.as_deref())?;
+    let bar = progress(len);
+    let mut stats = Stats::default();
+    let mut bad: Vec<ConlluError> = Vec::new();
+
+    let mut emit = |outcome: Outcome, out: &mut dyn Write| -> Result<(), CliError> {
+        match outcome {
+            Ok((sentence, tree)) => {
+                let gold = sentence.tree();
+                stats.trees += 1;
+                stats.tokens += gold.len() as u64;
+                match tree {
+                    None => {
+                        stats.kept += gold.len() as u64;
+                        sentence.write(out)?;
+                    }
+                    Some(t) => {
+                        stats.kept += gold.common_arcs(&t) as u64;
+                        stats.nonprojective += u64::from(!gold.is_projective());
+                        sentence.write_with_heads(&t, out)?;
+                    }
+                }
+                if let Some(b) = &bar {
+                    b.inc(sentence.raw().text.len() as u64);
+                }
+            }
+            Err(invalid) if args.keep_going => {
+                out.write_all(&invalid.raw.text)?;
+                bad.push(invalid.error);
+            }
+            Err(invalid) => return Err(invalid.error.into()),
+        }
+        Ok(())
+    };
+
+    if args.threads == 1 {
+        let mut worker = make_worker()?;
+        let mut index = 0u64;
+        while let Some(raw) = reader.next_raw() {
+            let outcome = worker.process(index, raw?, &file, class);
+            emit(outcome, output.writer())?;
+            index += 1;
+        }
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads as usize).build()?;
+        let mut batch: Vec<RawSentence> = Vec::with_capacity(BATCH);
+        let mut index = 0u64;
+        let mut done = false;
+        while !done {
+            batch.clear();
+            while batch.len() < BATCH {
+                match reader.next_raw() {
+                    Some(raw) => batch.push(raw?),
+                    None => {
+                        done = true;
+                        break;
+                    }
+                }
+            }
+            let base = index;
+            let outcomes: Vec<Outcome> = pool.install(|| {
+                batch
+                    .par_drain(..)
+                    .enumerate()
+                    .map_init(
+                        || make_worker().expect("checked above"),
+                        |w, (i, raw)| w.process(base + i as u64, raw, &file, class),
+                    )
+                    .collect()
+            });
+            index += outcomes.len() as u64;
+            for outcome in outcomes {
+                emit(outcome, output.writer())?;
+            }
+        }
+    }
+    output.commit()?;
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    if !bad.is_empty() {
+        eprintln!("warning: {} bad sentence(s) copied unchanged (--keep-going):", bad.len());
+        for e in &bad {
+            eprintln!("  {e}");
+        }
+    }
+    if args.stats {
+        let score = if stats.tokens == 0 { 100.0 } else { 100.0 * stats.kept as f64 / stats.tokens as f64 };
+        eprintln!("trees: {}", stats.trees);
+        eprintln!("non-projective trees: {}", stats.nonprojective);
+        eprintln!("tokens: {}", stats.tokens);
+        eprintln!("tokens whose head was kept: {}", stats.kept);
+        eprintln!("attachment score: {score:.4} %");
+        eprintln!("time: {:.3} s", start.elapsed().as_secs_f64());
+    }
+    Ok(ExitCode::SUCCESS)
 }

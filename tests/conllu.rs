@@ -1,0 +1,152 @@
+//! CoNLL-U reading and writing: byte-exact round trips and one test per
+//! error case, asserting the message with file and line.
+
+use std::fs;
+use tabula::conllu::{ConlluError, ErrorKind, Reader, Sentence};
+use tabula::tree::DepTree;
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/conllu");
+
+fn read_all(text: &[u8]) -> Vec<Result<Sentence, ConlluError>> {
+    Reader::new(text, "bad.conllu").collect()
+}
+
+/// The first error of `text`, rendered.
+fn first_error(text: &str) -> String {
+    read_all(text.as_bytes()).into_iter().find_map(Result::err).expect("an error").to_string()
+}
+
+fn round_trip(name: &str) {
+    let bytes = fs::read(format!("{DATA}/{name}")).unwrap();
+    let mut out = Vec::new();
+    for s in read_all(&bytes) {
+        let s = s.unwrap();
+        s.write_with_heads(&s.tree().clone(), &mut out).unwrap();
+    }
+    assert_eq!(String::from_utf8_lossy(&out), String::from_utf8_lossy(&bytes));
+}
+
+#[test]
+fn projective_file_round_trips_byte_for_byte() {
+    round_trip("projective.conllu");
+}
+
+#[test]
+fn crlf_and_missing_final_blank_line_round_trip() {
+    round_trip("crlf-no-final-blank.conllu");
+}
+
+#[test]
+fn nonprojective_file_round_trips_byte_for_byte() {
+    round_trip("nonprojective.conllu");
+}
+
+#[test]
+fn sentences_expose_words_ids_and_lines() {
+    let bytes = fs::read(format!("{DATA}/projective.conllu")).unwrap();
+    let s: Vec<Sentence> = read_all(&bytes).into_iter().map(Result::unwrap).collect();
+    assert_eq!(s.len(), 2);
+    assert_eq!(s[0].sent_id(), Some("a1"));
+    assert_eq!(s[0].tree().heads(), &[2, 3, 0, 3]);
+    // Multiword-token and empty-node lines are not words.
+    assert_eq!(s[1].len(), 3);
+    assert_eq!(s[1].first_line(), 9);
+}
+
+#[test]
+fn only_changed_heads_are_rewritten() {
+    let text =
+        "# x\n1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n2\tb\t_\t_\t_\t_\t1\tdep\t_\t_\n3\tc\t_\t_\t_\t_\t2\tdep\t_\tZ\n\n";
+    let s = read_all(text.as_bytes()).remove(0).unwrap();
+    let mut out = Vec::new();
+    s.write_with_heads(&DepTree::from_heads(&[0, 1, 1]).unwrap(), &mut out).unwrap();
+    let want =
+        "# x\n1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n2\tb\t_\t_\t_\t_\t1\tdep\t_\t_\n3\tc\t_\t_\t_\t_\t1\tdep\t_\tZ\n\n";
+    assert_eq!(String::from_utf8(out).unwrap(), want);
+}
+
+#[test]
+fn wrong_column_count() {
+    let e = first_error("# c\n1\ta\t_\t_\t_\t_\t0\troot\t_\n\n");
+    assert_eq!(e, "bad.conllu:2: expected 10 tab-separated columns, found 9");
+}
+
+#[test]
+fn non_integer_head() {
+    let e = first_error("1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n2\tb\t_\t_\t_\t_\tx\tdep\t_\t_\n\n");
+    assert_eq!(e, "bad.conllu:2: HEAD `x` is not a non-negative integer");
+}
+
+#[test]
+fn negative_head() {
+    let e = first_error("1\ta\t_\t_\t_\t_\t-1\troot\t_\t_\n\n");
+    assert_eq!(e, "bad.conllu:1: HEAD `-1` is not a non-negative integer");
+}
+
+#[test]
+fn out_of_range_head() {
+    let e = first_error("1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n2\tb\t_\t_\t_\t_\t3\tdep\t_\t_\n\n");
+    assert_eq!(e, "bad.conllu:2: HEAD 3 of word 2 is out of range 0..=2");
+}
+
+#[test]
+fn cycle() {
+    let text = "1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n2\tb\t_\t_\t_\t_\t3\tdep\t_\t_\n3\tc\t_\t_\t_\t_\t2\tdep\t_\t_\n\n";
+    assert_eq!(first_error(text), "bad.conllu:2: the heads form a cycle through word 2");
+}
+
+#[test]
+fn self_loop_is_a_cycle() {
+    let text = "1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n2\tb\t_\t_\t_\t_\t2\tdep\t_\t_\n\n";
+    assert_eq!(first_error(text), "bad.conllu:2: the heads form a cycle through word 2");
+}
+
+#[test]
+fn no_root() {
+    // Line numbers count from the start of the file: the bad sentence starts at line 3.
+    let text = "1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n\n# sent_id = 2\n1\ta\t_\t_\t_\t_\t2\tdep\t_\t_\n2\tb\t_\t_\t_\t_\t1\tdep\t_\t_\n\n";
+    let all = read_all(text.as_bytes());
+    assert!(all[0].is_ok());
+    // 1 <-> 2 is a cycle and nothing has HEAD 0: the missing root is reported.
+    assert_eq!(
+        all[1].as_ref().unwrap_err().to_string(),
+        "bad.conllu:3: the sentence has no root (no word with HEAD 0)"
+    );
+}
+
+#[test]
+fn block_without_words_has_no_root() {
+    assert_eq!(first_error("# only a comment\n\n"), "bad.conllu:1: the sentence has no root (no word with HEAD 0)");
+}
+
+#[test]
+fn non_integer_id() {
+    let e = first_error("x\ta\t_\t_\t_\t_\t0\troot\t_\t_\n\n");
+    assert_eq!(e, "bad.conllu:1: ID `x` is not an integer, a range n-m or an empty node n.k");
+}
+
+#[test]
+fn ids_out_of_order() {
+    let e = first_error("1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n3\tb\t_\t_\t_\t_\t1\tdep\t_\t_\n\n");
+    assert_eq!(e, "bad.conllu:2: word ID 3 out of order: expected 2");
+}
+
+#[test]
+fn reading_continues_after_a_bad_sentence() {
+    let text = "1\ta\t_\t_\t_\t_\t0\troot\n\n1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n\n";
+    let all = read_all(text.as_bytes());
+    assert_eq!(all.len(), 2);
+    assert!(matches!(all[0], Err(ConlluError { line: 1, kind: ErrorKind::ColumnCount { found: 8 }, .. })));
+    assert!(all[1].is_ok());
+}
+
+#[test]
+fn invalid_utf8_is_kept_byte_for_byte() {
+    let mut text = b"1\t".to_vec();
+    text.extend_from_slice(&[0xff, 0xfe]);
+    text.extend_from_slice(b"\t_\t_\t_\t_\t0\troot\t_\t_\n\n");
+    let s = read_all(&text).remove(0).unwrap();
+    let mut out = Vec::new();
+    s.write(&mut out).unwrap();
+    assert_eq!(out, text);
+}
