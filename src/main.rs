@@ -25,6 +25,8 @@ enum Command {
     Count(cli::count::Args),
     /// Optimal steps of a shift-reduce parser (dynamic oracle).
     Oracle(cli::oracle::Args),
+    /// The main job on an embedded sample treebank: projectivize, count, oracle.
+    Demo(cli::demo::Args),
 }
 
 fn main() -> ExitCode {
@@ -34,6 +36,7 @@ fn main() -> ExitCode {
         Command::Projectivize(a) => cli::projectivize::run(a),
         Command::Count(a) => cli::count::run(a),
         Command::Oracle(a) => cli::oracle::run(a),
+        Command::Demo(a) => cli::demo::run(a),
     };
     match result {
         Ok(code) => code,

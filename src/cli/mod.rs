@@ -1,6 +1,7 @@
 //! One module per subcommand; each has its clap arguments and a `run`.
 
 pub mod count;
+pub mod demo;
 pub mod grammar;
 pub mod oracle;
 pub mod projectivize;
