@@ -1,0 +1,1 @@
+//! Incremental oracle (Sec. 7).
