@@ -83,7 +83,7 @@ pub fn read_heads(input: impl BufRead) -> Result<Vec<GoldSentence>, WalkError> {
         if cols[0].contains('-') || cols[0].contains('.') {
             continue;
         }
-        let bad = |what: &str| WalkError::Conllu { line: line_no, message: format!("{what}") };
+        let bad = |what: &str| WalkError::Conllu { line: line_no, message: what.to_string() };
         let id: usize = cols[0].parse().map_err(|_| bad(&format!("ID `{}` is not an integer", cols[0])))?;
         if heads.is_empty() {
             start = line_no;
