@@ -1,1 +1,57 @@
-fn main() {}
+//! The optimal step by algorithm over k + m (Nederhof 2019, Fig. 9), on
+//! random gold trees (non-projective allowed for cubic), stack height k =
+//! (k + m) / 4.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use rand::{Rng, SeedableRng};
+use tabula::oracle::cubic::CubicOracle;
+use tabula::oracle::{Algorithm, Configuration, Oracle, Strategy};
+use tabula::tree::DepTree;
+
+/// A random tree over 0 … n: nodes in random order, each headed by 0 or an earlier one.
+fn random_tree(n: usize, rng: &mut impl Rng) -> DepTree {
+    let mut order: Vec<usize> = (1..=n).collect();
+    for i in (1..n).rev() {
+        order.swap(i, rng.gen_range(0..=i));
+    }
+    let mut heads = vec![0; n];
+    for (i, &v) in order.iter().enumerate() {
+        let c = rng.gen_range(0..=i);
+        heads[v - 1] = if c == 0 { 0 } else { order[c - 1] };
+    }
+    DepTree::from_heads(&heads).expect("acyclic")
+}
+
+fn bench(c: &mut Criterion) {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    let mut group = c.benchmark_group("oracle");
+    for len in [10usize, 20, 40, 80] {
+        let gold = random_tree(len, &mut rng);
+        let k = len / 4;
+        let stack: Vec<usize> = (0..=k).collect();
+        let buffer: Vec<usize> = (k + 1..=len).collect();
+        let config = Configuration::new(&stack, &buffer, len).expect("valid");
+        let mut oracle = Oracle::new();
+        group.bench_with_input(BenchmarkId::new("cubic", len), &len, |b, _| {
+            b.iter(|| oracle.scores(&config, &gold, Strategy::Lbr, Algorithm::Cubic).expect("scores"))
+        });
+        let mut exact = CubicOracle::embedded();
+        exact.set_exact_only(true);
+        group.bench_with_input(BenchmarkId::new("cubic-exact-i64", len), &len, |b, _| {
+            b.iter(|| exact.scores(&config, &gold, Strategy::Lbr).expect("scores"))
+        });
+        for a in [Algorithm::Quadratic, Algorithm::Linear] {
+            if Oracle::is_available(a) {
+                // Sec. 5 / 6 need a projective gold tree: bench on a flat one.
+                let flat = DepTree::from_heads(&vec![0; len]).expect("tree");
+                group.bench_with_input(BenchmarkId::new(a.name(), len), &len, |b, _| {
+                    b.iter(|| oracle.scores(&config, &flat, Strategy::Lbr, a).expect("scores"))
+                });
+            }
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

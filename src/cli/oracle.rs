@@ -1,9 +1,250 @@
+//! `tabula oracle`: optimal steps for configurations given as JSON lines, or
+//! `--walk` over a CoNLL-U treebank with timings (Fig. 9).
+//!
+//! JSON mode: every input line is an object with `stack`, `buffer`, `gold`
+//! (`gold[d]` is the head of position d, `gold[0]` is -1) and optionally
+//! `strategy`; the output line is the same object (same keys, same order)
+//! with `steps` and `optimal` added. Every line is processed; a bad line is
+//! reported on stderr as `line N: …` and produces no output line, and the
+//! exit status is 1 if any line was bad. Blank lines are skipped.
+
 use super::CliError;
+use serde_json::{Map, Value};
+use std::io::{BufRead, BufWriter, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use tabula::grammar::text;
+use tabula::oracle::cubic::{self, CubicOracle};
+use tabula::oracle::walk::{self, WalkOptions, WalkStats};
+use tabula::oracle::{Algorithm, Configuration, Oracle, Step, Strategy};
+use tabula::tree::DepTree;
 
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// JSON lines of configurations (`-` or absent: standard input).
+    input: Option<PathBuf>,
+    /// Strategy when a line has none: none, lbr, strict-lbr, rbl.
+    #[arg(long, default_value = "lbr")]
+    strategy: Strategy,
+    /// cubic, quadratic, linear or auto (linear for projective gold trees).
+    #[arg(long, default_value = "auto")]
+    algorithm: Algorithm,
+    /// Grammar for the cubic algorithm (strategies none, lbr, rbl), replacing
+    /// the embedded shift-reduce.grammar; terminals `p` and `s`.
+    #[arg(long)]
+    grammar: Option<PathBuf>,
+    /// Grammar for strict-lbr, replacing the embedded shift-reduce-strict.grammar.
+    #[arg(long)]
+    strict_grammar: Option<PathBuf>,
+    /// Walk computations over this CoNLL-U treebank and time the oracle.
+    #[arg(long, value_name = "TREEBANK.conllu")]
+    walk: Option<PathBuf>,
+    /// Walk: probability of a random step instead of an optimal one.
+    #[arg(long, default_value_t = 0.0)]
+    stray: f64,
+    /// Walk: random seed.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Walk: projectivize every gold tree first (optimally, Sec. 3).
+    #[arg(long)]
+    projectivize: bool,
+    /// Walk: compare all available algorithms at every configuration.
+    #[arg(long)]
+    check_agreement: bool,
+    /// Walk: end with one JSON line of totals.
+    #[arg(long)]
+    json: bool,
+    /// Walk: draw mean time by k + m (Fig. 9) as SVG.
+    #[arg(long, value_name = "OUT.svg")]
+    plot: Option<PathBuf>,
+}
 
-pub fn run(_args: Args) -> Result<ExitCode, CliError> {
-    Err("not implemented yet".into())
+pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let general = match &args.grammar {
+        Some(p) => Some(text::parse_file(p)?.grammar),
+        None => None,
+    };
+    let strict = match &args.strict_grammar {
+        Some(p) => Some(text::parse_file(p)?.grammar),
+        None => None,
+    };
+    let cubic = CubicOracle::new(
+        general.as_ref().unwrap_or_else(|| cubic::shift_reduce_grammar()),
+        strict.as_ref().unwrap_or_else(|| cubic::shift_reduce_strict_grammar()),
+    )?;
+    let mut oracle = Oracle::with_cubic(cubic);
+    match &args.walk {
+        Some(path) => run_walk(&args, path, &mut oracle),
+        None => run_json(&args, &mut oracle),
+    }
+}
+
+fn run_json(args: &Args, oracle: &mut Oracle<'_>) -> Result<ExitCode, CliError> {
+    let reader: Box<dyn BufRead> = match &args.input {
+        None => Box::new(std::io::stdin().lock()),
+        Some(p) if p.as_os_str() == "-" => Box::new(std::io::stdin().lock()),
+        Some(p) => Box::new(std::io::BufReader::new(
+            std::fs::File::open(p).map_err(|e| format!("cannot open {}: {e}", p.display()))?,
+        )),
+    };
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let mut bad = 0usize;
+    for (i, line) in reader.lines().enumerate() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        match answer(&line, args, oracle) {
+            Ok(v) => {
+                serde_json::to_writer(&mut out, &v)?;
+                out.write_all(b"\n")?;
+            }
+            Err(e) => {
+                // Keep stdout and stderr in order for a reader of both.
+                out.flush()?;
+                eprintln!("line {}: {e}", i + 1);
+                bad += 1;
+            }
+        }
+    }
+    out.flush()?;
+    if bad > 0 {
+        eprintln!("error: {bad} bad line{}", if bad == 1 { "" } else { "s" });
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Reads a JSON array of non-negative integers.
+fn nodes(obj: &Map<String, Value>, key: &str) -> Result<Vec<usize>, String> {
+    let v = obj.get(key).ok_or_else(|| format!("missing `{key}`"))?;
+    let arr = v.as_array().ok_or_else(|| format!("`{key}` must be an array of node numbers"))?;
+    arr.iter()
+        .map(|x| {
+            x.as_u64()
+                .and_then(|x| usize::try_from(x).ok())
+                .ok_or_else(|| format!("`{key}` must contain non-negative integers, found {x}"))
+        })
+        .collect()
+}
+
+fn answer(line: &str, args: &Args, oracle: &mut Oracle<'_>) -> Result<Value, String> {
+    let value: Value = serde_json::from_str(line).map_err(|e| format!("bad JSON: {e}"))?;
+    let Value::Object(mut obj) = value else { return Err("expected a JSON object".into()) };
+    let stack = nodes(&obj, "stack")?;
+    let buffer = nodes(&obj, "buffer")?;
+    let gold_v = obj.get("gold").and_then(Value::as_array).ok_or("missing `gold` (an array of heads, gold[0] = -1)")?;
+    if gold_v.first().and_then(Value::as_i64) != Some(-1) {
+        return Err("`gold[0]` must be -1 (the root has no head)".into());
+    }
+    let mut heads = Vec::with_capacity(gold_v.len().saturating_sub(1));
+    for (d, h) in gold_v.iter().enumerate().skip(1) {
+        heads.push(
+            h.as_u64()
+                .and_then(|h| usize::try_from(h).ok())
+                .ok_or_else(|| format!("`gold[{d}]` must be a head position 0..={}, found {h}", gold_v.len() - 1))?,
+        );
+    }
+    let gold = DepTree::from_heads(&heads).map_err(|e| format!("`gold` is not a tree: {e}"))?;
+    let strategy = match obj.get("strategy") {
+        None | Some(Value::Null) => args.strategy,
+        Some(Value::String(s)) => s.parse().map_err(|e| format!("{e}"))?,
+        Some(other) => return Err(format!("`strategy` must be a string, found {other}")),
+    };
+    let config = Configuration::new(&stack, &buffer, gold.len()).map_err(|e| e.to_string())?;
+    let scores = oracle.scores(&config, &gold, strategy, args.algorithm).map_err(|e| e.to_string())?;
+    let mut steps = Map::new();
+    for step in Step::ALL {
+        steps.insert(step.name().to_owned(), scores.get(step).map_or(Value::Null, Value::from));
+    }
+    obj.insert("steps".into(), Value::Object(steps));
+    obj.insert("optimal".into(), Value::Array(scores.optimal().into_iter().map(|s| Value::from(s.name())).collect()));
+    Ok(Value::Object(obj))
+}
+
+fn run_walk(args: &Args, path: &std::path::Path, oracle: &mut Oracle<'_>) -> Result<ExitCode, CliError> {
+    use rand::SeedableRng;
+    if !(0.0..=1.0).contains(&args.stray) {
+        return Err(format!("--stray must be a probability in [0, 1], not {}", args.stray).into());
+    }
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let mut sentences =
+        walk::read_heads(std::io::BufReader::new(file)).map_err(|e| format!("{}: {e}", path.display()))?;
+    if args.projectivize {
+        for s in &mut sentences {
+            s.tree = walk::projectivize(&s.tree);
+        }
+    }
+    let opts = WalkOptions {
+        strategy: args.strategy,
+        algorithm: args.algorithm,
+        stray: args.stray,
+        check_agreement: args.check_agreement,
+    };
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
+    let stats = walk::walk(oracle, &sentences, &opts, &mut rng)?;
+    print_walk(args, &stats)?;
+    if let Some(svg) = &args.plot {
+        walk::plot(&stats, svg).map_err(|e| format!("cannot draw {}: {e}", svg.display()))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_walk(args: &Args, stats: &WalkStats) -> Result<(), CliError> {
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    writeln!(
+        out,
+        "# {} trees, {} steps, strategy {}, stray {}, seed {}{}",
+        stats.trees,
+        stats.steps,
+        args.strategy,
+        args.stray,
+        args.seed,
+        if args.projectivize { ", projectivized" } else { "" }
+    )?;
+    if args.check_agreement {
+        writeln!(
+            out,
+            "# agreement checked at {} configurations: {}",
+            stats.compared,
+            stats.timings.keys().copied().collect::<Vec<_>>().join(", ")
+        )?;
+    }
+    writeln!(out, "algorithm\tk+m\tconfigurations\tmean_us")?;
+    for (name, t) in &stats.timings {
+        for (len, b) in &t.buckets {
+            writeln!(out, "{name}\t{len}\t{}\t{:.3}", b.configurations, b.mean_us())?;
+        }
+        let total = t.total();
+        writeln!(out, "{name}\tall\t{}\t{:.3}", total.configurations, total.mean_us())?;
+    }
+    if args.json {
+        let main = stats.timings.iter().max_by_key(|(_, t)| t.total().configurations);
+        let mut obj = Map::new();
+        obj.insert("algorithm".into(), Value::from(main.map_or(args.algorithm.name(), |(n, _)| n)));
+        obj.insert("strategy".into(), Value::from(args.strategy.name()));
+        let total = main.map(|(_, t)| t.total()).unwrap_or_default();
+        obj.insert("configurations".into(), Value::from(total.configurations));
+        obj.insert("mean_us".into(), Value::from(total.mean_us()));
+        obj.insert("trees".into(), Value::from(stats.trees));
+        obj.insert("steps".into(), Value::from(stats.steps));
+        obj.insert("stray".into(), Value::from(args.stray));
+        obj.insert("seed".into(), Value::from(args.seed));
+        obj.insert("projectivized".into(), Value::from(args.projectivize));
+        obj.insert("agreement_checked".into(), Value::from(stats.compared));
+        let mut per = Map::new();
+        for (name, t) in &stats.timings {
+            let buckets: Vec<Value> = t
+                .buckets
+                .iter()
+                .map(|(len, b)| serde_json::json!({"length": len, "configurations": b.configurations, "mean_us": b.mean_us()}))
+                .collect();
+            per.insert((*name).to_owned(), serde_json::json!({"configurations": t.total().configurations, "mean_us": t.total().mean_us(), "buckets": buckets}));
+        }
+        obj.insert("algorithms".into(), Value::Object(per));
+        serde_json::to_writer(&mut out, &Value::Object(obj))?;
+        writeln!(out)?;
+    }
+    out.flush()?;
+    Ok(())
 }

@@ -9,8 +9,16 @@
 //! [`StepScores`]; the optimal steps are those with the highest score.
 //!
 //! [`exhaustive`] is the brute-force reference (exponential; used by tests).
+//! [`cubic`] is Sec. 4 (the engine with the Table 4 grammar, any gold tree);
+//! [`Oracle`] dispatches to it or to the quadratic / linear algorithms of
+//! Sec. 5 / 6 (projective gold trees). [`session`] follows a computation step
+//! by step (Sec. 7); [`walk`] drives whole computations over a treebank and
+//! times them (Sec. 8.2).
 
+pub mod cubic;
 pub mod exhaustive;
+pub mod session;
+pub mod walk;
 
 use crate::tree::{DepTree, TreeError};
 use std::fmt;
@@ -167,6 +175,80 @@ pub enum OracleError {
     UnknownAlgorithm(String),
     #[error("{0} is not applicable to this configuration")]
     NotApplicable(Step),
+    #[error("the {0} algorithm is not available in this build")]
+    Unavailable(Algorithm),
+    #[error("the oracle grammar: {0}")]
+    Grammar(#[from] cubic::MissingRole),
+    #[error("the engine failed: {0}")]
+    Engine(#[from] crate::engine::EngineError),
+}
+
+/// All oracle algorithms behind one call, with their reusable state (the
+/// engine's chart and buffers for [`Algorithm::Cubic`]). Create once, call
+/// [`Oracle::scores`] for every configuration.
+pub struct Oracle<'g> {
+    cubic: cubic::CubicOracle<'g>,
+}
+
+impl Oracle<'static> {
+    /// The oracle with the embedded Table 4 grammars.
+    pub fn new() -> Self {
+        Oracle { cubic: cubic::CubicOracle::embedded() }
+    }
+}
+
+impl Default for Oracle<'static> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<'g> Oracle<'g> {
+    /// The oracle whose cubic algorithm runs the given grammars (see
+    /// [`cubic::CubicOracle::new`]).
+    pub fn with_cubic(cubic: cubic::CubicOracle<'g>) -> Self {
+        Oracle { cubic }
+    }
+
+    /// The algorithm [`Algorithm::Auto`] resolves to for `gold`: linear when
+    /// it is projective (and linear is available), cubic otherwise. O(n).
+    pub fn resolve(algorithm: Algorithm, gold: &DepTree) -> Algorithm {
+        match algorithm {
+            Algorithm::Auto if Self::is_available(Algorithm::Linear) && gold.is_projective() => Algorithm::Linear,
+            Algorithm::Auto => Algorithm::Cubic,
+            a => a,
+        }
+    }
+
+    /// Scores every applicable step of `config` for `gold` under `strategy`.
+    /// Cubic: O((k + m)³), any gold tree (Sec. 4); quadratic / linear:
+    /// projective gold trees only (Sec. 5 / 6), else
+    /// [`OracleError::NonProjectiveGold`].
+    pub fn scores(
+        &mut self,
+        config: &Configuration,
+        gold: &DepTree,
+        strategy: Strategy,
+        algorithm: Algorithm,
+    ) -> Result<StepScores, OracleError> {
+        match Self::resolve(algorithm, gold) {
+            Algorithm::Cubic | Algorithm::Auto => self.cubic.scores(config, gold, strategy),
+            a @ (Algorithm::Quadratic | Algorithm::Linear) => {
+                config.check_gold(gold)?;
+                if !gold.is_projective() {
+                    return Err(OracleError::NonProjectiveGold(a));
+                }
+                // TODO(merge): `super::quadratic::scores(config, gold, strategy)` /
+                // `super::linear::scores(config, gold, strategy)` once those modules land.
+                Err(OracleError::Unavailable(a))
+            }
+        }
+    }
+
+    /// Whether `algorithm` is implemented in this build.
+    pub fn is_available(algorithm: Algorithm) -> bool {
+        matches!(algorithm, Algorithm::Cubic)
+    }
 }
 
 /// A configuration (α, β) of Sec. 2 for a sentence of n words; the arcs

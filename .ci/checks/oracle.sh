@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Real-data checks of the oracle (Nederhof 2019, Sec. 8.2), run from the repo
+# root after `cargo test --release`:
+#  1. walks with --check-agreement on projectivized de_gsd-ud-test and
+#     en_ewt-ud-dev (every available algorithm must agree at every configuration);
+#  2. the walk on unprojectivized de_gsd-ud-test with the cubic algorithm.
+# Skips when ../shared/ud is absent. Budget: < 3 minutes.
+set -euo pipefail
+UD=../shared/ud/v2.2
+if [ ! -d "$UD" ]; then
+  echo "oracle.sh: $UD absent, skipping"
+  exit 0
+fi
+BIN=target/release/tabula
+[ -x "$BIN" ] || cargo build --release --quiet
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+for f in de_gsd-ud-test en_ewt-ud-dev; do
+  xz -dc "$UD/$f.conllu.xz" > "$TMP/$f.conllu"
+  echo "-- agreement, projectivized $f"
+  timeout 80 "$BIN" oracle --walk "$TMP/$f.conllu" --projectivize --check-agreement --stray 0.3 --seed 1 --strategy lbr --json | tail -1
+done
+echo "-- cubic, unprojectivized de_gsd-ud-test"
+timeout 60 "$BIN" oracle --walk "$TMP/de_gsd-ud-test.conllu" --algorithm cubic --stray 0.3 --seed 1 --strategy lbr --json | tail -1

@@ -1,0 +1,352 @@
+//! The O(n³) optimal step (Nederhof 2019, Sec. 4): the Eisner–Satta engine
+//! ([`crate::engine`]) run with the Table 4 grammar, once per step.
+//!
+//! # How a configuration becomes engine input
+//!
+//! For each applicable step the oracle builds the configuration *after* the
+//! step, stack a₀′ … a′_{k′} and remaining input b′₁ … b′_{m′}, and the string
+//! c₀ … c_{k′+m′} of its nodes (stack, then input). Every position gets a
+//! [`Role`]; the grammar must have one terminal named after each role:
+//!
+//! | role | terminal | positions |
+//! |---|---|---|
+//! | [`Role::Below`] | `p` | stack elements below the top, c₀ … c_{k′−1} |
+//! | [`Role::Suffix`] | `s` | the top of the stack and the remaining input, c_{k′} … |
+//!
+//! The arc weights are w(i, j) = δ_g(c_i, c_j) in [`MaxPlus`] (1 for a gold
+//! arc, 0 otherwise), except that a *strategy mask* sets some of them to −∞
+//! (below), and the step's score is σ = W ⊗ δ_g(arc the step builds). A new
+//! strategy that only restricts which trees are possible is therefore a new
+//! grammar file over the terminals `p` and `s` ([`CubicOracle::new`] takes
+//! one grammar for the non-strict strategies and one for strict
+//! left-before-right); the masks below encode what a grammar over these two
+//! roles cannot see: the history of one node.
+//!
+//! # Strategy masks
+//!
+//! With k the index of the top a_k *before* the step, positions being those of
+//! the string after the step. "No left children" means w(h, i) = −∞ for all
+//! i < h, "no right children" w(h, i) = −∞ for all i > h.
+//!
+//! | step | none | lbr | strict-lbr | rbl |
+//! |---|---|---|---|---|
+//! | shift | — | a_k (position k) gets no left children | same as lbr (redundant with the strict grammar, kept for user grammars) | — |
+//! | reduce_left | — | — | a_{k−1} (position k−1, new top) gets no left children | — |
+//! | reduce_right | — | — | — (strict grammar) | a_k (position k−1, new top) gets no right children |
+//!
+//! Strict left-before-right runs `shift-reduce-strict.grammar` (Table 4
+//! without its last rule), so stack elements below the top never take left
+//! children. These masks were checked against the brute force
+//! ([`super::exhaustive`]) on every reachable configuration of every gold
+//! tree with n ≤ 5 (`tests/oracle_cubic.rs`). Two corrections to the paper's
+//! text: for reduce_right with rbl the paper writes w(k, i), but after the
+//! reduction a_k sits at position k − 1 of the new string; and the shift mask
+//! applies to strict-lbr too (there it is implied by the strict grammar).
+//! `none` and `rbl` need no mask after a shift: a computation can always give
+//! a_k its remaining right children before its new left children, and `none`
+//! needs none at all.
+//!
+//! # Complexity
+//!
+//! Three engine runs over at most k + m + 1 positions: O((k + m)³) time,
+//! O((k + m)²) space kept in the reusable [`CubicOracle`]; after the first
+//! call for a given length, no allocation.
+
+use super::{Configuration, OracleError, Step, StepScores, Strategy};
+use crate::engine::Parser;
+use crate::grammar::{text, Grammar, Terminal};
+use crate::semiring::{MaxPlus, Semiring};
+use crate::tree::DepTree;
+use std::sync::OnceLock;
+
+/// What a position of the engine's input stands for; the grammar must have a
+/// terminal with the role's [`name`](Role::name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// A stack element below the top (terminal `p`).
+    Below,
+    /// The top of the stack or a remaining input element (terminal `s`).
+    Suffix,
+}
+
+impl Role {
+    /// All roles.
+    pub const ALL: [Role; 2] = [Role::Below, Role::Suffix];
+
+    /// The terminal name a grammar uses for this role: `p` or `s`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Below => "p",
+            Role::Suffix => "s",
+        }
+    }
+}
+
+/// Which arcs of one head a strategy mask forbids.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// Arcs to dependents left of the head.
+    Left,
+    /// Arcs to dependents right of the head.
+    Right,
+}
+
+/// A strategy mask: `head` (a position of the string after the step) may not
+/// take (new) children on `side`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mask {
+    pub head: usize,
+    pub side: Side,
+}
+
+impl Mask {
+    /// Whether the arc from position `h` to position `d` is forbidden.
+    #[inline]
+    pub fn forbids(&self, h: usize, d: usize) -> bool {
+        h == self.head
+            && match self.side {
+                Side::Left => d < h,
+                Side::Right => d > h,
+            }
+    }
+}
+
+/// The strategy mask for `step` from a configuration whose top is a_k
+/// (see the [module documentation](self) for the table). O(1).
+pub fn mask(step: Step, strategy: Strategy, k: usize) -> Option<Mask> {
+    match (step, strategy) {
+        (Step::Shift, Strategy::Lbr | Strategy::StrictLbr) => Some(Mask { head: k, side: Side::Left }),
+        (Step::ReduceLeft, Strategy::StrictLbr) => Some(Mask { head: k - 1, side: Side::Left }),
+        (Step::ReduceRight, Strategy::Rbl) => Some(Mask { head: k - 1, side: Side::Right }),
+        _ => None,
+    }
+}
+
+/// A grammar that lacks a terminal for one of the [`Role`]s.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the oracle grammar has no terminal `{terminal}` (needed for {role:?} positions); it must have the terminals p and s")]
+pub struct MissingRole {
+    pub terminal: &'static str,
+    pub role: Role,
+}
+
+/// Max-plus over `i32` with −∞ replaced by the finite penalty −[`Penalized::PENALTY`],
+/// so that ⊗ is a plain addition and ⊕ a plain `max`: the engine's inner
+/// products then compile to branch-free (vector) code.
+///
+/// It is not a semiring (𝟘 ⊗ a ≠ 𝟘), but on the oracle's inputs it is exact:
+/// a derivation over L + 1 positions has at most 3(L + 1) factors, each ≥
+/// −PENALTY, so no value overflows while 3(L + 1)·PENALTY < 2³¹, i.e. for
+/// L < [`Penalized::MAX_POSITIONS`]; and with arc weights in {0, 1} a
+/// derivation without penalty is worth ≥ 0 while one with a penalty is worth
+/// ≤ L − PENALTY < 0. So W ≥ 0 exactly when the true W is finite, and then
+/// they are equal. Longer inputs use [`MaxPlus`]`<i64>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Penalized(pub i32);
+
+impl Penalized {
+    /// The stand-in for −∞.
+    pub const PENALTY: i32 = 1 << 20;
+    /// Inputs up to this many positions are exact (3 · 682 · 2²⁰ < 2³¹).
+    pub const MAX_POSITIONS: usize = 600;
+}
+
+impl Semiring for Penalized {
+    #[inline]
+    fn zero() -> Self {
+        Penalized(-Self::PENALTY)
+    }
+    #[inline]
+    fn one() -> Self {
+        Penalized(0)
+    }
+    #[inline]
+    fn plus_assign(&mut self, other: &Self) {
+        self.0 = self.0.max(other.0);
+    }
+    #[inline]
+    fn times(&self, other: &Self) -> Self {
+        Penalized(self.0 + other.0)
+    }
+}
+
+/// One grammar with its parsers and the terminals of the roles.
+struct Runner<'g> {
+    fast: Parser<'g, Penalized>,
+    exact: Parser<'g, MaxPlus<i64>>,
+    below: Terminal,
+    suffix: Terminal,
+}
+
+impl<'g> Runner<'g> {
+    fn new(grammar: &'g Grammar) -> Result<Self, MissingRole> {
+        let get = |role: Role| grammar.terminal(role.name()).ok_or(MissingRole { terminal: role.name(), role });
+        Ok(Runner {
+            fast: Parser::new(grammar),
+            exact: Parser::new(grammar),
+            below: get(Role::Below)?,
+            suffix: get(Role::Suffix)?,
+        })
+    }
+}
+
+/// The cubic oracle with its reusable state: one engine (and chart) per
+/// grammar and the buffers for the strings of positions and terminals.
+/// Create it once and call [`CubicOracle::scores`] for many configurations.
+pub struct CubicOracle<'g> {
+    general: Runner<'g>,
+    strict: Runner<'g>,
+    nodes: Vec<usize>,
+    terminals: Vec<Terminal>,
+    exact_only: bool,
+}
+
+fn embedded(slot: &'static OnceLock<Grammar>, name: &str, src: &str) -> &'static Grammar {
+    slot.get_or_init(|| match text::parse_str(name, src) {
+        Ok(parsed) => parsed.grammar,
+        // The embedded files are checked by the tests; this cannot happen.
+        Err(e) => unreachable!("embedded grammar {name} is invalid: {e}"),
+    })
+}
+
+/// `grammars/shift-reduce.grammar` (Table 4), compiled once.
+pub fn shift_reduce_grammar() -> &'static Grammar {
+    static G: OnceLock<Grammar> = OnceLock::new();
+    embedded(&G, "shift-reduce.grammar", crate::grammars::SHIFT_REDUCE)
+}
+
+/// `grammars/shift-reduce-strict.grammar` (Table 4 without its last rule), compiled once.
+pub fn shift_reduce_strict_grammar() -> &'static Grammar {
+    static G: OnceLock<Grammar> = OnceLock::new();
+    embedded(&G, "shift-reduce-strict.grammar", crate::grammars::SHIFT_REDUCE_STRICT)
+}
+
+impl CubicOracle<'static> {
+    /// The oracle with the embedded grammars.
+    pub fn embedded() -> Self {
+        match CubicOracle::new(shift_reduce_grammar(), shift_reduce_strict_grammar()) {
+            Ok(o) => o,
+            Err(e) => unreachable!("embedded grammars lack a role terminal: {e}"),
+        }
+    }
+}
+
+impl<'g> CubicOracle<'g> {
+    /// An oracle running `general` for the strategies none, lbr and rbl and
+    /// `strict` for strict-lbr. Both need the terminals `p` and `s`.
+    pub fn new(general: &'g Grammar, strict: &'g Grammar) -> Result<Self, MissingRole> {
+        Ok(CubicOracle {
+            general: Runner::new(general)?,
+            strict: Runner::new(strict)?,
+            nodes: Vec::new(),
+            terminals: Vec::new(),
+            exact_only: false,
+        })
+    }
+
+    /// Always use [`MaxPlus`]`<i64>` instead of the faster [`Penalized`]
+    /// (for tests and benchmarks of the two).
+    pub fn set_exact_only(&mut self, exact_only: bool) {
+        self.exact_only = exact_only;
+    }
+
+    /// An oracle running `grammar` for every strategy (for a user's grammar file).
+    pub fn with_grammar(grammar: &'g Grammar) -> Result<Self, MissingRole> {
+        Self::new(grammar, grammar)
+    }
+
+    /// Scores every applicable step of `config` (Sec. 4): for each, one
+    /// engine run on the configuration after the step. O((k + m)³) time; no
+    /// allocation once the buffers have grown to the sentence length.
+    pub fn scores(
+        &mut self,
+        config: &Configuration,
+        gold: &DepTree,
+        strategy: Strategy,
+    ) -> Result<StepScores, OracleError> {
+        config.check_gold(gold)?;
+        let mut out = StepScores::default();
+        for step in Step::ALL {
+            if config.is_applicable(step) {
+                out.set(step, self.step_score(config, gold, strategy, step)?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The score of one applicable step; `None` if no computation respecting
+    /// the strategy completes after it.
+    fn step_score(
+        &mut self,
+        config: &Configuration,
+        gold: &DepTree,
+        strategy: Strategy,
+        step: Step,
+    ) -> Result<Option<u32>, OracleError> {
+        let stack = config.stack();
+        let k = stack.len() - 1;
+        // The string after the step, and the arc the step builds.
+        self.nodes.clear();
+        let (gained, top_after) = match step {
+            Step::Shift => {
+                self.nodes.extend_from_slice(stack);
+                (0, k + 1)
+            }
+            Step::ReduceLeft => {
+                self.nodes.extend_from_slice(&stack[..k]);
+                (gold.has_arc(stack[k - 1], stack[k]) as i64, k - 1)
+            }
+            Step::ReduceRight => {
+                self.nodes.extend_from_slice(&stack[..k - 1]);
+                self.nodes.push(stack[k]);
+                (gold.has_arc(stack[k], stack[k - 1]) as i64, k - 1)
+            }
+        };
+        self.nodes.extend(config.buffer());
+        let runner = if strategy == Strategy::StrictLbr { &mut self.strict } else { &mut self.general };
+        self.terminals.clear();
+        self.terminals.extend((0..self.nodes.len()).map(|i| if i < top_after { runner.below } else { runner.suffix }));
+        let m = mask(step, strategy, k);
+        let nodes = &self.nodes;
+        let w = if nodes.len() <= Penalized::MAX_POSITIONS && !self.exact_only {
+            let w = runner.fast.parse(&self.terminals, |h, d| {
+                if m.is_some_and(|m| m.forbids(h, d)) {
+                    Penalized::zero()
+                } else {
+                    Penalized(gold.has_arc(nodes[h], nodes[d]) as i32)
+                }
+            })?;
+            (w.0 >= 0).then_some(w.0 as i64)
+        } else {
+            let w = runner.exact.parse(&self.terminals, |h, d| {
+                if m.is_some_and(|m| m.forbids(h, d)) {
+                    MaxPlus::neg_inf()
+                } else {
+                    MaxPlus(gold.has_arc(nodes[h], nodes[d]) as i64)
+                }
+            })?;
+            w.finite()
+        };
+        Ok(w.map(|v| (v + gained) as u32))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_worked_example_of_the_exhaustive_reference() {
+        let gold = DepTree::from_heads(&[2, 0, 2]).unwrap();
+        let c = Configuration::new(&[0, 1, 2], &[3], 3).unwrap();
+        let mut o = CubicOracle::embedded();
+        let s = o.scores(&c, &gold, Strategy::Lbr).unwrap();
+        assert_eq!(s, StepScores { shift: Some(1), reduce_left: Some(0), reduce_right: Some(3) });
+    }
+
+    #[test]
+    fn a_grammar_without_the_role_terminals_is_rejected() {
+        let g = text::parse_str("projective.grammar", crate::grammars::PROJECTIVE).unwrap().grammar;
+        assert_eq!(CubicOracle::with_grammar(&g).err(), Some(MissingRole { terminal: "p", role: Role::Below }));
+    }
+}

@@ -1,0 +1,139 @@
+//! `tabula oracle`: JSON lines in and out, errors by line, and `--walk`.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+use tabula::oracle::{exhaustive, Configuration, Strategy};
+use tabula::tree::DepTree;
+
+fn tabula(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn data(name: &str) -> String {
+    format!("{}/tests/data/oracle/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn adds_steps_and_optimal_keeping_other_keys_in_order() {
+    let line = r#"{"id":7,"stack":[0,3,5],"buffer":[6,7],"gold":[-1,2,0,2,5,3,5,5],"strategy":"lbr","note":"x"}"#;
+    let out = tabula(&["oracle"], line);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    // The same answer as the brute force.
+    let gold = DepTree::from_heads(&[2, 0, 2, 5, 3, 5, 5]).unwrap();
+    let c = Configuration::new(&[0, 3, 5], &[6, 7], 7).unwrap();
+    let s = exhaustive::step_scores(&c, &gold, Strategy::Lbr).unwrap();
+    let show = |v: Option<u32>| v.map_or("null".to_string(), |v| v.to_string());
+    let optimal: Vec<String> = s.optimal().iter().map(|s| format!("\"{s}\"")).collect();
+    let want = format!(
+        "{{\"id\":7,\"stack\":[0,3,5],\"buffer\":[6,7],\"gold\":[-1,2,0,2,5,3,5,5],\"strategy\":\"lbr\",\"note\":\"x\",\"steps\":{{\"shift\":{},\"reduce_left\":{},\"reduce_right\":{}}},\"optimal\":[{}]}}\n",
+        show(s.shift),
+        show(s.reduce_left),
+        show(s.reduce_right),
+        optimal.join(",")
+    );
+    assert_eq!(stdout, want);
+}
+
+#[test]
+fn the_strategy_option_is_the_default_and_a_line_overrides_it() {
+    let base = r#"{"stack":[0,1,2],"buffer":[3],"gold":[-1,2,0,0]}"#;
+    let over = r#"{"stack":[0,1,2],"buffer":[3],"gold":[-1,2,0,0],"strategy":"lbr"}"#;
+    let out = tabula(&["oracle", "--strategy", "strict-lbr", "-"], &format!("{base}\n{over}\n"));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    let gold = DepTree::from_heads(&[2, 0, 0]).unwrap();
+    let c = Configuration::new(&[0, 1, 2], &[3], 3).unwrap();
+    for (line, strategy) in lines.iter().zip([Strategy::StrictLbr, Strategy::Lbr]) {
+        let s = exhaustive::step_scores(&c, &gold, strategy).unwrap();
+        assert!(line.contains(&format!("\"shift\":{}", s.shift.unwrap())), "{line} vs {s:?}");
+    }
+}
+
+#[test]
+fn bad_lines_are_reported_by_number_and_good_lines_still_answered() {
+    let out = tabula(&["oracle", &data("configurations.jsonl")], "");
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(stdout.lines().count(), 3, "{stdout}");
+    assert!(stdout.lines().nth(1).unwrap().starts_with(r#"{"id":"rbl, keys first","strategy":"rbl","gold""#));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        stderr,
+        "line 3: node 3 appears twice in the configuration\n\
+         line 5: bad JSON: expected ident at line 1 column 2\n\
+         line 6: `gold` is not a tree: the heads form a cycle through word 1\n\
+         line 7: unknown strategy `sideways` (expected none, lbr, strict-lbr or rbl)\n\
+         line 8: node 3 is out of range for a sentence of 2 words\n\
+         error: 5 bad lines\n"
+    );
+}
+
+#[test]
+fn a_grammar_file_without_the_role_terminals_is_an_error() {
+    let g = format!("{}/grammars/projective.grammar", env!("CARGO_MANIFEST_DIR"));
+    let out = tabula(&["oracle", "--grammar", &g], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no terminal `p`"));
+}
+
+#[test]
+fn the_embedded_grammar_given_as_a_file_gives_the_same_answers() {
+    let g = format!("{}/grammars/shift-reduce.grammar", env!("CARGO_MANIFEST_DIR"));
+    let line = r#"{"stack":[0,3,5],"buffer":[6,7],"gold":[-1,2,0,2,5,3,5,5]}"#;
+    let a = tabula(&["oracle"], line);
+    let b = tabula(&["oracle", "--grammar", &g], line);
+    assert!(a.status.success());
+    assert_eq!(a.stdout, b.stdout);
+}
+
+#[test]
+fn walk_prints_buckets_a_json_summary_and_a_plot() {
+    let svg = std::env::temp_dir().join(format!("tabula-walk-{}.svg", std::process::id()));
+    let out = tabula(
+        &[
+            "oracle",
+            "--walk",
+            &data("small.conllu"),
+            "--stray",
+            "0.3",
+            "--seed",
+            "3",
+            "--check-agreement",
+            "--projectivize",
+            "--json",
+            "--plot",
+            svg.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let last = stdout.lines().last().unwrap();
+    let v: serde_json::Value = serde_json::from_str(last).unwrap();
+    assert_eq!(v["trees"], 2);
+    assert_eq!(v["steps"], 20, "2n steps per tree");
+    assert!(v["configurations"].as_u64().unwrap() > 0);
+    assert!(v["mean_us"].as_f64().unwrap() > 0.0);
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+    let _ = std::fs::remove_file(svg);
+}
+
+#[test]
+fn walk_errors_name_the_line() {
+    let bad = std::env::temp_dir().join(format!("tabula-bad-{}.conllu", std::process::id()));
+    std::fs::write(&bad, "1\ta\t_\t_\t_\t_\t0\t_\t_\t_\n2\tb\t_\t_\t_\t_\t9\t_\t_\t_\n").unwrap();
+    let out = tabula(&["oracle", "--walk", bad.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("line 1: sentence starting here: head 9 of word 2 is out of range 0..=2"), "{stderr}");
+    let _ = std::fs::remove_file(bad);
+}

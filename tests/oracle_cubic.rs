@@ -1,0 +1,213 @@
+//! The cubic oracle (Sec. 4) against the brute force: every reachable
+//! configuration of every gold tree with n ≤ 5, all strategies; random
+//! configurations up to n = 9.
+
+use proptest::prelude::*;
+use proptest::strategy::Strategy as PropStrategy;
+use tabula::oracle::cubic::CubicOracle;
+use tabula::oracle::session::OracleSession;
+use tabula::oracle::{exhaustive, Algorithm, Configuration, Oracle, Step, Strategy};
+use tabula::tree::DepTree;
+
+const STRATEGIES: [Strategy; 4] = [Strategy::None, Strategy::Lbr, Strategy::StrictLbr, Strategy::Rbl];
+
+/// Every tree over positions 0 … n (all head vectors without cycles).
+fn all_trees(n: usize) -> Vec<DepTree> {
+    let mut out = Vec::new();
+    let mut heads = vec![0usize; n];
+    loop {
+        if let Ok(t) = DepTree::from_heads(&heads) {
+            out.push(t);
+        }
+        // Next head vector in lexicographic order over 0..=n.
+        let mut i = 0;
+        loop {
+            if i == n {
+                return out;
+            }
+            heads[i] += 1;
+            if heads[i] <= n {
+                break;
+            }
+            heads[i] = 0;
+            i += 1;
+        }
+    }
+}
+
+/// Every configuration reachable from the initial one (any steps).
+fn all_configurations(n: usize) -> Vec<Configuration> {
+    let mut seen = std::collections::HashSet::new();
+    let mut todo = vec![Configuration::initial(n)];
+    while let Some(c) = todo.pop() {
+        if !seen.insert(c.clone()) {
+            continue;
+        }
+        for step in Step::ALL {
+            let mut d = c.clone();
+            if d.apply(step).is_ok() {
+                todo.push(d);
+            }
+        }
+    }
+    let mut v: Vec<_> = seen.into_iter().filter(|c| !c.is_final()).collect();
+    v.sort_by(|a, b| (a.stack(), a.next_input()).cmp(&(b.stack(), b.next_input())));
+    v
+}
+
+#[test]
+fn tree_and_configuration_enumeration_is_complete() {
+    // (n + 1)^(n − 1) trees over n + 1 labelled nodes rooted at 0 (Cayley).
+    assert_eq!(all_trees(3).len(), 16);
+    assert_eq!(all_trees(4).len(), 125);
+    // Stacks are subsequences 0 … of the shifted prefix, ending at its last node.
+    assert_eq!(all_configurations(1).len(), 2);
+}
+
+#[test]
+fn cubic_equals_the_brute_force_on_all_small_trees() {
+    let mut oracle = CubicOracle::embedded();
+    let mut checked = 0usize;
+    for n in 1..=5 {
+        let configs = all_configurations(n);
+        for gold in all_trees(n) {
+            for c in &configs {
+                for strategy in STRATEGIES {
+                    let want = exhaustive::step_scores(c, &gold, strategy).unwrap();
+                    let got = oracle.scores(c, &gold, strategy).unwrap();
+                    assert_eq!(got, want, "gold {gold:?}, stack {:?}, buffer {:?}, {strategy}", c.stack(), c.buffer());
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 100_000, "only {checked} cases");
+}
+
+/// A random tree over 0 … n: nodes in random order, each headed by 0 or a
+/// node earlier in that order (so any tree, projective or not).
+fn random_tree(order: &[usize], picks: &[usize]) -> DepTree {
+    let n = order.len();
+    let mut heads = vec![0usize; n];
+    for (i, &v) in order.iter().enumerate() {
+        let choice = picks[i] % (i + 1);
+        heads[v - 1] = if choice == 0 { 0 } else { order[choice - 1] };
+    }
+    DepTree::from_heads(&heads).expect("built acyclic")
+}
+
+fn tree_strategy(max_n: usize) -> impl PropStrategy<Value = DepTree> {
+    (1..=max_n)
+        .prop_flat_map(|n| {
+            (Just((1..=n).collect::<Vec<_>>()).prop_shuffle(), proptest::collection::vec(0usize..100, n))
+        })
+        .prop_map(|(order, picks)| random_tree(&order, &picks))
+}
+
+/// Follows `choices` (mod the applicable steps) from the initial configuration.
+fn follow(n: usize, choices: &[usize]) -> Configuration {
+    let mut c = Configuration::initial(n);
+    for &x in choices {
+        let steps: Vec<Step> = Step::ALL.iter().copied().filter(|&s| c.is_applicable(s)).collect();
+        if steps.is_empty() {
+            break;
+        }
+        let mut d = c.clone();
+        d.apply(steps[x % steps.len()]).unwrap();
+        if d.is_final() {
+            break;
+        }
+        c = d;
+    }
+    c
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn cubic_equals_the_brute_force_on_random_configurations(gold in tree_strategy(9), choices in proptest::collection::vec(0usize..6, 0..18), s in 0usize..4) {
+        let c = follow(gold.len(), &choices);
+        let strategy = STRATEGIES[s];
+        let mut oracle = CubicOracle::embedded();
+        let want = exhaustive::step_scores(&c, &gold, strategy).unwrap();
+        prop_assert_eq!(oracle.scores(&c, &gold, strategy).unwrap(), want);
+        oracle.set_exact_only(true);
+        prop_assert_eq!(oracle.scores(&c, &gold, strategy).unwrap(), want);
+    }
+
+    #[test]
+    fn the_fast_and_the_exact_max_plus_agree_on_longer_sentences(gold in tree_strategy(40), choices in proptest::collection::vec(0usize..6, 0..80), s in 0usize..4) {
+        let c = follow(gold.len(), &choices);
+        let strategy = STRATEGIES[s];
+        let mut fast = CubicOracle::embedded();
+        let mut exact = CubicOracle::embedded();
+        exact.set_exact_only(true);
+        prop_assert_eq!(fast.scores(&c, &gold, strategy).unwrap(), exact.scores(&c, &gold, strategy).unwrap());
+    }
+
+    #[test]
+    fn a_session_along_a_random_walk_equals_the_one_shot_oracle(gold in tree_strategy(12), choices in proptest::collection::vec(0usize..6, 0..24), s in 0usize..4) {
+        let strategy = STRATEGIES[s];
+        let mut one_shot = Oracle::new();
+        let mut inner = Oracle::new();
+        let mut session = OracleSession::new(&mut inner, gold.clone(), strategy, Algorithm::Cubic);
+        for &x in &choices {
+            if session.configuration().is_final() {
+                break;
+            }
+            let want = one_shot.scores(session.configuration(), &gold, strategy, Algorithm::Cubic).unwrap();
+            prop_assert_eq!(session.scores().unwrap(), want);
+            prop_assert_eq!(session.scores().unwrap(), want);
+            let steps: Vec<Step> = Step::ALL.iter().copied().filter(|&st| session.configuration().is_applicable(st)).collect();
+            session.apply(steps[x % steps.len()]).unwrap();
+        }
+    }
+}
+
+/// Every edge (configuration, step) of every computation for every gold tree
+/// with n ≤ 5: a session at the configuration, told the step, answers as the
+/// one-shot oracle does at the successor. Together these cover all walks.
+#[test]
+fn a_session_equals_the_one_shot_oracle_on_all_walks_of_small_trees() {
+    let mut one_shot = Oracle::new();
+    let mut inner = Oracle::new();
+    for n in 1..=5 {
+        let configs = all_configurations(n);
+        let trees = all_trees(n);
+        for gold in &trees {
+            for strategy in STRATEGIES {
+                for c in &configs {
+                    for step in Step::ALL.into_iter().filter(|&st| c.is_applicable(st)) {
+                        let mut next = c.clone();
+                        next.apply(step).unwrap();
+                        let mut session =
+                            OracleSession::at(&mut inner, gold.clone(), c.clone(), strategy, Algorithm::Cubic).unwrap();
+                        session.apply(step).unwrap();
+                        if next.is_final() {
+                            continue;
+                        }
+                        let want = one_shot.scores(&next, gold, strategy, Algorithm::Cubic).unwrap();
+                        assert_eq!(
+                            session.scores().unwrap(),
+                            want,
+                            "gold {gold:?}, {strategy}, from {:?} by {step}",
+                            c.stack()
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn unavailable_and_inapplicable_algorithms_are_errors_not_panics() {
+    let gold = DepTree::from_heads(&[0, 0, 1]).unwrap(); // non-projective
+    let c = Configuration::initial(3);
+    let mut o = Oracle::new();
+    assert!(o.scores(&c, &gold, Strategy::Lbr, Algorithm::Quadratic).is_err());
+    assert!(o.scores(&c, &gold, Strategy::Lbr, Algorithm::Auto).is_ok());
+    let short = DepTree::from_heads(&[0]).unwrap();
+    assert!(o.scores(&c, &short, Strategy::Lbr, Algorithm::Cubic).is_err());
+}
