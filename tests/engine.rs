@@ -198,7 +198,9 @@ fn close(a: LogSumExp, b: LogSumExp) -> bool {
 }
 
 /// The decoration of a backtraced derivation, as `is_derivation` takes it.
-fn decoration(d: &Derivation) -> Vec<(tabula::grammar::Category, tabula::grammar::LeftState, tabula::grammar::RightState)> {
+fn decoration(
+    d: &Derivation,
+) -> Vec<(tabula::grammar::Category, tabula::grammar::LeftState, tabula::grammar::RightState)> {
     d.words.iter().map(|w| (w.category, w.left, w.right)).collect()
 }
 
@@ -294,7 +296,10 @@ fn stack_input(g: &Grammar, k: usize, m: usize) -> Vec<Terminal> {
 /// The trees of the arc-standard simulation in which none of the stack
 /// elements a₀ … a_(k−1) has a left child.
 fn strict_trees(k: usize, m: usize) -> usize {
-    shift_reduce_trees(k, m).iter().filter(|heads| (1..=heads.len()).all(|d| heads[d - 1] >= k || heads[d - 1] < d)).count()
+    shift_reduce_trees(k, m)
+        .iter()
+        .filter(|heads| (1..=heads.len()).all(|d| heads[d - 1] >= k || heads[d - 1] < d))
+        .count()
 }
 
 #[test]
