@@ -290,7 +290,7 @@ proptest! {
 /// `p^k s^(m+1)`.
 fn stack_input(g: &Grammar, k: usize, m: usize) -> Vec<Terminal> {
     let (p, s) = (g.terminal("p").unwrap(), g.terminal("s").unwrap());
-    std::iter::repeat(p).take(k).chain(std::iter::repeat(s).take(m + 1)).collect()
+    std::iter::repeat_n(p, k).chain(std::iter::repeat_n(s, m + 1)).collect()
 }
 
 /// The trees of the arc-standard simulation in which none of the stack
@@ -355,7 +355,7 @@ fn reused_chart_gives_identical_results() {
     let gold = DepTree::from_heads(&[3, 1, 0, 7, 7, 4, 3, 9, 3, 12, 12, 0]).unwrap();
     let long = vec![a; gold.len() + 1];
     let short = vec![a; 4];
-    let w = |h: usize, d: usize| (gold.has_arc(h, d) as i64) + ((h * 7 + d * 3) % 5 == 0) as i64;
+    let w = |h: usize, d: usize| (gold.has_arc(h, d) as i64) + (h * 7 + d * 3).is_multiple_of(5) as i64;
 
     let mut fresh = Parser::<MaxCount>::new(&g);
     let first = fresh.parse(&long, |h, d| MaxCount::new(w(h, d))).unwrap();

@@ -74,7 +74,8 @@ pub fn is_descendant(tree: &DepTree, mut u: usize, v: usize) -> bool {
 /// The projective trees over positions 0 … n (n ≤ 7), computed once per n by
 /// filtering [`all_trees`].
 pub fn projective_trees(n: usize) -> Arc<Vec<DepTree>> {
-    static CACHE: OnceLock<Mutex<Vec<Option<Arc<Vec<DepTree>>>>>> = OnceLock::new();
+    type Cache = Mutex<Vec<Option<Arc<Vec<DepTree>>>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
     assert!(n <= 7, "brute force over (n+1)^n head vectors is for n <= 7");
     let cache = CACHE.get_or_init(|| Mutex::new(vec![None; 8]));
     let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
