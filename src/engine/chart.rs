@@ -17,7 +17,6 @@ pub(super) struct Chart<S> {
     incomplete_left_col: Vec<S>,
     incomplete_right_row: Vec<S>,
     weights: Vec<S>,
-    scratch: Vec<S>,
 }
 
 impl<S> Default for Chart<S> {
@@ -31,7 +30,6 @@ impl<S> Default for Chart<S> {
             incomplete_left_col: Vec::new(),
             incomplete_right_row: Vec::new(),
             weights: Vec::new(),
-            scratch: Vec::new(),
         }
     }
 }
@@ -55,7 +53,6 @@ impl<S: Semiring> Chart<S> {
         ensure(&mut self.incomplete_left_col, pairs * sq);
         ensure(&mut self.incomplete_right_row, pairs * sq);
         ensure(&mut self.weights, sq);
-        ensure(&mut self.scratch, left_states.max(right_states));
     }
 
     pub(super) fn size(&self) -> usize {
@@ -152,17 +149,5 @@ impl<S: Semiring> Chart<S> {
     #[inline]
     pub(super) fn incomplete_right_row(&self, pair: usize, i: usize, from: usize, to: usize) -> &[S] {
         &self.incomplete_right_row[self.span(pair, i, from, to)]
-    }
-
-    pub(super) fn clear_scratch(&mut self) {
-        for s in &mut self.scratch {
-            *s = S::zero();
-        }
-    }
-    pub(super) fn scratch_add(&mut self, state: usize, v: &S) {
-        self.scratch[state].plus_assign(v);
-    }
-    pub(super) fn take_scratch(&mut self, state: usize) -> S {
-        std::mem::replace(&mut self.scratch[state], S::zero())
     }
 }
