@@ -10,6 +10,8 @@ use crate::semiring::Semiring;
 #[derive(Debug)]
 pub(super) struct Chart<S> {
     size: usize,
+    /// size², the stride between the tables of two states.
+    square: usize,
     left_row: Vec<S>,
     left_col: Vec<S>,
     right_row: Vec<S>,
@@ -23,6 +25,7 @@ impl<S> Default for Chart<S> {
     fn default() -> Self {
         Chart {
             size: 0,
+            square: 0,
             left_row: Vec::new(),
             left_col: Vec::new(),
             right_row: Vec::new(),
@@ -46,6 +49,7 @@ impl<S: Semiring> Chart<S> {
     pub(super) fn reset(&mut self, size: usize, left_states: usize, right_states: usize, pairs: usize) {
         self.size = size;
         let sq = size * size;
+        self.square = sq;
         ensure(&mut self.left_row, left_states * sq);
         ensure(&mut self.left_col, left_states * sq);
         ensure(&mut self.right_row, right_states * sq);
@@ -61,7 +65,7 @@ impl<S: Semiring> Chart<S> {
 
     #[inline]
     fn at(&self, state: usize, a: usize, b: usize) -> usize {
-        (state * self.size + a) * self.size + b
+        state * self.square + a * self.size + b
     }
 
     #[inline]

@@ -231,12 +231,20 @@ fn sum_of_dots<T, S: Semiring>(xs: &[T], term: impl Fn(&T) -> S) -> S {
 /// ⊕ᵢ aᵢ ⊗ bᵢ over two slices of equal length: the inner sum of every
 /// recurrence of Table 2. O(len).
 ///
-/// Four independent partial sums, combined at the end: ⊕ is associative and
-/// commutative (a semiring law), so the order is free, and the CPU can
-/// overlap four ⊕ chains instead of waiting on one.
+/// Long sums use four independent partial sums, combined at the end: ⊕ is
+/// associative and commutative (a semiring law), so the order is free, and
+/// the CPU overlaps four ⊕ chains instead of waiting on one. Short sums (most
+/// spans of short sentences) run as one chain, which has less set-up.
 #[inline]
 fn dot<S: Semiring>(a: &[S], b: &[S]) -> S {
     debug_assert_eq!(a.len(), b.len());
+    if a.len() < 16 {
+        let mut acc = S::zero();
+        for (x, y) in a.iter().zip(b) {
+            acc.plus_assign(&x.times(y));
+        }
+        return acc;
+    }
     let len = a.len().min(b.len());
     let (a, b) = (&a[..len], &b[..len]);
     let split = len - len % 4;
