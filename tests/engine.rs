@@ -374,3 +374,58 @@ fn reused_chart_gives_identical_results() {
     assert_eq!(c.parse(&short, |_, _| Count::one()).unwrap(), Count::new(12));
     assert_eq!(c.parse(&long, |_, _| Count::one()).unwrap(), long_count);
 }
+
+/// Counts the heap allocations of the current thread, so that a test can
+/// check that a warm parser allocates nothing.
+mod allocation_counter {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::cell::Cell;
+
+    thread_local! {
+        pub static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+    }
+
+    pub struct Counting;
+
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            let _ = ALLOCATIONS.try_with(|a| a.set(a.get() + 1));
+            System.alloc(layout)
+        }
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            System.dealloc(ptr, layout)
+        }
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            let _ = ALLOCATIONS.try_with(|a| a.set(a.get() + 1));
+            System.realloc(ptr, layout, new_size)
+        }
+    }
+
+    pub fn count() -> usize {
+        ALLOCATIONS.with(|a| a.get())
+    }
+}
+
+#[global_allocator]
+static GLOBAL: allocation_counter::Counting = allocation_counter::Counting;
+
+#[test]
+fn warm_parser_allocates_nothing() {
+    let g = load("shift-reduce.grammar", tabula::grammars::SHIFT_REDUCE);
+    let long = stack_input(&g, 5, 20);
+    let short = stack_input(&g, 2, 3);
+    let w = |h: usize, d: usize| ((h * 5 + d) % 3) as i64;
+    let mut p = Parser::<MaxPlus>::new(&g);
+    let mut mc = Parser::<MaxCount<tabula::semiring::CheckedCount>>::new(&g);
+    p.parse(&long, |h, d| MaxPlus(w(h, d))).unwrap();
+    mc.parse(&long, |h, d| MaxCount::new(w(h, d))).unwrap();
+    let before = allocation_counter::count();
+    for input in [&short, &long, &short] {
+        p.parse(input, |h, d| MaxPlus(w(h, d))).unwrap();
+        mc.parse(input, |h, d| MaxCount::new(w(h, d))).unwrap();
+    }
+    assert_eq!(allocation_counter::count() - before, 0);
+    // The counter does see allocations.
+    let v = std::hint::black_box(vec![1u8; 3]);
+    assert!(allocation_counter::count() > before, "{v:?}");
+}
