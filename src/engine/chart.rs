@@ -10,6 +10,8 @@ use crate::semiring::Semiring;
 #[derive(Debug)]
 pub(super) struct Chart<S> {
     size: usize,
+    /// size², the stride between the tables of two states.
+    square: usize,
     left_row: Vec<S>,
     left_col: Vec<S>,
     right_row: Vec<S>,
@@ -17,13 +19,13 @@ pub(super) struct Chart<S> {
     incomplete_left_col: Vec<S>,
     incomplete_right_row: Vec<S>,
     weights: Vec<S>,
-    scratch: Vec<S>,
 }
 
 impl<S> Default for Chart<S> {
     fn default() -> Self {
         Chart {
             size: 0,
+            square: 0,
             left_row: Vec::new(),
             left_col: Vec::new(),
             right_row: Vec::new(),
@@ -31,7 +33,6 @@ impl<S> Default for Chart<S> {
             incomplete_left_col: Vec::new(),
             incomplete_right_row: Vec::new(),
             weights: Vec::new(),
-            scratch: Vec::new(),
         }
     }
 }
@@ -48,6 +49,7 @@ impl<S: Semiring> Chart<S> {
     pub(super) fn reset(&mut self, size: usize, left_states: usize, right_states: usize, pairs: usize) {
         self.size = size;
         let sq = size * size;
+        self.square = sq;
         ensure(&mut self.left_row, left_states * sq);
         ensure(&mut self.left_col, left_states * sq);
         ensure(&mut self.right_row, right_states * sq);
@@ -55,7 +57,6 @@ impl<S: Semiring> Chart<S> {
         ensure(&mut self.incomplete_left_col, pairs * sq);
         ensure(&mut self.incomplete_right_row, pairs * sq);
         ensure(&mut self.weights, sq);
-        ensure(&mut self.scratch, left_states.max(right_states));
     }
 
     pub(super) fn size(&self) -> usize {
@@ -64,7 +65,7 @@ impl<S: Semiring> Chart<S> {
 
     #[inline]
     fn at(&self, state: usize, a: usize, b: usize) -> usize {
-        (state * self.size + a) * self.size + b
+        state * self.square + a * self.size + b
     }
 
     #[inline]
@@ -152,17 +153,5 @@ impl<S: Semiring> Chart<S> {
     #[inline]
     pub(super) fn incomplete_right_row(&self, pair: usize, i: usize, from: usize, to: usize) -> &[S] {
         &self.incomplete_right_row[self.span(pair, i, from, to)]
-    }
-
-    pub(super) fn clear_scratch(&mut self) {
-        for s in &mut self.scratch {
-            *s = S::zero();
-        }
-    }
-    pub(super) fn scratch_add(&mut self, state: usize, v: &S) {
-        self.scratch[state].plus_assign(v);
-    }
-    pub(super) fn take_scratch(&mut self, state: usize) -> S {
-        std::mem::replace(&mut self.scratch[state], S::zero())
     }
 }

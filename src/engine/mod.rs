@@ -58,6 +58,11 @@ struct Plan {
     left: Vec<(LeftState, usize, LeftState)>,
     /// Right attachment: (pair p, child right state D, new right state B').
     right: Vec<(usize, RightState, RightState)>,
+    /// `left` grouped by the new left state: `left_into[C']` lists (D, p)
+    /// for every combo with `to == C'`, so each item is summed in place.
+    left_into: Vec<Vec<(usize, usize)>>,
+    /// `right` grouped by the new right state: `right_into[B']` lists (p, D).
+    right_into: Vec<Vec<(usize, usize)>>,
     /// Start rules: (B, C) for each `S -> (B, C)`.
     start: Vec<(LeftState, RightState)>,
 }
@@ -89,8 +94,16 @@ impl Plan {
         for &(p, _, _) in &right {
             pair_right[p] = true;
         }
+        let mut left_into = vec![Vec::new(); g.num_left_states()];
+        for &(d, p, to) in &left {
+            left_into[to.index()].push((d.index(), p));
+        }
+        let mut right_into = vec![Vec::new(); g.num_right_states()];
+        for &(p, d, to) in &right {
+            right_into[to.index()].push((p, d.index()));
+        }
         let start = g.finish_rules().iter().filter(|f| f.category == g.start()).map(|f| (f.left, f.right)).collect();
-        Plan { pairs, pair_left, pair_right, left, right, start }
+        Plan { pairs, pair_left, pair_right, left, right, left_into, right_into, start }
     }
 }
 
@@ -176,24 +189,18 @@ impl<'g, S: Semiring> Parser<'g, S> {
                     }
                 }
                 // Wl(C', i, j) = ⊕ Wl(D, i, k) ⊗ IL(B, C, k, j), i ≤ k < j.
-                c.clear_scratch();
-                for &(d, p, to) in &plan.left {
-                    let v = dot(c.left_row(d.index(), i, i, j - 1), c.incomplete_left_col(p, j, i, j - 1));
-                    c.scratch_add(to.index(), &v);
-                }
-                for b in 0..g.num_left_states() {
-                    let v = c.take_scratch(b);
-                    c.set_left(b, i, j, v);
+                for (to, combos) in plan.left_into.iter().enumerate() {
+                    let v = sum_of_dots(combos, |&(d, p)| {
+                        dot(c.left_row(d, i, i, j - 1), c.incomplete_left_col(p, j, i, j - 1))
+                    });
+                    c.set_left(to, i, j, v);
                 }
                 // Wr(B', i, j) = ⊕ IR(B, C, i, k) ⊗ Wr(D, k, j), i < k ≤ j.
-                c.clear_scratch();
-                for &(p, d, to) in &plan.right {
-                    let v = dot(c.incomplete_right_row(p, i, i + 1, j), c.right_col(d.index(), j, i + 1, j));
-                    c.scratch_add(to.index(), &v);
-                }
-                for b in 0..g.num_right_states() {
-                    let v = c.take_scratch(b);
-                    c.set_right(b, i, j, v);
+                for (to, combos) in plan.right_into.iter().enumerate() {
+                    let v = sum_of_dots(combos, |&(p, d)| {
+                        dot(c.incomplete_right_row(p, i, i + 1, j), c.right_col(d, j, i + 1, j))
+                    });
+                    c.set_right(to, i, j, v);
                 }
             }
         }
@@ -206,15 +213,55 @@ impl<'g, S: Semiring> Parser<'g, S> {
     }
 }
 
-/// ⊕ᵢ aᵢ ⊗ bᵢ over two slices of equal length.
+/// ⊕ of `term(x)` over `xs` (𝟘 if empty), without a ⊕ with 𝟘 for the first term.
+#[inline]
+fn sum_of_dots<T, S: Semiring>(xs: &[T], term: impl Fn(&T) -> S) -> S {
+    match xs.split_first() {
+        None => S::zero(),
+        Some((first, rest)) => {
+            let mut acc = term(first);
+            for x in rest {
+                acc.plus_assign(&term(x));
+            }
+            acc
+        }
+    }
+}
+
+/// ⊕ᵢ aᵢ ⊗ bᵢ over two slices of equal length: the inner sum of every
+/// recurrence of Table 2. O(len).
+///
+/// Long sums use four independent partial sums, combined at the end: ⊕ is
+/// associative and commutative (a semiring law), so the order is free, and
+/// the CPU overlaps four ⊕ chains instead of waiting on one. Short sums (most
+/// spans of short sentences) run as one chain, which has less set-up.
 #[inline]
 fn dot<S: Semiring>(a: &[S], b: &[S]) -> S {
     debug_assert_eq!(a.len(), b.len());
-    let mut acc = S::zero();
-    for (x, y) in a.iter().zip(b) {
-        acc.plus_assign(&x.times(y));
+    if a.len() < 16 {
+        let mut acc = S::zero();
+        for (x, y) in a.iter().zip(b) {
+            acc.plus_assign(&x.times(y));
+        }
+        return acc;
     }
-    acc
+    let len = a.len().min(b.len());
+    let (a, b) = (&a[..len], &b[..len]);
+    let split = len - len % 4;
+    let [mut s0, mut s1, mut s2, mut s3] = [S::zero(), S::zero(), S::zero(), S::zero()];
+    for (x, y) in a[..split].chunks_exact(4).zip(b[..split].chunks_exact(4)) {
+        s0.plus_assign(&x[0].times(&y[0]));
+        s1.plus_assign(&x[1].times(&y[1]));
+        s2.plus_assign(&x[2].times(&y[2]));
+        s3.plus_assign(&x[3].times(&y[3]));
+    }
+    for (x, y) in a[split..].iter().zip(&b[split..]) {
+        s0.plus_assign(&x.times(y));
+    }
+    s0.plus_assign(&s1);
+    s2.plus_assign(&s3);
+    s0.plus_assign(&s2);
+    s0
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Max-plus over integers with −∞: ⊕ = max, ⊗ = +, 𝟘 = −∞, 𝟙 = 0 (the "tropical" semiring of best scores).
 
 use super::{Selective, Semiring};
-use num_traits::{Bounded, PrimInt, Signed};
+use num_traits::{Bounded, PrimInt, Signed, WrappingAdd};
 use std::fmt;
 
 /// A best score: an integer, or −∞ (no derivation). Nederhof (2019), Sec. 3,
@@ -29,7 +29,7 @@ impl<T: PrimInt + Signed> MaxPlus<T> {
     }
 }
 
-impl<T: PrimInt + Signed + fmt::Display> Semiring for MaxPlus<T> {
+impl<T: PrimInt + Signed + WrappingAdd + fmt::Display> Semiring for MaxPlus<T> {
     #[inline]
     fn zero() -> Self {
         MaxPlus(<T as Bounded>::min_value())
@@ -46,12 +46,14 @@ impl<T: PrimInt + Signed + fmt::Display> Semiring for MaxPlus<T> {
     }
     #[inline]
     fn times(&self, other: &Self) -> Self {
+        // Branch-free, so that the engine's inner sums vectorise: compute the
+        // (possibly wrapped) sum and both −∞ tests, then select. A wrapped
+        // sum only arises with a −∞ operand, and is then discarded.
         let min = <T as Bounded>::min_value();
-        if self.0 == min || other.0 == min {
-            MaxPlus(min)
-        } else {
-            MaxPlus(self.0 + other.0)
-        }
+        let sum = self.0.wrapping_add(&other.0);
+        let neg_inf = (self.0 == min) | (other.0 == min);
+        debug_assert!(neg_inf || self.0.checked_add(&other.0).is_some(), "max-plus score overflow");
+        MaxPlus(if neg_inf { min } else { sum })
     }
     #[inline]
     fn is_zero(&self) -> bool {
@@ -59,7 +61,7 @@ impl<T: PrimInt + Signed + fmt::Display> Semiring for MaxPlus<T> {
     }
 }
 
-impl<T: PrimInt + Signed + fmt::Display> Selective for MaxPlus<T> {
+impl<T: PrimInt + Signed + WrappingAdd + fmt::Display> Selective for MaxPlus<T> {
     #[inline]
     fn attains(&self, total: &Self) -> bool {
         !self.is_zero() && self.0 == total.0

@@ -1,0 +1,306 @@
+//! Brute-force references shared by the integration tests.
+//!
+//! Everything here is deliberately naive and independent of the engine's
+//! recurrences (Nederhof 2019, Table 2):
+//!
+//! * [`all_trees`] enumerates every head vector and keeps the trees;
+//!   [`projective_trees`] keeps those whose every yield is an interval;
+//! * [`count_decorations`] counts the derivations of a split bilexical
+//!   grammar that build one given tree, by walking each word's chain of
+//!   attachment rules over its children (nearest child first);
+//! * [`brute_force`] sums, over all projective trees, one copy of the tree's
+//!   arc-weight product per derivation;
+//! * [`shift_reduce_trees`] simulates every computation of the arc-standard
+//!   parser of Table 1 and collects the trees it builds.
+#![allow(dead_code)]
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex, OnceLock};
+use tabula::grammar::{Category, Grammar, LeftState, RightState, Terminal};
+use tabula::semiring::Semiring;
+use tabula::tree::DepTree;
+
+/// Every dependency tree over positions 0 … n with root 0, projective or
+/// not: all (n+1)ⁿ head vectors, minus those with a self-loop or a cycle.
+/// O((n+1)ⁿ · n).
+pub fn all_trees(n: usize) -> Vec<DepTree> {
+    let mut heads = vec![0usize; n];
+    let mut out = Vec::new();
+    loop {
+        if heads.iter().enumerate().all(|(i, &h)| h != i + 1) {
+            if let Ok(t) = DepTree::from_heads(&heads) {
+                out.push(t);
+            }
+        }
+        // Odometer over {0 … n}ⁿ.
+        let mut i = 0;
+        loop {
+            if i == n {
+                return out;
+            }
+            heads[i] += 1;
+            if heads[i] <= n {
+                break;
+            }
+            heads[i] = 0;
+            i += 1;
+        }
+    }
+}
+
+/// Whether the descendants of every node (itself included) form an interval
+/// of positions: the definition of projectivity in Sec. 2, checked naively.
+pub fn is_projective(tree: &DepTree) -> bool {
+    let n = tree.len();
+    (0..=n).all(|v| {
+        let yield_: Vec<usize> = (0..=n).filter(|&u| is_descendant(tree, u, v)).collect();
+        yield_.last().unwrap() - yield_[0] + 1 == yield_.len()
+    })
+}
+
+/// Whether `u` is `v` or below it.
+pub fn is_descendant(tree: &DepTree, mut u: usize, v: usize) -> bool {
+    loop {
+        if u == v {
+            return true;
+        }
+        if u == 0 {
+            return false;
+        }
+        u = tree.head(u);
+    }
+}
+
+/// The projective trees over positions 0 … n (n ≤ 7), computed once per n by
+/// filtering [`all_trees`].
+pub fn projective_trees(n: usize) -> Arc<Vec<DepTree>> {
+    type Cache = Mutex<Vec<Option<Arc<Vec<DepTree>>>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    assert!(n <= 7, "brute force over (n+1)^n head vectors is for n <= 7");
+    let cache = CACHE.get_or_init(|| Mutex::new(vec![None; 8]));
+    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+    cache[n].get_or_insert_with(|| Arc::new(all_trees(n).into_iter().filter(is_projective).collect())).clone()
+}
+
+/// Children of `v`: left ones nearest first (descending positions), right
+/// ones nearest first (ascending positions).
+pub fn children(tree: &DepTree, v: usize) -> (Vec<usize>, Vec<usize>) {
+    let n = tree.len();
+    let left = (1..v).rev().filter(|&d| tree.head(d) == v).collect();
+    let right = (v + 1..=n).filter(|&d| tree.head(d) == v).collect();
+    (left, right)
+}
+
+/// The number of derivations of `grammar` on `input` whose dependency tree
+/// is `tree` (0 if the grammar cannot build it).
+///
+/// A derivation decorates every word v with a category A_v (the root: the
+/// start category) and a finish rule `A_v -> (B, C)`; B must be reached
+/// from v's lexical left state by applying, to v's left children taken
+/// nearest first, one left attachment rule `(B', _) -> A_c (B, _)` each
+/// (the lexical state is the innermost one: derived top-down, the outermost
+/// child comes first); likewise C on the right. Every choice (category,
+/// finish rule, attachment rule per child) is enumerated explicitly; the
+/// count of a word multiplies the counts of its children's subtrees in the
+/// categories chosen for them. Exponential in the chain lengths.
+pub fn count_decorations(g: &Grammar, input: &[Terminal], tree: &DepTree) -> u128 {
+    assert_eq!(input.len(), tree.len() + 1);
+    let mut memo = vec![None; input.len() * g.num_categories()];
+    subtree_count(g, input, tree, 0, g.start(), &mut memo)
+}
+
+fn subtree_count(
+    g: &Grammar,
+    input: &[Terminal],
+    tree: &DepTree,
+    v: usize,
+    category: Category,
+    memo: &mut Vec<Option<u128>>,
+) -> u128 {
+    let key = v * g.num_categories() + category.index();
+    if let Some(c) = memo[key] {
+        return c;
+    }
+    let (left, right) = children(tree, v);
+    let (lex_left, lex_right) = g.lexical(input[v]);
+    let mut total = 0u128;
+    for f in g.finish_rules().iter().filter(|f| f.category == category) {
+        let l = left_chains(g, input, tree, &left, lex_left, f.left, memo);
+        if l == 0 {
+            continue;
+        }
+        let r = right_chains(g, input, tree, &right, lex_right, f.right, memo);
+        total += l * r;
+    }
+    memo[key] = Some(total);
+    total
+}
+
+/// Σ over every sequence of left attachment rules taking `state` through the
+/// children `kids` (nearest first) to `target`, of the product of the
+/// children's subtree counts.
+fn left_chains(
+    g: &Grammar,
+    input: &[Terminal],
+    tree: &DepTree,
+    kids: &[usize],
+    state: LeftState,
+    target: LeftState,
+    memo: &mut Vec<Option<u128>>,
+) -> u128 {
+    let Some((&c, rest)) = kids.split_first() else {
+        return (state == target) as u128;
+    };
+    let mut total = 0;
+    for rule in g.left_rules().iter().filter(|r| r.from == state) {
+        let sub = subtree_count(g, input, tree, c, rule.child, memo);
+        if sub != 0 {
+            total += sub * left_chains(g, input, tree, rest, rule.to, target, memo);
+        }
+    }
+    total
+}
+
+/// The right-hand mirror of [`left_chains`].
+fn right_chains(
+    g: &Grammar,
+    input: &[Terminal],
+    tree: &DepTree,
+    kids: &[usize],
+    state: RightState,
+    target: RightState,
+    memo: &mut Vec<Option<u128>>,
+) -> u128 {
+    let Some((&c, rest)) = kids.split_first() else {
+        return (state == target) as u128;
+    };
+    let mut total = 0;
+    for rule in g.right_rules().iter().filter(|r| r.from == state) {
+        let sub = subtree_count(g, input, tree, c, rule.child, memo);
+        if sub != 0 {
+            total += sub * right_chains(g, input, tree, rest, rule.to, target, memo);
+        }
+    }
+    total
+}
+
+/// Whether the decoration `words[v] = (category, final left state, final
+/// right state)` of `tree` is a derivation of `grammar` on `input`: the root
+/// has the start category, every word's triple is a finish rule, and some
+/// sequence of attachment rules leads from the lexical states through the
+/// children's categories (nearest first) to the final states.
+pub fn is_derivation(
+    g: &Grammar,
+    input: &[Terminal],
+    tree: &DepTree,
+    words: &[(Category, LeftState, RightState)],
+) -> bool {
+    if words.len() != input.len() || tree.len() + 1 != input.len() || words[0].0 != g.start() {
+        return false;
+    }
+    (0..input.len()).all(|v| {
+        let (cat, fl, fr) = words[v];
+        if !g.finish_rules().iter().any(|f| (f.category, f.left, f.right) == (cat, fl, fr)) {
+            return false;
+        }
+        let (left, right) = children(tree, v);
+        let (lex_left, lex_right) = g.lexical(input[v]);
+        let mut states = vec![lex_left];
+        for &c in &left {
+            let next: Vec<_> = g
+                .left_rules()
+                .iter()
+                .filter(|r| states.contains(&r.from) && r.child == words[c].0)
+                .map(|r| r.to)
+                .collect();
+            states = next;
+        }
+        let mut rstates = vec![lex_right];
+        for &c in &right {
+            let next: Vec<_> = g
+                .right_rules()
+                .iter()
+                .filter(|r| rstates.contains(&r.from) && r.child == words[c].0)
+                .map(|r| r.to)
+                .collect();
+            rstates = next;
+        }
+        states.contains(&fl) && rstates.contains(&fr)
+    })
+}
+
+/// x ⊕ x ⊕ … ⊕ x (`times` copies; 𝟘 for none), by doubling: O(log times).
+pub fn repeat<S: Semiring>(x: &S, mut times: u128) -> S {
+    let mut acc = S::zero();
+    let mut power = x.clone();
+    while times > 0 {
+        if times & 1 == 1 {
+            acc.plus_assign(&power);
+        }
+        let p = power.clone();
+        power.plus_assign(&p);
+        times >>= 1;
+    }
+    acc
+}
+
+/// W by brute force: ⊕ over the projective trees over 0 … n (n = |input| − 1
+/// ≤ 7) and over the derivations building each, of ⊗ of the tree's arc
+/// weights `weight(head, dependent)`.
+pub fn brute_force<S: Semiring>(g: &Grammar, input: &[Terminal], weight: impl Fn(usize, usize) -> S) -> S {
+    let n = input.len() - 1;
+    let mut total = S::zero();
+    for tree in projective_trees(n).iter() {
+        let count = count_decorations(g, input, tree);
+        if count == 0 {
+            continue;
+        }
+        let w = tree.arcs().fold(S::one(), |acc, (h, d)| acc.times(&weight(h, d)));
+        total.plus_assign(&repeat(&w, count));
+    }
+    total
+}
+
+/// The arc-standard parser of Table 1, run exhaustively from the
+/// configuration with stack a₀ … a_k (positions 0 … k) and remaining input
+/// b₁ … b_m (positions k+1 … k+m) and no arcs, to the final configuration
+/// (stack a₀, empty input). Returns the set of trees built, as head vectors
+/// of positions 1 … k+m. Transitions: shift; reduce_left (the second-topmost
+/// a₁ becomes the head of the topmost a₂); reduce_right (a₂ becomes the head
+/// of a₁, only with a third element below). Exponential; k + m ≤ 8 or so.
+pub fn shift_reduce_trees(k: usize, m: usize) -> HashSet<Vec<usize>> {
+    let size = k + m + 1;
+    let mut seen = HashSet::new();
+    let mut out = HashSet::new();
+    let mut todo = vec![((0..=k).collect::<Vec<usize>>(), k + 1, vec![usize::MAX; size])];
+    while let Some(config) = todo.pop() {
+        if !seen.insert(config.clone()) {
+            continue;
+        }
+        let (stack, next, heads) = config;
+        if stack.len() == 1 && next == size {
+            out.insert(heads[1..].to_vec());
+            continue;
+        }
+        if next < size {
+            let mut s = stack.clone();
+            s.push(next);
+            todo.push((s, next + 1, heads.clone()));
+        }
+        let len = stack.len();
+        if len >= 2 {
+            let (a1, a2) = (stack[len - 2], stack[len - 1]);
+            let mut h = heads.clone();
+            h[a2] = a1;
+            todo.push((stack[..len - 1].to_vec(), next, h));
+            if len >= 3 {
+                let mut h = heads.clone();
+                h[a1] = a2;
+                let mut s = stack[..len - 2].to_vec();
+                s.push(a2);
+                todo.push((s, next, h));
+            }
+        }
+    }
+    out
+}
