@@ -168,13 +168,7 @@ fn run_walk(args: &Args, path: &std::path::Path, oracle: &mut Oracle<'_>) -> Res
         return Err(format!("--stray must be a probability in [0, 1], not {}", args.stray).into());
     }
     let file = std::fs::File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    let mut sentences =
-        walk::read_heads(std::io::BufReader::new(file)).map_err(|e| format!("{}: {e}", path.display()))?;
-    if args.projectivize {
-        for s in &mut sentences {
-            s.tree = walk::projectivize(&s.tree);
-        }
-    }
+    let sentences = walk::read_gold(std::io::BufReader::new(file), &path.display().to_string(), args.projectivize)?;
     let opts = WalkOptions {
         strategy: args.strategy,
         algorithm: args.algorithm,

@@ -4,119 +4,68 @@
 //! optimal-step computation at every configuration whose stack has two or
 //! more elements, and optionally checking that all algorithms agree.
 //!
-//! Also here, until `crate::conllu` lands: a minimal CoNLL-U reader of the
-//! HEAD column ([`read_heads`]), and optimal projectivization of a gold tree
-//! with the engine and Table 3 ([`projectivize`]).
+//! Treebanks are read with [`crate::conllu`] and, for walks over projective
+//! gold trees, projectivized with [`crate::projectivize`].
 
 use super::{Algorithm, Configuration, Oracle, OracleError, Step, StepScores, Strategy};
-use crate::engine::Parser;
-use crate::grammar::{text, Grammar};
-use crate::semiring::MaxPlus;
+use crate::conllu::{ConlluError, Reader};
+use crate::grammar::text;
+use crate::projectivize::{OptimalProjectivizer, TreeClass};
 use crate::tree::DepTree;
 use rand::seq::SliceRandom;
 use rand::Rng;
 use std::collections::BTreeMap;
 use std::io::BufRead;
-use std::sync::OnceLock;
 use std::time::Instant;
 
 /// Errors of reading a treebank or walking it.
 #[derive(Debug, thiserror::Error)]
 pub enum WalkError {
+    #[error(transparent)]
+    Conllu(#[from] ConlluError),
     #[error("cannot read the treebank: {0}")]
     Io(#[from] std::io::Error),
-    #[error("line {line}: {message}")]
-    Conllu { line: usize, message: String },
-    #[error("sentence {sentence} (ending at line {line}): {source}")]
+    #[error("sentence {sentence} (line {line}): {source}")]
     Oracle { sentence: usize, line: usize, source: OracleError },
     #[error("sentence {sentence}: the algorithms disagree at stack {stack:?}, input {next}..={n}: {answers}")]
     Disagreement { sentence: usize, stack: Vec<usize>, next: usize, n: usize, answers: String },
 }
 
-/// One gold tree of a treebank and the line its sentence ends on.
+/// One gold tree of a treebank and the line its sentence starts on.
 #[derive(Clone, Debug)]
 pub struct GoldSentence {
     pub tree: DepTree,
     pub line: usize,
 }
 
-/// Reads the HEAD column of every sentence of a CoNLL-U text: lines with an
-/// integer ID; comments, multiword tokens (`n-m`) and empty nodes (`n.k`)
-/// are skipped. Errors name the line. O(size of the text).
-///
-/// Minimal on purpose; to be replaced by `crate::conllu` when it lands.
-pub fn read_heads(input: impl BufRead) -> Result<Vec<GoldSentence>, WalkError> {
-    let mut out = Vec::new();
-    let mut heads: Vec<usize> = Vec::new();
-    let mut start = 0;
-    let mut last = 0;
-    let finish =
-        |heads: &mut Vec<usize>, start: usize, line: usize, out: &mut Vec<GoldSentence>| -> Result<(), WalkError> {
-            if heads.is_empty() {
-                return Ok(());
-            }
-            let tree = DepTree::from_heads(heads)
-                .map_err(|e| WalkError::Conllu { line: start, message: format!("sentence starting here: {e}") })?;
-            heads.clear();
-            out.push(GoldSentence { tree, line });
-            Ok(())
-        };
-    for (i, line) in input.lines().enumerate() {
-        let line_no = i + 1;
-        let line = line?;
-        last = line_no;
-        let line = line.trim_end_matches('\r');
-        if line.trim().is_empty() {
-            finish(&mut heads, start, line_no - 1, &mut out)?;
-            continue;
-        }
-        if line.starts_with('#') {
-            continue;
-        }
-        let cols: Vec<&str> = line.split('\t').collect();
-        if cols.len() != 10 {
-            return Err(WalkError::Conllu {
-                line: line_no,
-                message: format!("expected 10 tab-separated columns, found {}", cols.len()),
-            });
-        }
-        if cols[0].contains('-') || cols[0].contains('.') {
-            continue;
-        }
-        let bad = |what: &str| WalkError::Conllu { line: line_no, message: what.to_string() };
-        let id: usize = cols[0].parse().map_err(|_| bad(&format!("ID `{}` is not an integer", cols[0])))?;
-        if heads.is_empty() {
-            start = line_no;
-        }
-        if id != heads.len() + 1 {
-            return Err(bad(&format!("expected word ID {}, found {id}", heads.len() + 1)));
-        }
-        let head: usize = cols[6].parse().map_err(|_| bad(&format!("HEAD `{}` is not an integer", cols[6])))?;
-        heads.push(head);
-    }
-    finish(&mut heads, start, last, &mut out)?;
-    Ok(out)
-}
-
-/// A most accurate projective tree for `gold` (Sec. 3: the engine with the
-/// Table 3 grammar, max-plus, w = 1 for gold arcs), first best derivation.
-/// O(n³).
-pub fn projectivize(gold: &DepTree) -> DepTree {
-    static G: OnceLock<Grammar> = OnceLock::new();
-    let g = G.get_or_init(|| match text::parse_str("projective.grammar", crate::grammars::PROJECTIVE) {
+/// Reads the gold trees of a CoNLL-U treebank; with `projectivize`, each
+/// non-projective one is replaced by its first optimal projectivization
+/// (Sec. 3, [`OptimalProjectivizer`]), so that the projective algorithms
+/// apply. Errors name the file and line. O(size) + O(n³) per
+/// non-projective tree.
+pub fn read_gold(input: impl BufRead, file: &str, projectivize: bool) -> Result<Vec<GoldSentence>, WalkError> {
+    let grammar = match text::parse_str("projective.grammar", crate::grammars::PROJECTIVE) {
         Ok(p) => p.grammar,
-        Err(e) => unreachable!("embedded grammar: {e}"),
-    });
-    if gold.is_projective() {
-        return gold.clone();
+        Err(e) => unreachable!("the embedded grammar is valid: {e}"),
+    };
+    let mut projectivizer = match OptimalProjectivizer::new(&grammar, TreeClass::Projective) {
+        Ok(p) => p,
+        Err(e) => unreachable!("projective.grammar has the terminal a: {e}"),
+    };
+    let mut out = Vec::new();
+    for sentence in Reader::new(input, file) {
+        let sentence = sentence?;
+        let tree = if projectivize {
+            match projectivizer.projectivize(sentence.tree()) {
+                Ok(p) => p.tree,
+                Err(e) => unreachable!("Table 3 derives a tree for every length: {e}"),
+            }
+        } else {
+            sentence.tree().clone()
+        };
+        out.push(GoldSentence { tree, line: sentence.first_line() });
     }
-    let Some(a) = g.terminal("a") else { unreachable!("projective.grammar has the terminal a") };
-    let mut parser = Parser::<MaxPlus<i64>>::new(g);
-    let input = vec![a; gold.len() + 1];
-    match parser.parse(&input, |h, d| MaxPlus(gold.has_arc(h, d) as i64)) {
-        Ok(_) => parser.best_derivation().map(|d| d.tree).unwrap_or_else(|| gold.clone()),
-        Err(_) => gold.clone(),
-    }
+    Ok(out)
 }
 
 /// How to walk.
@@ -302,33 +251,4 @@ pub fn plot(stats: &WalkStats, path: &std::path::Path) -> Result<(), Box<dyn std
     chart.configure_series_labels().border_style(BLACK).background_style(WHITE).draw()?;
     root.present()?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reads_heads_and_skips_multiword_and_empty_nodes() {
-        let text = "# sent_id = 1\n1-2\tzum\t_\t_\t_\t_\t_\t_\t_\t_\n1\tzu\t_\t_\t_\t_\t0\t_\t_\t_\n2\tdem\t_\t_\t_\t_\t1\t_\t_\t_\n2.1\tx\t_\t_\t_\t_\t_\t_\t_\t_\n\n1\ta\t_\t_\t_\t_\t0\t_\t_\t_\n";
-        let s = read_heads(text.as_bytes()).unwrap();
-        assert_eq!(s.len(), 2);
-        assert_eq!(s[0].tree.heads(), &[0, 1]);
-        assert_eq!(s[1].tree.heads(), &[0]);
-    }
-
-    #[test]
-    fn a_bad_head_names_its_line() {
-        let text = "1\ta\t_\t_\t_\t_\t0\t_\t_\t_\n2\tb\t_\t_\t_\t_\tx\t_\t_\t_\n";
-        let e = read_heads(text.as_bytes()).unwrap_err();
-        assert_eq!(e.to_string(), "line 2: HEAD `x` is not an integer");
-    }
-
-    #[test]
-    fn projectivize_keeps_projective_trees_and_fixes_crossing_ones() {
-        let t = DepTree::from_heads(&[0, 0, 1]).unwrap();
-        let p = projectivize(&t);
-        assert!(p.is_projective());
-        assert_eq!(p.common_arcs(&t), 2);
-    }
 }
