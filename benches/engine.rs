@@ -121,12 +121,12 @@ fn bench_engine(c: &mut Criterion) {
         let input = vec![a; n + 1];
         let w = |h: usize, d: usize| (gold[d] == h) as i64;
         // The three agree on the best score.
-        let best = max_plus.parse(&input, |h, d| MaxPlus(w(h, d))).unwrap();
-        assert_eq!(best, MaxPlus(eisner.parse(n + 1, w)));
+        let best = max_plus.parse(&input, |h, d| MaxPlus::new(w(h, d))).unwrap();
+        assert_eq!(best, MaxPlus::new(eisner.parse(n + 1, w)));
         assert_eq!(max_count.parse(&input, |h, d| MaxCount::new(w(h, d))).unwrap().score, best);
 
         group.bench_with_input(BenchmarkId::new("max_plus", n), &n, |b, _| {
-            b.iter(|| max_plus.parse(black_box(&input), |h, d| MaxPlus(w(h, d))).unwrap())
+            b.iter(|| max_plus.parse(black_box(&input), |h, d| MaxPlus::new(w(h, d))).unwrap())
         });
         group.bench_with_input(BenchmarkId::new("max_count", n), &n, |b, _| {
             b.iter(|| max_count.parse(black_box(&input), |h, d| MaxCount::new(w(h, d))).unwrap())
@@ -165,7 +165,7 @@ fn interleaved() {
         for _ in 0..30 {
             let t = [
                 time(&mut || {
-                    black_box(max_plus.parse(black_box(&input), |h, d| MaxPlus(w(h, d))).unwrap());
+                    black_box(max_plus.parse(black_box(&input), |h, d| MaxPlus::new(w(h, d))).unwrap());
                 }),
                 time(&mut || {
                     black_box(max_count.parse(black_box(&input), |h, d| MaxCount::new(w(h, d))).unwrap());

@@ -4,7 +4,6 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use rand::{Rng, SeedableRng};
-use tabula::oracle::cubic::CubicOracle;
 use tabula::oracle::{Algorithm, Configuration, Oracle, Strategy};
 use tabula::tree::DepTree;
 
@@ -34,11 +33,6 @@ fn bench(c: &mut Criterion) {
         let mut oracle = Oracle::new();
         group.bench_with_input(BenchmarkId::new("cubic", len), &len, |b, _| {
             b.iter(|| oracle.scores(&config, &gold, Strategy::Lbr, Algorithm::Cubic).expect("scores"))
-        });
-        let mut exact = CubicOracle::embedded();
-        exact.set_exact_only(true);
-        group.bench_with_input(BenchmarkId::new("cubic-exact-i64", len), &len, |b, _| {
-            b.iter(|| exact.scores(&config, &gold, Strategy::Lbr).expect("scores"))
         });
         for a in [Algorithm::Quadratic, Algorithm::Linear] {
             if Oracle::is_available(a) {

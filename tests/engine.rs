@@ -95,7 +95,7 @@ fn nearest_child_is_attached_first() {
     }
     // And the one derivation builds the expected tree.
     let mut p = Parser::<MaxPlus>::new(&g);
-    p.parse(&words("r y x h x y"), |_, _| MaxPlus(0)).unwrap();
+    p.parse(&words("r y x h x y"), |_, _| MaxPlus::new(0)).unwrap();
     assert_eq!(p.best_derivation().unwrap().tree, DepTree::from_heads(&[3, 3, 0, 3, 3]).unwrap());
 }
 
@@ -248,7 +248,7 @@ proptest! {
         match p.best_derivation() {
             None => prop_assert!(best.is_zero()),
             Some(d) => {
-                prop_assert_eq!(Some(best.0), score(&d.tree, w));
+                prop_assert_eq!(best.finite(), score(&d.tree, w));
                 prop_assert!(is_projective(&d.tree));
                 prop_assert!(is_derivation(&g, &input, &d.tree, &decoration(&d)), "{:?}", d);
             }
@@ -262,12 +262,12 @@ proptest! {
         let n = input.len() - 1;
         let best_derivations: u128 = projective_trees(n)
             .iter()
-            .filter(|t| !best.is_zero() && score(t, w) == Some(best.0))
+            .filter(|t| !best.is_zero() && score(t, w) == best.finite())
             .map(|t| count_decorations(&g, &input, t))
             .sum();
         prop_assert_eq!(&mc.count.0, &BigUint::from(best_derivations));
         if let Some(d) = p.best_derivation() {
-            prop_assert_eq!(Some(best.0), score(&d.tree, w));
+            prop_assert_eq!(best.finite(), score(&d.tree, w));
             prop_assert!(is_derivation(&g, &input, &d.tree, &decoration(&d)));
         }
     }
@@ -417,11 +417,11 @@ fn warm_parser_allocates_nothing() {
     let w = |h: usize, d: usize| ((h * 5 + d) % 3) as i64;
     let mut p = Parser::<MaxPlus>::new(&g);
     let mut mc = Parser::<MaxCount<tabula::semiring::CheckedCount>>::new(&g);
-    p.parse(&long, |h, d| MaxPlus(w(h, d))).unwrap();
+    p.parse(&long, |h, d| MaxPlus::new(w(h, d))).unwrap();
     mc.parse(&long, |h, d| MaxCount::new(w(h, d))).unwrap();
     let before = allocation_counter::count();
     for input in [&short, &long, &short] {
-        p.parse(input, |h, d| MaxPlus(w(h, d))).unwrap();
+        p.parse(input, |h, d| MaxPlus::new(w(h, d))).unwrap();
         mc.parse(input, |h, d| MaxCount::new(w(h, d))).unwrap();
     }
     assert_eq!(allocation_counter::count() - before, 0);

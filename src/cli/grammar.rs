@@ -325,7 +325,7 @@ mod tests {
     #[test]
     fn weight_matrices() {
         let m = parse_weights("w", "0 -inf\n\n 3 0 \n", 2).unwrap();
-        assert_eq!(m, [[MaxPlus(0), MaxPlus::neg_inf()], [MaxPlus(3), MaxPlus(0)]]);
+        assert_eq!(m, [[MaxPlus::new(0), MaxPlus::neg_inf()], [MaxPlus::new(3), MaxPlus::new(0)]]);
         let e = |src: &str| parse_weights("w", src, 2).unwrap_err().to_string();
         assert_eq!(e("0 0\n0\n"), "w:2: expected 2 entries, found 1");
         assert_eq!(e("0 x\n0 0\n"), "w:1: not an integer or -inf: \"x\"");

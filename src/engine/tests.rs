@@ -30,8 +30,8 @@ fn best_tree_of_a_projective_gold_tree_is_itself() {
     let a = g.terminal("a").unwrap();
     let gold = DepTree::from_heads(&[2, 0, 4, 2, 4]).unwrap();
     let mut p = Parser::<MaxPlus>::new(&g);
-    let w = p.parse(&[a; 6], |h, d| MaxPlus((gold.head(d) == h) as i64)).unwrap();
-    assert_eq!(w, MaxPlus(5));
+    let w = p.parse(&[a; 6], |h, d| MaxPlus::new((gold.head(d) == h) as i64)).unwrap();
+    assert_eq!(w, MaxPlus::new(5));
     assert_eq!(p.best_derivation().unwrap().tree, gold);
 
     let mut p = Parser::<MaxCount>::new(&g);

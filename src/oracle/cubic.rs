@@ -55,7 +55,7 @@
 use super::{Configuration, OracleError, Step, StepScores, Strategy};
 use crate::engine::Parser;
 use crate::grammar::{text, Grammar, Terminal};
-use crate::semiring::{MaxPlus, Semiring};
+use crate::semiring::MaxPlus;
 use crate::tree::DepTree;
 use std::sync::OnceLock;
 
@@ -130,50 +130,9 @@ pub struct MissingRole {
     pub role: Role,
 }
 
-/// Max-plus over `i32` with −∞ replaced by the finite penalty −[`Penalized::PENALTY`],
-/// so that ⊗ is a plain addition and ⊕ a plain `max`: the engine's inner
-/// products then compile to branch-free (vector) code.
-///
-/// It is not a semiring (𝟘 ⊗ a ≠ 𝟘), but on the oracle's inputs it is exact:
-/// a derivation over L + 1 positions has at most 3(L + 1) factors, each ≥
-/// −PENALTY, so no value overflows while 3(L + 1)·PENALTY < 2³¹, i.e. for
-/// L < [`Penalized::MAX_POSITIONS`]; and with arc weights in {0, 1} a
-/// derivation without penalty is worth ≥ 0 while one with a penalty is worth
-/// ≤ L − PENALTY < 0. So W ≥ 0 exactly when the true W is finite, and then
-/// they are equal. Longer inputs use [`MaxPlus`]`<i64>`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Penalized(pub i32);
-
-impl Penalized {
-    /// The stand-in for −∞.
-    pub const PENALTY: i32 = 1 << 20;
-    /// Inputs up to this many positions are exact (3 · 682 · 2²⁰ < 2³¹).
-    pub const MAX_POSITIONS: usize = 600;
-}
-
-impl Semiring for Penalized {
-    #[inline]
-    fn zero() -> Self {
-        Penalized(-Self::PENALTY)
-    }
-    #[inline]
-    fn one() -> Self {
-        Penalized(0)
-    }
-    #[inline]
-    fn plus_assign(&mut self, other: &Self) {
-        self.0 = self.0.max(other.0);
-    }
-    #[inline]
-    fn times(&self, other: &Self) -> Self {
-        Penalized(self.0 + other.0)
-    }
-}
-
 /// One grammar with its parsers and the terminals of the roles.
 struct Runner<'g> {
-    fast: Parser<'g, Penalized>,
-    exact: Parser<'g, MaxPlus<i64>>,
+    parser: Parser<'g, MaxPlus<i32>>,
     below: Terminal,
     suffix: Terminal,
 }
@@ -181,12 +140,7 @@ struct Runner<'g> {
 impl<'g> Runner<'g> {
     fn new(grammar: &'g Grammar) -> Result<Self, MissingRole> {
         let get = |role: Role| grammar.terminal(role.name()).ok_or(MissingRole { terminal: role.name(), role });
-        Ok(Runner {
-            fast: Parser::new(grammar),
-            exact: Parser::new(grammar),
-            below: get(Role::Below)?,
-            suffix: get(Role::Suffix)?,
-        })
+        Ok(Runner { parser: Parser::new(grammar), below: get(Role::Below)?, suffix: get(Role::Suffix)? })
     }
 }
 
@@ -198,7 +152,6 @@ pub struct CubicOracle<'g> {
     strict: Runner<'g>,
     nodes: Vec<usize>,
     terminals: Vec<Terminal>,
-    exact_only: bool,
 }
 
 fn embedded(slot: &'static OnceLock<Grammar>, name: &str, src: &str) -> &'static Grammar {
@@ -240,14 +193,7 @@ impl<'g> CubicOracle<'g> {
             strict: Runner::new(strict)?,
             nodes: Vec::new(),
             terminals: Vec::new(),
-            exact_only: false,
         })
-    }
-
-    /// Always use [`MaxPlus`]`<i64>` instead of the faster [`Penalized`]
-    /// (for tests and benchmarks of the two).
-    pub fn set_exact_only(&mut self, exact_only: bool) {
-        self.exact_only = exact_only;
     }
 
     /// An oracle running `grammar` for every strategy (for a user's grammar file).
@@ -308,26 +254,14 @@ impl<'g> CubicOracle<'g> {
         self.terminals.extend((0..self.nodes.len()).map(|i| if i < top_after { runner.below } else { runner.suffix }));
         let m = mask(step, strategy, k);
         let nodes = &self.nodes;
-        let w = if nodes.len() <= Penalized::MAX_POSITIONS && !self.exact_only {
-            let w = runner.fast.parse(&self.terminals, |h, d| {
-                if m.is_some_and(|m| m.forbids(h, d)) {
-                    Penalized::zero()
-                } else {
-                    Penalized(gold.has_arc(nodes[h], nodes[d]) as i32)
-                }
-            })?;
-            (w.0 >= 0).then_some(w.0 as i64)
-        } else {
-            let w = runner.exact.parse(&self.terminals, |h, d| {
-                if m.is_some_and(|m| m.forbids(h, d)) {
-                    MaxPlus::neg_inf()
-                } else {
-                    MaxPlus(gold.has_arc(nodes[h], nodes[d]) as i64)
-                }
-            })?;
-            w.finite()
-        };
-        Ok(w.map(|v| (v + gained) as u32))
+        let w = runner.parser.parse(&self.terminals, |h, d| {
+            if m.is_some_and(|m| m.forbids(h, d)) {
+                MaxPlus::neg_inf()
+            } else {
+                MaxPlus::new(gold.has_arc(nodes[h], nodes[d]) as i32)
+            }
+        })?;
+        Ok(w.finite().map(|v| (v as i64 + gained) as u32))
     }
 }
 

@@ -66,7 +66,7 @@ impl<'g> OptimalProjectivizer<'g> {
     pub fn projectivize_with_engine(&mut self, gold: &DepTree) -> Result<Projectivized, ProjectivizeError> {
         let n = gold.len();
         self.terminals.fill(n, &mut self.input);
-        let w = self.parser.parse(&self.input, |h, d| MaxPlus(gold_weight(gold, h, d)))?;
+        let w = self.parser.parse(&self.input, |h, d| MaxPlus::new(gold_weight(gold, h, d)))?;
         let score = w.finite().ok_or(ProjectivizeError::NoTree(n))?;
         let tree = self.parser.best_derivation().ok_or(ProjectivizeError::NoTree(n))?.tree;
         Ok(Projectivized { tree, score: score as usize })
@@ -76,7 +76,7 @@ impl<'g> OptimalProjectivizer<'g> {
     pub fn best_score(&mut self, gold: &DepTree) -> Result<usize, ProjectivizeError> {
         let n = gold.len();
         self.terminals.fill(n, &mut self.input);
-        let w = self.parser.parse(&self.input, |h, d| MaxPlus(gold_weight(gold, h, d)))?;
+        let w = self.parser.parse(&self.input, |h, d| MaxPlus::new(gold_weight(gold, h, d)))?;
         Ok(w.finite().ok_or(ProjectivizeError::NoTree(n))? as usize)
     }
 }

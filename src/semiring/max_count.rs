@@ -85,7 +85,7 @@ mod tests {
         let b = MaxCount::<Count>::new(2);
         let c = MaxCount::<Count>::new(1);
         let s = a.clone().plus(&b).plus(&c);
-        assert_eq!(s.score, MaxPlus(2));
+        assert_eq!(s.score, MaxPlus::new(2));
         assert_eq!(s.count, Count::new(2));
         assert_eq!(s.times(&s).count, Count::new(4));
         assert!(s.times(&MaxCount::zero()).is_zero());

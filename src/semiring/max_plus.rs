@@ -1,38 +1,73 @@
 //! Max-plus over integers with −∞: ⊕ = max, ⊗ = +, 𝟘 = −∞, 𝟙 = 0 (the "tropical" semiring of best scores).
 
 use super::{Selective, Semiring};
-use num_traits::{Bounded, PrimInt, Signed, WrappingAdd};
+use num_traits::{Bounded, PrimInt, Signed};
+use std::cmp::Ordering;
 use std::fmt;
+use std::hash::{Hash, Hasher};
 
 /// A best score: an integer, or −∞ (no derivation). Nederhof (2019), Sec. 3,
 /// is this semiring over the non-negative integers.
 ///
-/// −∞ is stored as the type's minimum value; ⊗ of a −∞ with anything is −∞.
-/// Finite sums are assumed not to overflow (scores are bounded by the
-/// number of arcs times the largest weight).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct MaxPlus<T = i64>(pub T);
+/// # Representation
+///
+/// So that ⊗ and ⊕ are a plain `+` and `max` (branch-free; the engine's inner
+/// sums vectorise), −∞ is not a single value but every value at or below
+/// `T::MIN / 4`, and ⊗ clamps its result at `T::MIN / 2`:
+/// `a ⊗ b = max(a + b, MIN/2)`. Stored values therefore never go below
+/// MIN/2, so a sum of two never overflows, and −∞ ⊗ f stays at or below
+/// MIN/2 + f, which is still −∞ as long as f < MAX/4. Hence the one
+/// condition: **finite scores, and the scores of all partial derivations,
+/// lie strictly between `T::MIN / 4` and `T::MAX / 4`** (for `i32`, ±2²⁹;
+/// for `i64`, ±2⁶¹); scores bounded by (number of arcs) × (largest weight)
+/// easily do. Equality, order and hashing treat all −∞ values as one.
+#[derive(Clone, Copy)]
+pub struct MaxPlus<T = i64>(T);
 
 impl<T: PrimInt + Signed> MaxPlus<T> {
-    /// −∞, the semiring's 𝟘.
-    pub fn neg_inf() -> Self {
-        MaxPlus(T::min_value())
+    /// The canonical −∞ that ⊗ clamps to: `T::MIN / 2`.
+    #[inline]
+    fn floor() -> T {
+        <T as Bounded>::min_value() / (T::one() + T::one())
     }
-    /// A finite score.
+    /// Values at or below this are −∞: `T::MIN / 4`.
+    #[inline]
+    fn threshold() -> T {
+        let two = T::one() + T::one();
+        <T as Bounded>::min_value() / (two + two)
+    }
+    /// −∞, the semiring's 𝟘.
+    #[inline]
+    pub fn neg_inf() -> Self {
+        MaxPlus(Self::floor())
+    }
+    /// A finite score; it must lie strictly within ±`T::MAX / 4` (checked
+    /// in debug builds).
+    #[inline]
     pub fn new(score: T) -> Self {
-        debug_assert!(score != T::min_value(), "use MaxPlus::neg_inf for −∞");
+        debug_assert!(score > Self::threshold() && score < -Self::threshold(), "max-plus score out of range");
         MaxPlus(score)
     }
     /// The score, or `None` for −∞.
+    #[inline]
     pub fn finite(self) -> Option<T> {
-        (self.0 != T::min_value()).then_some(self.0)
+        (self.0 > Self::threshold()).then_some(self.0)
+    }
+    /// The canonical representative (−∞ as `T::MIN / 2`).
+    #[inline]
+    fn canonical(self) -> T {
+        if self.0 > Self::threshold() {
+            self.0
+        } else {
+            Self::floor()
+        }
     }
 }
 
-impl<T: PrimInt + Signed + WrappingAdd + fmt::Display> Semiring for MaxPlus<T> {
+impl<T: PrimInt + Signed + fmt::Display> Semiring for MaxPlus<T> {
     #[inline]
     fn zero() -> Self {
-        MaxPlus(<T as Bounded>::min_value())
+        Self::neg_inf()
     }
     #[inline]
     fn one() -> Self {
@@ -40,40 +75,57 @@ impl<T: PrimInt + Signed + WrappingAdd + fmt::Display> Semiring for MaxPlus<T> {
     }
     #[inline]
     fn plus_assign(&mut self, other: &Self) {
-        if other.0 > self.0 {
-            self.0 = other.0;
-        }
+        self.0 = self.0.max(other.0);
     }
     #[inline]
     fn times(&self, other: &Self) -> Self {
-        // Branch-free, so that the engine's inner sums vectorise: compute the
-        // (possibly wrapped) sum and both −∞ tests, then select. A wrapped
-        // sum only arises with a −∞ operand, and is then discarded.
-        let min = <T as Bounded>::min_value();
-        let sum = self.0.wrapping_add(&other.0);
-        let neg_inf = (self.0 == min) | (other.0 == min);
-        debug_assert!(neg_inf || self.0.checked_add(&other.0).is_some(), "max-plus score overflow");
-        MaxPlus(if neg_inf { min } else { sum })
+        MaxPlus((self.0 + other.0).max(Self::floor()))
     }
     #[inline]
     fn is_zero(&self) -> bool {
-        self.0 == <T as Bounded>::min_value()
+        self.0 <= Self::threshold()
     }
 }
 
-impl<T: PrimInt + Signed + WrappingAdd + fmt::Display> Selective for MaxPlus<T> {
+impl<T: PrimInt + Signed + fmt::Display> Selective for MaxPlus<T> {
     #[inline]
     fn attains(&self, total: &Self) -> bool {
         !self.is_zero() && self.0 == total.0
     }
 }
 
+impl<T: PrimInt + Signed> PartialEq for MaxPlus<T> {
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        self.canonical() == other.canonical()
+    }
+}
+
+impl<T: PrimInt + Signed> Eq for MaxPlus<T> {}
+
+impl<T: PrimInt + Signed> PartialOrd for MaxPlus<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<T: PrimInt + Signed> Ord for MaxPlus<T> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.canonical().cmp(&other.canonical())
+    }
+}
+
+impl<T: PrimInt + Signed + Hash> Hash for MaxPlus<T> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.canonical().hash(state);
+    }
+}
+
 impl<T: PrimInt + Signed + fmt::Display> fmt::Display for MaxPlus<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0 == T::min_value() {
-            f.write_str("-inf")
-        } else {
-            write!(f, "{}", self.0)
+        match self.finite() {
+            Some(v) => write!(f, "{v}"),
+            None => f.write_str("-inf"),
         }
     }
 }
@@ -88,20 +140,48 @@ impl<T: PrimInt + Signed + fmt::Display> fmt::Debug for MaxPlus<T> {
 mod tests {
     use super::*;
 
+    fn samples() -> [MaxPlus<i64>; 5] {
+        [
+            MaxPlus::neg_inf(),
+            MaxPlus::new(0),
+            MaxPlus::new(3),
+            MaxPlus::new(-2),
+            MaxPlus::neg_inf().times(&MaxPlus::new(7)),
+        ]
+    }
+
     #[test]
     fn laws_on_samples() {
-        let xs = [MaxPlus::neg_inf(), MaxPlus(0i64), MaxPlus(3), MaxPlus(-2)];
-        for a in xs {
+        for a in samples() {
             assert_eq!(a.times(&MaxPlus::one()), a);
             assert_eq!(a.plus(&MaxPlus::zero()), a);
             assert!(a.times(&MaxPlus::zero()).is_zero());
-            for b in xs {
-                for c in xs {
+            for b in samples() {
+                assert_eq!(a.plus(&b), b.plus(&a));
+                assert_eq!(a.times(&b), b.times(&a));
+                for c in samples() {
                     assert_eq!(a.times(&b.plus(&c)), a.times(&b).plus(&a.times(&c)));
+                    assert_eq!(a.times(&b).times(&c), a.times(&b.times(&c)));
+                    assert_eq!(a.plus(&b).plus(&c), a.plus(&b.plus(&c)));
                 }
             }
         }
-        assert_eq!(MaxPlus(2i64).times(&MaxPlus(3)), MaxPlus(5));
+        assert_eq!(MaxPlus::new(2i64).times(&MaxPlus::new(3)), MaxPlus::new(5));
         assert_eq!(format!("{}", MaxPlus::<i64>::neg_inf()), "-inf");
+    }
+
+    #[test]
+    fn neg_inf_absorbs_long_products_of_finite_scores() {
+        // −∞ times a million ones is still −∞, in i32 too.
+        let mut v = MaxPlus::<i32>::neg_inf();
+        for _ in 0..1_000_000 {
+            v = v.times(&MaxPlus::new(1));
+        }
+        assert!(v.is_zero());
+        assert_eq!(v, MaxPlus::neg_inf());
+        assert_eq!(v.finite(), None);
+        let both = MaxPlus::<i32>::neg_inf().times(&MaxPlus::neg_inf());
+        assert!(both.is_zero());
+        assert_eq!(MaxPlus::new(5).plus(&v), MaxPlus::new(5));
     }
 }
