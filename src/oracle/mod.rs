@@ -10,7 +10,10 @@
 //!
 //! [`exhaustive`] is the brute-force reference (exponential; used by tests).
 
+pub mod critical;
 pub mod exhaustive;
+pub mod linear;
+pub mod quadratic;
 
 use crate::tree::{DepTree, TreeError};
 use std::fmt;
