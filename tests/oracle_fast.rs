@@ -101,6 +101,7 @@ fn quadratic_matches_brute_force_n6() {
     check_all(6, quadratic::scores);
 }
 #[test]
+#[ignore = "slow: about 4 min"]
 fn quadratic_matches_brute_force_n7() {
     check_all(7, quadratic::scores);
 }

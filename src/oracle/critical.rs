@@ -85,6 +85,14 @@ pub struct Prepared {
     pub r: Vec<usize>,
     /// Stack index of the gold parent of a_i within the stack, or `usize::MAX`.
     pub stack_head: Vec<usize>,
+    /// The smallest stack index ℓ < i with a gold arc between a_ℓ and a_i,
+    /// or `usize::MAX` (Sec. 6: λ(i, j) = `left_nb[j] < i`, κ(i) =
+    /// `left_nb[i]` or i − 1).
+    pub left_nb: Vec<usize>,
+    /// Per component root r: the smallest stack index with a gold arc to a
+    /// critical node of the component, or `usize::MAX` (Sec. 6: λ'(i, j) =
+    /// `comp_left[R(j)] < i`).
+    pub comp_left: Vec<usize>,
     /// Scratch: critical index of each sentence position in B (0 = not critical).
     crit_of: Vec<usize>,
     /// Scratch: stack index + 1 of each sentence position (0 = not on the stack).
@@ -223,6 +231,29 @@ impl Prepared {
                 if !(self.forbidden.no_right_top && i == k) {
                     self.nchildren[i] += 1;
                 }
+            }
+        }
+        // Sec. 6 tables.
+        self.left_nb.clear();
+        self.left_nb.resize(k + 1, usize::MAX);
+        self.comp_left.clear();
+        self.comp_left.resize(m + 1, usize::MAX);
+        for i in 0..=k {
+            let h = self.stack_head[i];
+            if h != usize::MAX {
+                let (lo, hi) = if h < i { (h, i) } else { (i, h) };
+                self.left_nb[hi] = self.left_nb[hi].min(lo);
+            }
+            if self.p[i] != BOT {
+                let r = self.r[self.p[i]];
+                self.comp_left[r] = self.comp_left[r].min(i);
+            }
+        }
+        for j in 1..=m {
+            let h = gold.head(self.b[j]);
+            if self.stack_of[h] > 0 {
+                let r = self.r[j];
+                self.comp_left[r] = self.comp_left[r].min(self.stack_of[h] - 1);
             }
         }
         self.p_ge.clear();

@@ -7,42 +7,69 @@ use crate::tree::DepTree;
 
 /// −∞ of the max-plus semiring (any value ≤ this is −∞).
 const NEG: i32 = i32::MIN / 4;
-const UNSET: i32 = i32::MIN;
 
 /// States of Sec. 5.
 const N: usize = 0;
 const C: usize = 1;
 const F: usize = 2;
 
-/// Reusable state of the quadratic algorithm: the preprocessed
-/// configuration and the memo tables. Allocation-free once warm.
+/// A memo table whose entries are invalidated in O(1) by bumping a stamp,
+/// so that a call touching few entries costs no more than that.
 #[derive(Clone, Debug, Default)]
-pub struct QuadraticOracle {
-    prep: Prepared,
-    /// score(i, j, q) at ((i + 1) * (k + 1) + j) * 3 + q.
-    memo: Vec<i32>,
-    /// score'(i, j) at (i + 1) * (m + 1) + j.
-    memo2: Vec<i32>,
-    /// Number of memo entries computed by the last call (for tests).
-    pub computed: usize,
+pub(crate) struct StampedMemo {
+    cells: Vec<(u32, i32)>,
+    stamp: u32,
 }
 
-impl QuadraticOracle {
-    /// A fresh oracle.
-    pub fn new() -> Self {
-        Self::default()
+impl StampedMemo {
+    /// Invalidates every entry and makes room for `len` entries.
+    pub(crate) fn reset(&mut self, len: usize) {
+        if self.cells.len() < len {
+            self.cells.resize(len, (0, 0));
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.cells.iter_mut().for_each(|c| c.0 = 0);
+            self.stamp = 1;
+        }
     }
+    #[inline]
+    pub(crate) fn get(&self, idx: usize) -> Option<i32> {
+        let (s, v) = self.cells[idx];
+        (s == self.stamp).then_some(v)
+    }
+    #[inline]
+    pub(crate) fn set(&mut self, idx: usize, v: i32) {
+        self.cells[idx] = (self.stamp, v);
+    }
+}
 
-    /// Scores every applicable step of `config` (Sec. 5). O((k + m)²).
-    pub fn scores(
+/// The recursion of Table 5 (Sec. 5), with the pruning of Sec. 6 when
+/// `PRUNE` is true. Reusable: allocation-free once warm.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Engine<const PRUNE: bool> {
+    pub(crate) prep: Prepared,
+    /// score(i, j, q) at ((i + 1) · (k + 1) + j) · 3 + q.
+    memo: StampedMemo,
+    /// score'(i, j) at (i + 1) · (m + 1) + j.
+    memo2: StampedMemo,
+    /// Number of values score(i, j, q) and score'(i, j) computed since the
+    /// last [`Engine::scores`] started.
+    pub(crate) computed: usize,
+}
+
+impl<const PRUNE: bool> Engine<PRUNE> {
+    /// Scores every applicable step of `config`.
+    pub(crate) fn scores(
         &mut self,
         config: &Configuration,
         gold: &DepTree,
         strategy: Strategy,
+        algorithm: Algorithm,
     ) -> Result<StepScores, OracleError> {
         config.check_gold(gold)?;
         if !gold.is_projective() {
-            return Err(OracleError::NonProjectiveGold(Algorithm::Quadratic));
+            return Err(OracleError::NonProjectiveGold(algorithm));
         }
         self.computed = 0;
         let mut out = StepScores::default();
@@ -56,14 +83,12 @@ impl QuadraticOracle {
         Ok(out)
     }
 
-    /// σ_max of the prepared configuration.
+    /// σ_max = M ⊗ score(k − 1, k, N) ⊗ nchildren(k) of the prepared configuration.
     fn sigma_max(&mut self, gold: &DepTree) -> i32 {
         let k = self.prep.k();
         let m = self.prep.m();
-        self.memo.clear();
-        self.memo.resize((k + 1) * (k + 1) * 3, UNSET);
-        self.memo2.clear();
-        self.memo2.resize((k + 1) * (m + 1), UNSET);
+        self.memo.reset((k + 1) * (k + 1) * 3);
+        self.memo2.reset((k + 1) * (m + 1));
         let top = if k == 0 { 0 } else { self.score(k as isize - 1, k, N, gold) };
         if top <= NEG {
             return NEG;
@@ -93,43 +118,52 @@ impl QuadraticOracle {
         }
     }
 
+    /// κ(i) (Sec. 6).
+    #[inline]
+    fn kappa(&self, i: usize) -> isize {
+        let l = self.prep.left_nb[i];
+        if l == usize::MAX {
+            i as isize - 1
+        } else {
+            l as isize
+        }
+    }
+
     fn score(&mut self, i: isize, j: usize, q: usize, gold: &DepTree) -> i32 {
         if i < 0 {
             return 0;
         }
         let k = self.prep.k();
         let idx = (((i + 1) as usize) * (k + 1) + j) * 3 + q;
-        if self.memo[idx] != UNSET {
-            return self.memo[idx];
+        if let Some(v) = self.memo.get(idx) {
+            return v;
         }
         self.computed += 1;
         let iu = i as usize;
         let mut best = NEG;
-        // a_j becomes a right child of a_i.
+        // a_j becomes a right child of a_i (after a_i took its critical children).
         if let Some(w) = self.prep.w_stack(iu, j, gold) {
             let delta = (self.prep.c[iu] != BOT && self.prep.c[iu] == self.prep.big_p_ge(j) && q != N) as i32;
             let t = self.tau(iu, j, q);
             let rest = self.score(i - 1, iu, t, gold);
-            if rest > NEG {
-                best = best.max(self.prep.nchildren[iu] as i32 - delta + w as i32 + rest);
-            }
+            best = best.max(add(self.prep.nchildren[iu] as i32 - delta + w as i32, rest));
         }
         // a_i becomes a left child of a_j.
-        if let Some(w) = self.prep.w_stack(j, iu, gold) {
-            let rest = self.score(i - 1, j, q, gold);
-            if rest > NEG {
-                best = best.max(w as i32 + rest);
+        match self.prep.w_stack(j, iu, gold) {
+            Some(1) => best = best.max(add(1, self.score(i - 1, j, q, gold))),
+            Some(_) if !PRUNE => best = best.max(self.score(i - 1, j, q, gold)),
+            Some(_) if self.prep.left_nb[j] < iu => {
+                let kappa = self.kappa(iu);
+                best = best.max(self.score(kappa, j, q, gold));
             }
+            _ => {}
         }
-        // a_j is reduced into its parent b_p(j), after a_i … in between.
+        // a_j is reduced into its parent b_p(j), which becomes the top above a_i.
         let pj = self.prep.p[j];
         if pj != BOT && q != C {
-            let rest = self.score2(i, pj, gold);
-            if rest > NEG {
-                best = best.max((q == N) as i32 + rest);
-            }
+            best = best.max(add((q == N) as i32, self.score2(i, pj, gold)));
         }
-        self.memo[idx] = best;
+        self.memo.set(idx, best);
         best
     }
 
@@ -139,8 +173,8 @@ impl QuadraticOracle {
         }
         let m = self.prep.m();
         let idx = ((i + 1) as usize) * (m + 1) + j;
-        if self.memo2[idx] != UNSET {
-            return self.memo2[idx];
+        if let Some(v) = self.memo2.get(idx) {
+            return v;
         }
         self.computed += 1;
         let iu = i as usize;
@@ -148,17 +182,55 @@ impl QuadraticOracle {
         // a_i is reduced into b_j (non-gold) or into its parent, an ancestor of b_j.
         if iu > 0 {
             let pp = self.prep.p_prime(iu, j);
-            let v = if pp == BOT { self.score2(i - 1, j, gold) } else { add(1, self.score2(i - 1, pp, gold)) };
+            let v = if pp != BOT {
+                add(1, self.score2(i - 1, pp, gold))
+            } else if !PRUNE {
+                self.score2(i - 1, j, gold)
+            } else if self.prep.comp_left[self.prep.r[j]] < iu {
+                let kappa = self.kappa(iu);
+                self.score2(kappa, j, gold)
+            } else {
+                NEG
+            };
             best = best.max(v);
         }
-        // b_j becomes a right child of a_i.
+        // b_j becomes a right child of a_i (after a_i took its critical children).
         if !(self.prep.forbidden.no_right_top && iu == self.prep.k()) {
             let t = self.tau2(iu, j);
             let rest = self.score(i - 1, iu, t, gold);
             best = best.max(add(self.prep.nchildren[iu] as i32, rest));
         }
-        self.memo2[idx] = best;
+        self.memo2.set(idx, best);
         best
+    }
+}
+
+/// Reusable state of the quadratic algorithm (Sec. 5): the preprocessed
+/// configuration and the memo tables. Allocation-free once warm.
+#[derive(Clone, Debug, Default)]
+pub struct QuadraticOracle {
+    engine: Engine<false>,
+}
+
+impl QuadraticOracle {
+    /// A fresh oracle.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Scores every applicable step of `config` (Sec. 5). O((k + m)²) time.
+    pub fn scores(
+        &mut self,
+        config: &Configuration,
+        gold: &DepTree,
+        strategy: Strategy,
+    ) -> Result<StepScores, OracleError> {
+        self.engine.scores(config, gold, strategy, Algorithm::Quadratic)
+    }
+
+    /// How many values score(i, j, q) and score'(i, j) the last call computed.
+    pub fn computed(&self) -> usize {
+        self.engine.computed
     }
 }
 
