@@ -168,8 +168,13 @@ fn random_walk(n: usize, rng: &mut ChaCha8Rng) -> Vec<Configuration> {
     out
 }
 
+/// Proptest cases: 200, or `ORACLE_FAST_CASES`.
+fn cases() -> u32 {
+    std::env::var("ORACLE_FAST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(200)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
 
     #[test]
     fn random_walks_match_brute_force(n in 1usize..=9, seed in any::<u64>()) {

@@ -99,6 +99,13 @@ pub struct Prepared {
     stack_of: Vec<usize>,
     /// Scratch marks.
     mark: Vec<bool>,
+    /// Scratch path for computing R.
+    path: Vec<usize>,
+    /// The gold tree whose projectivity was last checked, and the answer.
+    checked_heads: Vec<usize>,
+    checked_projective: bool,
+    /// Scratch arcs for the projectivity check.
+    arcs: Vec<(usize, usize)>,
 }
 
 impl Prepared {
@@ -131,6 +138,35 @@ impl Prepared {
         self.forbidden = Forbidden::after(step, strategy, k);
         self.analyse(gold);
         gained
+    }
+
+    /// Whether `gold` is projective (no two arcs cross, arcs from the root 0
+    /// included). O(n log n) when the tree differs from the last one checked,
+    /// O(n) otherwise; allocation-free once warm.
+    pub fn is_projective(&mut self, gold: &DepTree) -> bool {
+        if self.checked_heads.as_slice() == gold.heads() {
+            return self.checked_projective;
+        }
+        self.checked_heads.clear();
+        self.checked_heads.extend_from_slice(gold.heads());
+        self.arcs.clear();
+        self.arcs.extend(gold.arcs().map(|(h, d)| (h.min(d), h.max(d))));
+        // By left end, then outermost first; a crossing arc leaves a nested one.
+        self.arcs.sort_unstable_by(|x, y| x.0.cmp(&y.0).then(y.1.cmp(&x.1)));
+        self.path.clear();
+        let mut ok = true;
+        for &(l, r) in &self.arcs {
+            while self.path.last().is_some_and(|&top| top <= l) {
+                self.path.pop();
+            }
+            if self.path.last().is_some_and(|&top| r > top) {
+                ok = false;
+                break;
+            }
+            self.path.push(r);
+        }
+        self.checked_projective = ok;
+        ok
     }
 
     /// Top index k.
@@ -198,12 +234,25 @@ impl Prepared {
         // R: component roots. Parents of critical nodes in B are critical.
         self.r.clear();
         self.r.resize(m + 1, BOT);
+        // Walk up to a node whose root is known, then fill the path: O(m) overall.
         for j in 1..=m {
             let mut v = self.b[j];
-            while in_b(gold.head(v)) {
-                v = gold.head(v);
+            self.path.clear();
+            let root = loop {
+                let jv = self.crit_of[v];
+                if self.r[jv] != BOT {
+                    break self.r[jv];
+                }
+                self.path.push(jv);
+                let h = gold.head(v);
+                if !in_b(h) {
+                    break jv;
+                }
+                v = h;
+            };
+            for &x in &self.path {
+                self.r[x] = root;
             }
-            self.r[j] = self.crit_of[v];
         }
         // p, c, nchildren, stack heads.
         self.p.clear();
@@ -281,6 +330,37 @@ impl Prepared {
             self.p[i]
         } else {
             BOT
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The allocation-free check agrees with [`DepTree::is_projective`] on
+    /// every tree of up to 6 words, also when reused across trees.
+    #[test]
+    fn projectivity_check_agrees_with_the_tree() {
+        let mut prep = Prepared::default();
+        for n in 0..=6 {
+            let mut heads = vec![0usize; n];
+            'all: loop {
+                if let Ok(t) = DepTree::from_heads(&heads) {
+                    assert_eq!(prep.is_projective(&t), t.is_projective(), "{t:?}");
+                    assert_eq!(prep.is_projective(&t), t.is_projective(), "{t:?} (cached)");
+                }
+                for i in 0..=n {
+                    if i == n {
+                        break 'all;
+                    }
+                    heads[i] += 1;
+                    if heads[i] <= n {
+                        break;
+                    }
+                    heads[i] = 0;
+                }
+            }
         }
     }
 }

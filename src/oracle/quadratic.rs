@@ -68,7 +68,7 @@ impl<const PRUNE: bool> Engine<PRUNE> {
         algorithm: Algorithm,
     ) -> Result<StepScores, OracleError> {
         config.check_gold(gold)?;
-        if !gold.is_projective() {
+        if !self.prep.is_projective(gold) {
             return Err(OracleError::NonProjectiveGold(algorithm));
         }
         self.computed = 0;
