@@ -103,7 +103,7 @@ pub struct Prepared {
     path: Vec<usize>,
     /// The gold tree whose projectivity was last checked, and the answer.
     checked_heads: Vec<usize>,
-    checked_projective: bool,
+    checked_projective: Option<bool>,
     /// Scratch arcs for the projectivity check.
     arcs: Vec<(usize, usize)>,
 }
@@ -144,8 +144,8 @@ impl Prepared {
     /// included). O(n log n) when the tree differs from the last one checked,
     /// O(n) otherwise; allocation-free once warm.
     pub fn is_projective(&mut self, gold: &DepTree) -> bool {
-        if self.checked_heads.as_slice() == gold.heads() {
-            return self.checked_projective;
+        if let Some(known) = self.checked_projective.filter(|_| self.checked_heads.as_slice() == gold.heads()) {
+            return known;
         }
         self.checked_heads.clear();
         self.checked_heads.extend_from_slice(gold.heads());
@@ -165,7 +165,7 @@ impl Prepared {
             }
             self.path.push(r);
         }
-        self.checked_projective = ok;
+        self.checked_projective = Some(ok);
         ok
     }
 
