@@ -20,7 +20,8 @@ fn random_projective(n: usize, rng: &mut ChaCha8Rng) -> DepTree {
         let mut s = lo;
         while s <= hi {
             // Short segments, like natural language: a few children per head.
-            let e = rng.gen_range(s..=hi.min(s + rng.gen_range(0..8)));
+            let span = rng.gen_range(0..8);
+            let e = rng.gen_range(s..=hi.min(s + span));
             let r = rng.gen_range(s..=e);
             heads[r - 1] = head;
             if r > s {

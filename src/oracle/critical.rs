@@ -350,7 +350,8 @@ mod tests {
                     assert_eq!(prep.is_projective(&t), t.is_projective(), "{t:?}");
                     assert_eq!(prep.is_projective(&t), t.is_projective(), "{t:?} (cached)");
                 }
-                for i in 0..=n {
+                let mut i = 0;
+                loop {
                     if i == n {
                         break 'all;
                     }
@@ -359,6 +360,7 @@ mod tests {
                         break;
                     }
                     heads[i] = 0;
+                    i += 1;
                 }
             }
         }

@@ -1,5 +1,72 @@
 //! The O(n²) algorithm of Sec. 5 (Nederhof 2019), for projective gold trees.
-//! (Module docs: see the end of the file's development.)
+//!
+//! For each applicable step, the configuration it reaches is prepared
+//! ([`Prepared`](super::critical::Prepared): critical nodes b₁ … b_m' of the
+//! remaining input, components, p, p≥, c, R, P≥, nchildren, M, and the pairs
+//! the strategy forbids), and σ_max of that configuration is computed by the
+//! recursion of Table 5; the score of the step is σ_max plus the gold arc the
+//! step built. Scores count only arcs built from the configuration on.
+//!
+//! # The recursion as implemented (Table 5, reconstructed)
+//!
+//! With −1 ≤ i < j ≤ k (stack a₀ … a_i a_j), 1 ≤ j' ≤ m' (stack a₀ … a_i b_j'),
+//! states q ∈ {N, C, F}, and Δ the indicator:
+//!
+//! ```text
+//! score(i, j, q) = 0                                             if i < 0
+//!   = max( nchildren(i) − Δ(c(i) = P≥(j) ∧ q ≠ N) + w(i, j) + score(i−1, i, τ(i, j, q)),
+//!          w(j, i) + score(i−1, j, q),
+//!          if p(j) = ⊥ ∨ q = C then −∞ else Δ(q = N) + score'(i, p(j)) )
+//! score'(i, j') = 0                                              if i < 0
+//!   = max( if i = 0 then −∞
+//!          else if p'(i, j') = ⊥ then score'(i−1, j') else 1 + score'(i−1, p'(i, j')),
+//!          nchildren(i) + score(i−1, i, τ'(i, j')) )
+//! τ(i, j, q) = N if q = N ∨ P≥(i) ≠ P≥(j); else F if p≥(i) ≠ p≥(j); else q
+//! τ'(i, j')  = N if P≥(i) ≠ R(j');        else F if p≥(i) ≠ j';     else C
+//! nchildren(i) = |{ j' : (a_i, b_j') ∈ T_g, w(i, b_j') ≠ −∞ }|
+//! σ_max = M + score(k−1, k, N) + nchildren(k)      (score(−1, 0, N) = 0 when k = 0)
+//! ```
+//!
+//! What was reconstructed, and how (all checked against
+//! [`exhaustive`](super::exhaustive) on every reachable configuration of
+//! every projective gold tree with n ≤ 6 (n = 7 in an ignored test) and all
+//! four strategies, and on random computations up to n = 9; see
+//! `tests/oracle_fast.rs`):
+//!
+//! * **nchildren** is garbled in the extracted text ("|{j | w(i, j+k) = 1}|");
+//!   read as the number of critical gold children of a_i that the strategy
+//!   still allows (w indexes stack and critical nodes as one sequence, so
+//!   j + k is b_j). Under rbl after reduce_right the top gets none.
+//! * **The root is never reduced.** Read literally, w(j, 0) = δ_g(a_j, 0) = 0
+//!   would let a₀ become a left child of a_j, and score'(0, j') would reduce a₀
+//!   into b_j'; both are impossible moves and make the base case
+//!   score(−1, j, q) = 0 with j > 0 (a stack a_j with remaining input whose
+//!   critical nodes are then ignored) reachable. With w(·, 0) = −∞ and the
+//!   first branch of score' dropped for i = 0, the base case is reached only
+//!   as score(−1, 0, ·): the stack is a₀ alone, a₀'s critical children were
+//!   just counted by nchildren(0), and every other gold arc between the stack
+//!   and the input involves a stack node that is gone; 0 is then exact.
+//! * **Forbidden pairs** (w = −∞), in the configuration reached by the step
+//!   (Sec. 4, and [`Forbidden::after`](super::critical::Forbidden::after)):
+//!   lbr after shift — the old top gets no left children; strict lbr — every
+//!   stack node below the new top gets no left children, and after
+//!   reduce_left the new top neither; rbl after reduce_right — the top gets no
+//!   right children; none — nothing.
+//! * **Critical nodes**: a remaining-input node whose gold parent is not in
+//!   the remaining input, or that is an ancestor of a stack node through
+//!   remaining-input nodes. Gold arcs to nodes already reduced are ignored.
+//!   R(j) is the root of b_j's component (its rightmost critical node).
+//!
+//! The states F and C are only distinguished by the third branch of score;
+//! the brute-force tests (exhaustive up to n = 6, random walks to n = 9) pass also when F is replaced by the
+//! inherited state in τ or by C in τ' (those branches then only add
+//! dominated candidates), so these tests cannot pin down that detail.
+//!
+//! # Complexity
+//!
+//! O(k + m) preparation per step and O(k² + k·m') values of score and score'
+//! (at most 3(k+1)² + (k+1)(m'+1)), each O(1): O((k + m)²) time. The memo
+//! tables are reused across calls and invalidated in O(1) by a stamp.
 
 use super::critical::{Prepared, BOT};
 use super::{Algorithm, Configuration, OracleError, Step, StepScores, Strategy};
