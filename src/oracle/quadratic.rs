@@ -37,15 +37,18 @@
 //!   read as the number of critical gold children of a_i that the strategy
 //!   still allows (w indexes stack and critical nodes as one sequence, so
 //!   j + k is b_j). Under rbl after reduce_right the top gets none.
-//! * **The root is never reduced.** Read literally, w(j, 0) = δ_g(a_j, 0) = 0
-//!   would let a₀ become a left child of a_j, and score'(0, j') would reduce a₀
-//!   into b_j'; both are impossible moves and make the base case
-//!   score(−1, j, q) = 0 with j > 0 (a stack a_j with remaining input whose
-//!   critical nodes are then ignored) reachable. With w(·, 0) = −∞ and the
-//!   first branch of score' dropped for i = 0, the base case is reached only
-//!   as score(−1, 0, ·): the stack is a₀ alone, a₀'s critical children were
-//!   just counted by nchildren(0), and every other gold arc between the stack
-//!   and the input involves a stack node that is gone; 0 is then exact.
+//! * **The base case i < 0.** Read literally, w(j, 0) = δ_g(a_j, 0) = 0
+//!   lets a₀ become a left child of a_j, and score'(0, j') reduces a₀ into
+//!   b_j'; both are impossible moves, and they reach score(−1, j, q) = 0 with
+//!   j > 0 (a stack a_j whose remaining critical nodes are then ignored),
+//!   the case the brief flagged. Here w(·, 0) = −∞ and the first branch of
+//!   score' is dropped for i = 0, so the base case is reached only as
+//!   score(−1, 0, ·): the stack is a₀ alone, a₀'s critical children were just
+//!   counted by nchildren(0), and every other gold arc between the stack and
+//!   the input involves a stack node that is gone, so 0 is exact. (The
+//!   literal reading turns out harmless: its fake branches are worth 0 plus
+//!   what was gained so far, never more than the branch reducing a_j into a₀,
+//!   worth nchildren(0) − Δ ≥ 0 more; the brute-force tests pass with either.)
 //! * **Forbidden pairs** (w = −∞), in the configuration reached by the step
 //!   (Sec. 4, and [`Forbidden::after`](super::critical::Forbidden::after)):
 //!   lbr after shift — the old top gets no left children; strict lbr — every
