@@ -3,7 +3,7 @@
 //!
 //! * `*_matches_brute_force_nN`: every projective gold tree over N words ×
 //!   every reachable non-final configuration × every strategy (N ≤ 6 by
-//!   default; N = 7 is `#[ignore]`d, about 4 minutes).
+//!   default; N = 7 for quadratic is `#[ignore]`d, about 4 minutes).
 //! * `random_walks_match_brute_force`: random projective trees up to 9 words,
 //!   every configuration along random computations.
 //! * `linear_matches_quadratic_on_long_walks`: up to 60 words.
