@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use proptest::strategy::Strategy as PropStrategy;
 use tabula::oracle::cubic::CubicOracle;
 use tabula::oracle::session::OracleSession;
-use tabula::oracle::{exhaustive, Algorithm, Configuration, Oracle, Step, Strategy};
+use tabula::oracle::{exhaustive, Algorithm, Configuration, Oracle, OracleError, Step, Strategy};
 use tabula::tree::DepTree;
 
 const STRATEGIES: [Strategy; 4] = [Strategy::None, Strategy::Lbr, Strategy::StrictLbr, Strategy::Rbl];
@@ -190,12 +190,16 @@ fn a_session_equals_the_one_shot_oracle_on_all_walks_of_small_trees() {
 }
 
 #[test]
-fn unavailable_and_inapplicable_algorithms_are_errors_not_panics() {
+fn projective_only_algorithms_refuse_non_projective_gold_and_auto_falls_back() {
     let gold = DepTree::from_heads(&[0, 0, 1]).unwrap(); // non-projective
     let c = Configuration::initial(3);
     let mut o = Oracle::new();
-    assert!(o.scores(&c, &gold, Strategy::Lbr, Algorithm::Quadratic).is_err());
-    assert!(o.scores(&c, &gold, Strategy::Lbr, Algorithm::Auto).is_ok());
+    for a in [Algorithm::Quadratic, Algorithm::Linear] {
+        assert_eq!(o.scores(&c, &gold, Strategy::Lbr, a), Err(OracleError::NonProjectiveGold(a)));
+    }
+    let cubic = o.scores(&c, &gold, Strategy::Lbr, Algorithm::Cubic).unwrap();
+    assert_eq!(o.scores(&c, &gold, Strategy::Lbr, Algorithm::Auto).unwrap(), cubic);
+    assert_eq!(cubic, exhaustive::step_scores(&c, &gold, Strategy::Lbr).unwrap());
     let short = DepTree::from_heads(&[0]).unwrap();
     assert!(o.scores(&c, &short, Strategy::Lbr, Algorithm::Cubic).is_err());
 }

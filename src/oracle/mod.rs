@@ -15,8 +15,11 @@
 //! by step (Sec. 7); [`walk`] drives whole computations over a treebank and
 //! times them (Sec. 8.2).
 
+pub mod critical;
 pub mod cubic;
 pub mod exhaustive;
+pub mod linear;
+pub mod quadratic;
 pub mod session;
 pub mod walk;
 
@@ -175,8 +178,6 @@ pub enum OracleError {
     UnknownAlgorithm(String),
     #[error("{0} is not applicable to this configuration")]
     NotApplicable(Step),
-    #[error("the {0} algorithm is not available in this build")]
-    Unavailable(Algorithm),
     #[error("the oracle grammar: {0}")]
     Grammar(#[from] cubic::MissingRole),
     #[error("the engine failed: {0}")]
@@ -188,12 +189,14 @@ pub enum OracleError {
 /// [`Oracle::scores`] for every configuration.
 pub struct Oracle<'g> {
     cubic: cubic::CubicOracle<'g>,
+    quadratic: quadratic::QuadraticOracle,
+    linear: linear::LinearOracle,
 }
 
 impl Oracle<'static> {
     /// The oracle with the embedded Table 4 grammars.
     pub fn new() -> Self {
-        Oracle { cubic: cubic::CubicOracle::embedded() }
+        Self::with_cubic(cubic::CubicOracle::embedded())
     }
 }
 
@@ -207,14 +210,14 @@ impl<'g> Oracle<'g> {
     /// The oracle whose cubic algorithm runs the given grammars (see
     /// [`cubic::CubicOracle::new`]).
     pub fn with_cubic(cubic: cubic::CubicOracle<'g>) -> Self {
-        Oracle { cubic }
+        Oracle { cubic, quadratic: quadratic::QuadraticOracle::new(), linear: linear::LinearOracle::new() }
     }
 
     /// The algorithm [`Algorithm::Auto`] resolves to for `gold`: linear when
-    /// it is projective (and linear is available), cubic otherwise. O(n).
+    /// it is projective, cubic otherwise. O(n log n).
     pub fn resolve(algorithm: Algorithm, gold: &DepTree) -> Algorithm {
         match algorithm {
-            Algorithm::Auto if Self::is_available(Algorithm::Linear) && gold.is_projective() => Algorithm::Linear,
+            Algorithm::Auto if gold.is_projective() => Algorithm::Linear,
             Algorithm::Auto => Algorithm::Cubic,
             a => a,
         }
@@ -222,8 +225,9 @@ impl<'g> Oracle<'g> {
 
     /// Scores every applicable step of `config` for `gold` under `strategy`.
     /// Cubic: O((k + m)³), any gold tree (Sec. 4); quadratic / linear:
-    /// projective gold trees only (Sec. 5 / 6), else
-    /// [`OracleError::NonProjectiveGold`].
+    /// O((k + m)²) / O(k + m), projective gold trees only (Sec. 5 / 6), else
+    /// [`OracleError::NonProjectiveGold`]; auto: linear for a projective
+    /// gold tree, cubic otherwise. No allocation once warm.
     pub fn scores(
         &mut self,
         config: &Configuration,
@@ -231,23 +235,16 @@ impl<'g> Oracle<'g> {
         strategy: Strategy,
         algorithm: Algorithm,
     ) -> Result<StepScores, OracleError> {
-        match Self::resolve(algorithm, gold) {
-            Algorithm::Cubic | Algorithm::Auto => self.cubic.scores(config, gold, strategy),
-            a @ (Algorithm::Quadratic | Algorithm::Linear) => {
-                config.check_gold(gold)?;
-                if !gold.is_projective() {
-                    return Err(OracleError::NonProjectiveGold(a));
-                }
-                // TODO(merge): `super::quadratic::scores(config, gold, strategy)` /
-                // `super::linear::scores(config, gold, strategy)` once those modules land.
-                Err(OracleError::Unavailable(a))
-            }
+        match algorithm {
+            Algorithm::Cubic => self.cubic.scores(config, gold, strategy),
+            Algorithm::Quadratic => self.quadratic.scores(config, gold, strategy),
+            Algorithm::Linear => self.linear.scores(config, gold, strategy),
+            // The linear oracle checks projectivity itself (cached per tree).
+            Algorithm::Auto => match self.linear.scores(config, gold, strategy) {
+                Err(OracleError::NonProjectiveGold(_)) => self.cubic.scores(config, gold, strategy),
+                other => other,
+            },
         }
-    }
-
-    /// Whether `algorithm` is implemented in this build.
-    pub fn is_available(algorithm: Algorithm) -> bool {
-        matches!(algorithm, Algorithm::Cubic)
     }
 }
 

@@ -1,0 +1,95 @@
+//! The quadratic (Sec. 5) and linear (Sec. 6) optimal-step algorithms, per
+//! configuration, over random projective gold trees and configurations on
+//! random computations, grouped by k + m (stack plus remaining input).
+//!
+//! `cargo bench --bench oracle_fast`; per-configuration time is the reported
+//! time divided by the batch size (criterion shows it as throughput).
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::hint::black_box;
+use tabula::oracle::linear::LinearOracle;
+use tabula::oracle::quadratic::QuadraticOracle;
+use tabula::oracle::{Configuration, Step, Strategy};
+use tabula::tree::DepTree;
+
+/// A random projective tree (consecutive segments hang from a common head).
+fn random_projective(n: usize, rng: &mut ChaCha8Rng) -> DepTree {
+    fn fill(lo: usize, hi: usize, head: usize, heads: &mut [usize], rng: &mut ChaCha8Rng) {
+        let mut s = lo;
+        while s <= hi {
+            // Short segments, like natural language: a few children per head.
+            let span = rng.gen_range(0..8);
+            let e = rng.gen_range(s..=hi.min(s + span));
+            let r = rng.gen_range(s..=e);
+            heads[r - 1] = head;
+            if r > s {
+                fill(s, r - 1, r, heads, rng);
+            }
+            fill(r + 1, e, r, heads, rng);
+            s = e + 1;
+        }
+    }
+    let mut heads = vec![0; n];
+    fill(1, n, 0, &mut heads, rng);
+    DepTree::from_heads(&heads).expect("a tree")
+}
+
+/// Configurations with k + m = `size` (± 2), on random computations that
+/// mostly follow the gold tree, as a trained parser would.
+fn sample(size: usize, count: usize, rng: &mut ChaCha8Rng) -> Vec<(DepTree, Configuration)> {
+    let mut out = Vec::new();
+    while out.len() < count {
+        let n = rng.gen_range(size..=size + size / 2 + 2);
+        let gold = random_projective(n, rng);
+        let mut c = Configuration::initial(n);
+        let mut oracle = LinearOracle::new();
+        while !c.is_final() {
+            let km = c.stack().len() - 1 + c.buffer().count();
+            if km.abs_diff(size) <= 2 && rng.gen_bool(0.3) {
+                out.push((gold.clone(), c.clone()));
+            }
+            let scores = oracle.scores(&c, &gold, Strategy::Lbr).expect("projective");
+            let optimal = scores.optimal();
+            let step = if rng.gen_bool(0.9) {
+                optimal[rng.gen_range(0..optimal.len())]
+            } else {
+                let steps: Vec<Step> = Step::ALL.iter().copied().filter(|&s| c.is_applicable(s)).collect();
+                steps[rng.gen_range(0..steps.len())]
+            };
+            c.apply(step).expect("applicable");
+        }
+    }
+    out.truncate(count);
+    out
+}
+
+fn bench(c: &mut Criterion) {
+    let mut rng = ChaCha8Rng::seed_from_u64(2019);
+    let mut group = c.benchmark_group("oracle_fast");
+    for size in [5usize, 10, 17, 20, 40, 80] {
+        let batch = sample(size, 200, &mut rng);
+        group.throughput(Throughput::Elements(batch.len() as u64));
+        let mut quad = QuadraticOracle::new();
+        group.bench_with_input(BenchmarkId::new("quadratic", size), &batch, |b, batch| {
+            b.iter(|| {
+                for (gold, config) in batch {
+                    black_box(quad.scores(config, gold, Strategy::Lbr).expect("projective"));
+                }
+            })
+        });
+        let mut lin = LinearOracle::new();
+        group.bench_with_input(BenchmarkId::new("linear", size), &batch, |b, batch| {
+            b.iter(|| {
+                for (gold, config) in batch {
+                    black_box(lin.scores(config, gold, Strategy::Lbr).expect("projective"));
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
