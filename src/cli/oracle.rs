@@ -213,11 +213,10 @@ fn print_walk(args: &Args, stats: &WalkStats) -> Result<(), CliError> {
         writeln!(out, "{name}\tall\t{}\t{:.3}", total.configurations, total.mean_us())?;
     }
     if args.json {
-        let main = stats.timings.iter().max_by_key(|(_, t)| t.total().configurations);
         let mut obj = Map::new();
-        obj.insert("algorithm".into(), Value::from(main.map_or(args.algorithm.name(), |(n, _)| n)));
+        obj.insert("algorithm".into(), Value::from(args.algorithm.name()));
         obj.insert("strategy".into(), Value::from(args.strategy.name()));
-        let total = main.map(|(_, t)| t.total()).unwrap_or_default();
+        let total = stats.followed.total();
         obj.insert("configurations".into(), Value::from(total.configurations));
         obj.insert("mean_us".into(), Value::from(total.mean_us()));
         obj.insert("trees".into(), Value::from(stats.trees));

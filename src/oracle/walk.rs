@@ -125,8 +125,11 @@ pub struct WalkStats {
     pub trees: usize,
     /// Steps taken in total.
     pub steps: u64,
-    /// Per algorithm: the timed configurations.
+    /// Per algorithm: the timed configurations (the followed algorithm's
+    /// and, with the agreement check, the others').
     pub timings: BTreeMap<&'static str, Timings>,
+    /// The algorithm that chose the steps (for `auto`: linear or cubic, per tree).
+    pub followed: Timings,
     /// Configurations where the algorithms were compared.
     pub compared: u64,
 }
@@ -156,8 +159,10 @@ pub fn walk<R: Rng>(
                 let nanos = t0.elapsed().as_nanos();
                 let length = config.stack().len() - 1 + config.buffer().count();
                 stats.timings.entry(main.name()).or_default().add(length, nanos);
+                stats.followed.add(length, nanos);
                 if opts.check_agreement {
-                    check(oracle, &config, gold, opts.strategy, main, &scores, &others, index, &mut stats)?;
+                    let at = (index + 1, sentence.line);
+                    check(oracle, &config, gold, opts.strategy, main, &scores, &others, at, &mut stats)?;
                 }
                 choose(&config, &scores, opts.stray, rng)
             };
@@ -177,7 +182,7 @@ fn check(
     main: Algorithm,
     scores: &StepScores,
     others: &[Algorithm],
-    index: usize,
+    (sentence, line): (usize, usize),
     stats: &mut WalkStats,
 ) -> Result<(), WalkError> {
     let projective = gold.is_projective();
@@ -187,11 +192,8 @@ fn check(
             continue;
         }
         let t0 = Instant::now();
-        let s = oracle.scores(config, gold, strategy, a).map_err(|source| WalkError::Oracle {
-            sentence: index + 1,
-            line: 0,
-            source,
-        })?;
+        let s =
+            oracle.scores(config, gold, strategy, a).map_err(|source| WalkError::Oracle { sentence, line, source })?;
         let length = config.stack().len() - 1 + config.buffer().count();
         stats.timings.entry(a.name()).or_default().add(length, t0.elapsed().as_nanos());
         answers.push((a, s));
@@ -200,7 +202,7 @@ fn check(
     if answers.iter().any(|(_, s)| s != scores) {
         let answers = answers.iter().map(|(a, s)| format!("{a} {s:?}")).collect::<Vec<_>>().join("; ");
         return Err(WalkError::Disagreement {
-            sentence: index + 1,
+            sentence,
             stack: config.stack().to_vec(),
             next: *config.buffer().start(),
             n: config.sentence_len(),
