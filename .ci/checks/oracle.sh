@@ -15,10 +15,16 @@ BIN=target/release/tabula
 [ -x "$BIN" ] || cargo build --release --quiet
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# The summary line is long (per-bucket timings): show its head only.
+summary() { tail -1 | cut -c1-220; echo; }
 for f in de_gsd-ud-test en_ewt-ud-dev; do
   xz -dc "$UD/$f.conllu.xz" > "$TMP/$f.conllu"
-  echo "-- agreement, projectivized $f"
-  timeout 80 "$BIN" oracle --walk "$TMP/$f.conllu" --projectivize --check-agreement --stray 0.3 --seed 1 --strategy lbr --json | tail -1
+  echo "-- agreement of cubic, quadratic and linear, projectivized $f, lbr"
+  timeout 80 "$BIN" oracle --walk "$TMP/$f.conllu" --projectivize --check-agreement --stray 0.3 --seed 1 --strategy lbr --json | summary
+done
+for s in none strict-lbr rbl; do
+  echo "-- agreement, projectivized de_gsd-ud-test, $s"
+  timeout 80 "$BIN" oracle --walk "$TMP/de_gsd-ud-test.conllu" --projectivize --check-agreement --stray 0.3 --seed 2 --strategy "$s" --json | summary
 done
 echo "-- cubic, unprojectivized de_gsd-ud-test"
-timeout 60 "$BIN" oracle --walk "$TMP/de_gsd-ud-test.conllu" --algorithm cubic --stray 0.3 --seed 1 --strategy lbr --json | tail -1
+timeout 60 "$BIN" oracle --walk "$TMP/de_gsd-ud-test.conllu" --algorithm cubic --stray 0.3 --seed 1 --strategy lbr --json | summary
