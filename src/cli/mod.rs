@@ -7,4 +7,4 @@ pub mod oracle;
 pub mod projectivize;
 
 /// The error of a subcommand; printed as `error: …` with exit status 1.
-pub type CliError = Box<dyn std::error::Error>;
+pub type CliError = Box<dyn std::error::Error + Send + Sync>;

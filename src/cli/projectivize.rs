@@ -9,7 +9,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use tabula::conllu::{ConlluError, InvalidSentence, RawSentence, Reader, Sentence};
 use tabula::grammar::{text, Grammar};
@@ -82,7 +82,7 @@ pub(crate) fn load_grammar(path: Option<&Path>, single_root: bool) -> Result<(Gr
 }
 
 /// An input stream, its name for messages and its size if known.
-pub(crate) type Input = (Box<dyn BufRead>, Arc<str>, Option<u64>);
+pub(crate) type Input = (Box<dyn BufRead + Send>, Arc<str>, Option<u64>);
 
 /// Opens a file, or standard input for `-` / nothing.
 pub(crate) fn open_input(path: Option<&Path>) -> Result<Input, CliError> {
@@ -92,7 +92,7 @@ pub(crate) fn open_input(path: Option<&Path>) -> Result<Input, CliError> {
             let len = f.metadata().ok().map(|m| m.len());
             Ok((Box::new(BufReader::with_capacity(1 << 16, f)), p.display().to_string().into(), len))
         }
-        _ => Ok((Box::new(io::stdin().lock()), "<stdin>".into(), None)),
+        _ => Ok((Box::new(BufReader::with_capacity(1 << 16, io::stdin())), "<stdin>".into(), None)),
     }
 }
 
@@ -278,36 +278,53 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             index += 1;
         }
     } else {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads as usize).build()?;
-        let mut batch: Vec<RawSentence> = Vec::with_capacity(BATCH);
-        let mut index = 0u64;
-        let mut done = false;
-        while !done {
-            batch.clear();
+        // A pipeline over batches: while the pool processes batch i, the
+        // next batch is read and the outcomes of batch i − 1 are written.
+        // Each pool thread keeps its own worker (and engine chart).
+        let threads = args.threads as usize;
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+        let workers: Vec<Mutex<Worker<'_>>> =
+            (0..threads).map(|_| make_worker().map(Mutex::new)).collect::<Result<_, _>>()?;
+        let read_batch = |reader: &mut Reader<_>| -> Result<Vec<RawSentence>, ConlluError> {
+            let mut batch = Vec::with_capacity(BATCH);
             while batch.len() < BATCH {
                 match reader.next_raw() {
                     Some(raw) => batch.push(raw?),
-                    None => {
-                        done = true;
-                        break;
-                    }
+                    None => break,
                 }
             }
+            Ok(batch)
+        };
+        let mut batch = read_batch(&mut reader)?;
+        let mut pending: Vec<Outcome> = Vec::new();
+        let mut index = 0u64;
+        while !batch.is_empty() || !pending.is_empty() {
             let base = index;
-            let outcomes: Vec<Outcome> = pool.install(|| {
-                batch
-                    .par_drain(..)
-                    .enumerate()
-                    .map_init(
-                        || make_worker().expect("checked above"),
-                        |w, (i, raw)| w.process(base + i as u64, raw, &file, class),
-                    )
-                    .collect()
+            index += batch.len() as u64;
+            let (outcomes, (next, written)) = pool.install(|| {
+                rayon::join(
+                    || {
+                        batch
+                            .into_par_iter()
+                            .enumerate()
+                            .map(|(i, raw)| {
+                                let slot = rayon::current_thread_index().unwrap_or(0) % threads;
+                                let mut worker = workers[slot].lock().unwrap_or_else(|e| e.into_inner());
+                                worker.process(base + i as u64, raw, &file, class)
+                            })
+                            .collect::<Vec<Outcome>>()
+                    },
+                    || {
+                        rayon::join(
+                            || read_batch(&mut reader),
+                            || pending.drain(..).try_for_each(|o| emit(o, output.writer())),
+                        )
+                    },
+                )
             });
-            index += outcomes.len() as u64;
-            for outcome in outcomes {
-                emit(outcome, output.writer())?;
-            }
+            written?;
+            batch = next?;
+            pending = outcomes;
         }
     }
     output.commit()?;
