@@ -2,6 +2,9 @@
 //! configuration of every gold tree with n ≤ 5, all strategies; random
 //! configurations up to n = 9.
 
+mod common;
+
+use common::{all_trees, reachable_configurations as all_configurations};
 use proptest::prelude::*;
 use proptest::strategy::Strategy as PropStrategy;
 use tabula::oracle::cubic::CubicOracle;
@@ -10,50 +13,6 @@ use tabula::oracle::{exhaustive, Algorithm, Configuration, Oracle, OracleError, 
 use tabula::tree::DepTree;
 
 const STRATEGIES: [Strategy; 4] = [Strategy::None, Strategy::Lbr, Strategy::StrictLbr, Strategy::Rbl];
-
-/// Every tree over positions 0 … n (all head vectors without cycles).
-fn all_trees(n: usize) -> Vec<DepTree> {
-    let mut out = Vec::new();
-    let mut heads = vec![0usize; n];
-    loop {
-        if let Ok(t) = DepTree::from_heads(&heads) {
-            out.push(t);
-        }
-        // Next head vector in lexicographic order over 0..=n.
-        let mut i = 0;
-        loop {
-            if i == n {
-                return out;
-            }
-            heads[i] += 1;
-            if heads[i] <= n {
-                break;
-            }
-            heads[i] = 0;
-            i += 1;
-        }
-    }
-}
-
-/// Every configuration reachable from the initial one (any steps).
-fn all_configurations(n: usize) -> Vec<Configuration> {
-    let mut seen = std::collections::HashSet::new();
-    let mut todo = vec![Configuration::initial(n)];
-    while let Some(c) = todo.pop() {
-        if !seen.insert(c.clone()) {
-            continue;
-        }
-        for step in Step::ALL {
-            let mut d = c.clone();
-            if d.apply(step).is_ok() {
-                todo.push(d);
-            }
-        }
-    }
-    let mut v: Vec<_> = seen.into_iter().filter(|c| !c.is_final()).collect();
-    v.sort_by(|a, b| (a.stack(), a.next_input()).cmp(&(b.stack(), b.next_input())));
-    v
-}
 
 #[test]
 fn tree_and_configuration_enumeration_is_complete() {

@@ -9,6 +9,9 @@
 //! * `linear_matches_quadratic_on_long_walks`: up to 60 words.
 //! * `linear_computes_linearly_many_values`: the Sec. 6 pruning really prunes.
 
+mod common;
+
+use common::{projective_trees, reachable_configurations as reachable};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -21,64 +24,16 @@ use tabula::tree::DepTree;
 
 const STRATEGIES: [Strategy; 4] = [Strategy::None, Strategy::Lbr, Strategy::StrictLbr, Strategy::Rbl];
 
-/// Every projective tree over n words.
-fn projective_trees(n: usize) -> Vec<DepTree> {
-    let mut out = Vec::new();
-    let mut heads = vec![0usize; n];
-    loop {
-        if let Ok(t) = DepTree::from_heads(&heads) {
-            if t.is_projective() {
-                out.push(t);
-            }
-        }
-        let mut i = 0;
-        loop {
-            if i == n {
-                return out;
-            }
-            heads[i] += 1;
-            if heads[i] <= n {
-                break;
-            }
-            heads[i] = 0;
-            i += 1;
-        }
-    }
-}
-
-/// Every configuration reachable from the initial one.
-fn reachable(n: usize) -> Vec<Configuration> {
-    let mut seen = std::collections::HashSet::new();
-    let mut todo = vec![Configuration::initial(n)];
-    let mut out = Vec::new();
-    while let Some(c) = todo.pop() {
-        if !seen.insert(c.clone()) {
-            continue;
-        }
-        for s in Step::ALL {
-            if c.is_applicable(s) {
-                let mut d = c.clone();
-                d.apply(s).unwrap();
-                todo.push(d);
-            }
-        }
-        if !c.is_final() {
-            out.push(c);
-        }
-    }
-    out
-}
-
 type Scorer = fn(&Configuration, &DepTree, Strategy) -> Result<StepScores, OracleError>;
 
 fn check_all(n: usize, f: Scorer) {
     let configs = reachable(n);
     let mut failures = 0;
-    for gold in projective_trees(n) {
+    for gold in projective_trees(n).iter() {
         for c in &configs {
             for s in STRATEGIES {
-                let want = exhaustive::step_scores(c, &gold, s).unwrap();
-                let got = f(c, &gold, s).unwrap();
+                let want = exhaustive::step_scores(c, gold, s).unwrap();
+                let got = f(c, gold, s).unwrap();
                 if want != got {
                     failures += 1;
                     if failures <= 10 {

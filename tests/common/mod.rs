@@ -17,6 +17,7 @@
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex, OnceLock};
 use tabula::grammar::{Category, Grammar, LeftState, RightState, Terminal};
+use tabula::oracle::{Configuration, Step};
 use tabula::semiring::Semiring;
 use tabula::tree::DepTree;
 
@@ -303,4 +304,25 @@ pub fn shift_reduce_trees(k: usize, m: usize) -> HashSet<Vec<usize>> {
         }
     }
     out
+}
+
+/// Every non-final configuration reachable from the initial one for n
+/// words (any steps), in a fixed order (by stack, then next input node).
+pub fn reachable_configurations(n: usize) -> Vec<Configuration> {
+    let mut seen = HashSet::new();
+    let mut todo = vec![Configuration::initial(n)];
+    while let Some(c) = todo.pop() {
+        if !seen.insert(c.clone()) {
+            continue;
+        }
+        for step in Step::ALL {
+            let mut d = c.clone();
+            if d.apply(step).is_ok() {
+                todo.push(d);
+            }
+        }
+    }
+    let mut v: Vec<_> = seen.into_iter().filter(|c| !c.is_final()).collect();
+    v.sort_by(|a, b| (a.stack(), a.next_input()).cmp(&(b.stack(), b.next_input())));
+    v
 }
