@@ -190,6 +190,12 @@ impl<'o, 'g> OracleSession<'o, 'g> {
         self.algorithm
     }
 
+    /// The oracle the session falls back to (e.g. to compare algorithms at
+    /// the current configuration); using it leaves the session's state valid.
+    pub fn oracle(&mut self) -> &mut Oracle<'g> {
+        self.oracle
+    }
+
     /// Whether the session runs incrementally (the linear algorithm on a
     /// projective gold tree; see the module doc).
     pub fn is_incremental(&self) -> bool {
