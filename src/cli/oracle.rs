@@ -51,6 +51,10 @@ pub struct Args {
     /// Walk: compare all available algorithms at every configuration.
     #[arg(long)]
     check_agreement: bool,
+    /// Walk: follow each tree with one incremental oracle session (told every
+    /// step, Sec. 7) and time its answers, instead of one-shot calls.
+    #[arg(long)]
+    session: bool,
     /// Walk: end with one JSON line of totals.
     #[arg(long)]
     json: bool,
@@ -174,6 +178,7 @@ fn run_walk(args: &Args, path: &std::path::Path, oracle: &mut Oracle<'_>) -> Res
         algorithm: args.algorithm,
         stray: args.stray,
         check_agreement: args.check_agreement,
+        session: args.session,
     };
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
     let stats = walk::walk(oracle, &sentences, &opts, &mut rng)?;
@@ -225,6 +230,7 @@ fn print_walk(args: &Args, stats: &WalkStats) -> Result<(), CliError> {
         obj.insert("seed".into(), Value::from(args.seed));
         obj.insert("projectivized".into(), Value::from(args.projectivize));
         obj.insert("agreement_checked".into(), Value::from(stats.compared));
+        obj.insert("session".into(), Value::from(args.session));
         let mut per = Map::new();
         for (name, t) in &stats.timings {
             let buckets: Vec<Value> = t

@@ -106,12 +106,29 @@ pub struct Prepared {
     checked_projective: Option<bool>,
     /// Scratch arcs for the projectivity check.
     arcs: Vec<(usize, usize)>,
+    /// Whether the dense preparation left `crit_of`, `stack_of` and `mark`
+    /// non-zero (the sparse one keeps them all-zero between calls).
+    dense_dirty: bool,
+    /// Scratch: the remaining-input ancestors found by the sparse preparation.
+    ancestors: Vec<usize>,
+    /// Elements touched by the last preparation (the work counter of
+    /// `tests/oracle_session.rs`): stack, scanned input or critical nodes,
+    /// cleared scratch cells.
+    pub work: usize,
 }
 
 impl Prepared {
     /// Prepares the configuration reached from `config` by `step` (which must
     /// be applicable). Returns the gold arc built by the step (0 or 1).
     pub fn prepare(&mut self, config: &Configuration, gold: &DepTree, strategy: Strategy, step: Step) -> u32 {
+        let gained = self.take_step(config, gold, strategy, step);
+        self.analyse(gold);
+        gained
+    }
+
+    /// The stack, first input position and forbidden pairs after `step`;
+    /// returns the gold arc the step built. O(k).
+    fn take_step(&mut self, config: &Configuration, gold: &DepTree, strategy: Strategy, step: Step) -> u32 {
         let n = config.sentence_len();
         self.n = n;
         self.a.clear();
@@ -136,7 +153,6 @@ impl Prepared {
         }
         let k = self.a.len() - 1;
         self.forbidden = Forbidden::after(step, strategy, k);
-        self.analyse(gold);
         gained
     }
 
@@ -197,7 +213,6 @@ impl Prepared {
     fn analyse(&mut self, gold: &DepTree) {
         let n = self.n;
         let next = self.next;
-        let k = self.k();
         let in_b = |v: usize| v >= next && v <= n;
         self.crit_of.clear();
         self.crit_of.resize(n + 2, 0);
@@ -230,6 +245,18 @@ impl Prepared {
             }
         }
         self.m_internal = m_internal;
+        self.dense_dirty = true;
+        self.work = self.a.len() + (n + 2);
+        self.tables(gold);
+    }
+
+    /// The tables after the critical nodes `b`, `crit_of` and `stack_of` are
+    /// set: R, p, c, nchildren, stack heads, κ/λ tables, p≥. O(k + m').
+    fn tables(&mut self, gold: &DepTree) {
+        let n = self.n;
+        let next = self.next;
+        let k = self.k();
+        let in_b = |v: usize| v >= next && v <= n;
         let m = self.b.len() - 1;
         // R: component roots. Parents of critical nodes in B are critical.
         self.r.clear();
@@ -331,6 +358,114 @@ impl Prepared {
         } else {
             BOT
         }
+    }
+}
+
+// ---------------------------------------------------------------------
+// Sparse preparation, for the incremental session (Sec. 7; see
+// `super::session` for why it is sound).
+// ---------------------------------------------------------------------
+
+impl Prepared {
+    /// As [`Prepared::prepare`], without scanning the remaining input:
+    /// `exposed` lists, increasing, the remaining-input nodes *of the
+    /// configuration after the step* whose gold parent is not in the
+    /// remaining input (the caller maintains them, see
+    /// [`OracleSession`](super::session::OracleSession)). The critical nodes
+    /// are those plus the remaining-input ancestors of stack nodes, found by
+    /// walking up from the stack; M = |B| − |exposed| (every node of B but
+    /// the exposed ones has its gold parent in B).
+    ///
+    /// # Complexity
+    ///
+    /// O(k + m' log m') for m' critical nodes (the ancestors are sorted),
+    /// independent of the length m of the remaining input; O(n) once when
+    /// the scratch arrays were last used by [`Prepared::prepare`] or grow.
+    pub fn prepare_sparse(
+        &mut self,
+        config: &Configuration,
+        gold: &DepTree,
+        strategy: Strategy,
+        step: Step,
+        exposed: &[usize],
+    ) -> u32 {
+        let gained = self.take_step(config, gold, strategy, step);
+        self.analyse_sparse(gold, exposed);
+        gained
+    }
+
+    fn analyse_sparse(&mut self, gold: &DepTree, exposed: &[usize]) {
+        let n = self.n;
+        let next = self.next;
+        let in_b = |v: usize| v >= next && v <= n;
+        debug_assert!(exposed.windows(2).all(|w| w[0] < w[1]), "exposed must increase");
+        debug_assert!(exposed.iter().all(|&v| in_b(v) && !in_b(gold.head(v))), "exposed {exposed:?}");
+        let mut work = 0;
+        // The scratch arrays are all-zero between sparse calls.
+        if self.dense_dirty || self.crit_of.len() < n + 2 {
+            let len = self.crit_of.len().max(n + 2);
+            for v in [&mut self.crit_of, &mut self.stack_of] {
+                v.clear();
+                v.resize(len, 0);
+            }
+            self.mark.clear();
+            self.mark.resize(len, false);
+            self.dense_dirty = false;
+            work += len;
+        }
+        for (i, &v) in self.a.iter().enumerate() {
+            self.stack_of[v] = i + 1;
+        }
+        self.ancestors.clear();
+        for &v in &self.a[1..] {
+            let mut h = gold.head(v);
+            while in_b(h) && !self.mark[h] {
+                self.mark[h] = true;
+                self.ancestors.push(h);
+                h = gold.head(h);
+            }
+        }
+        self.ancestors.sort_unstable();
+        // Critical nodes: the sorted union of `exposed` and the ancestors.
+        self.b.clear();
+        self.b.push(usize::MAX);
+        let (mut x, mut y) = (0, 0);
+        loop {
+            let v = match (exposed.get(x), self.ancestors.get(y)) {
+                (Some(&e), Some(&u)) if e == u => {
+                    x += 1;
+                    y += 1;
+                    e
+                }
+                (Some(&e), Some(&u)) if e < u => {
+                    x += 1;
+                    e
+                }
+                (_, Some(&u)) => {
+                    y += 1;
+                    u
+                }
+                (Some(&e), None) => {
+                    x += 1;
+                    e
+                }
+                (None, None) => break,
+            };
+            self.crit_of[v] = self.b.len();
+            self.b.push(v);
+        }
+        self.m_internal = ((n + 1 - next) - exposed.len()) as u32;
+        self.tables(gold);
+        for &v in &self.a {
+            self.stack_of[v] = 0;
+        }
+        for &v in &self.b[1..] {
+            self.crit_of[v] = 0;
+        }
+        for &v in &self.ancestors {
+            self.mark[v] = false;
+        }
+        self.work = work + 2 * self.a.len() + exposed.len() + 2 * self.ancestors.len() + 2 * (self.b.len() - 1);
     }
 }
 

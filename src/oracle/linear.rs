@@ -61,6 +61,12 @@ impl LinearOracle {
     pub fn computed(&self) -> usize {
         self.engine.computed
     }
+
+    /// The preparation work ([`Prepared::work`](super::critical::Prepared::work))
+    /// of the last call, summed over the steps scored: Θ(k + m) per step.
+    pub fn prep_work(&self) -> usize {
+        self.engine.prep_work
+    }
 }
 
 /// Scores every applicable step of `config` by the linear algorithm

@@ -126,6 +126,9 @@ pub(crate) struct Engine<const PRUNE: bool> {
     /// Number of values score(i, j, q) and score'(i, j) computed since the
     /// last [`Engine::scores`] started.
     pub(crate) computed: usize,
+    /// Preparation work ([`Prepared::work`]) summed over the steps scored by
+    /// the last call.
+    pub(crate) prep_work: usize,
 }
 
 impl<const PRUNE: bool> Engine<PRUNE> {
@@ -142,15 +145,47 @@ impl<const PRUNE: bool> Engine<PRUNE> {
             return Err(OracleError::NonProjectiveGold(algorithm));
         }
         self.computed = 0;
+        self.prep_work = 0;
         let mut out = StepScores::default();
         for step in Step::ALL {
             if config.is_applicable(step) {
                 let gained = self.prep.prepare(config, gold, strategy, step);
+                self.prep_work += self.prep.work;
                 let s = self.sigma_max(gold);
                 out.set(step, (s > NEG).then(|| s as u32 + gained));
             }
         }
         Ok(out)
+    }
+
+    /// As [`Engine::scores`] for a gold tree the caller knows to be
+    /// projective, preparing each successor with
+    /// [`Prepared::prepare_sparse`]: `exposed_now` / `exposed_shifted` are
+    /// the exposed remaining-input nodes (increasing) of `config` (which the
+    /// reductions keep) and of the configuration after shift. Used by the
+    /// incremental [`OracleSession`](super::session::OracleSession) (Sec. 7).
+    /// O(k + m' log m') for m' critical nodes.
+    pub(crate) fn scores_sparse(
+        &mut self,
+        config: &Configuration,
+        gold: &DepTree,
+        strategy: Strategy,
+        exposed_now: &[usize],
+        exposed_shifted: &[usize],
+    ) -> StepScores {
+        self.computed = 0;
+        self.prep_work = 0;
+        let mut out = StepScores::default();
+        for step in Step::ALL {
+            if config.is_applicable(step) {
+                let exposed = if step == Step::Shift { exposed_shifted } else { exposed_now };
+                let gained = self.prep.prepare_sparse(config, gold, strategy, step, exposed);
+                self.prep_work += self.prep.work;
+                let s = self.sigma_max(gold);
+                out.set(step, (s > NEG).then(|| s as u32 + gained));
+            }
+        }
+        out
     }
 
     /// σ_max = M ⊗ score(k − 1, k, N) ⊗ nchildren(k) of the prepared configuration.

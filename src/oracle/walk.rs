@@ -7,6 +7,7 @@
 //! Treebanks are read with [`crate::conllu`] and, for walks over projective
 //! gold trees, projectivized with [`crate::projectivize`].
 
+use super::session::OracleSession;
 use super::{Algorithm, Configuration, Oracle, OracleError, Step, StepScores, Strategy};
 use crate::conllu::{ConlluError, Reader};
 use crate::grammar::text;
@@ -78,6 +79,10 @@ pub struct WalkOptions {
     pub stray: f64,
     /// Compare the answers of all available algorithms at every configuration.
     pub check_agreement: bool,
+    /// Follow each tree with one [`OracleSession`] (told every step; Sec. 7)
+    /// instead of one-shot calls; the session's set-up time is added to its
+    /// first timed configuration.
+    pub session: bool,
 }
 
 /// Timing totals for one stack + input length k + m.
@@ -148,8 +153,12 @@ pub fn walk<R: Rng>(
         let gold = &sentence.tree;
         let main = Oracle::resolve(opts.algorithm, gold);
         let err = |source| WalkError::Oracle { sentence: index + 1, line: sentence.line, source };
-        let mut config = Configuration::initial(gold.len());
         stats.trees += 1;
+        if opts.session {
+            walk_session(oracle, index, sentence, main, opts, rng, &mut stats)?;
+            continue;
+        }
+        let mut config = Configuration::initial(gold.len());
         while !config.is_final() {
             let step = if config.stack().len() < 2 {
                 Step::Shift
@@ -171,6 +180,50 @@ pub fn walk<R: Rng>(
         }
     }
     Ok(stats)
+}
+
+/// The walk of one tree with an [`OracleSession`] (`--session`).
+fn walk_session<R: Rng>(
+    oracle: &mut Oracle<'_>,
+    index: usize,
+    sentence: &GoldSentence,
+    main: Algorithm,
+    opts: &WalkOptions,
+    rng: &mut R,
+    stats: &mut WalkStats,
+) -> Result<(), WalkError> {
+    let gold = &sentence.tree;
+    let err = |source| WalkError::Oracle { sentence: index + 1, line: sentence.line, source };
+    let others = [Algorithm::Cubic, Algorithm::Quadratic, Algorithm::Linear];
+    let name = match main {
+        Algorithm::Cubic => "cubic+session",
+        Algorithm::Quadratic => "quadratic+session",
+        Algorithm::Linear | Algorithm::Auto => "linear+session",
+    };
+    let t0 = Instant::now();
+    let mut session = OracleSession::new(oracle, gold.clone(), opts.strategy, main);
+    let mut setup = t0.elapsed().as_nanos();
+    while !session.configuration().is_final() {
+        let step = if session.configuration().stack().len() < 2 {
+            Step::Shift
+        } else {
+            let t0 = Instant::now();
+            let scores = session.scores().map_err(err)?;
+            let nanos = t0.elapsed().as_nanos() + std::mem::take(&mut setup);
+            let config = session.configuration().clone();
+            let length = config.stack().len() - 1 + config.buffer().count();
+            stats.timings.entry(name).or_default().add(length, nanos);
+            stats.followed.add(length, nanos);
+            if opts.check_agreement {
+                let at = (index + 1, sentence.line);
+                check(session.oracle(), &config, gold, opts.strategy, main, &scores, &others, at, stats)?;
+            }
+            choose(&config, &scores, opts.stray, rng)
+        };
+        session.apply(step).map_err(err)?;
+        stats.steps += 1;
+    }
+    Ok(())
 }
 
 #[allow(clippy::too_many_arguments)]

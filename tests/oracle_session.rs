@@ -1,0 +1,259 @@
+//! The incremental [`OracleSession`] (Sec. 7) against the one-shot linear
+//! oracle (Sec. 6) and the brute force: every walk of every projective gold
+//! tree with n ≤ 6 and all four strategies; random walks of random projective
+//! trees up to n = 60; and the work per step on 400-word sentences.
+
+use proptest::prelude::*;
+use std::collections::HashMap;
+use tabula::oracle::session::OracleSession;
+use tabula::oracle::{exhaustive, linear::LinearOracle, Algorithm, Configuration, Oracle, Step, StepScores, Strategy};
+use tabula::tree::DepTree;
+
+const STRATEGIES: [Strategy; 4] = [Strategy::None, Strategy::Lbr, Strategy::StrictLbr, Strategy::Rbl];
+
+/// Every projective tree over positions 0 … n.
+fn all_projective_trees(n: usize) -> Vec<DepTree> {
+    let mut out = Vec::new();
+    let mut heads = vec![0usize; n];
+    loop {
+        if let Ok(t) = DepTree::from_heads(&heads) {
+            if t.is_projective() {
+                out.push(t);
+            }
+        }
+        let mut i = 0;
+        loop {
+            if i == n {
+                return out;
+            }
+            heads[i] += 1;
+            if heads[i] <= n {
+                break;
+            }
+            heads[i] = 0;
+            i += 1;
+        }
+    }
+}
+
+/// Every complete computation (step sequence from the initial configuration
+/// to the final one) for n words; every walk is a prefix of one of them.
+fn all_computations(n: usize) -> Vec<Vec<Step>> {
+    fn go(c: &Configuration, path: &mut Vec<Step>, out: &mut Vec<Vec<Step>>) {
+        if c.is_final() {
+            out.push(path.clone());
+            return;
+        }
+        for step in Step::ALL {
+            let mut d = c.clone();
+            if d.apply(step).is_ok() {
+                path.push(step);
+                go(&d, path, out);
+                path.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    go(&Configuration::initial(n), &mut Vec::new(), &mut out);
+    out
+}
+
+#[test]
+fn the_session_equals_the_one_shot_oracle_and_the_brute_force_on_every_walk_of_small_trees() {
+    let mut one_shot = LinearOracle::new();
+    let mut inner = Oracle::new();
+    let mut checked = 0usize;
+    for n in 1..=6 {
+        let computations = all_computations(n);
+        for gold in all_projective_trees(n) {
+            for strategy in STRATEGIES {
+                // The expected answers depend on the configuration only.
+                let mut want: HashMap<Configuration, StepScores> = HashMap::new();
+                for computation in &computations {
+                    let mut session = OracleSession::new(&mut inner, gold.clone(), strategy, Algorithm::Linear);
+                    assert!(session.is_incremental());
+                    for &step in computation {
+                        let c = session.configuration().clone();
+                        let expected = *want.entry(c.clone()).or_insert_with(|| {
+                            let brute = exhaustive::step_scores(&c, &gold, strategy).unwrap();
+                            assert_eq!(one_shot.scores(&c, &gold, strategy).unwrap(), brute, "one-shot {gold:?} {c:?}");
+                            brute
+                        });
+                        let got = session.scores().unwrap();
+                        assert_eq!(got, expected, "gold {gold:?}, {strategy}, {c:?} after {computation:?}");
+                        session.apply(step).unwrap();
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 1_000_000, "only {checked} cases");
+}
+
+/// Non-projective gold trees and the other algorithms fall back to one-shot
+/// calls, errors included.
+#[test]
+fn the_session_falls_back_to_one_shot_calls() {
+    let crossing = DepTree::from_heads(&[3, 4, 0, 3]).unwrap();
+    assert!(!crossing.is_projective());
+    let mut inner = Oracle::new();
+    let mut session = OracleSession::new(&mut inner, crossing.clone(), Strategy::Lbr, Algorithm::Linear);
+    assert!(!session.is_incremental());
+    assert!(session.scores().is_err());
+    let mut session = OracleSession::new(&mut inner, crossing.clone(), Strategy::Lbr, Algorithm::Auto);
+    assert_eq!(session.algorithm(), Algorithm::Cubic);
+    assert!(!session.is_incremental());
+    let want = exhaustive::step_scores(&Configuration::initial(4), &crossing, Strategy::Lbr).unwrap();
+    assert_eq!(session.scores().unwrap(), want);
+    let chain = DepTree::from_heads(&[0, 1, 2]).unwrap();
+    for algorithm in [Algorithm::Cubic, Algorithm::Quadratic] {
+        assert!(!OracleSession::new(&mut inner, chain.clone(), Strategy::Lbr, algorithm).is_incremental());
+    }
+    assert!(OracleSession::new(&mut inner, chain, Strategy::Lbr, Algorithm::Auto).is_incremental());
+}
+
+/// A small deterministic generator (xorshift64*).
+struct Rng(u64);
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
+    }
+}
+
+/// A random projective tree over 0 … n: the dependents of a head, on each
+/// side, are consecutive spans, each with a root that heads the rest of it.
+/// Every projective tree has positive probability.
+fn random_projective(n: usize, seed: u64) -> DepTree {
+    fn span(lo: usize, hi: usize, head: usize, heads: &mut [usize], rng: &mut Rng) {
+        let mut lo = lo;
+        while lo <= hi {
+            let end = lo + rng.below(hi - lo + 1);
+            let root = lo + rng.below(end - lo + 1);
+            heads[root - 1] = head;
+            if root > lo {
+                span(lo, root - 1, root, heads, rng);
+            }
+            span(root + 1, end, root, heads, rng);
+            lo = end + 1;
+        }
+    }
+    let mut heads = vec![0usize; n];
+    span(1, n, 0, &mut heads, &mut Rng(seed | 1));
+    let t = DepTree::from_heads(&heads).expect("a tree");
+    assert!(t.is_projective());
+    t
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_session_equals_the_one_shot_linear_oracle_on_random_walks(
+        n in 1usize..=60, seed in any::<u64>(), choices in proptest::collection::vec(0usize..6, 0..240), s in 0usize..4,
+    ) {
+        let gold = random_projective(n, seed);
+        let strategy = STRATEGIES[s];
+        let mut one_shot = LinearOracle::new();
+        let mut inner = Oracle::new();
+        let mut session = OracleSession::new(&mut inner, gold.clone(), strategy, Algorithm::Linear);
+        prop_assert!(session.is_incremental());
+        for &x in &choices {
+            if session.configuration().is_final() {
+                break;
+            }
+            let want = one_shot.scores(session.configuration(), &gold, strategy).unwrap();
+            prop_assert_eq!(session.scores().unwrap(), want);
+            prop_assert_eq!(session.scores().unwrap(), want);
+            let steps: Vec<Step> =
+                Step::ALL.iter().copied().filter(|&st| session.configuration().is_applicable(st)).collect();
+            session.apply(steps[x % steps.len()]).unwrap();
+        }
+    }
+}
+
+/// Total work along the computation that always takes the first optimal
+/// step (a gold computation): (session work, one-shot memo values +
+/// preparation work, steps, largest stack).
+fn work_along_gold(gold: &DepTree, strategy: Strategy) -> (usize, usize, usize, usize) {
+    let mut one_shot = LinearOracle::new();
+    let mut inner = Oracle::new();
+    let mut session = OracleSession::new(&mut inner, gold.clone(), strategy, Algorithm::Linear);
+    let (mut one_shot_work, mut steps, mut depth) = (0, 0, 0);
+    while !session.configuration().is_final() {
+        let s = session.scores().unwrap();
+        assert_eq!(s, one_shot.scores(session.configuration(), gold, strategy).unwrap());
+        one_shot_work += one_shot.computed() + one_shot.prep_work();
+        depth = depth.max(session.configuration().stack().len());
+        session.apply(s.optimal()[0]).unwrap();
+        steps += 1;
+    }
+    (session.work(), one_shot_work, steps, depth)
+}
+
+/// Balanced projective binary tree over lo..=hi headed by `head`: the root
+/// in the middle (in-order) or first (pre-order). Depth ⌈log₂(n + 1)⌉.
+fn balanced(lo: usize, hi: usize, head: usize, pre_order: bool, heads: &mut [usize]) {
+    if lo > hi {
+        return;
+    }
+    if pre_order {
+        heads[lo - 1] = head;
+        let mid = lo + 1 + (hi - lo) / 2;
+        balanced(lo + 1, mid - 1, lo, true, heads);
+        balanced(mid, hi, lo, true, heads);
+    } else {
+        let mid = (lo + hi) / 2;
+        heads[mid - 1] = head;
+        balanced(lo, mid - 1, mid, false, heads);
+        balanced(mid + 1, hi, mid, false, heads);
+    }
+}
+
+/// The session's work over a whole gold computation of a 400-word sentence
+/// grows with the stack height and the number of critical nodes, not with
+/// the remaining input: on balanced trees (depth 9) it is O(depth) per step,
+/// O(n log n) in total, where the one-shot oracle's is Θ(n²) (it scans the
+/// remaining input). On chains and flat trees, where Θ(n) nodes stay
+/// critical or on the stack, both are Θ(n²) (see the module doc of
+/// `session`: the tables are not yet maintained incrementally).
+#[test]
+fn work_per_step() {
+    let n = 400;
+    let mut in_order = vec![0; n];
+    balanced(1, n, 0, false, &mut in_order);
+    let mut pre_order = vec![0; n];
+    balanced(1, n, 0, true, &mut pre_order);
+    let in_order = DepTree::from_heads(&in_order).unwrap();
+    let pre_order = DepTree::from_heads(&pre_order).unwrap();
+    let left_chain = DepTree::from_heads(&(1..=n).map(|v| if v == n { 0 } else { v + 1 }).collect::<Vec<_>>()).unwrap();
+    let right_chain = DepTree::from_heads(&(1..=n).map(|v| v - 1).collect::<Vec<_>>()).unwrap();
+    let flat = DepTree::from_heads(&vec![0; n]).unwrap();
+    let shapes = [
+        ("balanced in-order", &in_order, true),
+        ("balanced pre-order", &pre_order, true),
+        ("left chain", &left_chain, false),
+        ("right chain", &right_chain, false),
+        ("flat", &flat, false),
+    ];
+    for strategy in STRATEGIES {
+        for (name, gold, shallow) in shapes {
+            let (session, one_shot, steps, depth) = work_along_gold(gold, strategy);
+            assert_eq!(steps, 2 * n);
+            eprintln!(
+                "{name:18} {strategy:10} max stack {depth:3}  session {session:7} ({:6.1}/step)  one-shot {one_shot:7} ({:6.1}/step)",
+                session as f64 / steps as f64,
+                one_shot as f64 / steps as f64
+            );
+            assert!(one_shot >= n * n / 2, "{name}: one-shot {one_shot}");
+            if shallow {
+                // log₂ 400 < 9: at most ~9 critical or stack nodes per step.
+                assert!(session <= 100 * 9 * n / 2, "{name} {strategy}: session {session}");
+                assert!(session * 4 < one_shot, "{name} {strategy}: session {session}, one-shot {one_shot}");
+            }
+        }
+    }
+}
