@@ -7,6 +7,7 @@ use std::io::Write;
 use std::process::ExitCode;
 use tabula::conllu::Reader;
 use tabula::grammar::text;
+use tabula::oracle::{Algorithm, Configuration, Oracle, Strategy};
 use tabula::projectivize::{lift, Counter, OptimalProjectivizer, TreeClass};
 
 /// A small synthetic treebank written for tabula (not taken from any corpus).
@@ -31,6 +32,7 @@ pub fn run(_args: Args) -> Result<ExitCode, CliError> {
     )?;
     let (mut words, mut kept_optimal, mut kept_lift) = (0, 0, 0);
     let mut projectivized = Vec::new();
+    let mut first_gold = None;
     for sentence in Reader::new(SAMPLE.as_bytes(), "data/sample.conllu") {
         let sentence = sentence?;
         let gold = sentence.tree();
@@ -52,6 +54,7 @@ pub fn run(_args: Args) -> Result<ExitCode, CliError> {
         kept_optimal += best.score;
         kept_lift += lift_score;
         sentence.write_with_heads(&best.tree, &mut projectivized)?;
+        first_gold.get_or_insert_with(|| gold.clone());
     }
     let pct = |k: usize| 100.0 * k as f64 / words as f64;
     writeln!(out)?;
@@ -61,6 +64,32 @@ pub fn run(_args: Args) -> Result<ExitCode, CliError> {
         pct(kept_optimal),
         pct(kept_lift)
     )?;
+    if let Some(gold) = first_gold {
+        // Optimal steps along the start of a computation for demo-1 (Sec. 4).
+        writeln!(out)?;
+        writeln!(
+            out,
+            "optimal steps (dynamic oracle, cubic algorithm, left-before-right) for demo-1, gold heads {gold}:"
+        )?;
+        let mut oracle = Oracle::new();
+        let mut config = Configuration::initial(gold.len());
+        for step in [tabula::oracle::Step::Shift, tabula::oracle::Step::Shift, tabula::oracle::Step::Shift] {
+            config.apply(step)?;
+        }
+        let scores = oracle.scores(&config, &gold, Strategy::Lbr, Algorithm::Cubic)?;
+        let show = |s: Option<u32>| s.map_or("n/a".to_owned(), |v| v.to_string());
+        writeln!(
+            out,
+            "  stack {:?}, input {}..={}: shift {}, reduce_left {}, reduce_right {} -> optimal {:?}",
+            config.stack(),
+            config.buffer().start(),
+            config.buffer().end(),
+            show(scores.shift),
+            show(scores.reduce_left),
+            show(scores.reduce_right),
+            scores.optimal().iter().map(|s| s.name()).collect::<Vec<_>>()
+        )?;
+    }
     writeln!(out)?;
     writeln!(out, "the optimally projectivized treebank (`tabula projectivize data/sample.conllu`):")?;
     writeln!(out)?;
