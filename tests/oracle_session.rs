@@ -3,6 +3,9 @@
 //! tree with n ≤ 6 and all four strategies; random walks of random projective
 //! trees up to n = 60; and the work per step on 400-word sentences.
 
+mod common;
+
+use common::projective_trees;
 use proptest::prelude::*;
 use std::collections::HashMap;
 use tabula::oracle::session::OracleSession;
@@ -10,31 +13,6 @@ use tabula::oracle::{exhaustive, linear::LinearOracle, Algorithm, Configuration,
 use tabula::tree::DepTree;
 
 const STRATEGIES: [Strategy; 4] = [Strategy::None, Strategy::Lbr, Strategy::StrictLbr, Strategy::Rbl];
-
-/// Every projective tree over positions 0 … n.
-fn all_projective_trees(n: usize) -> Vec<DepTree> {
-    let mut out = Vec::new();
-    let mut heads = vec![0usize; n];
-    loop {
-        if let Ok(t) = DepTree::from_heads(&heads) {
-            if t.is_projective() {
-                out.push(t);
-            }
-        }
-        let mut i = 0;
-        loop {
-            if i == n {
-                return out;
-            }
-            heads[i] += 1;
-            if heads[i] <= n {
-                break;
-            }
-            heads[i] = 0;
-            i += 1;
-        }
-    }
-}
 
 /// Every complete computation (step sequence from the initial configuration
 /// to the final one) for n words; every walk is a prefix of one of them.
@@ -65,7 +43,7 @@ fn the_session_equals_the_one_shot_oracle_and_the_brute_force_on_every_walk_of_s
     let mut checked = 0usize;
     for n in 1..=6 {
         let computations = all_computations(n);
-        for gold in all_projective_trees(n) {
+        for gold in projective_trees(n).iter() {
             for strategy in STRATEGIES {
                 // The expected answers depend on the configuration only.
                 let mut want: HashMap<Configuration, StepScores> = HashMap::new();
