@@ -53,8 +53,8 @@ fn the_session_equals_the_one_shot_oracle_and_the_brute_force_on_every_walk_of_s
                     for &step in computation {
                         let c = session.configuration().clone();
                         let expected = *want.entry(c.clone()).or_insert_with(|| {
-                            let brute = exhaustive::step_scores(&c, &gold, strategy).unwrap();
-                            assert_eq!(one_shot.scores(&c, &gold, strategy).unwrap(), brute, "one-shot {gold:?} {c:?}");
+                            let brute = exhaustive::step_scores(&c, gold, strategy).unwrap();
+                            assert_eq!(one_shot.scores(&c, gold, strategy).unwrap(), brute, "one-shot {gold:?} {c:?}");
                             brute
                         });
                         let got = session.scores().unwrap();
