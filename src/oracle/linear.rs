@@ -29,45 +29,13 @@
 //! once and reused) but invalidated in O(1) by a stamp, so only the O(k + m)
 //! entries touched cost time.
 
-use super::quadratic::Engine;
-use super::{Algorithm, Configuration, OracleError, StepScores, Strategy};
+use super::quadratic::TableOracle;
+use super::{Configuration, OracleError, StepScores, Strategy};
 use crate::tree::DepTree;
 
-/// Reusable state of the linear algorithm (Sec. 6): the preprocessed
-/// configuration and memo tables. Allocation-free once warm (the projectivity
-/// check of a new gold tree sorts into a reused buffer).
-#[derive(Clone, Debug, Default)]
-pub struct LinearOracle {
-    engine: Engine<true>,
-}
-
-impl LinearOracle {
-    /// A fresh oracle.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Scores every applicable step of `config` (Sec. 6). O(k + m) time.
-    pub fn scores(
-        &mut self,
-        config: &Configuration,
-        gold: &DepTree,
-        strategy: Strategy,
-    ) -> Result<StepScores, OracleError> {
-        self.engine.scores(config, gold, strategy, Algorithm::Linear)
-    }
-
-    /// How many values score(i, j, q) and score'(i, j) the last call computed.
-    pub fn computed(&self) -> usize {
-        self.engine.computed
-    }
-
-    /// The preparation work ([`Prepared::work`](super::critical::Prepared::work))
-    /// of the last call, summed over the steps scored: Θ(k + m) per step.
-    pub fn prep_work(&self) -> usize {
-        self.engine.prep_work
-    }
-}
+/// The linear algorithm (Sec. 6) with its reusable state: the quadratic
+/// recursion with the pruning above.
+pub type LinearOracle = TableOracle<true>;
 
 /// Scores every applicable step of `config` by the linear algorithm
 /// (Sec. 6); projective gold trees only. O(k + m) time.

@@ -1,7 +1,7 @@
 //! The O(n²) algorithm of Sec. 5 (Nederhof 2019), for projective gold trees.
 //!
 //! For each applicable step, the configuration it reaches is prepared
-//! ([`Prepared`](super::critical::Prepared): critical nodes b₁ … b_m' of the
+//! ([`Prepared`]: critical nodes b₁ … b_m' of the
 //! remaining input, components, p, p≥, c, R, P≥, nchildren, M, and the pairs
 //! the strategy forbids), and σ_max of that configuration is computed by the
 //! recursion of Table 5; the score of the step is σ_max plus the gold arc the
@@ -115,34 +115,46 @@ impl StampedMemo {
 }
 
 /// The recursion of Table 5 (Sec. 5), with the pruning of Sec. 6 when
-/// `PRUNE` is true. Reusable: allocation-free once warm.
+/// `PRUNE` is true, and its reusable state: the preprocessed configuration
+/// and the memo tables. Allocation-free once warm (the projectivity check of
+/// a new gold tree sorts into a reused buffer). Use it as
+/// [`QuadraticOracle`] (O((k + m)²) per call) or
+/// [`LinearOracle`](super::linear::LinearOracle) (O(k + m) per call).
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Engine<const PRUNE: bool> {
+pub struct TableOracle<const PRUNE: bool> {
     pub(crate) prep: Prepared,
     /// score(i, j, q) at ((i + 1) · (k + 1) + j) · 3 + q.
     memo: StampedMemo,
     /// score'(i, j) at (i + 1) · (m + 1) + j.
     memo2: StampedMemo,
     /// Number of values score(i, j, q) and score'(i, j) computed since the
-    /// last [`Engine::scores`] started.
+    /// last [`TableOracle::scores`] started.
     pub(crate) computed: usize,
     /// Preparation work ([`Prepared::work`]) summed over the steps scored by
     /// the last call.
     pub(crate) prep_work: usize,
 }
 
-impl<const PRUNE: bool> Engine<PRUNE> {
-    /// Scores every applicable step of `config`.
-    pub(crate) fn scores(
+impl<const PRUNE: bool> TableOracle<PRUNE> {
+    /// The algorithm this is: linear when pruning, else quadratic.
+    const ALGORITHM: Algorithm = if PRUNE { Algorithm::Linear } else { Algorithm::Quadratic };
+
+    /// A fresh oracle.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Scores every applicable step of `config` (Sec. 5, and Sec. 6 when
+    /// pruning); a non-projective gold tree is an error.
+    pub fn scores(
         &mut self,
         config: &Configuration,
         gold: &DepTree,
         strategy: Strategy,
-        algorithm: Algorithm,
     ) -> Result<StepScores, OracleError> {
         config.check_gold(gold)?;
         if !self.prep.is_projective(gold) {
-            return Err(OracleError::NonProjectiveGold(algorithm));
+            return Err(OracleError::NonProjectiveGold(Self::ALGORITHM));
         }
         self.computed = 0;
         self.prep_work = 0;
@@ -158,7 +170,7 @@ impl<const PRUNE: bool> Engine<PRUNE> {
         Ok(out)
     }
 
-    /// As [`Engine::scores`] for a gold tree the caller knows to be
+    /// As [`TableOracle::scores`] for a gold tree the caller knows to be
     /// projective, preparing each successor with
     /// [`Prepared::prepare_sparse`]: `exposed_now` / `exposed_shifted` are
     /// the exposed remaining-input nodes (increasing) of `config` (which the
@@ -310,32 +322,19 @@ impl<const PRUNE: bool> Engine<PRUNE> {
     }
 }
 
-/// Reusable state of the quadratic algorithm (Sec. 5): the preprocessed
-/// configuration and the memo tables. Allocation-free once warm.
-#[derive(Clone, Debug, Default)]
-pub struct QuadraticOracle {
-    engine: Engine<false>,
-}
+/// The quadratic algorithm (Sec. 5) with its reusable state.
+pub type QuadraticOracle = TableOracle<false>;
 
-impl QuadraticOracle {
-    /// A fresh oracle.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Scores every applicable step of `config` (Sec. 5). O((k + m)²) time.
-    pub fn scores(
-        &mut self,
-        config: &Configuration,
-        gold: &DepTree,
-        strategy: Strategy,
-    ) -> Result<StepScores, OracleError> {
-        self.engine.scores(config, gold, strategy, Algorithm::Quadratic)
-    }
-
+impl<const PRUNE: bool> TableOracle<PRUNE> {
     /// How many values score(i, j, q) and score'(i, j) the last call computed.
     pub fn computed(&self) -> usize {
-        self.engine.computed
+        self.computed
+    }
+
+    /// The preparation work ([`Prepared::work`]) of the last call, summed
+    /// over the steps scored: Θ(k + m) per step.
+    pub fn prep_work(&self) -> usize {
+        self.prep_work
     }
 }
 

@@ -83,7 +83,7 @@
 //! `work_per_step` test), and O(k) when the stack grows (e.g. a
 //! right-branching chain shifted to the end).
 
-use super::quadratic::Engine;
+use super::linear::LinearOracle;
 use super::{Algorithm, Configuration, Oracle, OracleError, Step, StepScores, Strategy};
 use crate::tree::DepTree;
 
@@ -104,7 +104,7 @@ pub struct OracleSession<'o, 'g> {
 
 /// State of the incremental mode (see the module doc).
 struct Incremental {
-    engine: Engine<true>,
+    engine: LinearOracle,
     /// The exposed remaining-input nodes E, increasing.
     exposed: Vec<usize>,
     /// E after a shift (scratch, rebuilt per call).
@@ -140,7 +140,7 @@ impl Incremental {
         }
         let b = config.buffer();
         let exposed = b.clone().filter(|&v| !b.contains(&gold.head(v))).collect();
-        Incremental { engine: Engine::default(), exposed, exposed_shifted: Vec::new(), right_start, right_children }
+        Incremental { engine: LinearOracle::new(), exposed, exposed_shifted: Vec::new(), right_start, right_children }
     }
 
     fn right_children(&self, v: usize) -> &[usize] {
