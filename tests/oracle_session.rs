@@ -191,47 +191,53 @@ fn balanced(lo: usize, hi: usize, head: usize, pre_order: bool, heads: &mut [usi
     }
 }
 
-/// The session's work over a whole gold computation of a 400-word sentence
-/// grows with the stack height and the number of critical nodes, not with
-/// the remaining input: on balanced trees (depth 9) it is O(depth) per step,
-/// O(n log n) in total, where the one-shot oracle's is Θ(n²) (it scans the
-/// remaining input). On chains and flat trees, where Θ(n) nodes stay
-/// critical or on the stack, both are Θ(n²) (see the module doc of
-/// `session`: the tables are not yet maintained incrementally).
-#[test]
-fn work_per_step() {
-    let n = 400;
+/// The test shapes over n words: (name, tree, whether the stack stays
+/// shallow along the gold computation).
+fn shapes(n: usize) -> Vec<(&'static str, DepTree, bool)> {
     let mut in_order = vec![0; n];
     balanced(1, n, 0, false, &mut in_order);
     let mut pre_order = vec![0; n];
     balanced(1, n, 0, true, &mut pre_order);
-    let in_order = DepTree::from_heads(&in_order).unwrap();
-    let pre_order = DepTree::from_heads(&pre_order).unwrap();
-    let left_chain = DepTree::from_heads(&(1..=n).map(|v| if v == n { 0 } else { v + 1 }).collect::<Vec<_>>()).unwrap();
-    let right_chain = DepTree::from_heads(&(1..=n).map(|v| v - 1).collect::<Vec<_>>()).unwrap();
-    let flat = DepTree::from_heads(&vec![0; n]).unwrap();
-    let shapes = [
-        ("balanced in-order", &in_order, true),
-        ("balanced pre-order", &pre_order, true),
-        ("left chain", &left_chain, false),
-        ("right chain", &right_chain, false),
-        ("flat", &flat, false),
-    ];
-    for strategy in STRATEGIES {
-        for (name, gold, shallow) in shapes {
-            let (session, one_shot, steps, depth) = work_along_gold(gold, strategy);
-            assert_eq!(steps, 2 * n);
-            eprintln!(
-                "{name:18} {strategy:10} max stack {depth:3}  session {session:7} ({:6.1}/step)  one-shot {one_shot:7} ({:6.1}/step)",
-                session as f64 / steps as f64,
-                one_shot as f64 / steps as f64
-            );
-            assert!(one_shot >= n * n / 2, "{name}: one-shot {one_shot}");
-            if shallow {
-                // log₂ 400 < 9: at most ~9 critical or stack nodes per step.
-                assert!(session <= 100 * 9 * n / 2, "{name} {strategy}: session {session}");
-                assert!(session * 4 < one_shot, "{name} {strategy}: session {session}, one-shot {one_shot}");
+    let tree = |heads: &[usize]| DepTree::from_heads(heads).unwrap();
+    vec![
+        ("balanced in-order", tree(&in_order), true),
+        ("balanced pre-order", tree(&pre_order), true),
+        ("left chain", tree(&(1..=n).map(|v| if v == n { 0 } else { v + 1 }).collect::<Vec<_>>()), true),
+        ("right chain", tree(&(1..=n).map(|v| v - 1).collect::<Vec<_>>()), false),
+        ("flat", tree(&vec![0; n]), true),
+    ]
+}
+
+/// The session's work per step along a whole gold computation does not grow
+/// with the remaining input or with the number of critical nodes: doubling
+/// the sentence from 200 to 400 words adds at most a logarithmic term
+/// (binary lifting), where the one-shot oracle's work per step doubles (it
+/// scans the remaining input). This holds on balanced trees, left chains
+/// (Θ(n) critical nodes) and flat trees (Θ(n) exposed nodes). What still
+/// grows is the stack: on a right chain the gold computation shifts every
+/// word first, and both the session and the one-shot oracle do Θ(k) work
+/// per step (see the module doc of `session`).
+#[test]
+fn work_per_step() {
+    let per_step = |n: usize| -> Vec<(Strategy, &'static str, bool, f64, f64)> {
+        let mut out = Vec::new();
+        for strategy in STRATEGIES {
+            for (name, gold, shallow) in shapes(n) {
+                let (session, one_shot, steps, depth) = work_along_gold(&gold, strategy);
+                assert_eq!(steps, 2 * n);
+                let (s, o) = (session as f64 / steps as f64, one_shot as f64 / steps as f64);
+                eprintln!("n {n} {name:18} {strategy:10} max stack {depth:3}  session {s:7.1}/step  one-shot {o:7.1}/step");
+                out.push((strategy, name, shallow, s, o));
             }
+        }
+        out
+    };
+    let (small, large) = (per_step(200), per_step(400));
+    for (&(strategy, name, shallow, s200, o200), &(_, _, _, s400, o400)) in small.iter().zip(&large) {
+        assert!(o400 > 1.8 * o200, "{name} {strategy}: one-shot {o200} → {o400}");
+        if shallow {
+            assert!(s400 < 1.25 * s200, "{name} {strategy}: session {s200} → {s400}");
+            assert!(s400 * 4.0 < o400, "{name} {strategy}: session {s400}, one-shot {o400}");
         }
     }
 }

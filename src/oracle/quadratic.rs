@@ -71,7 +71,7 @@
 //! (at most 3(k+1)² + (k+1)(m'+1)), each O(1): O((k + m)²) time. The memo
 //! tables are reused across calls and invalidated in O(1) by a stamp.
 
-use super::critical::{Prepared, BOT};
+use super::critical::{GoldIndex, Prepared, BOT};
 use super::{Algorithm, Configuration, OracleError, Step, StepScores, Strategy};
 use crate::tree::DepTree;
 
@@ -172,18 +172,19 @@ impl<const PRUNE: bool> TableOracle<PRUNE> {
 
     /// As [`TableOracle::scores`] for a gold tree the caller knows to be
     /// projective, preparing each successor with
-    /// [`Prepared::prepare_sparse`]: `exposed_now` / `exposed_shifted` are
-    /// the exposed remaining-input nodes (increasing) of `config` (which the
-    /// reductions keep) and of the configuration after shift. Used by the
-    /// incremental [`OracleSession`](super::session::OracleSession) (Sec. 7).
-    /// O(k + m' log m') for m' critical nodes.
-    pub(crate) fn scores_sparse(
+    /// [`Prepared::prepare_lazy`]: `exposed_now` / `exposed_shifted` count
+    /// the remaining-input nodes whose gold parent is not in the remaining
+    /// input, in `config` (the reductions keep it) and after shift; `index`
+    /// is the [`GoldIndex`] of `gold`. Used by the incremental
+    /// [`OracleSession`](super::session::OracleSession) (Sec. 7).
+    /// O(k log n), whatever the length of the remaining input.
+    pub(crate) fn scores_lazy(
         &mut self,
         config: &Configuration,
         gold: &DepTree,
         strategy: Strategy,
-        exposed_now: &[usize],
-        exposed_shifted: &[usize],
+        (exposed_now, exposed_shifted): (usize, usize),
+        index: &GoldIndex,
     ) -> StepScores {
         self.computed = 0;
         self.prep_work = 0;
@@ -191,7 +192,7 @@ impl<const PRUNE: bool> TableOracle<PRUNE> {
         for step in Step::ALL {
             if config.is_applicable(step) {
                 let exposed = if step == Step::Shift { exposed_shifted } else { exposed_now };
-                let gained = self.prep.prepare_sparse(config, gold, strategy, step, exposed);
+                let gained = self.prep.prepare_lazy(config, gold, strategy, step, exposed, index);
                 self.prep_work += self.prep.work;
                 let s = self.sigma_max(gold);
                 out.set(step, (s > NEG).then(|| s as u32 + gained));

@@ -11,9 +11,10 @@
 //!
 //! * **Incremental** — the linear algorithm (Sec. 6) on a projective gold
 //!   tree ([`Algorithm::Linear`], or [`Algorithm::Auto`] resolving to it).
-//!   The session keeps its own engine and maintains, across steps, the set
-//!   of *exposed* remaining-input nodes (below), so that preparing a
-//!   configuration never scans the remaining input.
+//!   The session keeps its own engine, an index of the gold tree
+//!   ([`GoldIndex`]) and the number of *exposed* remaining-input nodes
+//!   (below), so that preparing a configuration never looks at the
+//!   remaining input.
 //! * **One-shot** — every other case (cubic, quadratic, a non-projective
 //!   gold tree): each [`scores`](OracleSession::scores) after a step is one
 //!   call of [`Oracle::scores`], as before, with its errors (e.g.
@@ -24,65 +25,73 @@
 //!
 //! The one-shot preparation ([`Prepared::prepare`](super::critical::Prepared::prepare))
 //! scans the whole remaining input B = b₁ … b_m three times per
-//! configuration (once per successor) to find the critical nodes and
-//! M = |T_g ∩ (B × B)|: Θ(m) even when the stack is shallow and only a few
-//! nodes of B are critical, which is the common case (Sec. 8.2 notes that
-//! this preparation dominates the running time). The session avoids it.
+//! configuration (once per successor) to find the critical nodes, their
+//! components and M = |T_g ∩ (B × B)|: Θ(m) per step even when the stack is
+//! shallow (Sec. 8.2 notes that this preparation dominates the running
+//! time). The session replaces it by three facts that need nothing of B but
+//! its first position.
 //!
-//! Call a node v ∈ B *exposed* if its gold parent is not in B. Then
+//! 1. **M from a counter.** Call v ∈ B *exposed* if its gold parent is not
+//!    in B. Each node of B has exactly one gold parent (the root 0 is never
+//!    in B), so M = |B| − |E|. B changes only by a shift, which removes b₁:
+//!    b₁ leaves E if it was in it (its parent precedes it), and its right
+//!    children, whose parent has just left B, join E; no other node changes
+//!    (a node becomes exposed exactly when its parent leaves B). Reductions
+//!    leave B, hence E, unchanged. So |E| is updated in O(1) per shift.
+//! 2. **Only the critical nodes the recursion reads.** The recursion of
+//!    Table 5 with the Sec. 6 pruning reads, of the critical nodes, only the
+//!    critical parents p(i) of stack nodes (score' follows p' = p), their
+//!    component roots R(p(i)) (through P, P≥ and λ'), and the leftmost
+//!    critical child c(i) of each stack node, plus the number nchildren(i)
+//!    of its critical children; and it compares critical nodes only for
+//!    equality. The children of a stack node in B are exactly its right
+//!    gold children at positions ≥ b₁ (all exposed, hence critical): the
+//!    first of them and their number come from a binary search in its sorted
+//!    child list. The root of p(i)'s component is its topmost ancestor
+//!    reached through B, i.e. through positions ≥ b₁ (B is a suffix of the
+//!    sentence): binary lifting over ancestors, with the smallest position
+//!    on each jump, finds it in O(log n). λ' needs, per root r, the lowest
+//!    stack node with a gold arc to r's component: a stack node whose
+//!    critical parent lies in it, or r's own parent (the only arcs from the
+//!    stack into B go to the critical parents of stack nodes and to the
+//!    exposed children of stack nodes, which are roots).
 //!
-//! 1. the critical nodes are the exposed nodes together with the
-//!    B-ancestors (through B) of stack nodes (the definition in
-//!    [`critical`](super::critical)); the latter are found by walking up from
-//!    the stack, in time proportional to k plus their number;
-//! 2. M = |B| − |exposed|, since each node of B has exactly one gold parent
-//!    (the root 0 is never in B);
-//! 3. the exposed set E depends on B only, and B changes only by a shift,
-//!    which removes b₁: E' = E \ {b₁} ∪ {right gold children of b₁} (a node
-//!    stays exposed while it is in B, since B only shrinks; a node becomes
-//!    exposed exactly when its parent leaves B, and the only node leaving B
-//!    is b₁, whose children still in B are its right children). Reductions
-//!    leave B, hence E, unchanged.
-//! 4. For a projective gold tree, every right child c of b₁ precedes every
-//!    other node v of E': v's parent h lies before b₁ (h ∉ B, h < v), so
-//!    the arc (h, v) spans b₁, and projectivity forbids b₁ < v < c. Hence
-//!    the increasing list E' is the right children of b₁ (increasing)
-//!    followed by E without b₁: no sorting.
-//!
-//! So the session keeps E as an increasing list, updated on each shift in
-//! O(|E|) (amortised O(1) insertions: each node enters E at most once), and
-//! [`Prepared::prepare_sparse`](super::critical::Prepared::prepare_sparse)
-//! builds, from E and the stack, exactly the critical nodes, M and the
-//! tables (R, p, p≥, c, nchildren, κ, λ …) that the dense preparation
-//! builds; the memoised recursion of Table 5 with the Sec. 6 pruning then
-//! runs unchanged. The answers are therefore the one-shot ones; the tests in
-//! `tests/oracle_session.rs` check this on every walk of every projective
+//! [`Prepared::prepare_lazy`](super::critical::Prepared::prepare_lazy)
+//! builds the tables from these, and the memoised recursion then runs
+//! unchanged on them. The answers are therefore the one-shot ones; the tests
+//! in `tests/oracle_session.rs` check this on every walk of every projective
 //! tree with n ≤ 6 (all four strategies, also against the brute force) and
 //! on random walks up to n = 60.
 //!
-//! # What is not reused (yet)
+//! # What is not reused
 //!
-//! The memo tables of score(i, j, q) and score'(i, j) are rebuilt for each
-//! configuration. Reusing them soundly needs more than Sec. 7's remark:
-//! beside the strategy constraints (which change only at the top, and in
-//! the old top after an lbr shift), a value score(i, j, q) reads p≥(i) and
-//! P≥(i), which depend on the stack *above* i (p≥ looks up to the first
-//! stack node with a critical parent), nchildren(i), which changes for a
-//! deep stack node when its child b₁ is shifted, and the components R,
-//! which split when b₁ leaves B. An entry is thus not a function of the
-//! stack prefix a₀ … a_i alone, and a keying that captures these
-//! dependencies was left for later. Hence:
+//! The stack side: the tables of the k + 1 stack nodes (p, c, nchildren,
+//! p≥, κ, λ …) and the memo of score(i, j, q) and score'(i, j) are rebuilt
+//! for each configuration. Reusing memo entries across steps soundly needs
+//! more than Sec. 7's remark: beside the strategy constraints (which change
+//! only at the top, and in the old top after an lbr shift), a value
+//! score(i, j, q) reads p≥(i) and P≥(i), which depend on the stack *above*
+//! i (p≥ looks up to the first stack node with a critical parent);
+//! nchildren(i) and c(i), which change for a stack node deep down when its
+//! child b₁ is shifted; and, through the Sec. 6 pruning, intermediate values
+//! that differ from the quadratic ones. An entry is thus not a function of
+//! the stack prefix a₀ … a_i alone.
 //!
 //! # Complexity
 //!
-//! Per configuration O(k + m' log m') for the k + 1 stack nodes and m'
-//! critical nodes (preparation plus the O(k + m') values of the Sec. 6
-//! recursion) instead of O(k + m); per shift O(|E|) ≤ O(m') to update E.
-//! That is O(1) per step whenever the stack and the set of critical nodes
-//! stay bounded (gold computations of most sentences; the
-//! `work_per_step` test), and O(k) when the stack grows (e.g. a
-//! right-branching chain shifted to the end).
+//! O(n log n) to start (the index). Per configuration O(k log n) for the
+//! k + 1 stack nodes: the three preparations, and the O(k) values of the
+//! Sec. 6 recursion; per step O(1) to update |E|. Nothing depends on the
+//! length of the remaining input or on the number of critical nodes, so a
+//! step costs O(log n) whenever the stack stays shallow — on chains and
+//! flat trees as on balanced ones, and on real sentences (see
+//! `docs/oracle.md`: on en_ewt the time per configuration stays flat at
+//! ≈ 1 µs from 21 to 200 stack and input nodes, where the one-shot oracle
+//! grows from 1.0 to 1.6 µs). A deep stack still costs O(k) per step (a
+//! right-branching chain shifted to the end: ≈ 2,000 work units per step at
+//! n = 400, as one-shot); the `work_per_step` test measures both.
 
+use super::critical::GoldIndex;
 use super::linear::LinearOracle;
 use super::{Algorithm, Configuration, Oracle, OracleError, Step, StepScores, Strategy};
 use crate::tree::DepTree;
@@ -105,53 +114,25 @@ pub struct OracleSession<'o, 'g> {
 /// State of the incremental mode (see the module doc).
 struct Incremental {
     engine: LinearOracle,
-    /// The exposed remaining-input nodes E, increasing.
-    exposed: Vec<usize>,
-    /// E after a shift (scratch, rebuilt per call).
-    exposed_shifted: Vec<usize>,
-    /// Right gold children, increasing, of node v at
-    /// `right_children[right_start[v]..right_start[v + 1]]`.
-    right_start: Vec<usize>,
-    right_children: Vec<usize>,
+    /// Right children and ancestor lifting of the gold tree.
+    index: GoldIndex,
+    /// |E|: the remaining-input nodes whose gold parent is not in the
+    /// remaining input.
+    exposed: usize,
 }
 
 impl Incremental {
-    /// The state for `config` (which fits `gold`). O(n).
+    /// The state for `config` (which fits `gold`). O(n log n).
     fn new(gold: &DepTree, config: &Configuration) -> Self {
-        let n = gold.len();
-        let mut right_start = vec![0usize; n + 2];
-        for d in 1..=n {
-            let h = gold.head(d);
-            if h < d {
-                right_start[h + 1] += 1;
-            }
-        }
-        for v in 1..n + 2 {
-            right_start[v] += right_start[v - 1];
-        }
-        let mut fill = right_start.clone();
-        let mut right_children = vec![0usize; right_start[n + 1]];
-        for d in 1..=n {
-            let h = gold.head(d);
-            if h < d {
-                right_children[fill[h]] = d;
-                fill[h] += 1;
-            }
-        }
         let b = config.buffer();
-        let exposed = b.clone().filter(|&v| !b.contains(&gold.head(v))).collect();
-        Incremental { engine: LinearOracle::new(), exposed, exposed_shifted: Vec::new(), right_start, right_children }
+        let exposed = b.clone().filter(|&v| !b.contains(&gold.head(v))).count();
+        Incremental { engine: LinearOracle::new(), index: GoldIndex::new(gold), exposed }
     }
 
-    fn right_children(&self, v: usize) -> &[usize] {
-        &self.right_children[self.right_start[v]..self.right_start[v + 1]]
-    }
-
-    /// E after shifting `b1` (module doc, points 3 and 4). O(|E| + children).
-    fn shifted(&self, b1: usize, out: &mut Vec<usize>) {
-        out.clear();
-        out.extend_from_slice(self.right_children(b1));
-        out.extend(self.exposed.iter().copied().filter(|&v| v != b1));
+    /// |E| after shifting `b1` (module doc, point 3): b₁ leaves E if it was
+    /// in it (its gold parent precedes it), and its right children join. O(1).
+    fn shifted(&self, gold: &DepTree, b1: usize) -> usize {
+        self.exposed - (gold.head(b1) < b1) as usize + self.index.right_children(b1).len()
     }
 }
 
@@ -164,7 +145,8 @@ impl<'o, 'g> OracleSession<'o, 'g> {
             .unwrap_or_else(|_| unreachable!("the initial configuration fits its gold tree"))
     }
 
-    /// A session starting at `config`. O(n log n) (the projectivity check).
+    /// A session starting at `config`. O(n log n) (the projectivity check
+    /// and the [`GoldIndex`]).
     pub fn at(
         oracle: &'o mut Oracle<'g>,
         gold: DepTree,
@@ -204,29 +186,27 @@ impl<'o, 'g> OracleSession<'o, 'g> {
 
     /// The work done so far, in elementary units: in the incremental mode,
     /// the memo values computed, the preparation work
-    /// ([`Prepared::work`](super::critical::Prepared::work)) and the updates
-    /// of the exposed nodes, plus n for the start; in the one-shot mode, 0.
+    /// ([`Prepared::work`](super::critical::Prepared::work): stack nodes,
+    /// critical nodes kept, lifting steps) and the counter updates, plus n
+    /// for the start; in the one-shot mode, 0.
     pub fn work(&self) -> usize {
         self.work
     }
 
-    /// Takes `step`, returning the arc it builds. O(1), plus O(|E|) for a
-    /// shift in the incremental mode.
+    /// Takes `step`, returning the arc it builds. O(1).
     pub fn apply(&mut self, step: Step) -> Result<Option<(usize, usize)>, OracleError> {
         let b1 = self.config.next_input();
         let arc = self.config.apply(step)?;
         if let (Step::Shift, Some(b1), Some(inc)) = (step, b1, self.incremental.as_mut()) {
-            let mut out = std::mem::take(&mut inc.exposed_shifted);
-            inc.shifted(b1, &mut out);
-            self.work += out.len() + 1;
-            inc.exposed_shifted = std::mem::replace(&mut inc.exposed, out);
+            inc.exposed = inc.shifted(&self.gold, b1);
+            self.work += 1;
         }
         self.cached = None;
         Ok(arc)
     }
 
     /// The scores of the current configuration (equal to [`Oracle::scores`]
-    /// with the session's algorithm): O(k + m' log m') the first time after
+    /// with the session's algorithm): O(k log n) the first time after
     /// a step in the incremental mode, one call of the algorithm otherwise;
     /// free when asked again.
     pub fn scores(&mut self) -> Result<StepScores, OracleError> {
@@ -235,13 +215,10 @@ impl<'o, 'g> OracleSession<'o, 'g> {
         }
         let s = match self.incremental.as_mut() {
             Some(inc) => {
-                let mut shifted = std::mem::take(&mut inc.exposed_shifted);
-                if let Some(b1) = self.config.next_input() {
-                    inc.shifted(b1, &mut shifted);
-                }
-                let s = inc.engine.scores_sparse(&self.config, &self.gold, self.strategy, &inc.exposed, &shifted);
-                self.work += inc.engine.computed + inc.engine.prep_work + shifted.len();
-                inc.exposed_shifted = shifted;
+                let shifted = self.config.next_input().map_or(inc.exposed, |b1| inc.shifted(&self.gold, b1));
+                let counts = (inc.exposed, shifted);
+                let s = inc.engine.scores_lazy(&self.config, &self.gold, self.strategy, counts, &inc.index);
+                self.work += inc.engine.computed + inc.engine.prep_work;
                 s
             }
             None => self.oracle.scores(&self.config, &self.gold, self.strategy, self.algorithm)?,
