@@ -226,7 +226,9 @@ fn work_per_step() {
                 let (session, one_shot, steps, depth) = work_along_gold(&gold, strategy);
                 assert_eq!(steps, 2 * n);
                 let (s, o) = (session as f64 / steps as f64, one_shot as f64 / steps as f64);
-                eprintln!("n {n} {name:18} {strategy:10} max stack {depth:3}  session {s:7.1}/step  one-shot {o:7.1}/step");
+                eprintln!(
+                    "n {n} {name:18} {strategy:10} max stack {depth:3}  session {s:7.1}/step  one-shot {o:7.1}/step"
+                );
                 out.push((strategy, name, shallow, s, o));
             }
         }
