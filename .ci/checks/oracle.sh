@@ -3,7 +3,9 @@
 # root after `cargo test --release`:
 #  1. walks with --check-agreement on projectivized de_gsd-ud-test and
 #     en_ewt-ud-dev (every available algorithm must agree at every configuration);
-#  2. the walk on unprojectivized de_gsd-ud-test with the cubic algorithm.
+#  2. the same with an incremental session (Sec. 7) answering, checked
+#     against one-shot cubic, quadratic and linear at every configuration;
+#  3. the walk on unprojectivized de_gsd-ud-test with the cubic algorithm.
 # Skips when ../shared/ud is absent. Budget: < 3 minutes.
 set -euo pipefail
 UD=../shared/ud/v2.2
@@ -21,6 +23,10 @@ for f in de_gsd-ud-test en_ewt-ud-dev; do
   xz -dc "$UD/$f.conllu.xz" > "$TMP/$f.conllu"
   echo "-- agreement of cubic, quadratic and linear, projectivized $f, lbr"
   timeout 80 "$BIN" oracle --walk "$TMP/$f.conllu" --projectivize --check-agreement --stray 0.3 --seed 1 --strategy lbr --json | summary
+done
+for f in de_gsd-ud-test en_ewt-ud-dev; do
+  echo "-- agreement of the incremental session with the one-shot algorithms, projectivized $f, lbr"
+  timeout 80 "$BIN" oracle --walk "$TMP/$f.conllu" --projectivize --check-agreement --session --algorithm linear --stray 0.3 --seed 3 --strategy lbr --json | summary
 done
 for s in none strict-lbr rbl; do
   echo "-- agreement, projectivized de_gsd-ud-test, $s"
