@@ -73,9 +73,11 @@
 //! score(i, j, q) reads p≥(i) and P≥(i), which depend on the stack *above*
 //! i (p≥ looks up to the first stack node with a critical parent);
 //! nchildren(i) and c(i), which change for a stack node deep down when its
-//! child b₁ is shifted; and, through the Sec. 6 pruning, intermediate values
-//! that differ from the quadratic ones. An entry is thus not a function of
-//! the stack prefix a₀ … a_i alone.
+//! child b₁ is shifted; and the Sec. 6 pruning, which makes some branches
+//! −∞ (score' when λ' fails) where the quadratic recursion evaluates them,
+//! so that an intermediate value of the linear recursion need not equal the
+//! quadratic one. An entry is thus not a function of the stack prefix
+//! a₀ … a_i alone.
 //!
 //! # Complexity
 //!
