@@ -156,18 +156,7 @@ impl<const PRUNE: bool> TableOracle<PRUNE> {
         if !self.prep.is_projective(gold) {
             return Err(OracleError::NonProjectiveGold(Self::ALGORITHM));
         }
-        self.computed = 0;
-        self.prep_work = 0;
-        let mut out = StepScores::default();
-        for step in Step::ALL {
-            if config.is_applicable(step) {
-                let gained = self.prep.prepare(config, gold, strategy, step);
-                self.prep_work += self.prep.work;
-                let s = self.sigma_max(gold);
-                out.set(step, (s > NEG).then(|| s as u32 + gained));
-            }
-        }
-        Ok(out)
+        Ok(self.score_steps(config, gold, |prep, step| prep.prepare(config, gold, strategy, step)))
     }
 
     /// As [`TableOracle::scores`] for a gold tree the caller knows to be
@@ -186,13 +175,26 @@ impl<const PRUNE: bool> TableOracle<PRUNE> {
         (exposed_now, exposed_shifted): (usize, usize),
         index: &GoldIndex,
     ) -> StepScores {
+        self.score_steps(config, gold, |prep, step| {
+            let exposed = if step == Step::Shift { exposed_shifted } else { exposed_now };
+            prep.prepare_lazy(config, gold, strategy, step, exposed, index)
+        })
+    }
+
+    /// For each applicable step: `prepare` the configuration it reaches
+    /// (returning the gold arc the step built), then σ_max of it.
+    fn score_steps(
+        &mut self,
+        config: &Configuration,
+        gold: &DepTree,
+        mut prepare: impl FnMut(&mut Prepared, Step) -> u32,
+    ) -> StepScores {
         self.computed = 0;
         self.prep_work = 0;
         let mut out = StepScores::default();
         for step in Step::ALL {
             if config.is_applicable(step) {
-                let exposed = if step == Step::Shift { exposed_shifted } else { exposed_now };
-                let gained = self.prep.prepare_lazy(config, gold, strategy, step, exposed, index);
+                let gained = prepare(&mut self.prep, step);
                 self.prep_work += self.prep.work;
                 let s = self.sigma_max(gold);
                 out.set(step, (s > NEG).then(|| s as u32 + gained));
