@@ -88,8 +88,8 @@
 //! step costs O(log n) whenever the stack stays shallow — on chains and
 //! flat trees as on balanced ones, and on real sentences (see
 //! `docs/oracle.md`: on en_ewt the time per configuration stays flat at
-//! ≈ 1 µs from 21 to 200 stack and input nodes, where the one-shot oracle
-//! grows from 1.0 to 1.6 µs). A deep stack still costs O(k) per step (a
+//! ≈ 1 µs from 31 to 200 stack and input nodes, where the one-shot oracle
+//! grows from 1.06 to 1.65 µs). A deep stack still costs O(k) per step (a
 //! right-branching chain shifted to the end: ≈ 2,000 work units per step at
 //! n = 400, as one-shot); the `work_per_step` test measures both.
 
