@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::{projective_trees, reachable_configurations as reachable};
+use common::{projective_trees, random_projective, reachable_configurations as reachable};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -78,30 +78,6 @@ fn quadratic_matches_brute_force_n7() {
 #[test]
 fn linear_matches_brute_force_n6() {
     check_all(6, linear::scores);
-}
-
-/// A random projective tree: the words of an interval are split into
-/// consecutive segments, each a subtree whose random root hangs from `head`.
-fn random_projective(n: usize, rng: &mut ChaCha8Rng) -> DepTree {
-    fn fill(lo: usize, hi: usize, head: usize, heads: &mut [usize], rng: &mut ChaCha8Rng) {
-        let mut s = lo;
-        while s <= hi {
-            let e = rng.gen_range(s..=hi);
-            let r = rng.gen_range(s..=e);
-            heads[r - 1] = head;
-            if r > s {
-                fill(s, r - 1, r, heads, rng);
-            }
-            fill(r + 1, e, r, heads, rng);
-            s = e + 1;
-        }
-    }
-    let mut heads = vec![0; n];
-    // The root 0 gets one or several children at random.
-    fill(1, n, 0, &mut heads, rng);
-    let t = DepTree::from_heads(&heads).unwrap();
-    assert!(t.is_projective());
-    t
 }
 
 /// The non-final configurations of a random computation, biased towards

@@ -5,8 +5,10 @@
 
 mod common;
 
-use common::projective_trees;
+use common::{projective_trees, random_projective};
 use proptest::prelude::*;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
 use tabula::oracle::session::OracleSession;
 use tabula::oracle::{exhaustive, linear::LinearOracle, Algorithm, Configuration, Oracle, Step, StepScores, Strategy};
@@ -91,41 +93,6 @@ fn the_session_falls_back_to_one_shot_calls() {
     assert!(OracleSession::new(&mut inner, chain, Strategy::Lbr, Algorithm::Auto).is_incremental());
 }
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
-    }
-}
-
-/// A random projective tree over 0 … n: the dependents of a head, on each
-/// side, are consecutive spans, each with a root that heads the rest of it.
-/// Every projective tree has positive probability.
-fn random_projective(n: usize, seed: u64) -> DepTree {
-    fn span(lo: usize, hi: usize, head: usize, heads: &mut [usize], rng: &mut Rng) {
-        let mut lo = lo;
-        while lo <= hi {
-            let end = lo + rng.below(hi - lo + 1);
-            let root = lo + rng.below(end - lo + 1);
-            heads[root - 1] = head;
-            if root > lo {
-                span(lo, root - 1, root, heads, rng);
-            }
-            span(root + 1, end, root, heads, rng);
-            lo = end + 1;
-        }
-    }
-    let mut heads = vec![0usize; n];
-    span(1, n, 0, &mut heads, &mut Rng(seed | 1));
-    let t = DepTree::from_heads(&heads).expect("a tree");
-    assert!(t.is_projective());
-    t
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 
@@ -133,7 +100,7 @@ proptest! {
     fn the_session_equals_the_one_shot_linear_oracle_on_random_walks(
         n in 1usize..=60, seed in any::<u64>(), choices in proptest::collection::vec(0usize..6, 0..240), s in 0usize..4,
     ) {
-        let gold = random_projective(n, seed);
+        let gold = random_projective(n, &mut ChaCha8Rng::seed_from_u64(seed));
         let strategy = STRATEGIES[s];
         let mut one_shot = LinearOracle::new();
         let mut inner = Oracle::new();

@@ -11,9 +11,12 @@
 //! * [`brute_force`] sums, over all projective trees, one copy of the tree's
 //!   arc-weight product per derivation;
 //! * [`shift_reduce_trees`] simulates every computation of the arc-standard
-//!   parser of Table 1 and collects the trees it builds.
+//!   parser of Table 1 and collects the trees it builds;
+//! * [`random_projective`] draws a random projective tree (every projective
+//!   tree has positive probability).
 #![allow(dead_code)]
 
+use rand::Rng;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex, OnceLock};
 use tabula::grammar::{Category, Grammar, LeftState, RightState, Terminal};
@@ -325,4 +328,29 @@ pub fn reachable_configurations(n: usize) -> Vec<Configuration> {
     let mut v: Vec<_> = seen.into_iter().filter(|c| !c.is_final()).collect();
     v.sort_by(|a, b| (a.stack(), a.next_input()).cmp(&(b.stack(), b.next_input())));
     v
+}
+
+/// A random projective tree over 0 … n: the words of an interval are split
+/// into consecutive segments, each a subtree whose random root hangs from
+/// the interval's head (the root 0 gets one or several children). Every
+/// projective tree has positive probability.
+pub fn random_projective(n: usize, rng: &mut impl Rng) -> DepTree {
+    fn fill(lo: usize, hi: usize, head: usize, heads: &mut [usize], rng: &mut impl Rng) {
+        let mut s = lo;
+        while s <= hi {
+            let e = rng.gen_range(s..=hi);
+            let r = rng.gen_range(s..=e);
+            heads[r - 1] = head;
+            if r > s {
+                fill(s, r - 1, r, heads, rng);
+            }
+            fill(r + 1, e, r, heads, rng);
+            s = e + 1;
+        }
+    }
+    let mut heads = vec![0; n];
+    fill(1, n, 0, &mut heads, rng);
+    let t = DepTree::from_heads(&heads).expect("a tree");
+    assert!(t.is_projective());
+    t
 }
