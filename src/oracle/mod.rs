@@ -18,6 +18,7 @@
 pub mod critical;
 pub mod cubic;
 pub mod exhaustive;
+pub mod incremental;
 pub mod linear;
 pub mod quadratic;
 pub mod session;

@@ -93,8 +93,7 @@
 //! right-branching chain shifted to the end: ≈ 2,000 work units per step at
 //! n = 400, as one-shot); the `work_per_step` test measures both.
 
-use super::critical::GoldIndex;
-use super::linear::LinearOracle;
+use super::incremental::IncrementalLinear;
 use super::{Algorithm, Configuration, Oracle, OracleError, Step, StepScores, Strategy};
 use crate::tree::DepTree;
 
@@ -106,36 +105,8 @@ pub struct OracleSession<'o, 'g> {
     strategy: Strategy,
     algorithm: Algorithm,
     cached: Option<StepScores>,
-    /// The incremental state, for the linear algorithm on a projective tree.
-    incremental: Option<Incremental>,
-    /// Work done by [`OracleSession::scores`] and [`OracleSession::apply`]
-    /// since the session started (see [`OracleSession::work`]).
-    work: usize,
-}
-
-/// State of the incremental mode (see the module doc).
-struct Incremental {
-    engine: LinearOracle,
-    /// Right children and ancestor lifting of the gold tree.
-    index: GoldIndex,
-    /// |E|: the remaining-input nodes whose gold parent is not in the
-    /// remaining input.
-    exposed: usize,
-}
-
-impl Incremental {
-    /// The state for `config` (which fits `gold`). O(n log n).
-    fn new(gold: &DepTree, config: &Configuration) -> Self {
-        let b = config.buffer();
-        let exposed = b.clone().filter(|&v| !b.contains(&gold.head(v))).count();
-        Incremental { engine: LinearOracle::new(), index: GoldIndex::new(gold), exposed }
-    }
-
-    /// |E| after shifting `b1` (module doc, point 3): b₁ leaves E if it was
-    /// in it (its gold parent precedes it), and its right children join. O(1).
-    fn shifted(&self, gold: &DepTree, b1: usize) -> usize {
-        self.exposed - (gold.head(b1) < b1) as usize + self.index.right_children(b1).len()
-    }
+    /// The incremental engine, for the linear algorithm on a projective tree.
+    incremental: Option<IncrementalLinear>,
 }
 
 impl<'o, 'g> OracleSession<'o, 'g> {
@@ -158,10 +129,9 @@ impl<'o, 'g> OracleSession<'o, 'g> {
     ) -> Result<Self, OracleError> {
         config.check_gold(&gold)?;
         let algorithm = Oracle::resolve(algorithm, &gold);
-        let incremental =
-            (algorithm == Algorithm::Linear && gold.is_projective()).then(|| Incremental::new(&gold, &config));
-        let work = if incremental.is_some() { gold.len() } else { 0 };
-        Ok(OracleSession { oracle, gold, config, strategy, algorithm, cached: None, incremental, work })
+        let incremental = (algorithm == Algorithm::Linear && gold.is_projective())
+            .then(|| IncrementalLinear::new(&gold, &config, strategy));
+        Ok(OracleSession { oracle, gold, config, strategy, algorithm, cached: None, incremental })
     }
 
     /// The current configuration.
@@ -192,16 +162,14 @@ impl<'o, 'g> OracleSession<'o, 'g> {
     /// critical nodes kept, lifting steps) and the counter updates, plus n
     /// for the start; in the one-shot mode, 0.
     pub fn work(&self) -> usize {
-        self.work
+        self.incremental.as_ref().map_or(0, |inc| inc.work)
     }
 
     /// Takes `step`, returning the arc it builds. O(1).
     pub fn apply(&mut self, step: Step) -> Result<Option<(usize, usize)>, OracleError> {
-        let b1 = self.config.next_input();
         let arc = self.config.apply(step)?;
-        if let (Step::Shift, Some(b1), Some(inc)) = (step, b1, self.incremental.as_mut()) {
-            inc.exposed = inc.shifted(&self.gold, b1);
-            self.work += 1;
+        if let Some(inc) = self.incremental.as_mut() {
+            inc.apply(step);
         }
         self.cached = None;
         Ok(arc)
@@ -216,13 +184,7 @@ impl<'o, 'g> OracleSession<'o, 'g> {
             return Ok(s);
         }
         let s = match self.incremental.as_mut() {
-            Some(inc) => {
-                let shifted = self.config.next_input().map_or(inc.exposed, |b1| inc.shifted(&self.gold, b1));
-                let counts = (inc.exposed, shifted);
-                let s = inc.engine.scores_lazy(&self.config, &self.gold, self.strategy, counts, &inc.index);
-                self.work += inc.engine.computed + inc.engine.prep_work;
-                s
-            }
+            Some(inc) => inc.scores(),
             None => self.oracle.scores(&self.config, &self.gold, self.strategy, self.algorithm)?,
         };
         self.cached = Some(s);

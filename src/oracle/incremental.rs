@@ -1,0 +1,687 @@
+//! The linear algorithm (Sec. 6) kept alive along one computation (Sec. 7):
+//! the engine behind an incremental [`OracleSession`](super::session::OracleSession).
+//!
+//! Sec. 7 observes that consecutive configurations differ in at most the two
+//! topmost stack nodes and the first input node, "therefore all but a
+//! constant number of values of score(i, j, q) and score'(i, j) can be
+//! reused". Read literally this is not so: a value of the Sec. 5/6 recursion
+//! at stack position i also reads p≥(i), which looks *above* i; the strategy
+//! masks of the node it is paired with; nchildren and c of stack nodes deep
+//! down, which change when one of their children is shifted; and tables (κ,
+//! λ, λ') indexed by positions. [`IncrementalLinear`] makes the reuse sound by
+//! giving every memo value a key that determines it, and by keeping the
+//! tables it reads up to date per step.
+//!
+//! # The state
+//!
+//! * The stack as **cells**, one per node a_i, holding what the recursion
+//!   reads of a_i: its critical parent p(i) with the root P(i) of that
+//!   component, its leftmost gold child c(i) in the remaining input and their
+//!   number nchildren(i), and left_nb(i), the lowest stack position with a
+//!   gold arc to a_i (κ and λ of Sec. 6). Each cell has an **id** that is
+//!   fresh whenever the cell or any cell below it changes, so an id stands
+//!   for the prefix a₀ … a_i together with its tables.
+//! * Per component root r, the lowest stack position whose critical parent
+//!   lies in r's component (for λ'), and the lowest stack position holding a
+//!   gold child of b₁; both are kept lazily and checked on use (below).
+//! * |E|, the number of remaining-input nodes whose gold parent is not in
+//!   the remaining input, so that M = |B| − |E| (see `session`).
+//! * The memo: a hash map from keys to values, kept for the whole session.
+//!
+//! # The keys
+//!
+//! score(i, j, q) is keyed by (id of cell i, p≥(i), a_j, p≥(j), whether
+//! p(j) = ⊥, the strategy masks of a_i and a_j, q), and score'(i, j') by
+//! (id of cell i, p≥(i), b_j', the mask of a_i). That these determine the
+//! value follows from what the recursion reads, given that the stack is
+//! increasing and the gold tree projective:
+//!
+//! * p≥ of the positions below i follows from p≥(i) and the cells: the
+//!   recursion passes p≥ down instead of reading a table. A κ jump from i
+//!   to κ(i) skips only positions whose critical parent is ⊥ (a stack node
+//!   strictly inside a gold arc between two stack nodes has its parent
+//!   inside that arc), so p≥(κ(i) + 1) = p≥(i).
+//! * The root R(b) of the component of a critical parent b of a stack node
+//!   does not change while b is in the remaining input: every ancestor of b
+//!   in the remaining input lies to the right of b (an ancestor between the
+//!   stack node and b would cross the arc), so it leaves the input only
+//!   after b. Critical nodes can therefore be compared as sentence
+//!   positions, across steps.
+//! * λ(i, j) ("an arc between a_j and some a_ℓ, ℓ < i") and λ'(i, j') read
+//!   only the prefix below i: they are computed from left_nb(j) and from the
+//!   lowest positions above, compared with i.
+//! * The masks of Sec. 4 fall on the top, on the node below it (lbr after a
+//!   shift) or on every node below the top (strict lbr), so the masks of
+//!   the positions strictly below i are the same in every configuration
+//!   where i is not the top; the masks of a_i and a_j are in the key.
+//!
+//! # What a step costs
+//!
+//! Scoring a configuration builds the three configurations the steps reach
+//! as views of the stack: a reduce_left view shares every cell; a
+//! reduce_right view replaces the top two by one new cell; a shift view
+//! adds a cell for b₁ and renews the cells from position d up, where d is
+//! the lowest position whose tables the shift changes (the gold parent of
+//! b₁, whose c and nchildren change, and the gold children of b₁, whose
+//! critical parent becomes ⊥). The recursion then meets the memo of the
+//! previous configurations wherever the keys agree. The step taken adopts
+//! its view.
+//!
+//! Along a gold computation d is within the top few positions (what is
+//! above b₁'s parent or lowest child on the stack is reduced before b₁ in
+//! an optimal computation, up to b₁'s own left children), and the recursion
+//! meets known keys two positions below the top, so the work per step is
+//! O(log n) for the root of b₁'s parent (binary lifting), plus the number
+//! of gold children of b₁ once. `tests/oracle_session.rs` (`work_per_step`)
+//! measures it: constant from 200 to 400 words on every test shape,
+//! right-branching chains (stack depth n) included. Off the gold path a
+//! shift can renew many cells: a stack of k children of a_0 pays O(k) for
+//! each further child of a_0 shifted.
+
+use super::{Configuration, Step, StepScores, Strategy};
+use crate::tree::DepTree;
+use hashbrown::HashMap;
+
+/// −∞ of the max-plus semiring (any value ≤ this is −∞).
+const NEG: i32 = i32::MIN / 4;
+/// "None" for positions and nodes.
+const NONE: u32 = u32::MAX;
+
+/// States of Sec. 5.
+const N: u8 = 0;
+const C: u8 = 1;
+const F: u8 = 2;
+
+/// A critical node (sentence position) with the root of its component, or ⊥.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Crit {
+    node: u32,
+    root: u32,
+}
+
+const BOT: Crit = Crit { node: NONE, root: NONE };
+
+/// What the recursion reads of one stack node.
+#[derive(Clone, Copy, Debug)]
+struct Cell {
+    /// Fresh whenever this cell or a cell below it changes.
+    id: u32,
+    node: u32,
+    /// p(i) and P(i) = R(p(i)).
+    p: Crit,
+    /// c(i): the leftmost gold child in the remaining input (a component
+    /// root), or `NONE`.
+    c: u32,
+    nchildren: u32,
+    /// The lowest stack position ℓ below with a gold arc between a_ℓ and
+    /// this node, or `NONE`.
+    left_nb: u32,
+}
+
+/// The key of a memo value (module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Key {
+    cell: u32,
+    pge: u32,
+    j: u32,
+    j_pge: u32,
+    /// score: q + 3 · mask(j) + 6 · [p(j) = ⊥] + 12 · mask(i); score':
+    /// 24 + mask(i).
+    tag: u8,
+}
+
+/// Which configuration the recursion reads: the one a step reaches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum View {
+    ReduceLeft,
+    ReduceRight,
+    Shift,
+}
+
+/// Lookups in one gold tree: the children of every node in increasing
+/// order, and binary lifting over the ancestors (the 2^t-th ancestor of each
+/// node and the smallest position on the way there), to find the topmost
+/// remaining-input ancestor of a node in O(log n). Built once per gold tree
+/// in O(n log n).
+#[derive(Clone, Debug, Default)]
+pub struct GoldIndex {
+    /// Children of v at `children[start[v]..start[v + 1]]`, increasing; the
+    /// right ones from `split[v]` on.
+    start: Vec<usize>,
+    split: Vec<usize>,
+    children: Vec<usize>,
+    /// `up[t][v]`: the 2^t-th ancestor of v (the root 0 is its own parent).
+    up: Vec<Vec<u32>>,
+    /// `low[t][v]`: the smallest position among those 2^t ancestors.
+    low: Vec<Vec<u32>>,
+}
+
+impl GoldIndex {
+    /// The index of `gold`. O(n log n).
+    pub fn new(gold: &DepTree) -> Self {
+        let n = gold.len();
+        let mut start = vec![0usize; n + 2];
+        for d in 1..=n {
+            start[gold.head(d) + 1] += 1;
+        }
+        for v in 1..n + 2 {
+            start[v] += start[v - 1];
+        }
+        let mut fill = start.clone();
+        let mut split = start.clone();
+        let mut children = vec![0usize; n];
+        for d in 1..=n {
+            let h = gold.head(d);
+            children[fill[h]] = d;
+            fill[h] += 1;
+            if d < h {
+                split[h] += 1;
+            }
+        }
+        let parent: Vec<u32> = (0..=n).map(|v| if v == 0 { 0 } else { gold.head(v) as u32 }).collect();
+        let mut up = vec![parent.clone()];
+        let mut low = vec![parent];
+        while 1usize << (up.len() - 1) < n + 1 {
+            let (u, l) = (up.last().expect("one level"), low.last().expect("one level"));
+            let next_up: Vec<u32> = u.iter().map(|&x| u[x as usize]).collect();
+            let next_low: Vec<u32> = l.iter().zip(u).map(|(&a, &x)| a.min(l[x as usize])).collect();
+            up.push(next_up);
+            low.push(next_low);
+        }
+        GoldIndex { start, split, children, up, low }
+    }
+
+    /// The left gold children of `v`, increasing.
+    pub fn left_children(&self, v: usize) -> &[usize] {
+        &self.children[self.start[v]..self.split[v]]
+    }
+
+    /// The right gold children of `v`, increasing.
+    pub fn right_children(&self, v: usize) -> &[usize] {
+        &self.children[self.split[v]..self.start[v + 1]]
+    }
+
+    /// The leftmost gold child of `v` at a position ≥ `next`, and how many
+    /// there are. O(log of v's right children).
+    pub fn children_in_input(&self, v: usize, next: usize) -> (Option<usize>, usize) {
+        let children = self.right_children(v);
+        let from = children.partition_point(|&c| c < next);
+        (children.get(from).copied(), children.len() - from)
+    }
+
+    /// The topmost ancestor-or-self of `y` reached from `y` through
+    /// positions ≥ `next` only (for y in the remaining input B = next … n:
+    /// the root of y's component, R), and the steps taken. O(log n).
+    pub fn top_in_input(&self, y: usize, next: usize) -> (usize, usize) {
+        let mut v = y;
+        let mut steps = 0;
+        // Components are shallow in practice: a few parent steps first.
+        while steps < 4 {
+            steps += 1;
+            let h = self.up[0][v] as usize;
+            if h < next {
+                return (v, steps);
+            }
+            v = h;
+        }
+        for t in (0..self.up.len()).rev() {
+            steps += 1;
+            if self.low[t][v] as usize >= next {
+                v = self.up[t][v] as usize;
+            }
+        }
+        (v, steps)
+    }
+}
+
+/// The incremental linear oracle for one projective gold tree (module doc).
+#[derive(Clone, Debug)]
+pub(crate) struct IncrementalLinear {
+    strategy: Strategy,
+    heads: Vec<u32>,
+    index: GoldIndex,
+    /// The current stack.
+    stack: Vec<Cell>,
+    /// Stack position + 1 of each sentence position (0: not on the stack).
+    stack_of: Vec<u32>,
+    /// First remaining input position (n + 1 if none).
+    next: usize,
+    n: usize,
+    /// |E| (module doc).
+    exposed: usize,
+    /// Per component root: a candidate for the lowest stack position whose
+    /// critical parent lies in its component (valid if that position's cell
+    /// still has this root; then it is the lowest).
+    low_p: Vec<u32>,
+    /// A candidate for the lowest stack position holding a gold child of
+    /// b₁ (valid if that node's head is b₁; then it is the lowest).
+    low_child: u32,
+    next_id: u32,
+    memo: HashMap<Key, i32>,
+    /// The view the recursion reads, and its top position.
+    view: View,
+    view_k: usize,
+    /// The shift view: cells from `shift_from` up, b₁'s last; `shift_ready`
+    /// when built for the current configuration.
+    shift_from: usize,
+    shift_cells: Vec<Cell>,
+    shift_ready: bool,
+    /// The reduce_right view: the moved top.
+    rr_cell: Cell,
+    /// Work done (memo values computed, cells built, children scanned,
+    /// lifting steps), for the tests.
+    pub(crate) work: usize,
+}
+
+impl IncrementalLinear {
+    /// The oracle at `config` for `gold` (projective, fitting `config`).
+    /// O(n log n).
+    pub(crate) fn new(gold: &DepTree, config: &Configuration, strategy: Strategy) -> Self {
+        let n = gold.len();
+        let heads = (0..=n).map(|v| if v == 0 { NONE } else { gold.head(v) as u32 }).collect();
+        let next = *config.buffer().start();
+        let b = config.buffer();
+        let exposed = b.clone().filter(|&v| !b.contains(&gold.head(v))).count();
+        let dummy = Cell { id: 0, node: 0, p: BOT, c: NONE, nchildren: 0, left_nb: NONE };
+        let mut this = IncrementalLinear {
+            strategy,
+            heads,
+            index: GoldIndex::new(gold),
+            stack: Vec::with_capacity(config.stack().len()),
+            stack_of: vec![0; n + 2],
+            next,
+            n,
+            exposed,
+            low_p: vec![NONE; n + 2],
+            low_child: NONE,
+            next_id: 0,
+            memo: HashMap::new(),
+            view: View::ReduceLeft,
+            view_k: 0,
+            shift_from: 0,
+            shift_cells: Vec::new(),
+            shift_ready: false,
+            rr_cell: dummy,
+            work: n,
+        };
+        for (i, &v) in config.stack().iter().enumerate() {
+            this.stack_of[v] = i as u32 + 1;
+        }
+        for (i, &v) in config.stack().iter().enumerate() {
+            let p = this.critical_parent(v, next);
+            let (c, nchildren) = this.children_in_input(v, next);
+            // The lowest position below i with an arc to v: its parent, or its lowest child, on the stack.
+            let parent = this.pos_on_stack(this.heads[v]);
+            let child = this.index.left_children(v).iter().filter_map(|&x| this.pos_on_stack(x as u32)).min();
+            let left_nb = parent.filter(|&h| h < i).into_iter().chain(child).min().map_or(NONE, |l| l as u32);
+            let id = this.fresh_id();
+            this.stack.push(Cell { id, node: v as u32, p, c, nchildren, left_nb });
+            this.note_top();
+        }
+        this.find_low_child();
+        this
+    }
+
+    fn fresh_id(&mut self) -> u32 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    /// p(v) and its root when the remaining input starts at `next`.
+    fn critical_parent(&mut self, v: usize, next: usize) -> Crit {
+        let h = self.heads[v];
+        if h == NONE || (h as usize) < next {
+            return BOT;
+        }
+        let (root, steps) = self.index.top_in_input(h as usize, next);
+        self.work += steps;
+        Crit { node: h, root: root as u32 }
+    }
+
+    /// c(v) and nchildren(v) when the remaining input starts at `next`.
+    fn children_in_input(&self, v: usize, next: usize) -> (u32, u32) {
+        let (first, count) = self.index.children_in_input(v, next);
+        (first.map_or(NONE, |c| c as u32), count as u32)
+    }
+
+    /// The position of `v` on the current stack.
+    fn pos_on_stack(&self, v: u32) -> Option<usize> {
+        if v == NONE {
+            return None;
+        }
+        let s = self.stack_of[v as usize];
+        (s > 0).then(|| s as usize - 1)
+    }
+
+    /// Records the top cell (just pushed or moved) in `low_p` and `low_child`.
+    fn note_top(&mut self) {
+        let k = self.stack.len() - 1;
+        let top = self.stack[k];
+        if top.p != BOT {
+            let r = top.p.root as usize;
+            let l = self.low_p[r] as usize;
+            if !(l <= k && self.stack[l].p.root == top.p.root && l < k) {
+                self.low_p[r] = k as u32;
+            }
+        }
+        if self.next <= self.n && self.heads[top.node as usize] == self.next as u32 {
+            let l = self.low_child as usize;
+            if !(l < k && self.heads[self.stack[l].node as usize] == self.next as u32) {
+                self.low_child = k as u32;
+            }
+        }
+    }
+
+    /// Recomputes `low_child` for a new b₁, from its left children. O(their number).
+    fn find_low_child(&mut self) {
+        self.low_child = NONE;
+        if self.next <= self.n {
+            let children = self.index.left_children(self.next);
+            self.work += children.len();
+            if let Some(l) = children.iter().filter_map(|&x| self.pos_on_stack(x as u32)).min() {
+                self.low_child = l as u32;
+            }
+        }
+    }
+
+    /// The lowest position of a gold child of b₁ on the current stack.
+    fn lowest_child(&self) -> Option<usize> {
+        let l = self.low_child as usize;
+        (l < self.stack.len() && self.heads[self.stack[l].node as usize] == self.next as u32).then_some(l)
+    }
+
+    /// |E| after shifting b₁ (see `session`). O(1).
+    fn exposed_after_shift(&self) -> usize {
+        let b1 = self.next;
+        self.exposed - ((self.heads[b1] as usize) < b1) as usize + self.index.right_children(b1).len()
+    }
+
+    /// Builds the shift view (module doc). O(k − d + log n).
+    fn build_shift(&mut self) {
+        if self.shift_ready {
+            return;
+        }
+        let b1 = self.next;
+        let after = b1 + 1;
+        let k = self.stack.len() - 1;
+        let parent = self.pos_on_stack(self.heads[b1]);
+        let d = parent.into_iter().chain(self.lowest_child()).min();
+        let from = d.unwrap_or(k + 1);
+        let mut cells = std::mem::take(&mut self.shift_cells);
+        cells.clear();
+        for pos in from..=k {
+            let mut cell = self.stack[pos];
+            cell.id = self.fresh_id();
+            if cell.p.node == b1 as u32 {
+                cell.p = BOT;
+            }
+            if Some(pos) == parent {
+                (cell.c, cell.nchildren) = self.children_in_input(cell.node as usize, after);
+            }
+            cells.push(cell);
+        }
+        let p = self.critical_parent(b1, after);
+        let (c, nchildren) = self.children_in_input(b1, after);
+        let id = self.fresh_id();
+        cells.push(Cell { id, node: b1 as u32, p, c, nchildren, left_nb: d.map_or(NONE, |d| d as u32) });
+        self.work += cells.len();
+        self.shift_cells = cells;
+        self.shift_from = from;
+        self.shift_ready = true;
+    }
+
+    /// The moved top of the reduce_right view. O(1).
+    fn reduce_right_cell(&mut self) -> Cell {
+        let k = self.stack.len() - 1;
+        let mut cell = self.stack[k];
+        cell.id = self.fresh_id();
+        // The lowest neighbour below was a₁ only if there is none further down.
+        if cell.left_nb as usize == k - 1 {
+            cell.left_nb = NONE;
+        }
+        cell
+    }
+
+    /// Takes `step` (applicable). O(1) plus the shift view (see
+    /// [`IncrementalLinear::build_shift`]).
+    pub(crate) fn apply(&mut self, step: Step) {
+        let k = self.stack.len() - 1;
+        match step {
+            Step::Shift => {
+                self.build_shift();
+                let b1 = self.next;
+                self.exposed = self.exposed_after_shift();
+                self.stack.truncate(self.shift_from);
+                self.stack.extend_from_slice(&self.shift_cells);
+                self.stack_of[b1] = self.stack.len() as u32;
+                self.next += 1;
+                self.note_top();
+                self.find_low_child();
+            }
+            Step::ReduceLeft => {
+                let top = self.stack.pop().expect("applicable");
+                self.stack_of[top.node as usize] = 0;
+            }
+            Step::ReduceRight => {
+                let moved = self.reduce_right_cell();
+                let gone = self.stack[k - 1].node;
+                self.stack_of[gone as usize] = 0;
+                self.stack.pop();
+                self.stack[k - 1] = moved;
+                self.stack_of[moved.node as usize] = k as u32;
+                self.note_top();
+            }
+        }
+        self.shift_ready = false;
+        self.work += 1;
+    }
+
+    /// The scores of the steps from the current configuration (Sec. 6 on
+    /// the three views). Amortised O(1) memo values along gold computations
+    /// (module doc).
+    pub(crate) fn scores(&mut self) -> StepScores {
+        let k = self.stack.len() - 1;
+        let b_len = self.n + 1 - self.next;
+        let mut out = StepScores::default();
+        if k >= 1 {
+            self.view = View::ReduceLeft;
+            self.view_k = k - 1;
+            let gained = self.has_arc(self.stack[k - 1].node, self.stack[k].node) as i32;
+            out.set(Step::ReduceLeft, self.sigma_max(b_len - self.exposed, gained));
+        }
+        if k >= 2 {
+            self.rr_cell = self.reduce_right_cell();
+            self.view = View::ReduceRight;
+            self.view_k = k - 1;
+            let gained = self.has_arc(self.stack[k].node, self.stack[k - 1].node) as i32;
+            out.set(Step::ReduceRight, self.sigma_max(b_len - self.exposed, gained));
+        }
+        if self.next <= self.n {
+            self.build_shift();
+            self.view = View::Shift;
+            self.view_k = k + 1;
+            let m = b_len - 1 - self.exposed_after_shift();
+            out.set(Step::Shift, self.sigma_max(m, 0));
+        }
+        out
+    }
+
+    /// σ_max of the view plus the arc the step built, or `None` for −∞.
+    fn sigma_max(&mut self, m: usize, gained: i32) -> Option<u32> {
+        let k = self.view_k;
+        let top = *self.cell(k);
+        let rest = if k == 0 { 0 } else { self.score(k as isize - 1, top.p, k, top.p, N) };
+        let no_right_top = self.strategy == Strategy::Rbl && self.view == View::ReduceRight;
+        let nchildren = if no_right_top { 0 } else { top.nchildren as i32 };
+        (rest > NEG).then(|| (m as i32 + rest + nchildren + gained) as u32)
+    }
+
+    /// Cell i of the view.
+    #[inline]
+    fn cell(&self, i: usize) -> &Cell {
+        match self.view {
+            View::ReduceLeft => &self.stack[i],
+            View::ReduceRight if i + 2 == self.stack.len() => &self.rr_cell,
+            View::ReduceRight => &self.stack[i],
+            View::Shift if i < self.shift_from => &self.stack[i],
+            View::Shift => &self.shift_cells[i - self.shift_from],
+        }
+    }
+
+    /// The position of sentence position `v` in the view.
+    fn pos_in_view(&self, v: u32) -> Option<usize> {
+        let k = self.stack.len() - 1;
+        match self.view {
+            View::ReduceLeft if v == self.stack[k].node => None,
+            View::ReduceRight if v == self.stack[k - 1].node => None,
+            View::ReduceRight if v == self.stack[k].node => Some(k - 1),
+            View::Shift if v == self.next as u32 => Some(k + 1),
+            _ => self.pos_on_stack(v),
+        }
+    }
+
+    /// The lowest position of the view whose critical parent lies in the
+    /// component with root `r`. Relies on: when the lowest such node loses
+    /// its critical parent (b₁ shifted), so do all the others (their parents
+    /// lie between b₁ and its position, so they are b₁).
+    fn lowest_in_component(&self, r: u32) -> Option<usize> {
+        let k = self.stack.len() - 1;
+        let l = self.low_p[r as usize] as usize;
+        let valid = l <= k && self.stack[l].p.root == r;
+        match self.view {
+            View::ReduceLeft => (valid && l < k).then_some(l),
+            View::ReduceRight if valid && l + 1 < k => Some(l),
+            View::ReduceRight => (valid && self.stack[k].p.root == r).then(|| k - 1),
+            View::Shift if valid && (l < self.shift_from || self.cell(l).p.root == r) => Some(l),
+            View::Shift => (self.cell(k + 1).p.root == r).then_some(k + 1),
+        }
+    }
+
+    /// λ'(i, ·) for a critical node with root `r`: some a_ℓ, ℓ < i, has a
+    /// gold arc to r's component (its critical parent is in it, or it is
+    /// r's parent; Sec. 6).
+    fn lambda2(&self, i: usize, r: u32) -> bool {
+        let by_parent = self.lowest_in_component(r).is_some_and(|l| l < i);
+        by_parent || self.pos_in_view(self.heads[r as usize]).is_some_and(|l| l < i)
+    }
+
+    /// Whether the strategy forbids new left children of position i in the
+    /// view (Sec. 4; [`Forbidden::after`](super::critical::Forbidden::after)).
+    #[inline]
+    fn left_masked(&self, i: usize) -> bool {
+        match (self.strategy, self.view) {
+            (Strategy::StrictLbr, View::ReduceLeft) => true,
+            (Strategy::StrictLbr, _) => i < self.view_k,
+            (Strategy::Lbr, View::Shift) => i + 1 == self.view_k,
+            _ => false,
+        }
+    }
+
+    #[inline]
+    fn has_arc(&self, h: u32, d: u32) -> bool {
+        self.heads[d as usize] == h
+    }
+
+    /// κ(i) (Sec. 6).
+    #[inline]
+    fn kappa(&self, i: usize, cell: &Cell) -> isize {
+        if cell.left_nb == NONE {
+            i as isize - 1
+        } else {
+            cell.left_nb as isize
+        }
+    }
+
+    /// score(i, j, q) of Table 5 with the Sec. 6 pruning; `above` is
+    /// p≥(i + 1) (or p≥ of the position a κ jump came from), `pge_j` is p≥(j).
+    fn score(&mut self, i: isize, above: Crit, j: usize, pge_j: Crit, q: u8) -> i32 {
+        if i < 0 {
+            return 0;
+        }
+        let iu = i as usize;
+        let ci = *self.cell(iu);
+        let cj = *self.cell(j);
+        let pge = if ci.p != BOT { ci.p } else { above };
+        let j_masked = self.left_masked(j);
+        let tag = q + 3 * j_masked as u8 + 6 * (cj.p == BOT) as u8 + 12 * self.left_masked(iu) as u8;
+        let key = Key { cell: ci.id, pge: pge.node, j: cj.node, j_pge: pge_j.node, tag };
+        if let Some(&v) = self.memo.get(&key) {
+            return v;
+        }
+        self.work += 1;
+        // a_j becomes a right child of a_i (after a_i took its critical children).
+        let delta = (ci.c != NONE && ci.c == pge_j.root && q != N) as i32;
+        let t = if q == N || pge.root != pge_j.root {
+            N
+        } else if pge.node != pge_j.node {
+            F
+        } else {
+            q
+        };
+        let w = self.has_arc(ci.node, cj.node) as i32;
+        let rest = self.score(i - 1, pge, iu, pge, t);
+        let mut best = add(ci.nchildren as i32 - delta + w, rest);
+        // a_i becomes a left child of a_j.
+        if iu > 0 && !j_masked {
+            if self.has_arc(cj.node, ci.node) {
+                best = best.max(add(1, self.score(i - 1, pge, j, pge_j, q)));
+            } else if (cj.left_nb as usize) < iu {
+                let kappa = self.kappa(iu, &ci);
+                best = best.max(self.score(kappa, pge, j, pge_j, q));
+            }
+        }
+        // a_j is reduced into its parent b_p(j), which becomes the top above a_i.
+        if cj.p != BOT && q != C {
+            best = best.max(add((q == N) as i32, self.score2(i, above, cj.p)));
+        }
+        self.memo.insert(key, best);
+        best
+    }
+
+    /// score'(i, j') of Table 5 with the Sec. 6 pruning, for the critical
+    /// node `b`; `above` as for [`IncrementalLinear::score`].
+    fn score2(&mut self, i: isize, above: Crit, b: Crit) -> i32 {
+        if i < 0 {
+            return 0;
+        }
+        let iu = i as usize;
+        let ci = *self.cell(iu);
+        let pge = if ci.p != BOT { ci.p } else { above };
+        let tag = 24 + self.left_masked(iu) as u8;
+        let key = Key { cell: ci.id, pge: pge.node, j: b.node, j_pge: NONE, tag };
+        if let Some(&v) = self.memo.get(&key) {
+            return v;
+        }
+        self.work += 1;
+        let mut best = NEG;
+        // a_i is reduced into its parent, an ancestor of b, or into b (non-gold).
+        if iu > 0 {
+            if ci.p != BOT && ci.p.root == b.root {
+                best = add(1, self.score2(i - 1, pge, ci.p));
+            } else if self.lambda2(iu, b.root) {
+                let kappa = self.kappa(iu, &ci);
+                best = self.score2(kappa, pge, b);
+            }
+        }
+        // b becomes a right child of a_i (after a_i took its critical children).
+        let t = if pge.root != b.root {
+            N
+        } else if pge.node != b.node {
+            F
+        } else {
+            C
+        };
+        let rest = self.score(i - 1, pge, iu, pge, t);
+        best = best.max(add(ci.nchildren as i32, rest));
+        self.memo.insert(key, best);
+        best
+    }
+}
+
+fn add(a: i32, b: i32) -> i32 {
+    if b <= NEG {
+        NEG
+    } else {
+        a + b
+    }
+}
