@@ -106,18 +106,8 @@ pub struct Prepared {
     checked_projective: Option<bool>,
     /// Scratch arcs for the projectivity check.
     arcs: Vec<(usize, usize)>,
-    /// Whether the dense preparation left `crit_of` and `stack_of` non-zero
-    /// (the lazy one keeps them all-zero between calls).
-    dense_dirty: bool,
-    /// Scratch of the lazy preparation: the critical nodes the recursion
-    /// reads, each with the root of its component.
-    referenced: Vec<(usize, usize)>,
-    /// Scratch of the lazy preparation: per stack node, its leftmost gold
-    /// child in the remaining input (or `usize::MAX`) and their number.
-    cell_children: Vec<(usize, usize)>,
     /// Elements touched by the last preparation (the work counter of
-    /// `tests/oracle_session.rs`): stack, scanned input or critical nodes,
-    /// cleared scratch cells.
+    /// `tests/oracle_session.rs`): stack, scanned input, cleared scratch cells.
     pub work: usize,
 }
 
@@ -249,17 +239,13 @@ impl Prepared {
             }
         }
         self.m_internal = m_internal;
-        self.dense_dirty = true;
         self.work = self.a.len() + (n + 2);
-        self.tables(gold, None);
+        self.tables(gold);
     }
 
     /// The tables after the critical nodes `b`, `crit_of` and `stack_of` are
-    /// set: R, p, c, nchildren, stack heads, κ/λ tables, p≥. O(k + m'), plus
-    /// O(log n) per critical node and per stack node with `index` (the lazy
-    /// preparation, whose `b` holds only the critical nodes the recursion
-    /// reads: R by binary lifting, children from the sorted child lists).
-    fn tables(&mut self, gold: &DepTree, index: Option<&GoldIndex>) {
+    /// set: R, p, c, nchildren, stack heads, κ/λ tables, p≥. O(k + m').
+    fn tables(&mut self, gold: &DepTree) {
         let n = self.n;
         let next = self.next;
         let k = self.k();
@@ -268,30 +254,24 @@ impl Prepared {
         // R: component roots. Parents of critical nodes in B are critical.
         self.r.clear();
         self.r.resize(m + 1, BOT);
-        if index.is_some() {
-            for &(v, root) in &self.referenced {
-                self.r[self.crit_of[v]] = self.crit_of[root];
-            }
-        } else {
-            // Walk up to a node whose root is known, then fill the path: O(m) overall.
-            for j in 1..=m {
-                let mut v = self.b[j];
-                self.path.clear();
-                let root = loop {
-                    let jv = self.crit_of[v];
-                    if self.r[jv] != BOT {
-                        break self.r[jv];
-                    }
-                    self.path.push(jv);
-                    let h = gold.head(v);
-                    if !in_b(h) {
-                        break jv;
-                    }
-                    v = h;
-                };
-                for &x in &self.path {
-                    self.r[x] = root;
+        // Walk up to a node whose root is known, then fill the path: O(m) overall.
+        for j in 1..=m {
+            let mut v = self.b[j];
+            self.path.clear();
+            let root = loop {
+                let jv = self.crit_of[v];
+                if self.r[jv] != BOT {
+                    break self.r[jv];
                 }
+                self.path.push(jv);
+                let h = gold.head(v);
+                if !in_b(h) {
+                    break jv;
+                }
+                v = h;
+            };
+            for &x in &self.path {
+                self.r[x] = root;
             }
         }
         // p, c, nchildren, stack heads.
@@ -310,30 +290,15 @@ impl Prepared {
             self.c.push(BOT);
             self.nchildren.push(0);
         }
-        match index {
-            // The gold children in B of a stack node are right children, all exposed, hence critical.
-            Some(_) => {
-                for (i, &(first, count)) in self.cell_children.iter().enumerate() {
-                    if first != usize::MAX {
-                        self.c[i] = self.crit_of[first];
-                        if !(self.forbidden.no_right_top && i == k) {
-                            self.nchildren[i] = count as u32;
-                        }
-                    }
+        for j in 1..=m {
+            let h = gold.head(self.b[j]);
+            if self.stack_of[h] > 0 {
+                let i = self.stack_of[h] - 1;
+                if self.c[i] == BOT {
+                    self.c[i] = j;
                 }
-            }
-            None => {
-                for j in 1..=m {
-                    let h = gold.head(self.b[j]);
-                    if self.stack_of[h] > 0 {
-                        let i = self.stack_of[h] - 1;
-                        if self.c[i] == BOT {
-                            self.c[i] = j;
-                        }
-                        if !(self.forbidden.no_right_top && i == k) {
-                            self.nchildren[i] += 1;
-                        }
-                    }
+                if !(self.forbidden.no_right_top && i == k) {
+                    self.nchildren[i] += 1;
                 }
             }
         }
@@ -386,192 +351,6 @@ impl Prepared {
         } else {
             BOT
         }
-    }
-}
-
-// ---------------------------------------------------------------------
-// Lazy preparation, for the incremental session (Sec. 7; see
-// `super::session` for why it is sound).
-// ---------------------------------------------------------------------
-
-/// Lookups in one gold tree that let [`Prepared::prepare_lazy`] skip the
-/// remaining input: the right children of every node in increasing order,
-/// and binary lifting over the ancestors (the 2^t-th ancestor of each node
-/// and the smallest position on the way there), to find the topmost
-/// remaining-input ancestor of a node in O(log n). Built once per gold tree
-/// in O(n log n).
-#[derive(Clone, Debug, Default)]
-pub struct GoldIndex {
-    /// Right children of v at `right_children[right_start[v]..right_start[v + 1]]`.
-    right_start: Vec<usize>,
-    right_children: Vec<usize>,
-    /// `up[t][v]`: the 2^t-th ancestor of v (the root 0 is its own parent).
-    up: Vec<Vec<u32>>,
-    /// `low[t][v]`: the smallest position among those 2^t ancestors.
-    low: Vec<Vec<u32>>,
-}
-
-impl GoldIndex {
-    /// The index of `gold`. O(n log n).
-    pub fn new(gold: &DepTree) -> Self {
-        let n = gold.len();
-        let mut right_start = vec![0usize; n + 2];
-        for d in 1..=n {
-            let h = gold.head(d);
-            if h < d {
-                right_start[h + 1] += 1;
-            }
-        }
-        for v in 1..n + 2 {
-            right_start[v] += right_start[v - 1];
-        }
-        let mut fill = right_start.clone();
-        let mut right_children = vec![0usize; right_start[n + 1]];
-        for d in 1..=n {
-            let h = gold.head(d);
-            if h < d {
-                right_children[fill[h]] = d;
-                fill[h] += 1;
-            }
-        }
-        let parent: Vec<u32> = (0..=n).map(|v| if v == 0 { 0 } else { gold.head(v) as u32 }).collect();
-        let mut up = vec![parent.clone()];
-        let mut low = vec![parent];
-        while 1usize << (up.len() - 1) < n + 1 {
-            let (u, l) = (up.last().expect("one level"), low.last().expect("one level"));
-            let next_up: Vec<u32> = u.iter().map(|&x| u[x as usize]).collect();
-            let next_low: Vec<u32> = l.iter().zip(u).map(|(&a, &x)| a.min(l[x as usize])).collect();
-            up.push(next_up);
-            low.push(next_low);
-        }
-        GoldIndex { right_start, right_children, up, low }
-    }
-
-    /// The right gold children of `v`, increasing.
-    pub fn right_children(&self, v: usize) -> &[usize] {
-        &self.right_children[self.right_start[v]..self.right_start[v + 1]]
-    }
-
-    /// The leftmost gold child of `v` at a position ≥ `next`, and how many
-    /// there are. O(log of v's right children).
-    pub fn children_in_input(&self, v: usize, next: usize) -> (Option<usize>, usize) {
-        let children = self.right_children(v);
-        let from = children.partition_point(|&c| c < next);
-        (children.get(from).copied(), children.len() - from)
-    }
-
-    /// The topmost ancestor-or-self of `y` reached from `y` through
-    /// positions ≥ `next` only (for y in the remaining input B = next … n:
-    /// the root of y's component, R), and the lifting steps taken. O(log n).
-    pub fn top_in_input(&self, y: usize, next: usize) -> (usize, usize) {
-        let mut v = y;
-        let mut steps = 0;
-        // Components are shallow in practice: a few parent steps first.
-        while steps < 4 {
-            steps += 1;
-            let h = self.up[0][v] as usize;
-            if h < next {
-                return (v, steps);
-            }
-            v = h;
-        }
-        for t in (0..self.up.len()).rev() {
-            steps += 1;
-            if self.low[t][v] as usize >= next {
-                v = self.up[t][v] as usize;
-            }
-        }
-        (v, steps)
-    }
-}
-
-impl Prepared {
-    /// As [`Prepared::prepare`], without scanning the remaining input B:
-    /// `exposed` is the number of nodes of B (of the configuration *after*
-    /// the step) whose gold parent is not in B, maintained by the caller
-    /// ([`OracleSession`](super::session::OracleSession)), and `index` is
-    /// the [`GoldIndex`] of `gold`. The critical nodes kept are only those
-    /// the recursion of Table 5 reads: the critical parents p(i) of stack
-    /// nodes, their component roots R(p(i)), and the leftmost gold child in
-    /// B of each stack node; nchildren comes from the child lists and
-    /// M = |B| − `exposed` (every node of B but the exposed ones has its
-    /// gold parent in B). The values of score and score' are those of the
-    /// full preparation: they read R, p, p≥, c and comp_left only at these
-    /// nodes, and compare critical nodes only for equality.
-    ///
-    /// # Complexity
-    ///
-    /// O(k log n) for k + 1 stack nodes, independent of the length of the
-    /// remaining input and of the number of critical nodes; O(n) once when
-    /// the scratch arrays were last used by [`Prepared::prepare`] or grow.
-    pub fn prepare_lazy(
-        &mut self,
-        config: &Configuration,
-        gold: &DepTree,
-        strategy: Strategy,
-        step: Step,
-        exposed: usize,
-        index: &GoldIndex,
-    ) -> u32 {
-        let gained = self.take_step(config, gold, strategy, step);
-        self.analyse_lazy(gold, exposed, index);
-        gained
-    }
-
-    fn analyse_lazy(&mut self, gold: &DepTree, exposed: usize, index: &GoldIndex) {
-        let n = self.n;
-        let next = self.next;
-        let in_b = |v: usize| v >= next && v <= n;
-        self.work = 0;
-        // The scratch arrays are all-zero between lazy calls.
-        if self.dense_dirty || self.crit_of.len() < n + 2 {
-            let len = self.crit_of.len().max(n + 2);
-            for v in [&mut self.crit_of, &mut self.stack_of] {
-                v.clear();
-                v.resize(len, 0);
-            }
-            self.dense_dirty = false;
-            self.work += len;
-        }
-        for (i, &v) in self.a.iter().enumerate() {
-            self.stack_of[v] = i + 1;
-        }
-        // The critical nodes read by the recursion, with their roots: p(i) and
-        // R(p(i)), and the leftmost child in B (exposed: its own root).
-        self.referenced.clear();
-        self.cell_children.clear();
-        for &v in &self.a {
-            if v != 0 && in_b(gold.head(v)) {
-                let h = gold.head(v);
-                let (root, steps) = index.top_in_input(h, next);
-                self.referenced.extend([(h, root), (root, root)]);
-                self.work += steps;
-            }
-            let (first, count) = index.children_in_input(v, next);
-            if let Some(first) = first {
-                self.referenced.push((first, first));
-            }
-            self.cell_children.push((first.unwrap_or(usize::MAX), count));
-        }
-        // Numbered in order of first mention: the recursion compares critical
-        // nodes only for equality, so their order does not matter.
-        self.b.clear();
-        self.b.push(usize::MAX);
-        for &(v, _) in &self.referenced {
-            if self.crit_of[v] == 0 {
-                self.crit_of[v] = self.b.len();
-                self.b.push(v);
-            }
-        }
-        self.m_internal = ((n + 1 - next) - exposed) as u32;
-        self.tables(gold, Some(index));
-        for &v in &self.a {
-            self.stack_of[v] = 0;
-        }
-        for &v in &self.b[1..] {
-            self.crit_of[v] = 0;
-        }
-        self.work += 3 * self.a.len() + 2 * (self.b.len() - 1);
     }
 }
 

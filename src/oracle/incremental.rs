@@ -93,7 +93,7 @@ const C: u8 = 1;
 const F: u8 = 2;
 
 /// A critical node (sentence position) with the root of its component, or ⊥.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Crit {
     node: u32,
     root: u32,
@@ -102,7 +102,7 @@ struct Crit {
 const BOT: Crit = Crit { node: NONE, root: NONE };
 
 /// What the recursion reads of one stack node.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Cell {
     /// Fresh whenever this cell or a cell below it changes.
     id: u32,
@@ -131,8 +131,9 @@ struct Key {
 }
 
 /// Which configuration the recursion reads: the one a step reaches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum View {
+    #[default]
     ReduceLeft,
     ReduceRight,
     Shift,
@@ -150,6 +151,7 @@ pub struct GoldIndex {
     start: Vec<usize>,
     split: Vec<usize>,
     children: Vec<usize>,
+    fill: Vec<usize>,
     /// `up[t][v]`: the 2^t-th ancestor of v (the root 0 is its own parent).
     up: Vec<Vec<u32>>,
     /// `low[t][v]`: the smallest position among those 2^t ancestors.
@@ -159,36 +161,57 @@ pub struct GoldIndex {
 impl GoldIndex {
     /// The index of `gold`. O(n log n).
     pub fn new(gold: &DepTree) -> Self {
+        let mut index = GoldIndex::default();
+        index.rebuild(gold);
+        index
+    }
+
+    /// Makes this the index of `gold`, reusing its buffers. O(n log n).
+    pub fn rebuild(&mut self, gold: &DepTree) {
         let n = gold.len();
-        let mut start = vec![0usize; n + 2];
+        let start = &mut self.start;
+        start.clear();
+        start.resize(n + 2, 0);
         for d in 1..=n {
             start[gold.head(d) + 1] += 1;
         }
         for v in 1..n + 2 {
             start[v] += start[v - 1];
         }
-        let mut fill = start.clone();
-        let mut split = start.clone();
-        let mut children = vec![0usize; n];
+        // Children arrive in increasing order, left ones first: `fill` ends
+        // at the end of each list, `split` after its left children.
+        self.fill.clear();
+        self.fill.extend_from_slice(&start[..n + 1]);
+        self.split.clear();
+        self.split.extend_from_slice(&start[..n + 1]);
+        self.children.clear();
+        self.children.resize(n, 0);
         for d in 1..=n {
             let h = gold.head(d);
-            children[fill[h]] = d;
-            fill[h] += 1;
+            self.children[self.fill[h]] = d;
+            self.fill[h] += 1;
             if d < h {
-                split[h] += 1;
+                self.split[h] += 1;
             }
         }
-        let parent: Vec<u32> = (0..=n).map(|v| if v == 0 { 0 } else { gold.head(v) as u32 }).collect();
-        let mut up = vec![parent.clone()];
-        let mut low = vec![parent];
-        while 1usize << (up.len() - 1) < n + 1 {
-            let (u, l) = (up.last().expect("one level"), low.last().expect("one level"));
-            let next_up: Vec<u32> = u.iter().map(|&x| u[x as usize]).collect();
-            let next_low: Vec<u32> = l.iter().zip(u).map(|(&a, &x)| a.min(l[x as usize])).collect();
-            up.push(next_up);
-            low.push(next_low);
+        let levels = (usize::BITS - n.leading_zeros()) as usize + 1;
+        self.up.resize_with(levels, Vec::new);
+        self.low.resize_with(levels, Vec::new);
+        self.up.truncate(levels);
+        self.low.truncate(levels);
+        self.up[0].clear();
+        self.up[0].extend((0..=n).map(|v| if v == 0 { 0 } else { gold.head(v) as u32 }));
+        self.low[0].clear();
+        self.low[0].extend_from_slice(&self.up[0]);
+        for t in 1..levels {
+            let (done, rest) = self.up.split_at_mut(t);
+            let (done_low, rest_low) = self.low.split_at_mut(t);
+            let (u, l) = (&done[t - 1], &done_low[t - 1]);
+            rest[0].clear();
+            rest[0].extend(u.iter().map(|&x| u[x as usize]));
+            rest_low[0].clear();
+            rest_low[0].extend(l.iter().zip(u).map(|(&a, &x)| a.min(l[x as usize])));
         }
-        GoldIndex { start, split, children, up, low }
     }
 
     /// The left gold children of `v`, increasing.
@@ -234,8 +257,9 @@ impl GoldIndex {
     }
 }
 
-/// The incremental linear oracle for one projective gold tree (module doc).
-#[derive(Clone, Debug)]
+/// The incremental linear oracle for one projective gold tree (module doc);
+/// [`IncrementalLinear::reset`] starts it on a tree.
+#[derive(Clone, Debug, Default)]
 pub(crate) struct IncrementalLinear {
     strategy: Strategy,
     heads: Vec<u32>,
@@ -274,52 +298,43 @@ pub(crate) struct IncrementalLinear {
 }
 
 impl IncrementalLinear {
-    /// The oracle at `config` for `gold` (projective, fitting `config`).
-    /// O(n log n).
-    pub(crate) fn new(gold: &DepTree, config: &Configuration, strategy: Strategy) -> Self {
+    /// Starts over at `config` for `gold` (projective, fitting `config`),
+    /// reusing every buffer (the memo keeps its capacity). O(n log n).
+    pub(crate) fn reset(&mut self, gold: &DepTree, config: &Configuration, strategy: Strategy) {
         let n = gold.len();
-        let heads = (0..=n).map(|v| if v == 0 { NONE } else { gold.head(v) as u32 }).collect();
-        let next = *config.buffer().start();
+        self.strategy = strategy;
+        self.n = n;
+        self.heads.clear();
+        self.heads.extend((0..=n).map(|v| if v == 0 { NONE } else { gold.head(v) as u32 }));
+        self.index.rebuild(gold);
+        self.next = *config.buffer().start();
         let b = config.buffer();
-        let exposed = b.clone().filter(|&v| !b.contains(&gold.head(v))).count();
-        let dummy = Cell { id: 0, node: 0, p: BOT, c: NONE, nchildren: 0, left_nb: NONE };
-        let mut this = IncrementalLinear {
-            strategy,
-            heads,
-            index: GoldIndex::new(gold),
-            stack: Vec::with_capacity(config.stack().len()),
-            stack_of: vec![0; n + 2],
-            next,
-            n,
-            exposed,
-            low_p: vec![NONE; n + 2],
-            low_child: NONE,
-            next_id: 0,
-            memo: HashMap::new(),
-            view: View::ReduceLeft,
-            view_k: 0,
-            shift_from: 0,
-            shift_cells: Vec::new(),
-            shift_ready: false,
-            rr_cell: dummy,
-            work: n,
-        };
+        self.exposed = b.clone().filter(|&v| !b.contains(&gold.head(v))).count();
+        self.stack.clear();
+        self.stack_of.clear();
+        self.stack_of.resize(n + 2, 0);
+        self.low_p.clear();
+        self.low_p.resize(n + 2, NONE);
+        self.next_id = 0;
+        self.memo.clear();
+        self.shift_ready = false;
+        self.work = n;
+        let next = self.next;
         for (i, &v) in config.stack().iter().enumerate() {
-            this.stack_of[v] = i as u32 + 1;
+            self.stack_of[v] = i as u32 + 1;
         }
         for (i, &v) in config.stack().iter().enumerate() {
-            let p = this.critical_parent(v, next);
-            let (c, nchildren) = this.children_in_input(v, next);
+            let p = self.critical_parent(v, next);
+            let (c, nchildren) = self.children_in_input(v, next);
             // The lowest position below i with an arc to v: its parent, or its lowest child, on the stack.
-            let parent = this.pos_on_stack(this.heads[v]);
-            let child = this.index.left_children(v).iter().filter_map(|&x| this.pos_on_stack(x as u32)).min();
-            let left_nb = parent.filter(|&h| h < i).into_iter().chain(child).min().map_or(NONE, |l| l as u32);
-            let id = this.fresh_id();
-            this.stack.push(Cell { id, node: v as u32, p, c, nchildren, left_nb });
-            this.note_top();
+            let parent = self.pos_on_stack(self.heads[v]).filter(|&h| h < i);
+            let child = self.index.left_children(v).iter().filter_map(|&x| self.pos_on_stack(x as u32)).min();
+            let left_nb = parent.into_iter().chain(child).min().map_or(NONE, |l| l as u32);
+            let id = self.fresh_id();
+            self.stack.push(Cell { id, node: v as u32, p, c, nchildren, left_nb });
+            self.note_top();
         }
-        this.find_low_child();
-        this
+        self.find_low_child();
     }
 
     fn fresh_id(&mut self) -> u32 {

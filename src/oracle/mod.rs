@@ -192,6 +192,9 @@ pub struct Oracle<'g> {
     cubic: cubic::CubicOracle<'g>,
     quadratic: quadratic::QuadraticOracle,
     linear: linear::LinearOracle,
+    /// The engine of the incremental [`session::OracleSession`] that
+    /// borrows this oracle; kept between sessions for its buffers.
+    pub(crate) incremental: incremental::IncrementalLinear,
 }
 
 impl Oracle<'static> {
@@ -211,7 +214,12 @@ impl<'g> Oracle<'g> {
     /// The oracle whose cubic algorithm runs the given grammars (see
     /// [`cubic::CubicOracle::new`]).
     pub fn with_cubic(cubic: cubic::CubicOracle<'g>) -> Self {
-        Oracle { cubic, quadratic: quadratic::QuadraticOracle::new(), linear: linear::LinearOracle::new() }
+        Oracle {
+            cubic,
+            quadratic: quadratic::QuadraticOracle::new(),
+            linear: linear::LinearOracle::new(),
+            incremental: incremental::IncrementalLinear::default(),
+        }
     }
 
     /// The algorithm [`Algorithm::Auto`] resolves to for `gold`: linear when

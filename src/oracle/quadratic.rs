@@ -71,7 +71,7 @@
 //! (at most 3(k+1)² + (k+1)(m'+1)), each O(1): O((k + m)²) time. The memo
 //! tables are reused across calls and invalidated in O(1) by a stamp.
 
-use super::critical::{GoldIndex, Prepared, BOT};
+use super::critical::{Prepared, BOT};
 use super::{Algorithm, Configuration, OracleError, Step, StepScores, Strategy};
 use crate::tree::DepTree;
 
@@ -156,51 +156,18 @@ impl<const PRUNE: bool> TableOracle<PRUNE> {
         if !self.prep.is_projective(gold) {
             return Err(OracleError::NonProjectiveGold(Self::ALGORITHM));
         }
-        Ok(self.score_steps(config, gold, |prep, step| prep.prepare(config, gold, strategy, step)))
-    }
-
-    /// As [`TableOracle::scores`] for a gold tree the caller knows to be
-    /// projective, preparing each successor with
-    /// [`Prepared::prepare_lazy`]: `exposed_now` / `exposed_shifted` count
-    /// the remaining-input nodes whose gold parent is not in the remaining
-    /// input, in `config` (the reductions keep it) and after shift; `index`
-    /// is the [`GoldIndex`] of `gold`. Used by the incremental
-    /// [`OracleSession`](super::session::OracleSession) (Sec. 7).
-    /// O(k log n), whatever the length of the remaining input.
-    pub(crate) fn scores_lazy(
-        &mut self,
-        config: &Configuration,
-        gold: &DepTree,
-        strategy: Strategy,
-        (exposed_now, exposed_shifted): (usize, usize),
-        index: &GoldIndex,
-    ) -> StepScores {
-        self.score_steps(config, gold, |prep, step| {
-            let exposed = if step == Step::Shift { exposed_shifted } else { exposed_now };
-            prep.prepare_lazy(config, gold, strategy, step, exposed, index)
-        })
-    }
-
-    /// For each applicable step: `prepare` the configuration it reaches
-    /// (returning the gold arc the step built), then σ_max of it.
-    fn score_steps(
-        &mut self,
-        config: &Configuration,
-        gold: &DepTree,
-        mut prepare: impl FnMut(&mut Prepared, Step) -> u32,
-    ) -> StepScores {
         self.computed = 0;
         self.prep_work = 0;
         let mut out = StepScores::default();
         for step in Step::ALL {
             if config.is_applicable(step) {
-                let gained = prepare(&mut self.prep, step);
+                let gained = self.prep.prepare(config, gold, strategy, step);
                 self.prep_work += self.prep.work;
                 let s = self.sigma_max(gold);
                 out.set(step, (s > NEG).then(|| s as u32 + gained));
             }
         }
-        out
+        Ok(out)
     }
 
     /// σ_max = M ⊗ score(k − 1, k, N) ⊗ nchildren(k) of the prepared configuration.

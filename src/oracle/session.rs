@@ -93,7 +93,6 @@
 //! right-branching chain shifted to the end: ≈ 2,000 work units per step at
 //! n = 400, as one-shot); the `work_per_step` test measures both.
 
-use super::incremental::IncrementalLinear;
 use super::{Algorithm, Configuration, Oracle, OracleError, Step, StepScores, Strategy};
 use crate::tree::DepTree;
 
@@ -105,8 +104,9 @@ pub struct OracleSession<'o, 'g> {
     strategy: Strategy,
     algorithm: Algorithm,
     cached: Option<StepScores>,
-    /// The incremental engine, for the linear algorithm on a projective tree.
-    incremental: Option<IncrementalLinear>,
+    /// Whether the oracle's incremental engine follows this session (the
+    /// linear algorithm on a projective tree).
+    incremental: bool,
 }
 
 impl<'o, 'g> OracleSession<'o, 'g> {
@@ -129,8 +129,10 @@ impl<'o, 'g> OracleSession<'o, 'g> {
     ) -> Result<Self, OracleError> {
         config.check_gold(&gold)?;
         let algorithm = Oracle::resolve(algorithm, &gold);
-        let incremental = (algorithm == Algorithm::Linear && gold.is_projective())
-            .then(|| IncrementalLinear::new(&gold, &config, strategy));
+        let incremental = algorithm == Algorithm::Linear && gold.is_projective();
+        if incremental {
+            oracle.incremental.reset(&gold, &config, strategy);
+        }
         Ok(OracleSession { oracle, gold, config, strategy, algorithm, cached: None, incremental })
     }
 
@@ -153,7 +155,7 @@ impl<'o, 'g> OracleSession<'o, 'g> {
     /// Whether the session runs incrementally (the linear algorithm on a
     /// projective gold tree; see the module doc).
     pub fn is_incremental(&self) -> bool {
-        self.incremental.is_some()
+        self.incremental
     }
 
     /// The work done so far, in elementary units: in the incremental mode,
@@ -162,14 +164,18 @@ impl<'o, 'g> OracleSession<'o, 'g> {
     /// critical nodes kept, lifting steps) and the counter updates, plus n
     /// for the start; in the one-shot mode, 0.
     pub fn work(&self) -> usize {
-        self.incremental.as_ref().map_or(0, |inc| inc.work)
+        if self.incremental {
+            self.oracle.incremental.work
+        } else {
+            0
+        }
     }
 
     /// Takes `step`, returning the arc it builds. O(1).
     pub fn apply(&mut self, step: Step) -> Result<Option<(usize, usize)>, OracleError> {
         let arc = self.config.apply(step)?;
-        if let Some(inc) = self.incremental.as_mut() {
-            inc.apply(step);
+        if self.incremental {
+            self.oracle.incremental.apply(step);
         }
         self.cached = None;
         Ok(arc)
@@ -183,9 +189,10 @@ impl<'o, 'g> OracleSession<'o, 'g> {
         if let Some(s) = self.cached {
             return Ok(s);
         }
-        let s = match self.incremental.as_mut() {
-            Some(inc) => inc.scores(),
-            None => self.oracle.scores(&self.config, &self.gold, self.strategy, self.algorithm)?,
+        let s = if self.incremental {
+            self.oracle.incremental.scores()
+        } else {
+            self.oracle.scores(&self.config, &self.gold, self.strategy, self.algorithm)?
         };
         self.cached = Some(s);
         Ok(s)

@@ -80,8 +80,9 @@ pub struct WalkOptions {
     /// Compare the answers of all available algorithms at every configuration.
     pub check_agreement: bool,
     /// Follow each tree with one [`OracleSession`] (told every step; Sec. 7)
-    /// instead of one-shot calls; the session's set-up time is added to its
-    /// first timed configuration.
+    /// instead of one-shot calls; the session's set-up time and the time of
+    /// each step taken ([`OracleSession::apply`]) are added to the next timed
+    /// configuration.
     pub session: bool,
 }
 
@@ -200,16 +201,18 @@ fn walk_session<R: Rng>(
         Algorithm::Quadratic => "quadratic+session",
         Algorithm::Linear | Algorithm::Auto => "linear+session",
     };
+    // Time not spent in a timed `scores` (the set-up, and each `apply`) is
+    // added to the next timed configuration.
     let t0 = Instant::now();
     let mut session = OracleSession::new(oracle, gold.clone(), opts.strategy, main);
-    let mut setup = t0.elapsed().as_nanos();
+    let mut untimed = t0.elapsed().as_nanos();
     while !session.configuration().is_final() {
         let step = if session.configuration().stack().len() < 2 {
             Step::Shift
         } else {
             let t0 = Instant::now();
             let scores = session.scores().map_err(err)?;
-            let nanos = t0.elapsed().as_nanos() + std::mem::take(&mut setup);
+            let nanos = t0.elapsed().as_nanos() + std::mem::take(&mut untimed);
             let config = session.configuration().clone();
             let length = config.stack().len() - 1 + config.buffer().count();
             stats.timings.entry(name).or_default().add(length, nanos);
@@ -220,7 +223,9 @@ fn walk_session<R: Rng>(
             }
             choose(&config, &scores, opts.stray, rng)
         };
+        let t0 = Instant::now();
         session.apply(step).map_err(err)?;
+        untimed += t0.elapsed().as_nanos();
         stats.steps += 1;
     }
     Ok(())
