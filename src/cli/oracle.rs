@@ -217,6 +217,11 @@ fn print_walk(args: &Args, stats: &WalkStats) -> Result<(), CliError> {
         let total = t.total();
         writeln!(out, "{name}\tall\t{}\t{:.3}", total.configurations, total.mean_us())?;
     }
+    writeln!(out, "# per tree, everything included (with --session: set-up and steps), by sentence length")?;
+    writeln!(out, "sentence_length\tconfigurations\tmean_us")?;
+    for (n, b) in &stats.by_sentence {
+        writeln!(out, "{n}\t{}\t{:.3}", b.configurations, b.mean_us())?;
+    }
     if args.json {
         let mut obj = Map::new();
         obj.insert("algorithm".into(), Value::from(args.algorithm.name()));
@@ -241,6 +246,12 @@ fn print_walk(args: &Args, stats: &WalkStats) -> Result<(), CliError> {
             per.insert((*name).to_owned(), serde_json::json!({"configurations": t.total().configurations, "mean_us": t.total().mean_us(), "buckets": buckets}));
         }
         obj.insert("algorithms".into(), Value::Object(per));
+        let by_sentence: Vec<Value> = stats
+            .by_sentence
+            .iter()
+            .map(|(n, b)| serde_json::json!({"sentence_length": n, "configurations": b.configurations, "mean_us": b.mean_us()}))
+            .collect();
+        obj.insert("by_sentence_length".into(), Value::from(by_sentence));
         serde_json::to_writer(&mut out, &Value::Object(obj))?;
         writeln!(out)?;
     }

@@ -136,6 +136,10 @@ pub struct WalkStats {
     pub timings: BTreeMap<&'static str, Timings>,
     /// The algorithm that chose the steps (for `auto`: linear or cubic, per tree).
     pub followed: Timings,
+    /// The followed algorithm's time per tree, everything included (with
+    /// `--session`: the set-up and every step), by sentence length n: the
+    /// amortised cost per configuration.
+    pub by_sentence: BTreeMap<usize, Bucket>,
     /// Configurations where the algorithms were compared.
     pub compared: u64,
 }
@@ -160,6 +164,7 @@ pub fn walk<R: Rng>(
             continue;
         }
         let mut config = Configuration::initial(gold.len());
+        let mut tree = Bucket::default();
         while !config.is_final() {
             let step = if config.stack().len() < 2 {
                 Step::Shift
@@ -170,6 +175,8 @@ pub fn walk<R: Rng>(
                 let length = config.stack().len() - 1 + config.buffer().count();
                 stats.timings.entry(main.name()).or_default().add(length, nanos);
                 stats.followed.add(length, nanos);
+                tree.configurations += 1;
+                tree.nanos += nanos;
                 if opts.check_agreement {
                     let at = (index + 1, sentence.line);
                     check(oracle, &config, gold, opts.strategy, main, &scores, &others, at, &mut stats)?;
@@ -179,8 +186,18 @@ pub fn walk<R: Rng>(
             config.apply(step).map_err(err)?;
             stats.steps += 1;
         }
+        stats.add_tree(gold.len(), tree);
     }
     Ok(stats)
+}
+
+impl WalkStats {
+    /// Adds the totals of one tree of `n` words to [`WalkStats::by_sentence`].
+    fn add_tree(&mut self, n: usize, tree: Bucket) {
+        let b = self.by_sentence.entry(n).or_default();
+        b.configurations += tree.configurations;
+        b.nanos += tree.nanos;
+    }
 }
 
 /// The walk of one tree with an [`OracleSession`] (`--session`).
@@ -206,6 +223,7 @@ fn walk_session<R: Rng>(
     let t0 = Instant::now();
     let mut session = OracleSession::new(oracle, gold.clone(), opts.strategy, main);
     let mut untimed = t0.elapsed().as_nanos();
+    let mut tree = Bucket::default();
     while !session.configuration().is_final() {
         let step = if session.configuration().stack().len() < 2 {
             Step::Shift
@@ -217,6 +235,8 @@ fn walk_session<R: Rng>(
             let length = config.stack().len() - 1 + config.buffer().count();
             stats.timings.entry(name).or_default().add(length, nanos);
             stats.followed.add(length, nanos);
+            tree.configurations += 1;
+            tree.nanos += nanos;
             if opts.check_agreement {
                 let at = (index + 1, sentence.line);
                 check(session.oracle(), &config, gold, opts.strategy, main, &scores, &others, at, stats)?;
@@ -228,6 +248,8 @@ fn walk_session<R: Rng>(
         untimed += t0.elapsed().as_nanos();
         stats.steps += 1;
     }
+    tree.nanos += untimed;
+    stats.add_tree(gold.len(), tree);
     Ok(())
 }
 
