@@ -158,9 +158,28 @@ fn balanced(lo: usize, hi: usize, head: usize, pre_order: bool, heads: &mut [usi
     }
 }
 
+/// Word 1 under the root with two right-branching chains under it, 2 … h
+/// and h + 1 … n (h = n / 2): the gold computation shifts the first chain,
+/// then reduces it while h + 1, whose parent is deep in the stack, waits.
+fn two_right_chains(n: usize) -> Vec<usize> {
+    let h = n / 2;
+    (1..=n)
+        .map(|v| {
+            if v == 1 {
+                0
+            } else if v == h + 1 {
+                1
+            } else {
+                v - 1
+            }
+        })
+        .collect()
+}
+
 /// The test shapes over n words, with the largest stack along their gold
 /// computations: O(log n) for the balanced trees, at most 3 for the left
-/// chain and the flat tree, n + 1 for the right chain.
+/// chain and the flat tree, n + 1 for the right chain, n / 2 + 1 for the
+/// two right chains.
 fn shapes(n: usize) -> Vec<(&'static str, DepTree)> {
     let mut in_order = vec![0; n];
     balanced(1, n, 0, false, &mut in_order);
@@ -173,6 +192,7 @@ fn shapes(n: usize) -> Vec<(&'static str, DepTree)> {
         ("left chain", tree(&(1..=n).map(|v| if v == n { 0 } else { v + 1 }).collect::<Vec<_>>())),
         ("right chain", tree(&(1..=n).map(|v| v - 1).collect::<Vec<_>>())),
         ("flat", tree(&vec![0; n])),
+        ("two right chains", tree(&two_right_chains(n))),
     ]
 }
 
@@ -181,8 +201,10 @@ fn shapes(n: usize) -> Vec<(&'static str, DepTree)> {
 /// logarithmic term (binary lifting), where the one-shot oracle's work per
 /// step doubles (it scans the remaining input and rebuilds the stack's
 /// tables). This holds on balanced trees, left chains (Θ(n) critical
-/// nodes), flat trees (Θ(n) exposed nodes) and right chains (the gold
-/// computation shifts every word first: a stack of n + 1 nodes).
+/// nodes), flat trees (Θ(n) exposed nodes), right chains (the gold
+/// computation shifts every word first: a stack of n + 1 nodes) and two
+/// right chains (n / 2 reductions while the next input's parent lies at the
+/// bottom of the stack).
 #[test]
 fn work_per_step() {
     let per_step = |n: usize| -> Vec<(Strategy, &'static str, f64, f64)> {

@@ -285,11 +285,12 @@ pub(crate) struct IncrementalLinear {
     /// The view the recursion reads, and its top position.
     view: View,
     view_k: usize,
-    /// The shift view: cells from `shift_from` up, b₁'s last; `shift_ready`
-    /// when built for the current configuration.
-    shift_from: usize,
-    shift_cells: Vec<Cell>,
-    shift_ready: bool,
+    /// The shadow: the cells of positions `shadow_from` ..= k as shifting b₁
+    /// would make them (module doc), kept through reductions until b₁ is
+    /// shifted; and b₁'s cell (its `left_nb` set when scoring).
+    shadow_from: usize,
+    shadow: Vec<Cell>,
+    b1_cell: Cell,
     /// The reduce_right view: the moved top.
     rr_cell: Cell,
     /// Work done (memo values computed, cells built, children scanned,
@@ -317,7 +318,6 @@ impl IncrementalLinear {
         self.low_p.resize(n + 2, NONE);
         self.next_id = 0;
         self.memo.clear();
-        self.shift_ready = false;
         self.work = n;
         let next = self.next;
         for (i, &v) in config.stack().iter().enumerate() {
@@ -335,6 +335,7 @@ impl IncrementalLinear {
             self.note_top();
         }
         self.find_low_child();
+        self.build_shadow();
     }
 
     fn fresh_id(&mut self) -> u32 {
@@ -411,20 +412,27 @@ impl IncrementalLinear {
         self.exposed - ((self.heads[b1] as usize) < b1) as usize + self.index.right_children(b1).len()
     }
 
-    /// Builds the shift view (module doc). O(k − d + log n).
-    fn build_shift(&mut self) {
-        if self.shift_ready {
+    /// The lowest position of the current stack with a gold arc to b₁ (its
+    /// parent, or a child), if any: the position d of the module doc.
+    fn lowest_neighbour_of_b1(&self) -> Option<usize> {
+        let parent = self.pos_on_stack(self.heads[self.next]);
+        parent.into_iter().chain(self.lowest_child()).min()
+    }
+
+    /// Builds the shadow and b₁'s cell for a new b₁ (module doc).
+    /// O(k − d + log n).
+    fn build_shadow(&mut self) {
+        let k = self.stack.len() - 1;
+        self.shadow.clear();
+        self.shadow_from = k + 1;
+        if self.next > self.n {
             return;
         }
         let b1 = self.next;
         let after = b1 + 1;
-        let k = self.stack.len() - 1;
         let parent = self.pos_on_stack(self.heads[b1]);
-        let d = parent.into_iter().chain(self.lowest_child()).min();
-        let from = d.unwrap_or(k + 1);
-        let mut cells = std::mem::take(&mut self.shift_cells);
-        cells.clear();
-        for pos in from..=k {
+        self.shadow_from = self.lowest_neighbour_of_b1().unwrap_or(k + 1);
+        for pos in self.shadow_from..=k {
             let mut cell = self.stack[pos];
             cell.id = self.fresh_id();
             if cell.p.node == b1 as u32 {
@@ -433,22 +441,17 @@ impl IncrementalLinear {
             if Some(pos) == parent {
                 (cell.c, cell.nchildren) = self.children_in_input(cell.node as usize, after);
             }
-            cells.push(cell);
+            self.shadow.push(cell);
         }
         let p = self.critical_parent(b1, after);
         let (c, nchildren) = self.children_in_input(b1, after);
-        let id = self.fresh_id();
-        cells.push(Cell { id, node: b1 as u32, p, c, nchildren, left_nb: d.map_or(NONE, |d| d as u32) });
-        self.work += cells.len();
-        self.shift_cells = cells;
-        self.shift_from = from;
-        self.shift_ready = true;
+        self.b1_cell = Cell { id: 0, node: b1 as u32, p, c, nchildren, left_nb: NONE };
+        self.work += self.shadow.len() + 1;
     }
 
-    /// The moved top of the reduce_right view. O(1).
-    fn reduce_right_cell(&mut self) -> Cell {
-        let k = self.stack.len() - 1;
-        let mut cell = self.stack[k];
+    /// The top cell `cell` of a stack with top position k moved to k − 1
+    /// by reduce_right. O(1).
+    fn moved_down(&mut self, mut cell: Cell, k: usize) -> Cell {
         cell.id = self.fresh_id();
         // The lowest neighbour below was a₁ only if there is none further down.
         if cell.left_nb as usize == k - 1 {
@@ -457,37 +460,59 @@ impl IncrementalLinear {
         cell
     }
 
-    /// Takes `step` (applicable). O(1) plus the shift view (see
-    /// [`IncrementalLinear::build_shift`]).
+    /// Takes `step` (applicable): O(1) for a reduction (the shadow follows
+    /// it); a shift adopts the shadow and builds the next one
+    /// ([`IncrementalLinear::build_shadow`]).
     pub(crate) fn apply(&mut self, step: Step) {
         let k = self.stack.len() - 1;
         match step {
             Step::Shift => {
-                self.build_shift();
                 let b1 = self.next;
                 self.exposed = self.exposed_after_shift();
-                self.stack.truncate(self.shift_from);
-                self.stack.extend_from_slice(&self.shift_cells);
+                let mut b1_cell = self.b1_cell;
+                b1_cell.left_nb = self.lowest_neighbour_of_b1().map_or(NONE, |d| d as u32);
+                b1_cell.id = self.fresh_id();
+                self.stack.truncate(self.shadow_from);
+                self.stack.extend_from_slice(&self.shadow);
+                self.stack.push(b1_cell);
                 self.stack_of[b1] = self.stack.len() as u32;
                 self.next += 1;
                 self.note_top();
                 self.find_low_child();
+                self.build_shadow();
             }
             Step::ReduceLeft => {
                 let top = self.stack.pop().expect("applicable");
                 self.stack_of[top.node as usize] = 0;
+                if self.shadow_from <= k {
+                    self.shadow.pop();
+                } else {
+                    self.shadow_from = k;
+                }
             }
             Step::ReduceRight => {
-                let moved = self.reduce_right_cell();
+                let moved = self.moved_down(self.stack[k], k);
                 let gone = self.stack[k - 1].node;
                 self.stack_of[gone as usize] = 0;
                 self.stack.pop();
                 self.stack[k - 1] = moved;
                 self.stack_of[moved.node as usize] = k as u32;
                 self.note_top();
+                // The shadow does the same (a gold child of b₁ moved down stays in it).
+                if self.shadow_from <= k {
+                    let top = self.shadow.pop().expect("the shadow reaches k");
+                    let moved = self.moved_down(top, k);
+                    if self.shadow_from <= k - 1 {
+                        self.shadow.pop();
+                    } else {
+                        self.shadow_from = k - 1;
+                    }
+                    self.shadow.push(moved);
+                } else {
+                    self.shadow_from = k;
+                }
             }
         }
-        self.shift_ready = false;
         self.work += 1;
     }
 
@@ -505,14 +530,14 @@ impl IncrementalLinear {
             out.set(Step::ReduceLeft, self.sigma_max(b_len - self.exposed, gained));
         }
         if k >= 2 {
-            self.rr_cell = self.reduce_right_cell();
+            self.rr_cell = self.moved_down(self.stack[k], k);
             self.view = View::ReduceRight;
             self.view_k = k - 1;
             let gained = self.has_arc(self.stack[k].node, self.stack[k - 1].node) as i32;
             out.set(Step::ReduceRight, self.sigma_max(b_len - self.exposed, gained));
         }
         if self.next <= self.n {
-            self.build_shift();
+            self.b1_cell.left_nb = self.lowest_neighbour_of_b1().map_or(NONE, |d| d as u32);
             self.view = View::Shift;
             self.view_k = k + 1;
             let m = b_len - 1 - self.exposed_after_shift();
@@ -538,8 +563,9 @@ impl IncrementalLinear {
             View::ReduceLeft => &self.stack[i],
             View::ReduceRight if i + 2 == self.stack.len() => &self.rr_cell,
             View::ReduceRight => &self.stack[i],
-            View::Shift if i < self.shift_from => &self.stack[i],
-            View::Shift => &self.shift_cells[i - self.shift_from],
+            View::Shift if i < self.shadow_from => &self.stack[i],
+            View::Shift if i < self.stack.len() => &self.shadow[i - self.shadow_from],
+            View::Shift => &self.b1_cell,
         }
     }
 
@@ -567,7 +593,7 @@ impl IncrementalLinear {
             View::ReduceLeft => (valid && l < k).then_some(l),
             View::ReduceRight if valid && l + 1 < k => Some(l),
             View::ReduceRight => (valid && self.stack[k].p.root == r).then(|| k - 1),
-            View::Shift if valid && (l < self.shift_from || self.cell(l).p.root == r) => Some(l),
+            View::Shift if valid && (l < self.shadow_from || self.cell(l).p.root == r) => Some(l),
             View::Shift => (self.cell(k + 1).p.root == r).then_some(k + 1),
         }
     }

@@ -11,87 +11,40 @@
 //!
 //! * **Incremental** — the linear algorithm (Sec. 6) on a projective gold
 //!   tree ([`Algorithm::Linear`], or [`Algorithm::Auto`] resolving to it).
-//!   The session keeps its own engine, an index of the gold tree
-//!   ([`GoldIndex`]) and the number of *exposed* remaining-input nodes
-//!   (below), so that preparing a configuration never looks at the
-//!   remaining input.
+//!   The oracle's incremental engine follows the session: it keeps the
+//!   stack's tables, counters for the remaining input and a memo of the
+//!   Sec. 6 recursion from step to step, so that a step costs O(1) memo
+//!   values and O(log n) time along gold computations, whatever the length
+//!   of the sentence, the depth of the stack or the number of critical
+//!   nodes. How, and why the answers are the one-shot ones: see
+//!   [`incremental`](super::incremental).
 //! * **One-shot** — every other case (cubic, quadratic, a non-projective
 //!   gold tree): each [`scores`](OracleSession::scores) after a step is one
 //!   call of [`Oracle::scores`], as before, with its errors (e.g.
 //!   [`OracleError::NonProjectiveGold`] for `linear` on a non-projective
 //!   tree). Never a different answer.
 //!
-//! # What is reused, and why it is sound
+//! # Checked
 //!
-//! The one-shot preparation ([`Prepared::prepare`](super::critical::Prepared::prepare))
-//! scans the whole remaining input B = b₁ … b_m three times per
-//! configuration (once per successor) to find the critical nodes, their
-//! components and M = |T_g ∩ (B × B)|: Θ(m) per step even when the stack is
-//! shallow (Sec. 8.2 notes that this preparation dominates the running
-//! time). The session replaces it by three facts that need nothing of B but
-//! its first position.
-//!
-//! 1. **M from a counter.** Call v ∈ B *exposed* if its gold parent is not
-//!    in B. Each node of B has exactly one gold parent (the root 0 is never
-//!    in B), so M = |B| − |E|. B changes only by a shift, which removes b₁:
-//!    b₁ leaves E if it was in it (its parent precedes it), and its right
-//!    children, whose parent has just left B, join E; no other node changes
-//!    (a node becomes exposed exactly when its parent leaves B). Reductions
-//!    leave B, hence E, unchanged. So |E| is updated in O(1) per shift.
-//! 2. **Only the critical nodes the recursion reads.** The recursion of
-//!    Table 5 with the Sec. 6 pruning reads, of the critical nodes, only the
-//!    critical parents p(i) of stack nodes (score' follows p' = p), their
-//!    component roots R(p(i)) (through P, P≥ and λ'), and the leftmost
-//!    critical child c(i) of each stack node, plus the number nchildren(i)
-//!    of its critical children; and it compares critical nodes only for
-//!    equality. The children of a stack node in B are exactly its right
-//!    gold children at positions ≥ b₁ (all exposed, hence critical): the
-//!    first of them and their number come from a binary search in its sorted
-//!    child list. The root of p(i)'s component is its topmost ancestor
-//!    reached through B, i.e. through positions ≥ b₁ (B is a suffix of the
-//!    sentence): binary lifting over ancestors, with the smallest position
-//!    on each jump, finds it in O(log n). λ' needs, per root r, the lowest
-//!    stack node with a gold arc to r's component: a stack node whose
-//!    critical parent lies in it, or r's own parent (the only arcs from the
-//!    stack into B go to the critical parents of stack nodes and to the
-//!    exposed children of stack nodes, which are roots).
-//!
-//! [`Prepared::prepare_lazy`](super::critical::Prepared::prepare_lazy)
-//! builds the tables from these, and the memoised recursion then runs
-//! unchanged on them. The answers are therefore the one-shot ones; the tests
-//! in `tests/oracle_session.rs` check this on every walk of every projective
-//! tree with n ≤ 6 (all four strategies, also against the brute force) and
-//! on random walks up to n = 60.
-//!
-//! # What is not reused
-//!
-//! The stack side: the tables of the k + 1 stack nodes (p, c, nchildren,
-//! p≥, κ, λ …) and the memo of score(i, j, q) and score'(i, j) are rebuilt
-//! for each configuration. Reusing memo entries across steps soundly needs
-//! more than Sec. 7's remark: beside the strategy constraints (which change
-//! only at the top, and in the old top after an lbr shift), a value
-//! score(i, j, q) reads p≥(i) and P≥(i), which depend on the stack *above*
-//! i (p≥ looks up to the first stack node with a critical parent);
-//! nchildren(i) and c(i), which change for a stack node deep down when its
-//! child b₁ is shifted; and the Sec. 6 pruning, which makes some branches
-//! −∞ (score' when λ' fails) where the quadratic recursion evaluates them,
-//! so that an intermediate value of the linear recursion need not equal the
-//! quadratic one. An entry is thus not a function of the stack prefix
-//! a₀ … a_i alone.
+//! `tests/oracle_session.rs`: the session equals the one-shot oracle and the
+//! brute force ([`exhaustive`](super::exhaustive)) on every walk of every
+//! projective tree with n ≤ 6, all four strategies (over a million
+//! configurations), and the one-shot oracle on random walks up to n = 60;
+//! its work per step is constant from 200 to 400 words on balanced trees,
+//! chains (both directions) and flat trees, and on walks that stray from
+//! the gold path. `.ci/checks/oracle.sh` compares it with the cubic,
+//! quadratic and linear algorithms at every configuration of walks over
+//! real treebanks.
 //!
 //! # Complexity
 //!
-//! O(n log n) to start (the index). Per configuration O(k log n) for the
-//! k + 1 stack nodes: the three preparations, and the O(k) values of the
-//! Sec. 6 recursion; per step O(1) to update |E|. Nothing depends on the
-//! length of the remaining input or on the number of critical nodes, so a
-//! step costs O(log n) whenever the stack stays shallow — on chains and
-//! flat trees as on balanced ones, and on real sentences (see
-//! `docs/oracle.md`: on en_ewt the time per configuration stays flat at
-//! ≈ 1 µs from 31 to 200 stack and input nodes, where the one-shot oracle
-//! grows from 1.06 to 1.65 µs). A deep stack still costs O(k) per step (a
-//! right-branching chain shifted to the end: ≈ 2,000 work units per step at
-//! n = 400, as one-shot); the `work_per_step` test measures both.
+//! O(n log n) to start. Per step, along gold computations: O(1) memo values
+//! and cells, O(log n) for the component root of b₁'s parent, plus the gold
+//! children of b₁ once. Off the gold path a shift renews the stack's cells
+//! from the lowest gold neighbour of b₁ up (see
+//! [`incremental`](super::incremental)). The buffers and the memo live in
+//! the [`Oracle`] and are reused by the next session: no allocation once
+//! warm.
 
 use super::{Algorithm, Configuration, Oracle, OracleError, Step, StepScores, Strategy};
 use crate::tree::DepTree;
@@ -119,7 +72,7 @@ impl<'o, 'g> OracleSession<'o, 'g> {
     }
 
     /// A session starting at `config`. O(n log n) (the projectivity check
-    /// and the [`GoldIndex`]).
+    /// and the index of the gold tree).
     pub fn at(
         oracle: &'o mut Oracle<'g>,
         gold: DepTree,
@@ -159,10 +112,9 @@ impl<'o, 'g> OracleSession<'o, 'g> {
     }
 
     /// The work done so far, in elementary units: in the incremental mode,
-    /// the memo values computed, the preparation work
-    /// ([`Prepared::work`](super::critical::Prepared::work): stack nodes,
-    /// critical nodes kept, lifting steps) and the counter updates, plus n
-    /// for the start; in the one-shot mode, 0.
+    /// the memo values computed, the cells built, the children of b₁
+    /// scanned, the lifting steps and the steps taken, plus n for the start;
+    /// in the one-shot mode, 0.
     pub fn work(&self) -> usize {
         if self.incremental {
             self.oracle.incremental.work
@@ -182,9 +134,9 @@ impl<'o, 'g> OracleSession<'o, 'g> {
     }
 
     /// The scores of the current configuration (equal to [`Oracle::scores`]
-    /// with the session's algorithm): O(k log n) the first time after
-    /// a step in the incremental mode, one call of the algorithm otherwise;
-    /// free when asked again.
+    /// with the session's algorithm): in the incremental mode O(log n)
+    /// along gold computations (module doc), one call of the algorithm
+    /// otherwise; free when asked again.
     pub fn scores(&mut self) -> Result<StepScores, OracleError> {
         if let Some(s) = self.cached {
             return Ok(s);
