@@ -24,8 +24,12 @@
 //! * Per component root r, the lowest stack position whose critical parent
 //!   lies in r's component (for λ'), and the lowest stack position holding a
 //!   gold child of b₁; both are kept lazily and checked on use (below).
-//! * |E|, the number of remaining-input nodes whose gold parent is not in
-//!   the remaining input, so that M = |B| − |E| (see `session`).
+//! * |E|, the number of *exposed* remaining-input nodes (gold parent not in
+//!   the remaining input B), so that M = |T_g ∩ (B × B)| = |B| − |E|: each
+//!   node of B has one gold parent, in B unless the node is exposed. A
+//!   shift removes b₁ from B; b₁ leaves E if it was in it and its right
+//!   children (in B, their parent gone) join E; nothing else changes, and
+//!   reductions leave B alone. So |E| costs O(1) per step.
 //! * The memo: a hash map from keys to values, kept for the whole session.
 //!
 //! # The keys
@@ -49,7 +53,7 @@
 //!   positions, across steps.
 //! * λ(i, j) ("an arc between a_j and some a_ℓ, ℓ < i") and λ'(i, j') read
 //!   only the prefix below i: they are computed from left_nb(j) and from the
-//!   lowest positions above, compared with i.
+//!   lowest positions kept in the state, compared with i.
 //! * The masks of Sec. 4 fall on the top, on the node below it (lbr after a
 //!   shift) or on every node below the top (strict lbr), so the masks of
 //!   the positions strictly below i are the same in every configuration
@@ -57,26 +61,45 @@
 //!
 //! # What a step costs
 //!
-//! Scoring a configuration builds the three configurations the steps reach
-//! as views of the stack: a reduce_left view shares every cell; a
-//! reduce_right view replaces the top two by one new cell; a shift view
-//! adds a cell for b₁ and renews the cells from position d up, where d is
-//! the lowest position whose tables the shift changes (the gold parent of
-//! b₁, whose c and nchildren change, and the gold children of b₁, whose
-//! critical parent becomes ⊥). The recursion then meets the memo of the
-//! previous configurations wherever the keys agree. The step taken adopts
-//! its view.
+//! Scoring a configuration reads the three configurations the steps reach
+//! as views of the stack, without copying it: the reduce_left view is the
+//! stack without its top; the reduce_right view replaces the top two cells
+//! by one new cell; the shift view is the stack up to position d − 1, then
+//! the **shadow**, then a cell for b₁. Here d is the lowest stack position
+//! with a gold arc to b₁: shifting b₁ changes the cells of b₁'s parent (its
+//! c and nchildren) and of b₁'s children (their critical parent becomes ⊥),
+//! and nothing below them. The shadow holds the cells of positions d … k as
+//! the shift makes them, with their own ids. It is built once per b₁, when
+//! b₁ becomes the first input node, and then follows the reductions (a
+//! reduce_left drops its top, a reduce_right moves its top down), so that
+//! the memo values of the shift view carry over from one configuration to
+//! the next; a shift turns it into the stack. The recursion then meets the
+//! memo of earlier configurations wherever keys agree: in the measurements
+//! below, everywhere but at the top few positions.
 //!
-//! Along a gold computation d is within the top few positions (what is
-//! above b₁'s parent or lowest child on the stack is reduced before b₁ in
-//! an optimal computation, up to b₁'s own left children), and the recursion
-//! meets known keys two positions below the top, so the work per step is
-//! O(log n) for the root of b₁'s parent (binary lifting), plus the number
-//! of gold children of b₁ once. `tests/oracle_session.rs` (`work_per_step`)
-//! measures it: constant from 200 to 400 words on every test shape,
-//! right-branching chains (stack depth n) included. Off the gold path a
-//! shift can renew many cells: a stack of k children of a_0 pays O(k) for
-//! each further child of a_0 shifted.
+//! How long are the shadows? A shadow covers the nodes above d when b₁
+//! becomes the first input node: those reduced while b₁ waits (each node is
+//! reduced once), and those still there when b₁ is shifted. For a
+//! computation of optimal steps under the strategy none, the latter are
+//! gold children of b₁ (each node is the child of one node): a stack node x
+//! above d lies under the gold arc between a_d and b₁, so x's subtree is
+//! complete and x's parent is b₁ or a stack node; in the latter case
+//! shifting b₁ first would cost that arc or b₁'s own. The shadows then
+//! cost O(n) in all, and a step O(log n) amortised (binary lifting for the
+//! component root of b₁'s parent). The strategies can make some arcs
+//! unbuildable and leave nodes waiting on the stack; `tests/oracle_session.rs`
+//! (`work_per_step`) measures the work per step along optimal computations
+//! under all four strategies, and finds it constant from 200 to 400 words on
+//! every test shape, right-branching chains (stack depth n) included. Off
+//! the optimal path a shadow can be long (b₁'s parent deep below nodes that
+//! are not its descendants) and is paid once per b₁: a stack of k children
+//! of a₀ pays O(k) for each further child of a₀ that becomes b₁. The same
+//! test file measures walks that take random steps: the work per step grows
+//! by a quarter from 100 to 400 words where the one-shot oracle's grows
+//! fourfold.
+//!
+//! The memo keeps every value computed in the session (a handful per step)
+//! and is cleared by [`IncrementalLinear::reset`].
 
 use super::{Configuration, Step, StepScores, Strategy};
 use crate::tree::DepTree;
@@ -406,7 +429,7 @@ impl IncrementalLinear {
         (l < self.stack.len() && self.heads[self.stack[l].node as usize] == self.next as u32).then_some(l)
     }
 
-    /// |E| after shifting b₁ (see `session`). O(1).
+    /// |E| after shifting b₁ (module doc). O(1).
     fn exposed_after_shift(&self) -> usize {
         let b1 = self.next;
         self.exposed - ((self.heads[b1] as usize) < b1) as usize + self.index.right_children(b1).len()
@@ -502,7 +525,7 @@ impl IncrementalLinear {
                 if self.shadow_from <= k {
                     let top = self.shadow.pop().expect("the shadow reaches k");
                     let moved = self.moved_down(top, k);
-                    if self.shadow_from <= k - 1 {
+                    if self.shadow_from < k {
                         self.shadow.pop();
                     } else {
                         self.shadow_from = k - 1;

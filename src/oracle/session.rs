@@ -123,7 +123,10 @@ impl<'o, 'g> OracleSession<'o, 'g> {
         }
     }
 
-    /// Takes `step`, returning the arc it builds. O(1).
+    /// Takes `step`, returning the arc it builds. O(1) for a reduction; a
+    /// shift also prepares the incremental engine for the next input node
+    /// (amortised O(log n) along gold computations; see
+    /// [`incremental`](super::incremental)).
     pub fn apply(&mut self, step: Step) -> Result<Option<(usize, usize)>, OracleError> {
         let arc = self.config.apply(step)?;
         if self.incremental {
