@@ -4,7 +4,8 @@
 #  1. walks with --check-agreement on projectivized de_gsd-ud-test and
 #     en_ewt-ud-dev (every available algorithm must agree at every configuration);
 #  2. the same with an incremental session (Sec. 7) answering, checked
-#     against one-shot cubic, quadratic and linear at every configuration;
+#     against one-shot cubic, quadratic and linear at every configuration
+#     (all four strategies, and walks that mostly take random steps);
 #  3. the walk on unprojectivized de_gsd-ud-test with the cubic algorithm.
 # Skips when ../shared/ud is absent. Budget: < 3 minutes.
 set -euo pipefail
@@ -28,6 +29,12 @@ for f in de_gsd-ud-test en_ewt-ud-dev; do
   echo "-- agreement of the incremental session with the one-shot algorithms, projectivized $f, lbr"
   timeout 80 "$BIN" oracle --walk "$TMP/$f.conllu" --projectivize --check-agreement --session --algorithm linear --stray 0.3 --seed 3 --strategy lbr --json | summary
 done
+for s in none strict-lbr rbl; do
+  echo "-- agreement of the incremental session, projectivized de_gsd-ud-test, $s"
+  timeout 80 "$BIN" oracle --walk "$TMP/de_gsd-ud-test.conllu" --projectivize --check-agreement --session --algorithm linear --stray 0.3 --seed 4 --strategy "$s" --json | summary
+done
+echo "-- agreement of the incremental session on walks that mostly stray (0.9), projectivized en_ewt-ud-dev, lbr"
+timeout 80 "$BIN" oracle --walk "$TMP/en_ewt-ud-dev.conllu" --projectivize --check-agreement --session --algorithm linear --stray 0.9 --seed 5 --strategy lbr --json | summary
 for s in none strict-lbr rbl; do
   echo "-- agreement, projectivized de_gsd-ud-test, $s"
   timeout 80 "$BIN" oracle --walk "$TMP/de_gsd-ud-test.conllu" --projectivize --check-agreement --stray 0.3 --seed 2 --strategy "$s" --json | summary
