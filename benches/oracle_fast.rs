@@ -2,6 +2,12 @@
 //! configuration, over random projective gold trees and configurations on
 //! random computations, grouped by k + m (stack plus remaining input).
 //!
+//! The group `oracle_session` follows whole computations (stray 0.3) over
+//! random projective trees of n words, scoring every configuration, once
+//! with one-shot linear calls and once with an incremental
+//! [`OracleSession`] (Sec. 7; set-up and steps included): the amortised
+//! cost per configuration by sentence length.
+//!
 //! `cargo bench --bench oracle_fast`; per-configuration time is the reported
 //! time divided by the batch size (criterion shows it as throughput).
 
@@ -11,7 +17,8 @@ use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
 use tabula::oracle::linear::LinearOracle;
 use tabula::oracle::quadratic::QuadraticOracle;
-use tabula::oracle::{Configuration, Step, Strategy};
+use tabula::oracle::session::OracleSession;
+use tabula::oracle::{Algorithm, Configuration, Oracle, Step, Strategy};
 use tabula::tree::DepTree;
 
 /// A random projective tree (consecutive segments hang from a common head).
@@ -91,5 +98,68 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// `count` gold trees of n words, each with the steps of one computation
+/// that takes a random applicable step with probability 0.3, else the first
+/// optimal one; and the number of configurations scored along them.
+fn walks(n: usize, count: usize, rng: &mut ChaCha8Rng) -> (Vec<(DepTree, Vec<Step>)>, u64) {
+    let mut oracle = LinearOracle::new();
+    let mut scored = 0;
+    let out = (0..count)
+        .map(|_| {
+            let gold = random_projective(n, rng);
+            let mut c = Configuration::initial(n);
+            let mut steps = Vec::new();
+            while !c.is_final() {
+                let scores = oracle.scores(&c, &gold, Strategy::Lbr).expect("projective");
+                scored += 1;
+                let step = if rng.gen_bool(0.3) {
+                    let applicable: Vec<Step> = Step::ALL.iter().copied().filter(|&s| c.is_applicable(s)).collect();
+                    applicable[rng.gen_range(0..applicable.len())]
+                } else {
+                    scores.optimal()[0]
+                };
+                c.apply(step).expect("applicable");
+                steps.push(step);
+            }
+            (gold, steps)
+        })
+        .collect();
+    (out, scored)
+}
+
+fn bench_session(c: &mut Criterion) {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut group = c.benchmark_group("oracle_session");
+    for n in [10usize, 20, 40, 80, 160, 320] {
+        let (batch, scored) = walks(n, 3200 / n, &mut rng);
+        group.throughput(Throughput::Elements(scored));
+        let mut lin = LinearOracle::new();
+        group.bench_with_input(BenchmarkId::new("one-shot", n), &batch, |b, batch| {
+            b.iter(|| {
+                for (gold, steps) in batch {
+                    let mut c = Configuration::initial(gold.len());
+                    for &step in steps {
+                        black_box(lin.scores(&c, gold, Strategy::Lbr).expect("projective"));
+                        c.apply(step).expect("applicable");
+                    }
+                }
+            })
+        });
+        let mut oracle = Oracle::new();
+        group.bench_with_input(BenchmarkId::new("session", n), &batch, |b, batch| {
+            b.iter(|| {
+                for (gold, steps) in batch {
+                    let mut session = OracleSession::new(&mut oracle, gold.clone(), Strategy::Lbr, Algorithm::Linear);
+                    for &step in steps {
+                        black_box(session.scores().expect("projective"));
+                        session.apply(step).expect("applicable");
+                    }
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, bench_session);
 criterion_main!(benches);
