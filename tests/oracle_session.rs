@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{projective_trees, random_projective};
+use common::{projective_trees, random_projective, reachable_configurations};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -69,6 +69,40 @@ fn the_session_equals_the_one_shot_oracle_and_the_brute_force_on_every_walk_of_s
         }
     }
     assert!(checked > 1_000_000, "only {checked} cases");
+}
+
+/// A session started mid-computation ([`OracleSession::at`]) builds its
+/// state from the configuration alone: at every reachable configuration of
+/// every projective tree with n ≤ 6, and after each step from there, it
+/// answers as the one-shot oracle.
+#[test]
+fn a_session_started_anywhere_equals_the_one_shot_oracle() {
+    let mut one_shot = LinearOracle::new();
+    let mut inner = Oracle::new();
+    let mut checked = 0usize;
+    for n in 1..=6 {
+        let configurations = reachable_configurations(n);
+        for gold in projective_trees(n).iter() {
+            for strategy in STRATEGIES {
+                for c in &configurations {
+                    for step in Step::ALL.into_iter().filter(|&s| c.is_applicable(s)) {
+                        let mut session =
+                            OracleSession::at(&mut inner, gold.clone(), c.clone(), strategy, Algorithm::Linear)
+                                .unwrap();
+                        assert!(session.is_incremental());
+                        let want = one_shot.scores(c, gold, strategy).unwrap();
+                        assert_eq!(session.scores().unwrap(), want, "gold {gold:?}, {strategy}, at {c:?}");
+                        session.apply(step).unwrap();
+                        let after = session.configuration().clone();
+                        let want = one_shot.scores(&after, gold, strategy).unwrap();
+                        assert_eq!(session.scores().unwrap(), want, "gold {gold:?}, {strategy}, {c:?} then {step:?}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 100_000, "only {checked} cases");
 }
 
 /// Non-projective gold trees and the other algorithms fall back to one-shot
