@@ -8,9 +8,9 @@
 //! at stack position i also reads p≥(i), which looks *above* i; the strategy
 //! masks of the node it is paired with; nchildren and c of stack nodes deep
 //! down, which change when one of their children is shifted; and tables (κ,
-//! λ, λ') indexed by positions. [`IncrementalLinear`] makes the reuse sound by
-//! giving every memo value a key that determines it, and by keeping the
-//! tables it reads up to date per step.
+//! λ, λ') indexed by positions. The engine here (`IncrementalLinear`) makes
+//! the reuse sound by giving every memo value a key that determines it, and
+//! by keeping the tables it reads up to date per step.
 //!
 //! # The state
 //!
@@ -99,7 +99,7 @@
 //! fourfold.
 //!
 //! The memo keeps every value computed in the session (a handful per step)
-//! and is cleared by [`IncrementalLinear::reset`].
+//! and is cleared when the next session starts.
 
 use super::{Configuration, Step, StepScores, Strategy};
 use crate::tree::DepTree;

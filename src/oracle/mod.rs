@@ -12,8 +12,10 @@
 //! [`cubic`] is Sec. 4 (the engine with the Table 4 grammar, any gold tree);
 //! [`Oracle`] dispatches to it or to the quadratic / linear algorithms of
 //! Sec. 5 / 6 (projective gold trees). [`session`] follows a computation step
-//! by step (Sec. 7); [`walk`] drives whole computations over a treebank and
-//! times them (Sec. 8.2).
+//! by step (Sec. 7), incrementally for the linear algorithm
+//! ([`incremental`]: amortised O(log n) per step along gold computations);
+//! [`walk`] drives whole computations over a treebank and times them
+//! (Sec. 8.2).
 
 pub mod critical;
 pub mod cubic;
