@@ -109,6 +109,8 @@ use hashbrown::HashMap;
 const NEG: i32 = i32::MIN / 4;
 /// "None" for positions and nodes.
 const NONE: u32 = u32::MAX;
+/// Cell ids are renumbered from 1 when they reach this.
+const RENUMBER_AT: u32 = u32::MAX / 2;
 
 /// States of Sec. 5.
 const N: u8 = 0;
@@ -366,6 +368,23 @@ impl IncrementalLinear {
         self.next_id
     }
 
+    /// Before ids run out (a call creates at most k + 3 of them): forgets
+    /// the memo and numbers the cells of the stack and the shadow afresh.
+    /// O(k), once per two billion ids.
+    fn renumber_if_needed(&mut self) {
+        if self.next_id < RENUMBER_AT {
+            return;
+        }
+        self.memo.clear();
+        self.next_id = 0;
+        for i in 0..self.stack.len() {
+            self.stack[i].id = self.fresh_id();
+        }
+        for i in 0..self.shadow.len() {
+            self.shadow[i].id = self.fresh_id();
+        }
+    }
+
     /// p(v) and its root when the remaining input starts at `next`.
     fn critical_parent(&mut self, v: usize, next: usize) -> Crit {
         let h = self.heads[v];
@@ -487,6 +506,7 @@ impl IncrementalLinear {
     /// it); a shift adopts the shadow and builds the next one
     /// ([`IncrementalLinear::build_shadow`]).
     pub(crate) fn apply(&mut self, step: Step) {
+        self.renumber_if_needed();
         let k = self.stack.len() - 1;
         match step {
             Step::Shift => {
@@ -543,6 +563,7 @@ impl IncrementalLinear {
     /// the three views). Amortised O(1) memo values along gold computations
     /// (module doc).
     pub(crate) fn scores(&mut self) -> StepScores {
+        self.renumber_if_needed();
         let k = self.stack.len() - 1;
         let b_len = self.n + 1 - self.next;
         let mut out = StepScores::default();
@@ -747,5 +768,60 @@ fn add(a: i32, b: i32) -> i32 {
         NEG
     } else {
         a + b
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::linear::LinearOracle;
+    use rand::{Rng, SeedableRng};
+
+    /// Regression guard for the id renumbering: a session whose ids run out
+    /// mid-computation (forced by moving the counter near the limit after
+    /// some steps, so that stale memo entries with small ids exist) still
+    /// answers as the one-shot oracle at every step.
+    /// A random projective tree over n words: the arcs of a random
+    /// arc-standard computation.
+    fn random_projective(n: usize, rng: &mut impl Rng) -> DepTree {
+        let mut config = Configuration::initial(n);
+        let mut heads = vec![0; n];
+        while !config.is_final() {
+            let applicable: Vec<Step> = Step::ALL.into_iter().filter(|&s| config.is_applicable(s)).collect();
+            if let Some((h, d)) = config.apply(applicable[rng.gen_range(0..applicable.len())]).unwrap() {
+                heads[d - 1] = h;
+            }
+        }
+        DepTree::from_heads(&heads).unwrap()
+    }
+
+    #[test]
+    fn renumbering_ids_keeps_the_answers() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        for _ in 0..50 {
+            let gold = random_projective(12, &mut rng);
+            for strategy in [Strategy::None, Strategy::Lbr, Strategy::StrictLbr, Strategy::Rbl] {
+                let mut config = Configuration::initial(gold.len());
+                let mut engine = IncrementalLinear::default();
+                engine.reset(&gold, &config, strategy);
+                let mut one_shot = LinearOracle::new();
+                let (mut steps, mut renumbered) = (0, false);
+                while !config.is_final() {
+                    // Memo entries with small ids exist by now; jump towards the limit.
+                    steps += 1;
+                    if steps == 8 {
+                        engine.next_id = RENUMBER_AT - 7;
+                    }
+                    let want = one_shot.scores(&config, &gold, strategy).unwrap();
+                    assert_eq!(engine.scores(), want, "{gold:?} {strategy} {config:?}");
+                    renumbered |= steps > 8 && engine.next_id < 100;
+                    let applicable: Vec<Step> = Step::ALL.into_iter().filter(|&s| config.is_applicable(s)).collect();
+                    let step = applicable[rng.gen_range(0..applicable.len())];
+                    config.apply(step).unwrap();
+                    engine.apply(step);
+                }
+                assert!(renumbered);
+            }
+        }
     }
 }
