@@ -824,4 +824,13 @@ mod tests {
             }
         }
     }
+
+    /// The empty sentence: the initial configuration is final, no step applies.
+    #[test]
+    fn the_empty_sentence_has_no_steps() {
+        let gold = DepTree::from_heads(&[]).unwrap();
+        let mut engine = IncrementalLinear::default();
+        engine.reset(&gold, &Configuration::initial(0), Strategy::Lbr);
+        assert_eq!(engine.scores(), StepScores::default());
+    }
 }
