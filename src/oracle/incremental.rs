@@ -168,9 +168,9 @@ enum View {
 /// order, and binary lifting over the ancestors (the 2^t-th ancestor of each
 /// node and the smallest position on the way there), to find the topmost
 /// remaining-input ancestor of a node in O(log n). Built once per gold tree
-/// in O(n log n).
+/// in O(n log n) ([`GoldIndex::rebuild`]).
 #[derive(Clone, Debug, Default)]
-pub struct GoldIndex {
+pub(crate) struct GoldIndex {
     /// Children of v at `children[start[v]..start[v + 1]]`, increasing; the
     /// right ones from `split[v]` on.
     start: Vec<usize>,
@@ -184,15 +184,8 @@ pub struct GoldIndex {
 }
 
 impl GoldIndex {
-    /// The index of `gold`. O(n log n).
-    pub fn new(gold: &DepTree) -> Self {
-        let mut index = GoldIndex::default();
-        index.rebuild(gold);
-        index
-    }
-
     /// Makes this the index of `gold`, reusing its buffers. O(n log n).
-    pub fn rebuild(&mut self, gold: &DepTree) {
+    pub(crate) fn rebuild(&mut self, gold: &DepTree) {
         let n = gold.len();
         let start = &mut self.start;
         start.clear();
@@ -240,18 +233,18 @@ impl GoldIndex {
     }
 
     /// The left gold children of `v`, increasing.
-    pub fn left_children(&self, v: usize) -> &[usize] {
+    pub(crate) fn left_children(&self, v: usize) -> &[usize] {
         &self.children[self.start[v]..self.split[v]]
     }
 
     /// The right gold children of `v`, increasing.
-    pub fn right_children(&self, v: usize) -> &[usize] {
+    pub(crate) fn right_children(&self, v: usize) -> &[usize] {
         &self.children[self.split[v]..self.start[v + 1]]
     }
 
     /// The leftmost gold child of `v` at a position ≥ `next`, and how many
     /// there are. O(log of v's right children).
-    pub fn children_in_input(&self, v: usize, next: usize) -> (Option<usize>, usize) {
+    pub(crate) fn children_in_input(&self, v: usize, next: usize) -> (Option<usize>, usize) {
         let children = self.right_children(v);
         let from = children.partition_point(|&c| c < next);
         (children.get(from).copied(), children.len() - from)
@@ -260,7 +253,7 @@ impl GoldIndex {
     /// The topmost ancestor-or-self of `y` reached from `y` through
     /// positions ≥ `next` only (for y in the remaining input B = next … n:
     /// the root of y's component, R), and the steps taken. O(log n).
-    pub fn top_in_input(&self, y: usize, next: usize) -> (usize, usize) {
+    pub(crate) fn top_in_input(&self, y: usize, next: usize) -> (usize, usize) {
         let mut v = y;
         let mut steps = 0;
         // Components are shallow in practice: a few parent steps first.
@@ -368,7 +361,7 @@ impl IncrementalLinear {
         self.next_id
     }
 
-    /// Before ids run out (a call creates at most k + 3 of them): forgets
+    /// Before ids run out (a call creates O(k) of them): forgets
     /// the memo and numbers the cells of the stack and the shadow afresh.
     /// O(k), once per two billion ids.
     fn renumber_if_needed(&mut self) {
@@ -418,7 +411,7 @@ impl IncrementalLinear {
         if top.p != BOT {
             let r = top.p.root as usize;
             let l = self.low_p[r] as usize;
-            if !(l <= k && self.stack[l].p.root == top.p.root && l < k) {
+            if !(l < k && self.stack[l].p.root == top.p.root) {
                 self.low_p[r] = k as u32;
             }
         }
