@@ -300,9 +300,8 @@ pub(crate) struct IncrementalLinear {
     low_child: u32,
     next_id: u32,
     memo: HashMap<Key, i32>,
-    /// The view the recursion reads, and its top position.
+    /// The view the recursion reads.
     view: View,
-    view_k: usize,
     /// The shadow: the cells of positions `shadow_from` ..= k as shifting b₁
     /// would make them (module doc), kept through reductions until b₁ is
     /// shifted; and b₁'s cell (its `left_nb` set when scoring).
@@ -562,21 +561,18 @@ impl IncrementalLinear {
         let mut out = StepScores::default();
         if k >= 1 {
             self.view = View::ReduceLeft;
-            self.view_k = k - 1;
             let gained = self.has_arc(self.stack[k - 1].node, self.stack[k].node) as i32;
             out.set(Step::ReduceLeft, self.sigma_max(b_len - self.exposed, gained));
         }
         if k >= 2 {
             self.rr_cell = self.moved_down(self.stack[k], k);
             self.view = View::ReduceRight;
-            self.view_k = k - 1;
             let gained = self.has_arc(self.stack[k].node, self.stack[k - 1].node) as i32;
             out.set(Step::ReduceRight, self.sigma_max(b_len - self.exposed, gained));
         }
         if self.next <= self.n {
             self.b1_cell.left_nb = self.lowest_neighbour_of_b1().map_or(NONE, |d| d as u32);
             self.view = View::Shift;
-            self.view_k = k + 1;
             let m = b_len - 1 - self.exposed_after_shift();
             out.set(Step::Shift, self.sigma_max(m, 0));
         }
@@ -585,12 +581,21 @@ impl IncrementalLinear {
 
     /// σ_max of the view plus the arc the step built, or `None` for −∞.
     fn sigma_max(&mut self, m: usize, gained: i32) -> Option<u32> {
-        let k = self.view_k;
+        let k = self.view_k();
         let top = *self.cell(k);
         let rest = if k == 0 { 0 } else { self.score(k as isize - 1, top.p, k, top.p, N) };
         let no_right_top = self.strategy == Strategy::Rbl && self.view == View::ReduceRight;
         let nchildren = if no_right_top { 0 } else { top.nchildren as i32 };
         (rest > NEG).then(|| (m as i32 + rest + nchildren + gained) as u32)
+    }
+
+    /// The top position of the view.
+    #[inline]
+    fn view_k(&self) -> usize {
+        match self.view {
+            View::ReduceLeft | View::ReduceRight => self.stack.len() - 2,
+            View::Shift => self.stack.len(),
+        }
     }
 
     /// Cell i of the view.
@@ -649,8 +654,8 @@ impl IncrementalLinear {
     fn left_masked(&self, i: usize) -> bool {
         match (self.strategy, self.view) {
             (Strategy::StrictLbr, View::ReduceLeft) => true,
-            (Strategy::StrictLbr, _) => i < self.view_k,
-            (Strategy::Lbr, View::Shift) => i + 1 == self.view_k,
+            (Strategy::StrictLbr, _) => i < self.view_k(),
+            (Strategy::Lbr, View::Shift) => i + 1 == self.view_k(),
             _ => false,
         }
     }
