@@ -4,7 +4,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use rand::{Rng, SeedableRng};
-use tabula::oracle::{Algorithm, Configuration, Oracle, Strategy};
+use tabula::oracle::{Algorithm, Configuration, Oracle, Strategy, System};
 use tabula::tree::DepTree;
 
 /// A random tree over 0 … n: nodes in random order, each headed by 0 or an earlier one.
@@ -29,7 +29,7 @@ fn bench(c: &mut Criterion) {
         let k = len / 4;
         let stack: Vec<usize> = (0..=k).collect();
         let buffer: Vec<usize> = (k + 1..=len).collect();
-        let config = Configuration::new(&stack, &buffer, len).expect("valid");
+        let config = Configuration::new(System::ArcStandard, &stack, &buffer, len).expect("valid");
         let mut oracle = Oracle::new();
         group.bench_with_input(BenchmarkId::new("cubic", len), &len, |b, _| {
             b.iter(|| oracle.scores(&config, &gold, Strategy::Lbr, Algorithm::Cubic).expect("scores"))

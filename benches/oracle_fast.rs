@@ -15,10 +15,10 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
-use tabula::oracle::linear::LinearOracle;
-use tabula::oracle::quadratic::QuadraticOracle;
+use tabula::oracle::arc_standard::linear::LinearOracle;
+use tabula::oracle::arc_standard::quadratic::QuadraticOracle;
 use tabula::oracle::session::OracleSession;
-use tabula::oracle::{Algorithm, Configuration, Oracle, Step, Strategy};
+use tabula::oracle::{Algorithm, Configuration, Oracle, Step, Strategy, System};
 use tabula::tree::DepTree;
 
 /// A random projective tree (consecutive segments hang from a common head).
@@ -50,7 +50,7 @@ fn sample(size: usize, count: usize, rng: &mut ChaCha8Rng) -> Vec<(DepTree, Conf
     while out.len() < count {
         let n = rng.gen_range(size..=size + size / 2 + 2);
         let gold = random_projective(n, rng);
-        let mut c = Configuration::initial(n);
+        let mut c = Configuration::initial(System::ArcStandard, n);
         let mut oracle = LinearOracle::new();
         while !c.is_final() {
             let km = c.stack().len() - 1 + c.buffer().count();
@@ -62,7 +62,7 @@ fn sample(size: usize, count: usize, rng: &mut ChaCha8Rng) -> Vec<(DepTree, Conf
             let step = if rng.gen_bool(0.9) {
                 optimal[rng.gen_range(0..optimal.len())]
             } else {
-                let steps: Vec<Step> = Step::ALL.iter().copied().filter(|&s| c.is_applicable(s)).collect();
+                let steps: Vec<Step> = c.applicable_steps().collect();
                 steps[rng.gen_range(0..steps.len())]
             };
             c.apply(step).expect("applicable");
@@ -107,13 +107,13 @@ fn walks(n: usize, count: usize, rng: &mut ChaCha8Rng) -> (Vec<(DepTree, Vec<Ste
     let out = (0..count)
         .map(|_| {
             let gold = random_projective(n, rng);
-            let mut c = Configuration::initial(n);
+            let mut c = Configuration::initial(System::ArcStandard, n);
             let mut steps = Vec::new();
             while !c.is_final() {
                 let scores = oracle.scores(&c, &gold, Strategy::Lbr).expect("projective");
                 scored += 1;
                 let step = if rng.gen_bool(0.3) {
-                    let applicable: Vec<Step> = Step::ALL.iter().copied().filter(|&s| c.is_applicable(s)).collect();
+                    let applicable: Vec<Step> = c.applicable_steps().collect();
                     applicable[rng.gen_range(0..applicable.len())]
                 } else {
                     scores.optimal()[0]
@@ -137,7 +137,7 @@ fn bench_session(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("one-shot", n), &batch, |b, batch| {
             b.iter(|| {
                 for (gold, steps) in batch {
-                    let mut c = Configuration::initial(gold.len());
+                    let mut c = Configuration::initial(System::ArcStandard, gold.len());
                     for &step in steps {
                         black_box(lin.scores(&c, gold, Strategy::Lbr).expect("projective"));
                         c.apply(step).expect("applicable");
@@ -149,7 +149,14 @@ fn bench_session(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("session", n), &batch, |b, batch| {
             b.iter(|| {
                 for (gold, steps) in batch {
-                    let mut session = OracleSession::new(&mut oracle, gold.clone(), Strategy::Lbr, Algorithm::Linear);
+                    let mut session = OracleSession::new(
+                        &mut oracle,
+                        System::ArcStandard,
+                        gold.clone(),
+                        Strategy::Lbr,
+                        Algorithm::Linear,
+                    )
+                    .unwrap();
                     for &step in steps {
                         black_box(session.scores().expect("projective"));
                         session.apply(step).expect("applicable");

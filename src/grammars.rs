@@ -16,3 +16,12 @@ pub const SHIFT_REDUCE_STRICT: &str = include_str!("../grammars/shift-reduce-str
 /// (position 0, terminal `root`) has exactly one child; words are terminal
 /// `a` as in Table 3 (Nederhof 2019). Used by `--single-root`.
 pub const PROJECTIVE_SINGLE_ROOT: &str = include_str!("../grammars/projective-single-root.grammar");
+
+/// `grammars/arc-hybrid.grammar`: the arc sets an arc-hybrid parser can still
+/// build from a configuration; terminals `p` (stack) and `b` (input).
+pub const ARC_HYBRID: &str = include_str!("../grammars/arc-hybrid.grammar");
+
+/// `grammars/arc-eager.grammar`: the arc sets an arc-eager parser can still
+/// build from a configuration; terminals `r` (virtual root), `h` / `u`
+/// (stack word with / without a head) and `b` (input).
+pub const ARC_EAGER: &str = include_str!("../grammars/arc-eager.grammar");

@@ -7,9 +7,9 @@ mod common;
 use common::{all_trees, reachable_configurations as all_configurations};
 use proptest::prelude::*;
 use proptest::strategy::Strategy as PropStrategy;
-use tabula::oracle::cubic::CubicOracle;
+use tabula::oracle::arc_standard::cubic::CubicOracle;
 use tabula::oracle::session::OracleSession;
-use tabula::oracle::{exhaustive, Algorithm, Configuration, Oracle, OracleError, Step, Strategy};
+use tabula::oracle::{exhaustive, Algorithm, Configuration, Oracle, OracleError, Step, Strategy, System};
 use tabula::tree::DepTree;
 
 const STRATEGIES: [Strategy; 4] = [Strategy::None, Strategy::Lbr, Strategy::StrictLbr, Strategy::Rbl];
@@ -65,9 +65,9 @@ fn tree_strategy(max_n: usize) -> impl PropStrategy<Value = DepTree> {
 
 /// Follows `choices` (mod the applicable steps) from the initial configuration.
 fn follow(n: usize, choices: &[usize]) -> Configuration {
-    let mut c = Configuration::initial(n);
+    let mut c = Configuration::initial(System::ArcStandard, n);
     for &x in choices {
-        let steps: Vec<Step> = Step::ALL.iter().copied().filter(|&s| c.is_applicable(s)).collect();
+        let steps: Vec<Step> = c.applicable_steps().collect();
         if steps.is_empty() {
             break;
         }
@@ -98,7 +98,7 @@ proptest! {
         let strategy = STRATEGIES[s];
         let mut one_shot = Oracle::new();
         let mut inner = Oracle::new();
-        let mut session = OracleSession::new(&mut inner, gold.clone(), strategy, Algorithm::Cubic);
+        let mut session = OracleSession::new(&mut inner, System::ArcStandard, gold.clone(), strategy, Algorithm::Cubic).unwrap();
         for &x in &choices {
             if session.configuration().is_final() {
                 break;
@@ -106,7 +106,7 @@ proptest! {
             let want = one_shot.scores(session.configuration(), &gold, strategy, Algorithm::Cubic).unwrap();
             prop_assert_eq!(session.scores().unwrap(), want);
             prop_assert_eq!(session.scores().unwrap(), want);
-            let steps: Vec<Step> = Step::ALL.iter().copied().filter(|&st| session.configuration().is_applicable(st)).collect();
+            let steps: Vec<Step> = session.configuration().applicable_steps().collect();
             session.apply(steps[x % steps.len()]).unwrap();
         }
     }
@@ -151,7 +151,7 @@ fn a_session_equals_the_one_shot_oracle_on_all_walks_of_small_trees() {
 #[test]
 fn projective_only_algorithms_refuse_non_projective_gold_and_auto_falls_back() {
     let gold = DepTree::from_heads(&[0, 0, 1]).unwrap(); // non-projective
-    let c = Configuration::initial(3);
+    let c = Configuration::initial(System::ArcStandard, 3);
     let mut o = Oracle::new();
     for a in [Algorithm::Quadratic, Algorithm::Linear] {
         assert_eq!(o.scores(&c, &gold, Strategy::Lbr, a), Err(OracleError::NonProjectiveGold(a)));

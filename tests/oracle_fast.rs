@@ -15,11 +15,10 @@ use common::{projective_trees, random_projective, reachable_configurations as re
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use tabula::oracle::linear::LinearOracle;
-use tabula::oracle::quadratic::QuadraticOracle;
-use tabula::oracle::{
-    exhaustive, linear, quadratic, Algorithm, Configuration, OracleError, Step, StepScores, Strategy,
-};
+use tabula::oracle::arc_standard::linear::LinearOracle;
+use tabula::oracle::arc_standard::quadratic::QuadraticOracle;
+use tabula::oracle::arc_standard::{linear, quadratic};
+use tabula::oracle::{exhaustive, Algorithm, Configuration, OracleError, Step, StepScores, Strategy, System};
 use tabula::tree::DepTree;
 
 const STRATEGIES: [Strategy; 4] = [Strategy::None, Strategy::Lbr, Strategy::StrictLbr, Strategy::Rbl];
@@ -83,12 +82,12 @@ fn linear_matches_brute_force_n6() {
 /// The non-final configurations of a random computation, biased towards
 /// shifting when `bias` is large.
 fn random_walk(n: usize, rng: &mut ChaCha8Rng) -> Vec<Configuration> {
-    let mut c = Configuration::initial(n);
+    let mut c = Configuration::initial(System::ArcStandard, n);
     let mut out = Vec::new();
     let shift_bias = rng.gen_range(0.2..0.8);
     while !c.is_final() {
         out.push(c.clone());
-        let steps: Vec<Step> = Step::ALL.iter().copied().filter(|&s| c.is_applicable(s)).collect();
+        let steps: Vec<Step> = c.applicable_steps().collect();
         let step = if c.is_applicable(Step::Shift) && rng.gen_bool(shift_bias) {
             Step::Shift
         } else {
@@ -160,7 +159,7 @@ fn linear_computes_linearly_many_values() {
             let stack: Vec<usize> =
                 std::iter::once(0).chain((1..=stack_len).filter(|v| v % 2 == 1 || *v == stack_len)).collect();
             let buffer: Vec<usize> = (stack_len + 1..=n).collect();
-            let c = Configuration::new(&stack, &buffer, n).unwrap();
+            let c = Configuration::new(System::ArcStandard, &stack, &buffer, n).unwrap();
             for s in STRATEGIES {
                 let a = lin.scores(&c, gold, s).unwrap();
                 let km = stack.len() + buffer.len();
@@ -181,7 +180,7 @@ fn linear_computes_linearly_many_values() {
 fn non_projective_gold_is_an_error() {
     // 1 -> 3 crosses 0 -> 2.
     let gold = DepTree::from_heads(&[0, 0, 1]).unwrap();
-    let c = Configuration::initial(3);
+    let c = Configuration::initial(System::ArcStandard, 3);
     assert_eq!(quadratic::scores(&c, &gold, Strategy::Lbr), Err(OracleError::NonProjectiveGold(Algorithm::Quadratic)));
     assert_eq!(linear::scores(&c, &gold, Strategy::Lbr), Err(OracleError::NonProjectiveGold(Algorithm::Linear)));
     let short = DepTree::from_heads(&[0, 1]).unwrap();
@@ -199,12 +198,15 @@ fn non_projective_gold_is_an_error() {
 #[test]
 fn hand_worked_example() {
     let gold = DepTree::from_heads(&[2, 0, 2]).unwrap();
-    let c = Configuration::new(&[0, 1, 2], &[3], 3).unwrap();
+    let c = Configuration::new(System::ArcStandard, &[0, 1, 2], &[3], 3).unwrap();
     for f in [quadratic::scores as Scorer, linear::scores] {
         let s = |st| f(&c, &gold, st).unwrap();
-        assert_eq!(s(Strategy::Lbr), StepScores { shift: Some(1), reduce_left: Some(0), reduce_right: Some(3) });
-        assert_eq!(s(Strategy::None).shift, Some(3));
-        assert_eq!(s(Strategy::Rbl).shift, Some(3));
-        assert_eq!(s(Strategy::StrictLbr).shift, Some(1));
+        assert_eq!(
+            s(Strategy::Lbr),
+            StepScores::new(&[(Step::Shift, Some(1)), (Step::ReduceLeft, Some(0)), (Step::ReduceRight, Some(3))])
+        );
+        assert_eq!(s(Strategy::None).get(Step::Shift), Some(3));
+        assert_eq!(s(Strategy::Rbl).get(Step::Shift), Some(3));
+        assert_eq!(s(Strategy::StrictLbr).get(Step::Shift), Some(1));
     }
 }

@@ -11,7 +11,10 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
 use tabula::oracle::session::OracleSession;
-use tabula::oracle::{exhaustive, linear::LinearOracle, Algorithm, Configuration, Oracle, Step, StepScores, Strategy};
+use tabula::oracle::{
+    arc_standard::linear::LinearOracle, exhaustive, Algorithm, Configuration, Oracle, Step, StepScores, Strategy,
+    System,
+};
 use tabula::tree::DepTree;
 
 const STRATEGIES: [Strategy; 4] = [Strategy::None, Strategy::Lbr, Strategy::StrictLbr, Strategy::Rbl];
@@ -34,7 +37,7 @@ fn all_computations(n: usize) -> Vec<Vec<Step>> {
         }
     }
     let mut out = Vec::new();
-    go(&Configuration::initial(n), &mut Vec::new(), &mut out);
+    go(&Configuration::initial(System::ArcStandard, n), &mut Vec::new(), &mut out);
     out
 }
 
@@ -50,7 +53,9 @@ fn the_session_equals_the_one_shot_oracle_and_the_brute_force_on_every_walk_of_s
                 // The expected answers depend on the configuration only.
                 let mut want: HashMap<Configuration, StepScores> = HashMap::new();
                 for computation in &computations {
-                    let mut session = OracleSession::new(&mut inner, gold.clone(), strategy, Algorithm::Linear);
+                    let mut session =
+                        OracleSession::new(&mut inner, System::ArcStandard, gold.clone(), strategy, Algorithm::Linear)
+                            .unwrap();
                     assert!(session.is_incremental());
                     for &step in computation {
                         let c = session.configuration().clone();
@@ -112,19 +117,27 @@ fn the_session_falls_back_to_one_shot_calls() {
     let crossing = DepTree::from_heads(&[3, 4, 0, 3]).unwrap();
     assert!(!crossing.is_projective());
     let mut inner = Oracle::new();
-    let mut session = OracleSession::new(&mut inner, crossing.clone(), Strategy::Lbr, Algorithm::Linear);
+    let mut session =
+        OracleSession::new(&mut inner, System::ArcStandard, crossing.clone(), Strategy::Lbr, Algorithm::Linear)
+            .unwrap();
     assert!(!session.is_incremental());
     assert!(session.scores().is_err());
-    let mut session = OracleSession::new(&mut inner, crossing.clone(), Strategy::Lbr, Algorithm::Auto);
+    let mut session =
+        OracleSession::new(&mut inner, System::ArcStandard, crossing.clone(), Strategy::Lbr, Algorithm::Auto).unwrap();
     assert_eq!(session.algorithm(), Algorithm::Cubic);
     assert!(!session.is_incremental());
-    let want = exhaustive::step_scores(&Configuration::initial(4), &crossing, Strategy::Lbr).unwrap();
+    let want =
+        exhaustive::step_scores(&Configuration::initial(System::ArcStandard, 4), &crossing, Strategy::Lbr).unwrap();
     assert_eq!(session.scores().unwrap(), want);
     let chain = DepTree::from_heads(&[0, 1, 2]).unwrap();
     for algorithm in [Algorithm::Cubic, Algorithm::Quadratic] {
-        assert!(!OracleSession::new(&mut inner, chain.clone(), Strategy::Lbr, algorithm).is_incremental());
+        assert!(!OracleSession::new(&mut inner, System::ArcStandard, chain.clone(), Strategy::Lbr, algorithm)
+            .unwrap()
+            .is_incremental());
     }
-    assert!(OracleSession::new(&mut inner, chain, Strategy::Lbr, Algorithm::Auto).is_incremental());
+    assert!(OracleSession::new(&mut inner, System::ArcStandard, chain, Strategy::Lbr, Algorithm::Auto)
+        .unwrap()
+        .is_incremental());
 }
 
 proptest! {
@@ -138,7 +151,7 @@ proptest! {
         let strategy = STRATEGIES[s];
         let mut one_shot = LinearOracle::new();
         let mut inner = Oracle::new();
-        let mut session = OracleSession::new(&mut inner, gold.clone(), strategy, Algorithm::Linear);
+        let mut session = OracleSession::new(&mut inner, System::ArcStandard, gold.clone(), strategy, Algorithm::Linear).unwrap();
         prop_assert!(session.is_incremental());
         for &x in &choices {
             if session.configuration().is_final() {
@@ -148,7 +161,7 @@ proptest! {
             prop_assert_eq!(session.scores().unwrap(), want);
             prop_assert_eq!(session.scores().unwrap(), want);
             let steps: Vec<Step> =
-                Step::ALL.iter().copied().filter(|&st| session.configuration().is_applicable(st)).collect();
+                session.configuration().applicable_steps().collect();
             session.apply(steps[x % steps.len()]).unwrap();
         }
     }
@@ -160,7 +173,8 @@ proptest! {
 fn work_along_gold(gold: &DepTree, strategy: Strategy) -> (usize, usize, usize, usize) {
     let mut one_shot = LinearOracle::new();
     let mut inner = Oracle::new();
-    let mut session = OracleSession::new(&mut inner, gold.clone(), strategy, Algorithm::Linear);
+    let mut session =
+        OracleSession::new(&mut inner, System::ArcStandard, gold.clone(), strategy, Algorithm::Linear).unwrap();
     let (mut one_shot_work, mut steps, mut depth) = (0, 0, 0);
     while !session.configuration().is_final() {
         let s = session.scores().unwrap();
@@ -278,13 +292,14 @@ fn work_per_step_on_stray_walks() {
             let gold = random_projective(n, &mut rng);
             let mut one_shot = LinearOracle::new();
             let mut inner = Oracle::new();
-            let mut session = OracleSession::new(&mut inner, gold.clone(), Strategy::Lbr, Algorithm::Linear);
+            let mut session =
+                OracleSession::new(&mut inner, System::ArcStandard, gold.clone(), Strategy::Lbr, Algorithm::Linear)
+                    .unwrap();
             while !session.configuration().is_final() {
                 let s = session.scores().unwrap();
                 assert_eq!(s, one_shot.scores(session.configuration(), &gold, Strategy::Lbr).unwrap());
                 one_shot_work += one_shot.computed() + one_shot.prep_work();
-                let applicable: Vec<Step> =
-                    Step::ALL.iter().copied().filter(|&st| session.configuration().is_applicable(st)).collect();
+                let applicable: Vec<Step> = session.configuration().applicable_steps().collect();
                 let step =
                     if rng.gen_bool(stray) { applicable[rng.gen_range(0..applicable.len())] } else { s.optimal()[0] };
                 session.apply(step).unwrap();

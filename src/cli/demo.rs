@@ -7,7 +7,7 @@ use std::io::Write;
 use std::process::ExitCode;
 use tabula::conllu::Reader;
 use tabula::grammar::text;
-use tabula::oracle::{Algorithm, Configuration, Oracle, Strategy};
+use tabula::oracle::{Algorithm, Configuration, Oracle, Step, Strategy, System};
 use tabula::projectivize::{lift, Counter, OptimalProjectivizer, TreeClass};
 
 /// A small synthetic treebank written for tabula (not taken from any corpus).
@@ -69,26 +69,30 @@ pub fn run(_args: Args) -> Result<ExitCode, CliError> {
         writeln!(out)?;
         writeln!(
             out,
-            "optimal steps (dynamic oracle, cubic algorithm, left-before-right) for demo-1, gold heads {gold}:"
+            "optimal steps (dynamic oracle, cubic algorithm) after three shifts for demo-1, gold heads {gold}:"
         )?;
         let mut oracle = Oracle::new();
-        let mut config = Configuration::initial(gold.len());
-        for step in [tabula::oracle::Step::Shift, tabula::oracle::Step::Shift, tabula::oracle::Step::Shift] {
-            config.apply(step)?;
+        for system in System::ALL {
+            let mut config = Configuration::initial(system, gold.len());
+            for _ in 0..3 {
+                config.apply(Step::Shift)?;
+            }
+            let scores = oracle.scores(&config, &gold, Strategy::Lbr, Algorithm::Cubic)?;
+            let steps: Vec<String> = system
+                .steps()
+                .iter()
+                .map(|&s| format!("{s} {}", scores.get(s).map_or("n/a".to_owned(), |v| v.to_string())))
+                .collect();
+            writeln!(
+                out,
+                "  {system}: stack {:?}, input {}..={}: {} -> optimal {:?}",
+                config.stack(),
+                config.buffer().start(),
+                config.buffer().end(),
+                steps.join(", "),
+                scores.optimal().iter().map(|s| s.name()).collect::<Vec<_>>()
+            )?;
         }
-        let scores = oracle.scores(&config, &gold, Strategy::Lbr, Algorithm::Cubic)?;
-        let show = |s: Option<u32>| s.map_or("n/a".to_owned(), |v| v.to_string());
-        writeln!(
-            out,
-            "  stack {:?}, input {}..={}: shift {}, reduce_left {}, reduce_right {} -> optimal {:?}",
-            config.stack(),
-            config.buffer().start(),
-            config.buffer().end(),
-            show(scores.shift),
-            show(scores.reduce_left),
-            show(scores.reduce_right),
-            scores.optimal().iter().map(|s| s.name()).collect::<Vec<_>>()
-        )?;
     }
     writeln!(out)?;
     writeln!(out, "the optimally projectivized treebank (`tabula projectivize data/sample.conllu`):")?;

@@ -3,8 +3,11 @@
 //!
 //! JSON mode: every input line is an object with `stack`, `buffer`, `gold`
 //! (`gold[d]` is the head of position d, `gold[0]` is -1) and optionally
-//! `strategy`; the output line is the same object (same keys, same order)
-//! with `steps` and `optimal` added. Every line is processed; a bad line is
+//! `system` (overrides `--system`), `strategy` and `arcs` (`[[h, d], …]`, the
+//! arcs built so far; arc-eager needs them to know which stack words have a
+//! head); the output line is the same object (same keys, same order) with
+//! `steps` (every step of the system, null where not applicable) and
+//! `optimal` added. Every line is processed; a bad line is
 //! reported on stderr as `line N: …` and produces no output line, and the
 //! exit status is 1 if any line was bad. Blank lines are skipped.
 
@@ -14,26 +17,34 @@ use std::io::{BufRead, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tabula::grammar::text;
-use tabula::oracle::cubic::{self, CubicOracle};
+use tabula::oracle::arc_eager::grammar::EagerMapping;
+use tabula::oracle::arc_hybrid::grammar::HybridMapping;
+use tabula::oracle::arc_standard::cubic::{self, CubicOracle};
+use tabula::oracle::grammar_oracle::{GrammarOracle, TerminalMapping};
 use tabula::oracle::walk::{self, WalkOptions, WalkStats};
-use tabula::oracle::{Algorithm, Configuration, Oracle, Step, Strategy};
+use tabula::oracle::{Algorithm, Configuration, Oracle, Strategy, System};
 use tabula::tree::DepTree;
 
 #[derive(clap::Args)]
 pub struct Args {
     /// JSON lines of configurations (`-` or absent: standard input).
     input: Option<PathBuf>,
+    /// Transition system when a line has none: arc-standard, arc-hybrid, arc-eager.
+    #[arg(long, default_value = "arc-standard")]
+    system: System,
     /// Strategy when a line has none: none, lbr, strict-lbr, rbl.
     #[arg(long, default_value = "lbr")]
     strategy: Strategy,
     /// cubic, quadratic, linear or auto (linear for projective gold trees).
     #[arg(long, default_value = "auto")]
     algorithm: Algorithm,
-    /// Grammar for the cubic algorithm (strategies none, lbr, rbl), replacing
-    /// the embedded shift-reduce.grammar; terminals `p` and `s`.
+    /// Grammar for the cubic algorithm of `--system`, replacing the embedded
+    /// one: arc-standard (strategies none, lbr, rbl): shift-reduce.grammar,
+    /// terminals `p` and `s`; arc-hybrid: arc-hybrid.grammar, terminals `p`
+    /// and `b`; arc-eager: arc-eager.grammar, terminals `r`, `h`, `u`, `b`.
     #[arg(long)]
     grammar: Option<PathBuf>,
-    /// Grammar for strict-lbr, replacing the embedded shift-reduce-strict.grammar.
+    /// Arc-standard: grammar for strict-lbr, replacing the embedded shift-reduce-strict.grammar.
     #[arg(long)]
     strict_grammar: Option<PathBuf>,
     /// Walk computations over this CoNLL-U treebank and time the oracle.
@@ -72,14 +83,30 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         Some(p) => Some(text::parse_file(p)?.grammar),
         None => None,
     };
+    if strict.is_some() && args.system != System::ArcStandard {
+        return Err("--strict-grammar is for arc-standard only".into());
+    }
+    let standard = if args.system == System::ArcStandard { general.as_ref() } else { None };
     let cubic = CubicOracle::new(
-        general.as_ref().unwrap_or_else(|| cubic::shift_reduce_grammar()),
+        standard.unwrap_or_else(|| cubic::shift_reduce_grammar()),
         strict.as_ref().unwrap_or_else(|| cubic::shift_reduce_strict_grammar()),
     )?;
     let mut oracle = Oracle::with_cubic(cubic);
+    if let (Some(g), Some(mapping)) = (&general, mapping(args.system)) {
+        oracle = oracle.with_grammar_oracle(GrammarOracle::new(mapping, g)?);
+    }
     match &args.walk {
         Some(path) => run_walk(&args, path, &mut oracle),
         None => run_json(&args, &mut oracle),
+    }
+}
+
+/// The terminal mapping of a system's grammar oracle (arc-standard has its own cubic oracle).
+fn mapping(system: System) -> Option<&'static dyn TerminalMapping> {
+    match system {
+        System::ArcStandard => None,
+        System::ArcHybrid => Some(&HybridMapping),
+        System::ArcEager => Some(&EagerMapping),
     }
 }
 
@@ -132,6 +159,19 @@ fn nodes(obj: &Map<String, Value>, key: &str) -> Result<Vec<usize>, String> {
         .collect()
 }
 
+/// Reads `arcs`: an array of [head, dependent] pairs of non-negative integers.
+fn arcs(v: &Value) -> Result<Vec<(usize, usize)>, String> {
+    let bad = || format!("`arcs` must be an array of [head, dependent] pairs of node numbers, found {v}");
+    let arr = v.as_array().ok_or_else(bad)?;
+    arr.iter()
+        .map(|pair| {
+            let p = pair.as_array().filter(|p| p.len() == 2).ok_or_else(bad)?;
+            let node = |x: &Value| x.as_u64().and_then(|x| usize::try_from(x).ok()).ok_or_else(bad);
+            Ok((node(&p[0])?, node(&p[1])?))
+        })
+        .collect()
+}
+
 fn answer(line: &str, args: &Args, oracle: &mut Oracle<'_>) -> Result<Value, String> {
     let value: Value = serde_json::from_str(line).map_err(|e| format!("bad JSON: {e}"))?;
     let Value::Object(mut obj) = value else { return Err("expected a JSON object".into()) };
@@ -155,10 +195,19 @@ fn answer(line: &str, args: &Args, oracle: &mut Oracle<'_>) -> Result<Value, Str
         Some(Value::String(s)) => s.parse().map_err(|e| format!("{e}"))?,
         Some(other) => return Err(format!("`strategy` must be a string, found {other}")),
     };
-    let config = Configuration::new(&stack, &buffer, gold.len()).map_err(|e| e.to_string())?;
+    let system = match obj.get("system") {
+        None | Some(Value::Null) => args.system,
+        Some(Value::String(s)) => s.parse().map_err(|e| format!("{e}"))?,
+        Some(other) => return Err(format!("`system` must be a string, found {other}")),
+    };
+    let config = match obj.get("arcs") {
+        None | Some(Value::Null) => Configuration::new(system, &stack, &buffer, gold.len()),
+        Some(v) => Configuration::with_arcs(system, &stack, &buffer, &arcs(v)?, gold.len()),
+    }
+    .map_err(|e| e.to_string())?;
     let scores = oracle.scores(&config, &gold, strategy, args.algorithm).map_err(|e| e.to_string())?;
     let mut steps = Map::new();
-    for step in Step::ALL {
+    for &step in system.steps() {
         steps.insert(step.name().to_owned(), scores.get(step).map_or(Value::Null, Value::from));
     }
     obj.insert("steps".into(), Value::Object(steps));
@@ -174,6 +223,7 @@ fn run_walk(args: &Args, path: &std::path::Path, oracle: &mut Oracle<'_>) -> Res
     let file = std::fs::File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     let sentences = walk::read_gold(std::io::BufReader::new(file), &path.display().to_string(), args.projectivize)?;
     let opts = WalkOptions {
+        system: args.system,
         strategy: args.strategy,
         algorithm: args.algorithm,
         stray: args.stray,
@@ -184,7 +234,7 @@ fn run_walk(args: &Args, path: &std::path::Path, oracle: &mut Oracle<'_>) -> Res
     let stats = walk::walk(oracle, &sentences, &opts, &mut rng)?;
     print_walk(args, &stats)?;
     if let Some(svg) = &args.plot {
-        walk::plot(&stats, svg).map_err(|e| format!("cannot draw {}: {e}", svg.display()))?;
+        plot(&stats, svg).map_err(|e| format!("cannot draw {}: {e}", svg.display()))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -193,7 +243,8 @@ fn print_walk(args: &Args, stats: &WalkStats) -> Result<(), CliError> {
     let mut out = BufWriter::new(std::io::stdout().lock());
     writeln!(
         out,
-        "# {} trees, {} steps, strategy {}, stray {}, seed {}{}",
+        "# {}: {} trees, {} steps, strategy {}, stray {}, seed {}{}",
+        args.system,
         stats.trees,
         stats.steps,
         args.strategy,
@@ -224,6 +275,7 @@ fn print_walk(args: &Args, stats: &WalkStats) -> Result<(), CliError> {
     }
     if args.json {
         let mut obj = Map::new();
+        obj.insert("system".into(), Value::from(args.system.name()));
         obj.insert("algorithm".into(), Value::from(args.algorithm.name()));
         obj.insert("strategy".into(), Value::from(args.strategy.name()));
         let total = stats.followed.total();
@@ -256,5 +308,35 @@ fn print_walk(args: &Args, stats: &WalkStats) -> Result<(), CliError> {
         writeln!(out)?;
     }
     out.flush()?;
+    Ok(())
+}
+
+/// Draws Fig. 9: mean µs per configuration against k + m, one line per
+/// algorithm, logarithmic y axis, as SVG at `path`. O(buckets).
+fn plot(stats: &WalkStats, path: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
+    use plotters::prelude::*;
+    let root = SVGBackend::new(path, (800, 500)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let points = || stats.timings.values().flat_map(|t| t.buckets.iter().map(|(&l, b)| (l, b.mean_us())));
+    let max_len = points().map(|(l, _)| l).max().unwrap_or(1).max(1);
+    let (lo, hi) = points().fold((f64::INFINITY, 0f64), |(lo, hi), (_, y)| (lo.min(y), hi.max(y)));
+    let (lo, hi) = if hi > 0.0 { ((lo.max(1e-3) / 2.0), hi * 2.0) } else { (0.1, 10.0) };
+    let mut chart = ChartBuilder::on(&root)
+        .caption("Mean time per configuration (Nederhof 2019, Fig. 9)", ("sans-serif", 20))
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0..max_len + 1, (lo..hi).log_scale())?;
+    chart.configure_mesh().x_desc("k + m").y_desc("mean µs").draw()?;
+    let colors = [RED, BLUE, GREEN, BLACK];
+    for (i, (name, t)) in stats.timings.iter().enumerate() {
+        let color = colors[i % colors.len()];
+        chart
+            .draw_series(LineSeries::new(t.buckets.iter().map(|(&l, b)| (l, b.mean_us())), color))?
+            .label(*name)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+    }
+    chart.configure_series_labels().border_style(BLACK).background_style(WHITE).draw()?;
+    root.present()?;
     Ok(())
 }

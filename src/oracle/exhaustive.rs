@@ -1,28 +1,37 @@
 //! The brute-force reference: search over every computation from a
-//! configuration that respects the strategy (Sec. 2 definitions, applied
-//! literally). Exponential in k + m; meant for tests with n ≤ 10.
+//! configuration that respects the strategy, for any [`TransitionSystem`]
+//! (the definitions of Nederhof 2019, Sec. 2, applied literally).
+//! Exponential in k + m; meant for tests with n ≤ 10.
 //!
-//! Memoised on (stack, remaining input, which stack nodes already obtained
-//! new left / right children): the future score depends on nothing else.
+//! A strategy constrains the arcs built *after* the configuration, for the
+//! nodes that are then the top of the stack or in the remaining input (the
+//! "constrained" nodes): left-before-right (lbr) forbids a new left child of
+//! a constrained node that already has a new right child; strict-lbr
+//! moreover forbids new left children of every other node; right-before-left
+//! (rbl) forbids a new right child of a constrained node that already has a
+//! new left child. This is system-independent: for arc-hybrid and arc-eager
+//! no computation ever breaks lbr or strict-lbr, so they equal none there
+//! (`tests/systems.rs`).
+//!
+//! Memoised on (stack, remaining input, for each stack word and b₁ whether
+//! it has a head and whether it obtained new left / right children): the
+//! future score depends on nothing else.
 
-use super::{Configuration, OracleError, Step, StepScores, Strategy};
+use super::system::{Configuration, Step};
+use super::{OracleError, StepScores, Strategy};
 use crate::tree::DepTree;
 use hashbrown::HashMap;
 
 /// Scores every step of `config` by exhaustive search.
 pub fn step_scores(config: &Configuration, gold: &DepTree, strategy: Strategy) -> Result<StepScores, OracleError> {
     config.check_gold(gold)?;
-    let top = *config.stack().last().expect("non-empty stack");
     let n = config.sentence_len();
-    // Nodes that the non-strict strategies constrain: a_k and the remaining input.
+    let top = *config.stack().last().expect("non-empty stack");
     let constrained: Vec<bool> = (0..=n).map(|v| v == top || config.buffer().contains(&v)).collect();
-    let mut search = Search { gold, strategy, constrained, n, memo: HashMap::new() };
-    let start = State {
-        stack: config.stack().iter().map(|&v| Node { v, left: false, right: false }).collect(),
-        next: *config.buffer().start(),
-    };
+    let mut search = Search { gold, strategy, constrained, memo: HashMap::new() };
+    let start = State { config: config.clone(), left: vec![false; n + 1], right: vec![false; n + 1] };
     let mut scores = StepScores::default();
-    for step in Step::ALL {
+    for &step in config.system().steps() {
         if config.is_applicable(step) {
             scores.set(step, search.after(&start, step));
         }
@@ -31,96 +40,97 @@ pub fn step_scores(config: &Configuration, gold: &DepTree, strategy: Strategy) -
 }
 
 /// The best score of any computation from `config` to a final configuration
-/// (the maximum over its steps; 0 for a final configuration).
-pub fn best_score(config: &Configuration, gold: &DepTree, strategy: Strategy) -> Result<u32, OracleError> {
+/// (the maximum over its steps; 0 for a final configuration), `None` if no
+/// computation respecting the strategy completes.
+pub fn best_score(config: &Configuration, gold: &DepTree, strategy: Strategy) -> Result<Option<u32>, OracleError> {
     if config.is_final() {
         config.check_gold(gold)?;
-        return Ok(0);
+        return Ok(Some(0));
     }
-    Ok(step_scores(config, gold, strategy)?.best().unwrap_or(0))
+    Ok(step_scores(config, gold, strategy)?.best())
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-struct Node {
-    v: usize,
-    /// Whether the node obtained a left / right child since the configuration.
-    left: bool,
-    right: bool,
-}
-
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone)]
 struct State {
-    stack: Vec<Node>,
+    config: Configuration,
+    /// Whether a node obtained a new left / right child since the start.
+    left: Vec<bool>,
+    right: Vec<bool>,
+}
+
+/// What the future of a [`State`] depends on.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Key {
+    /// Stack words, then b₁ (if any), with their bits: head, new left, new right.
+    live: Vec<(usize, u8)>,
     next: usize,
+}
+
+impl State {
+    fn key(&self) -> Key {
+        let c = &self.config;
+        let bits = |v: usize| (c.head(v).is_some() as u8) | (self.left[v] as u8) << 1 | (self.right[v] as u8) << 2;
+        let live = c.stack().iter().copied().chain(c.next_input()).map(|v| (v, bits(v))).collect();
+        Key { live, next: c.next_input().unwrap_or(c.sentence_len() + 1) }
+    }
 }
 
 struct Search<'a> {
     gold: &'a DepTree,
     strategy: Strategy,
     constrained: Vec<bool>,
-    n: usize,
-    memo: HashMap<State, Option<u32>>,
+    memo: HashMap<Key, Option<u32>>,
 }
 
 impl Search<'_> {
-    /// The best score of computations from `s` that start with `step`;
-    /// `None` if the step is not applicable or breaks the strategy, or no
+    /// Whether the strategy allows `h` to take the new child `d` now.
+    fn allows(&self, s: &State, h: usize, d: usize) -> bool {
+        let constrained = self.constrained[h];
+        if d < h {
+            match self.strategy {
+                Strategy::Lbr => !(constrained && s.right[h]),
+                Strategy::StrictLbr => constrained && !s.right[h],
+                Strategy::None | Strategy::Rbl => true,
+            }
+        } else {
+            !(self.strategy == Strategy::Rbl && constrained && s.left[h])
+        }
+    }
+
+    /// The best score of computations from `s` that start with `step` (an
+    /// applicable step); `None` if the step breaks the strategy or no
     /// computation respecting the strategy completes.
     fn after(&mut self, s: &State, step: Step) -> Option<u32> {
-        let k = s.stack.len();
         let mut t = s.clone();
-        let gained = match step {
-            Step::Shift => {
-                if s.next > self.n {
-                    return None;
-                }
-                t.stack.push(Node { v: s.next, left: false, right: false });
-                t.next += 1;
-                0
+        let arc = t.config.apply(step).expect("applicable");
+        let mut gained = 0;
+        if let Some((h, d)) = arc {
+            if !self.allows(s, h, d) {
+                return None;
             }
-            Step::ReduceLeft => {
-                if k < 2 {
-                    return None;
+            if self.strategy != Strategy::None {
+                if d < h {
+                    t.left[h] = true;
+                } else {
+                    t.right[h] = true;
                 }
-                let (a1, a2) = (s.stack[k - 2], s.stack[k - 1]);
-                // a2 becomes a right child of a1.
-                if self.strategy == Strategy::Rbl && self.constrained[a1.v] && a1.left {
-                    return None;
-                }
-                t.stack.pop();
-                t.stack[k - 2].right = true;
-                self.gold.has_arc(a1.v, a2.v) as u32
             }
-            Step::ReduceRight => {
-                if k < 3 {
-                    return None;
-                }
-                let (a1, a2) = (s.stack[k - 2], s.stack[k - 1]);
-                // a1 becomes a left child of a2.
-                let lbr = matches!(self.strategy, Strategy::Lbr | Strategy::StrictLbr);
-                if lbr && self.constrained[a2.v] && a2.right {
-                    return None;
-                }
-                if self.strategy == Strategy::StrictLbr && !self.constrained[a2.v] {
-                    return None;
-                }
-                t.stack.pop();
-                t.stack[k - 2] = Node { left: true, ..a2 };
-                self.gold.has_arc(a2.v, a1.v) as u32
-            }
-        };
+            gained = self.gold.has_arc(h, d) as u32;
+        }
         self.best(t).map(|rest| rest + gained)
     }
 
     fn best(&mut self, s: State) -> Option<u32> {
-        if s.stack.len() == 1 && s.next > self.n {
+        if s.config.is_final() {
             return Some(0);
         }
-        if let Some(&v) = self.memo.get(&s) {
+        let key = s.key();
+        if let Some(&v) = self.memo.get(&key) {
             return v;
         }
-        let v = Step::ALL.iter().filter_map(|&step| self.after(&s, step)).max();
-        self.memo.insert(s, v);
+        let steps: Vec<Step> = s.config.applicable_steps().collect();
+        let v = steps.into_iter().filter_map(|step| self.after(&s, step)).max();
+        self.memo.insert(key, v);
         v
     }
 }
@@ -128,24 +138,40 @@ impl Search<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::oracle::System;
 
     #[test]
     fn initial_configuration_of_a_projective_tree_reaches_every_arc() {
         let gold = DepTree::from_heads(&[2, 0, 2]).unwrap();
-        let c = Configuration::initial(3);
-        let s = step_scores(&c, &gold, Strategy::Lbr).unwrap();
-        assert_eq!(s, StepScores { shift: Some(3), reduce_left: None, reduce_right: None });
+        for system in System::ALL {
+            let c = Configuration::initial(system, 3);
+            let s = step_scores(&c, &gold, Strategy::None).unwrap();
+            assert_eq!(s.get(Step::Shift), Some(3), "{system}");
+        }
     }
 
     #[test]
     fn a_wrong_reduction_loses_arcs() {
         // Gold: 1 <- 2 -> 3, 2 <- 0. Stack [0, 1, 2]: reduce_right builds 2 -> 1.
         let gold = DepTree::from_heads(&[2, 0, 2]).unwrap();
-        let c = Configuration::new(&[0, 1, 2], &[3], 3).unwrap();
+        let c = Configuration::new(System::ArcStandard, &[0, 1, 2], &[3], 3).unwrap();
         let s = step_scores(&c, &gold, Strategy::Lbr).unwrap();
-        assert_eq!(s.reduce_right, Some(3));
+        assert_eq!(s.get(Step::ReduceRight), Some(3));
         // 1 -> 2 is wrong, and 2 is then gone: neither 2 -> 3 nor 0 -> 2 can be built.
-        assert_eq!(s.reduce_left, Some(0));
+        assert_eq!(s.get(Step::ReduceLeft), Some(0));
         assert_eq!(s.optimal(), vec![Step::ReduceRight]);
+    }
+
+    #[test]
+    fn arc_eager_leaves_words_without_a_head() {
+        // Gold 0 -> 1 -> 2. Stack [0, 1] with 1 headless (shifted): 0 -> 1 is lost,
+        // 1 -> 2 remains (right_arc).
+        let gold = DepTree::from_heads(&[0, 1]).unwrap();
+        let c = Configuration::with_arcs(System::ArcEager, &[0, 1], &[2], &[], 2).unwrap();
+        let s = step_scores(&c, &gold, Strategy::None).unwrap();
+        assert_eq!(s.get(Step::RightArc), Some(1));
+        assert_eq!(s.get(Step::Shift), Some(0));
+        assert_eq!(s.get(Step::LeftArc), Some(0));
+        assert_eq!(s.get(Step::Reduce), None);
     }
 }

@@ -1,66 +1,41 @@
-//! Optimal steps of shift-reduce ("arc-standard") dependency parsing, also
-//! known as a dynamic oracle (Nederhof 2019, Sec. 2 and 4–7).
+//! Transition systems and their optimal steps ("dynamic oracles").
 //!
-//! A [`Configuration`] is a stack a₀ … a_k (a₀ = 0, the root) and a remaining
-//! input b₁ … b_m, a suffix of 1 … n. From it, each applicable [`Step`]
-//! (Table 1) is scored by the largest number of gold arcs that computations
-//! starting with that step, and respecting the [`Strategy`], can still build
-//! (arcs built before the configuration are not counted). The answer is a
-//! [`StepScores`]; the optimal steps are those with the highest score.
+//! The shared core: [`system`] (the [`TransitionSystem`] trait, the
+//! [`System`] registry, [`Step`] and [`Configuration`] with the arcs built so
+//! far), [`StepScores`], the brute-force reference [`exhaustive`] (every
+//! system, every strategy), the [`grammar_oracle`] (the engine with a
+//! system's grammar file and terminal mapping), [`session`] (following a
+//! computation step by step, Sec. 7) and [`walk`] (whole computations over
+//! a treebank, Sec. 8.2). One folder per system holds its definition and its
+//! own oracles:
 //!
-//! [`exhaustive`] is the brute-force reference (exponential; used by tests).
-//! [`cubic`] is Sec. 4 (the engine with the Table 4 grammar, any gold tree);
-//! [`Oracle`] dispatches to it or to the quadratic / linear algorithms of
-//! Sec. 5 / 6 (projective gold trees). [`session`] follows a computation step
-//! by step (Sec. 7), incrementally for the linear algorithm
-//! ([`incremental`]: amortised O(log n) per step along gold computations);
-//! [`walk`] drives whole computations over a treebank and times them
-//! (Sec. 8.2).
+//! * [`arc_standard`] — Nederhof (2019): cubic (Sec. 4, Table 4 grammar),
+//!   quadratic and linear (Sec. 5, 6) and the incremental session (Sec. 7);
+//! * [`arc_hybrid`] and [`arc_eager`] — the grammar oracle (any gold tree).
+//!
+//! From a [`Configuration`], each applicable [`Step`] is scored by the
+//! largest number of gold arcs that complete computations starting with
+//! that step (and respecting the [`Strategy`]) build from the configuration
+//! on; arcs built before do not count. The answer is a [`StepScores`]; the
+//! optimal steps are those with the highest score. [`Oracle`] dispatches on
+//! the configuration's system and the [`Algorithm`].
 
-pub mod critical;
-pub mod cubic;
+pub mod arc_eager;
+pub mod arc_hybrid;
+pub mod arc_standard;
 pub mod exhaustive;
-pub mod incremental;
-pub mod linear;
-pub mod quadratic;
+pub mod grammar_oracle;
 pub mod session;
+pub mod system;
 pub mod walk;
 
+pub use system::{Configuration, Step, System, TransitionSystem};
+
 use crate::tree::{DepTree, TreeError};
+use arc_standard::{cubic, incremental, linear, quadratic};
+use grammar_oracle::GrammarOracle;
 use std::fmt;
 use std::str::FromStr;
-
-/// A transition of Table 1.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Step {
-    /// (α, bβ) ⊢ (αb, β).
-    Shift,
-    /// (α a₁ a₂, β) ⊢ (α a₁, β), adding the arc a₁ → a₂ (a₂ a right child of a₁).
-    ReduceLeft,
-    /// (α a₁ a₂, β) ⊢ (α a₂, β), adding the arc a₂ → a₁ (a₁ a left child of a₂);
-    /// needs |α| > 0, a stack of three or more.
-    ReduceRight,
-}
-
-impl Step {
-    /// All steps, in the order of [`StepScores`].
-    pub const ALL: [Step; 3] = [Step::Shift, Step::ReduceLeft, Step::ReduceRight];
-
-    /// `shift`, `reduce_left` or `reduce_right`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Step::Shift => "shift",
-            Step::ReduceLeft => "reduce_left",
-            Step::ReduceRight => "reduce_right",
-        }
-    }
-}
-
-impl fmt::Display for Step {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// Which computations count (Sec. 2). The strategy constrains the arcs built
 /// *after* the configuration, for the nodes of that configuration.
@@ -179,17 +154,33 @@ pub enum OracleError {
     UnknownStrategy(String),
     #[error("unknown algorithm `{0}` (expected cubic, quadratic, linear or auto)")]
     UnknownAlgorithm(String),
-    #[error("{0} is not applicable to this configuration")]
-    NotApplicable(Step),
+    #[error("unknown system `{0}` (expected arc-standard, arc-hybrid or arc-eager)")]
+    UnknownSystem(String),
+    #[error("unknown step `{step}` for {system} (expected {expected})")]
+    UnknownStep { step: String, system: System, expected: String },
+    #[error("{0} is not applicable to this {1} configuration")]
+    NotApplicable(Step, System),
+    #[error("the arcs are inconsistent with this {system} configuration: {reason}")]
+    InconsistentArcs { system: System, reason: String },
+    #[error("{0} needs the arcs built so far (which stack words have a head) for a stack of more than the root")]
+    ArcsNeeded(System),
+    #[error("the {algorithm} algorithm is not available for {system} (use {available})")]
+    UnsupportedAlgorithm { system: System, algorithm: Algorithm, available: &'static str },
+    #[error("strategy {strategy} is not available for {system}: its computations always give a word its left children before its right ones (use none, lbr or strict-lbr, which are the same there)")]
+    UnsupportedStrategy { system: System, strategy: Strategy },
+    #[error("an oracle for {expected} was given a {found} configuration")]
+    WrongSystem { expected: System, found: System },
     #[error("the oracle grammar: {0}")]
     Grammar(#[from] cubic::MissingRole),
+    #[error("the oracle grammar: {0}")]
+    GrammarTerminal(#[from] grammar_oracle::MissingTerminal),
     #[error("the engine failed: {0}")]
     Engine(#[from] crate::engine::EngineError),
 }
 
-/// All oracle algorithms behind one call, with their reusable state (the
-/// engine's chart and buffers for [`Algorithm::Cubic`]). Create once, call
-/// [`Oracle::scores`] for every configuration.
+/// All oracle algorithms of all systems behind one call, with their
+/// reusable state (engine charts and buffers). Create once (one per
+/// thread), call [`Oracle::scores`] for every configuration.
 pub struct Oracle<'g> {
     cubic: cubic::CubicOracle<'g>,
     quadratic: quadratic::QuadraticOracle,
@@ -197,10 +188,12 @@ pub struct Oracle<'g> {
     /// The engine of the incremental [`session::OracleSession`] that
     /// borrows this oracle; kept between sessions for its buffers.
     pub(crate) incremental: incremental::IncrementalLinear,
+    hybrid: GrammarOracle<'g>,
+    eager: GrammarOracle<'g>,
 }
 
 impl Oracle<'static> {
-    /// The oracle with the embedded Table 4 grammars.
+    /// The oracle with the embedded grammars.
     pub fn new() -> Self {
         Self::with_cubic(cubic::CubicOracle::embedded())
     }
@@ -213,15 +206,29 @@ impl Default for Oracle<'static> {
 }
 
 impl<'g> Oracle<'g> {
-    /// The oracle whose cubic algorithm runs the given grammars (see
-    /// [`cubic::CubicOracle::new`]).
+    /// The oracle whose arc-standard cubic algorithm runs the given grammars
+    /// (see [`cubic::CubicOracle::new`]); the other systems use their
+    /// embedded grammars.
     pub fn with_cubic(cubic: cubic::CubicOracle<'g>) -> Self {
         Oracle {
             cubic,
             quadratic: quadratic::QuadraticOracle::new(),
             linear: linear::LinearOracle::new(),
             incremental: incremental::IncrementalLinear::default(),
+            hybrid: GrammarOracle::embedded(&arc_hybrid::grammar::HybridMapping),
+            eager: GrammarOracle::embedded(&arc_eager::grammar::EagerMapping),
         }
+    }
+
+    /// Replaces the grammar oracle of `grammar`'s system (arc-hybrid or
+    /// arc-eager), e.g. to run a user's grammar file.
+    pub fn with_grammar_oracle(mut self, grammar: GrammarOracle<'g>) -> Self {
+        match grammar.system() {
+            System::ArcHybrid => self.hybrid = grammar,
+            System::ArcEager => self.eager = grammar,
+            System::ArcStandard => unreachable!("arc-standard's grammar oracle is the cubic oracle"),
+        }
+        self
     }
 
     /// The algorithm [`Algorithm::Auto`] resolves to for `gold`: linear when
@@ -234,11 +241,38 @@ impl<'g> Oracle<'g> {
         }
     }
 
+    /// The algorithms available for `system`, in the order cubic, quadratic, linear.
+    pub fn algorithms(system: System) -> &'static [Algorithm] {
+        match system {
+            System::ArcStandard => &[Algorithm::Cubic, Algorithm::Quadratic, Algorithm::Linear],
+            System::ArcHybrid | System::ArcEager => &[Algorithm::Cubic],
+        }
+    }
+
+    /// Checks that `system` offers `strategy` and `algorithm`.
+    pub fn check_support(system: System, strategy: Strategy, algorithm: Algorithm) -> Result<(), OracleError> {
+        if system == System::ArcStandard {
+            return Ok(());
+        }
+        if strategy == Strategy::Rbl {
+            return Err(OracleError::UnsupportedStrategy { system, strategy });
+        }
+        if matches!(algorithm, Algorithm::Quadratic | Algorithm::Linear) {
+            return Err(OracleError::UnsupportedAlgorithm { system, algorithm, available: "cubic or auto" });
+        }
+        Ok(())
+    }
+
     /// Scores every applicable step of `config` for `gold` under `strategy`.
-    /// Cubic: O((k + m)³), any gold tree (Sec. 4); quadratic / linear:
-    /// O((k + m)²) / O(k + m), projective gold trees only (Sec. 5 / 6), else
-    /// [`OracleError::NonProjectiveGold`]; auto: linear for a projective
-    /// gold tree, cubic otherwise. No allocation once warm.
+    ///
+    /// Arc-standard: cubic O((k + m)³), any gold tree (Sec. 4); quadratic /
+    /// linear O((k + m)²) / O(k + m), projective gold trees only (Sec. 5 /
+    /// 6), else [`OracleError::NonProjectiveGold`]; auto: linear for a
+    /// projective gold tree, cubic otherwise. Arc-hybrid and arc-eager: the
+    /// grammar oracle, O((k + m)³), any gold tree; their computations give
+    /// every word its left children before its right ones, so none, lbr and
+    /// strict-lbr are the same strategy there and rbl is refused. No
+    /// allocation once warm.
     pub fn scores(
         &mut self,
         config: &Configuration,
@@ -246,169 +280,68 @@ impl<'g> Oracle<'g> {
         strategy: Strategy,
         algorithm: Algorithm,
     ) -> Result<StepScores, OracleError> {
-        match algorithm {
-            Algorithm::Cubic => self.cubic.scores(config, gold, strategy),
-            Algorithm::Quadratic => self.quadratic.scores(config, gold, strategy),
-            Algorithm::Linear => self.linear.scores(config, gold, strategy),
-            // The linear oracle checks projectivity itself (cached per tree).
-            Algorithm::Auto => match self.linear.scores(config, gold, strategy) {
-                Err(OracleError::NonProjectiveGold(_)) => self.cubic.scores(config, gold, strategy),
-                other => other,
+        let system = config.system();
+        Self::check_support(system, strategy, algorithm)?;
+        match system {
+            System::ArcStandard => match algorithm {
+                Algorithm::Cubic => self.cubic.scores(config, gold, strategy),
+                Algorithm::Quadratic => self.quadratic.scores(config, gold, strategy),
+                Algorithm::Linear => self.linear.scores(config, gold, strategy),
+                // The linear oracle checks projectivity itself (cached per tree).
+                Algorithm::Auto => match self.linear.scores(config, gold, strategy) {
+                    Err(OracleError::NonProjectiveGold(_)) => self.cubic.scores(config, gold, strategy),
+                    other => other,
+                },
             },
+            System::ArcHybrid => self.hybrid.scores(config, gold),
+            System::ArcEager => self.eager.scores(config, gold),
         }
-    }
-}
-
-/// A configuration (α, β) of Sec. 2 for a sentence of n words; the arcs
-/// built so far are not needed to score steps.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Configuration {
-    stack: Vec<usize>,
-    /// The first remaining input node; `n + 1` when the input is exhausted.
-    next: usize,
-    n: usize,
-}
-
-impl Configuration {
-    /// The initial configuration (0, 1 2 … n).
-    pub fn initial(n: usize) -> Self {
-        Configuration { stack: vec![0], next: 1, n }
-    }
-
-    /// A configuration from its stack and remaining input, checked: the stack
-    /// starts with 0 and increases, the remaining input is a suffix of 1 … n
-    /// after the stack. O(k + m).
-    pub fn new(stack: &[usize], buffer: &[usize], n: usize) -> Result<Self, OracleError> {
-        if stack.first() != Some(&0) {
-            return Err(OracleError::StackWithoutRoot);
-        }
-        for (prev, &x) in stack.iter().zip(stack.iter().skip(1)).map(|(p, x)| (*p, x)) {
-            if x > n {
-                return Err(OracleError::NodeOutOfRange { node: x, n });
-            }
-            if x == prev {
-                return Err(OracleError::Repeated(x));
-            }
-            if x < prev {
-                return Err(if stack.contains(&x) && stack.iter().filter(|&&y| y == x).count() > 1 {
-                    OracleError::Repeated(x)
-                } else {
-                    OracleError::OutOfOrder(x, prev)
-                });
-            }
-        }
-        if let Some(&x) = buffer.iter().find(|&&x| x > n || x == 0) {
-            return Err(OracleError::NodeOutOfRange { node: x, n });
-        }
-        let top = *stack.last().expect("non-empty");
-        if let Some(&x) = buffer.iter().find(|&&x| stack.contains(&x)) {
-            return Err(OracleError::Repeated(x));
-        }
-        let first = n + 1 - buffer.len();
-        if !buffer.iter().copied().eq(first..=n) {
-            return Err(OracleError::BufferNotSuffix { first, n, found: buffer.to_vec() });
-        }
-        if first <= top {
-            return Err(OracleError::OutOfOrder(first, top));
-        }
-        Ok(Configuration { stack: stack.to_vec(), next: first, n })
-    }
-
-    /// The stack a₀ … a_k, bottom first.
-    pub fn stack(&self) -> &[usize] {
-        &self.stack
-    }
-    /// The remaining input b₁ … b_m.
-    pub fn buffer(&self) -> std::ops::RangeInclusive<usize> {
-        self.next..=self.n
-    }
-    /// The first remaining input node, if any.
-    pub fn next_input(&self) -> Option<usize> {
-        (self.next <= self.n).then_some(self.next)
-    }
-    /// Sentence length n.
-    pub fn sentence_len(&self) -> usize {
-        self.n
-    }
-    /// Whether this is a final configuration (0, ε).
-    pub fn is_final(&self) -> bool {
-        self.stack.len() == 1 && self.next > self.n
-    }
-    /// Whether `step` can be applied.
-    pub fn is_applicable(&self, step: Step) -> bool {
-        match step {
-            Step::Shift => self.next <= self.n,
-            Step::ReduceLeft => self.stack.len() >= 2,
-            Step::ReduceRight => self.stack.len() >= 3,
-        }
-    }
-    /// Applies `step`, returning the arc (head, dependent) it builds, if any.
-    pub fn apply(&mut self, step: Step) -> Result<Option<(usize, usize)>, OracleError> {
-        if !self.is_applicable(step) {
-            return Err(OracleError::NotApplicable(step));
-        }
-        let k = self.stack.len();
-        Ok(match step {
-            Step::Shift => {
-                self.stack.push(self.next);
-                self.next += 1;
-                None
-            }
-            Step::ReduceLeft => {
-                let a2 = self.stack.pop().expect("applicable");
-                Some((self.stack[k - 2], a2))
-            }
-            Step::ReduceRight => {
-                let a2 = self.stack.pop().expect("applicable");
-                let a1 = self.stack[k - 2];
-                self.stack[k - 2] = a2;
-                Some((a2, a1))
-            }
-        })
-    }
-    /// Checks that `gold` is for a sentence of this length.
-    pub fn check_gold(&self, gold: &DepTree) -> Result<(), OracleError> {
-        if gold.len() != self.n {
-            return Err(OracleError::LengthMismatch { gold: gold.len(), n: self.n });
-        }
-        Ok(())
     }
 }
 
 /// For each step, the largest number of gold arcs that computations starting
 /// with it (and respecting the strategy) can still build; `None` where the
-/// step is not applicable.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+/// step is not applicable (or not a step of the system), or no computation
+/// completes after it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct StepScores {
-    pub shift: Option<u32>,
-    pub reduce_left: Option<u32>,
-    pub reduce_right: Option<u32>,
+    scores: [Option<u32>; Step::ALL.len()],
 }
 
 impl StepScores {
+    /// Scores from (step, score) pairs; the other steps get `None`.
+    pub fn new(entries: &[(Step, Option<u32>)]) -> Self {
+        let mut s = StepScores::default();
+        for &(step, score) in entries {
+            s.set(step, score);
+        }
+        s
+    }
     /// The score of `step`.
     pub fn get(&self, step: Step) -> Option<u32> {
-        match step {
-            Step::Shift => self.shift,
-            Step::ReduceLeft => self.reduce_left,
-            Step::ReduceRight => self.reduce_right,
-        }
+        self.scores[step.index()]
     }
     /// Sets the score of `step`.
     pub fn set(&mut self, step: Step, score: Option<u32>) {
-        match step {
-            Step::Shift => self.shift = score,
-            Step::ReduceLeft => self.reduce_left = score,
-            Step::ReduceRight => self.reduce_right = score,
-        }
+        self.scores[step.index()] = score;
     }
-    /// The best score, if any step is applicable.
+    /// The steps with a score, in the order of [`Step::ALL`].
+    pub fn iter(&self) -> impl Iterator<Item = (Step, u32)> + '_ {
+        Step::ALL.into_iter().filter_map(|s| self.get(s).map(|v| (s, v)))
+    }
+    /// The best score, if any step has one.
     pub fn best(&self) -> Option<u32> {
-        Step::ALL.iter().filter_map(|&s| self.get(s)).max()
+        self.iter().map(|(_, v)| v).max()
     }
-    /// The steps reaching the best score, in the order shift, reduce_left, reduce_right.
+    /// The steps reaching the best score, in the order of [`Step::ALL`].
     pub fn optimal(&self) -> Vec<Step> {
         let best = self.best();
-        Step::ALL.iter().copied().filter(|&s| best.is_some() && self.get(s) == best).collect()
+        self.iter().filter(|&(_, v)| Some(v) == best).map(|(s, _)| s).collect()
+    }
+}
+
+impl fmt::Debug for StepScores {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter().map(|(s, v)| (s.name(), v))).finish()
     }
 }

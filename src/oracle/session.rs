@@ -46,7 +46,7 @@
 //! the [`Oracle`] and are reused by the next session: no allocation once
 //! warm.
 
-use super::{Algorithm, Configuration, Oracle, OracleError, Step, StepScores, Strategy};
+use super::{Algorithm, Configuration, Oracle, OracleError, Step, StepScores, Strategy, System};
 use crate::tree::DepTree;
 
 /// The optimal steps along one computation for one gold tree.
@@ -63,12 +63,19 @@ pub struct OracleSession<'o, 'g> {
 }
 
 impl<'o, 'g> OracleSession<'o, 'g> {
-    /// A session at the initial configuration for `gold`; `algorithm` is
-    /// resolved once ([`Algorithm::Auto`] looks at projectivity here). O(n).
-    pub fn new(oracle: &'o mut Oracle<'g>, gold: DepTree, strategy: Strategy, algorithm: Algorithm) -> Self {
-        let config = Configuration::initial(gold.len());
+    /// A session of `system` at the initial configuration for `gold`;
+    /// `algorithm` is resolved once ([`Algorithm::Auto`] looks at
+    /// projectivity here). Errors if the system does not offer the strategy
+    /// or algorithm ([`Oracle::check_support`]). O(n).
+    pub fn new(
+        oracle: &'o mut Oracle<'g>,
+        system: System,
+        gold: DepTree,
+        strategy: Strategy,
+        algorithm: Algorithm,
+    ) -> Result<Self, OracleError> {
+        let config = Configuration::initial(system, gold.len());
         Self::at(oracle, gold, config, strategy, algorithm)
-            .unwrap_or_else(|_| unreachable!("the initial configuration fits its gold tree"))
     }
 
     /// A session starting at `config`. O(n log n) (the projectivity check
@@ -81,8 +88,10 @@ impl<'o, 'g> OracleSession<'o, 'g> {
         algorithm: Algorithm,
     ) -> Result<Self, OracleError> {
         config.check_gold(&gold)?;
+        Oracle::check_support(config.system(), strategy, algorithm)?;
         let algorithm = Oracle::resolve(algorithm, &gold);
-        let incremental = algorithm == Algorithm::Linear && gold.is_projective();
+        let incremental =
+            config.system() == System::ArcStandard && algorithm == Algorithm::Linear && gold.is_projective();
         if incremental {
             oracle.incremental.reset(&gold, &config, strategy);
         }

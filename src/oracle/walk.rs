@@ -8,7 +8,7 @@
 //! gold trees, projectivized with [`crate::projectivize`].
 
 use super::session::OracleSession;
-use super::{Algorithm, Configuration, Oracle, OracleError, Step, StepScores, Strategy};
+use super::{Algorithm, Configuration, Oracle, OracleError, Step, StepScores, Strategy, System};
 use crate::conllu::{ConlluError, Reader};
 use crate::grammar::text;
 use crate::projectivize::{OptimalProjectivizer, TreeClass};
@@ -72,6 +72,7 @@ pub fn read_gold(input: impl BufRead, file: &str, projectivize: bool) -> Result<
 /// How to walk.
 #[derive(Clone, Copy, Debug)]
 pub struct WalkOptions {
+    pub system: System,
     pub strategy: Strategy,
     /// The algorithm timed (and whose steps are followed).
     pub algorithm: Algorithm,
@@ -153,7 +154,12 @@ pub fn walk<R: Rng>(
     rng: &mut R,
 ) -> Result<WalkStats, WalkError> {
     let mut stats = WalkStats::default();
-    let others = [Algorithm::Cubic, Algorithm::Quadratic, Algorithm::Linear];
+    Oracle::check_support(opts.system, opts.strategy, opts.algorithm).map_err(|source| WalkError::Oracle {
+        sentence: 0,
+        line: 0,
+        source,
+    })?;
+    let others = Oracle::algorithms(opts.system);
     for (index, sentence) in sentences.iter().enumerate() {
         let gold = &sentence.tree;
         let main = Oracle::resolve(opts.algorithm, gold);
@@ -163,7 +169,7 @@ pub fn walk<R: Rng>(
             walk_session(oracle, index, sentence, main, opts, rng, &mut stats)?;
             continue;
         }
-        let mut config = Configuration::initial(gold.len());
+        let mut config = Configuration::initial(opts.system, gold.len());
         let mut tree = Bucket::default();
         while !config.is_final() {
             let step = if config.stack().len() < 2 {
@@ -179,7 +185,7 @@ pub fn walk<R: Rng>(
                 tree.nanos += nanos;
                 if opts.check_agreement {
                     let at = (index + 1, sentence.line);
-                    check(oracle, &config, gold, opts.strategy, main, &scores, &others, at, &mut stats)?;
+                    check(oracle, &config, gold, opts.strategy, main, &scores, others, at, &mut stats)?;
                 }
                 choose(&config, &scores, opts.stray, rng)
             };
@@ -212,7 +218,7 @@ fn walk_session<R: Rng>(
 ) -> Result<(), WalkError> {
     let gold = &sentence.tree;
     let err = |source| WalkError::Oracle { sentence: index + 1, line: sentence.line, source };
-    let others = [Algorithm::Cubic, Algorithm::Quadratic, Algorithm::Linear];
+    let others = Oracle::algorithms(opts.system);
     let name = match main {
         Algorithm::Cubic => "cubic+session",
         Algorithm::Quadratic => "quadratic+session",
@@ -221,7 +227,7 @@ fn walk_session<R: Rng>(
     // Time not spent in a timed `scores` (the set-up, and each `apply`) is
     // added to the next timed configuration.
     let t0 = Instant::now();
-    let mut session = OracleSession::new(oracle, gold.clone(), opts.strategy, main);
+    let mut session = OracleSession::new(oracle, opts.system, gold.clone(), opts.strategy, main).map_err(err)?;
     let mut untimed = t0.elapsed().as_nanos();
     let mut tree = Bucket::default();
     while !session.configuration().is_final() {
@@ -239,7 +245,7 @@ fn walk_session<R: Rng>(
             tree.nanos += nanos;
             if opts.check_agreement {
                 let at = (index + 1, sentence.line);
-                check(session.oracle(), &config, gold, opts.strategy, main, &scores, &others, at, stats)?;
+                check(session.oracle(), &config, gold, opts.strategy, main, &scores, others, at, stats)?;
             }
             choose(&config, &scores, opts.stray, rng)
         };
@@ -295,39 +301,9 @@ fn check(
 /// An optimal step chosen uniformly among the optimal ones, or with
 /// probability `stray` a uniformly random applicable step.
 fn choose<R: Rng>(config: &Configuration, scores: &StepScores, stray: f64, rng: &mut R) -> Step {
-    let applicable: Vec<Step> = Step::ALL.iter().copied().filter(|&s| config.is_applicable(s)).collect();
+    let applicable: Vec<Step> = config.applicable_steps().collect();
     let optimal = scores.optimal();
     let pool =
         if optimal.is_empty() || (stray > 0.0 && rng.gen_bool(stray.clamp(0.0, 1.0))) { &applicable } else { &optimal };
     *pool.choose(rng).unwrap_or(&Step::Shift)
-}
-
-/// Draws Fig. 9: mean µs per configuration against k + m, one line per
-/// algorithm, logarithmic y axis, as SVG at `path`. O(buckets).
-pub fn plot(stats: &WalkStats, path: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
-    use plotters::prelude::*;
-    let root = SVGBackend::new(path, (800, 500)).into_drawing_area();
-    root.fill(&WHITE)?;
-    let points = || stats.timings.values().flat_map(|t| t.buckets.iter().map(|(&l, b)| (l, b.mean_us())));
-    let max_len = points().map(|(l, _)| l).max().unwrap_or(1).max(1);
-    let (lo, hi) = points().fold((f64::INFINITY, 0f64), |(lo, hi), (_, y)| (lo.min(y), hi.max(y)));
-    let (lo, hi) = if hi > 0.0 { ((lo.max(1e-3) / 2.0), hi * 2.0) } else { (0.1, 10.0) };
-    let mut chart = ChartBuilder::on(&root)
-        .caption("Mean time per configuration (Nederhof 2019, Fig. 9)", ("sans-serif", 20))
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(60)
-        .build_cartesian_2d(0..max_len + 1, (lo..hi).log_scale())?;
-    chart.configure_mesh().x_desc("k + m").y_desc("mean µs").draw()?;
-    let colors = [RED, BLUE, GREEN, BLACK];
-    for (i, (name, t)) in stats.timings.iter().enumerate() {
-        let color = colors[i % colors.len()];
-        chart
-            .draw_series(LineSeries::new(t.buckets.iter().map(|(&l, b)| (l, b.mean_us())), color))?
-            .label(*name)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
-    }
-    chart.configure_series_labels().border_style(BLACK).background_style(WHITE).draw()?;
-    root.present()?;
-    Ok(())
 }

@@ -17,10 +17,10 @@
 #![allow(dead_code)]
 
 use rand::Rng;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};
 use tabula::grammar::{Category, Grammar, LeftState, RightState, Terminal};
-use tabula::oracle::{Configuration, Step};
+use tabula::oracle::{Configuration, System};
 use tabula::semiring::Semiring;
 use tabula::tree::DepTree;
 
@@ -309,25 +309,38 @@ pub fn shift_reduce_trees(k: usize, m: usize) -> HashSet<Vec<usize>> {
     out
 }
 
-/// Every non-final configuration reachable from the initial one for n
-/// words (any steps), in a fixed order (by stack, then next input node).
-pub fn reachable_configurations(n: usize) -> Vec<Configuration> {
-    let mut seen = HashSet::new();
-    let mut todo = vec![Configuration::initial(n)];
+/// What the future of a configuration depends on: the stack, the next
+/// input node and which stack words have a head.
+pub fn live_key(c: &Configuration) -> (Vec<(usize, bool)>, Option<usize>) {
+    (c.stack().iter().map(|&a| (a, c.head(a).is_some())).collect(), c.next_input())
+}
+
+/// Every non-final configuration of `system` reachable from the initial one
+/// for n words (any steps), one per [`live_key`] (the first found), in a
+/// fixed order (by that key).
+pub fn reachable_configurations_of(system: System, n: usize) -> Vec<Configuration> {
+    let mut seen = HashMap::new();
+    let mut todo = vec![Configuration::initial(system, n)];
     while let Some(c) = todo.pop() {
-        if !seen.insert(c.clone()) {
+        let key = live_key(&c);
+        if seen.contains_key(&key) {
             continue;
         }
-        for step in Step::ALL {
+        for step in c.applicable_steps().collect::<Vec<_>>() {
             let mut d = c.clone();
-            if d.apply(step).is_ok() {
-                todo.push(d);
-            }
+            d.apply(step).expect("applicable");
+            todo.push(d);
         }
+        seen.insert(key, c);
     }
-    let mut v: Vec<_> = seen.into_iter().filter(|c| !c.is_final()).collect();
-    v.sort_by(|a, b| (a.stack(), a.next_input()).cmp(&(b.stack(), b.next_input())));
-    v
+    let mut v: Vec<_> = seen.into_iter().filter(|(_, c)| !c.is_final()).collect();
+    v.sort_by(|a, b| a.0.cmp(&b.0));
+    v.into_iter().map(|(_, c)| c).collect()
+}
+
+/// [`reachable_configurations_of`] arc-standard.
+pub fn reachable_configurations(n: usize) -> Vec<Configuration> {
+    reachable_configurations_of(System::ArcStandard, n)
 }
 
 /// A random projective tree over 0 … n: the words of an interval are split

@@ -1,5 +1,5 @@
 //! The linear algorithm (Sec. 6) kept alive along one computation (Sec. 7):
-//! the engine behind an incremental [`OracleSession`](super::session::OracleSession).
+//! the engine behind an incremental [`OracleSession`](crate::oracle::session::OracleSession).
 //!
 //! Sec. 7 observes that consecutive configurations differ in at most the two
 //! topmost stack nodes and the first input node, "therefore all but a
@@ -101,7 +101,7 @@
 //! The memo keeps every value computed in the session (a handful per step)
 //! and is cleared when the next session starts.
 
-use super::{Configuration, Step, StepScores, Strategy};
+use crate::oracle::{Configuration, Step, StepScores, Strategy};
 use crate::tree::DepTree;
 use hashbrown::HashMap;
 
@@ -547,6 +547,7 @@ impl IncrementalLinear {
                     self.shadow_from = k;
                 }
             }
+            _ => unreachable!("not an arc-standard step: {step}"),
         }
         self.work += 1;
     }
@@ -772,7 +773,8 @@ fn add(a: i32, b: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oracle::linear::LinearOracle;
+    use crate::oracle::arc_standard::linear::LinearOracle;
+    use crate::oracle::System;
     use rand::{Rng, SeedableRng};
 
     /// Regression guard for the id renumbering: a session whose ids run out
@@ -782,10 +784,10 @@ mod tests {
     /// A random projective tree over n words: the arcs of a random
     /// arc-standard computation.
     fn random_projective(n: usize, rng: &mut impl Rng) -> DepTree {
-        let mut config = Configuration::initial(n);
+        let mut config = Configuration::initial(System::ArcStandard, n);
         let mut heads = vec![0; n];
         while !config.is_final() {
-            let applicable: Vec<Step> = Step::ALL.into_iter().filter(|&s| config.is_applicable(s)).collect();
+            let applicable: Vec<Step> = config.applicable_steps().collect();
             if let Some((h, d)) = config.apply(applicable[rng.gen_range(0..applicable.len())]).unwrap() {
                 heads[d - 1] = h;
             }
@@ -799,7 +801,7 @@ mod tests {
         for _ in 0..50 {
             let gold = random_projective(12, &mut rng);
             for strategy in [Strategy::None, Strategy::Lbr, Strategy::StrictLbr, Strategy::Rbl] {
-                let mut config = Configuration::initial(gold.len());
+                let mut config = Configuration::initial(System::ArcStandard, gold.len());
                 let mut engine = IncrementalLinear::default();
                 engine.reset(&gold, &config, strategy);
                 let mut one_shot = LinearOracle::new();
@@ -813,7 +815,7 @@ mod tests {
                     let want = one_shot.scores(&config, &gold, strategy).unwrap();
                     assert_eq!(engine.scores(), want, "{gold:?} {strategy} {config:?}");
                     renumbered |= steps > 8 && engine.next_id < 100;
-                    let applicable: Vec<Step> = Step::ALL.into_iter().filter(|&s| config.is_applicable(s)).collect();
+                    let applicable: Vec<Step> = config.applicable_steps().collect();
                     let step = applicable[rng.gen_range(0..applicable.len())];
                     config.apply(step).unwrap();
                     engine.apply(step);
@@ -828,7 +830,7 @@ mod tests {
     fn the_empty_sentence_has_no_steps() {
         let gold = DepTree::from_heads(&[]).unwrap();
         let mut engine = IncrementalLinear::default();
-        engine.reset(&gold, &Configuration::initial(0), Strategy::Lbr);
+        engine.reset(&gold, &Configuration::initial(System::ArcStandard, 0), Strategy::Lbr);
         assert_eq!(engine.scores(), StepScores::default());
     }
 }

@@ -37,7 +37,7 @@
 //! Strict left-before-right runs `shift-reduce-strict.grammar` (Table 4
 //! without its last rule), so stack elements below the top never take left
 //! children. These masks were checked against the brute force
-//! ([`super::exhaustive`]) on every reachable configuration of every gold
+//! ([`crate::oracle::exhaustive`]) on every reachable configuration of every gold
 //! tree with n ≤ 5 (`tests/oracle_cubic.rs`). Two corrections to the paper's
 //! text: for reduce_right with rbl the paper writes w(k, i), but after the
 //! reduction a_k sits at position k − 1 of the new string; and the shift mask
@@ -52,9 +52,9 @@
 //! O((k + m)²) space kept in the reusable [`CubicOracle`]; after the first
 //! call for a given length, no allocation.
 
-use super::{Configuration, OracleError, Step, StepScores, Strategy};
 use crate::engine::Parser;
 use crate::grammar::{text, Grammar, Terminal};
+use crate::oracle::{Configuration, OracleError, Step, StepScores, Strategy, System};
 use crate::semiring::MaxPlus;
 use crate::tree::DepTree;
 use std::sync::OnceLock;
@@ -211,8 +211,11 @@ impl<'g> CubicOracle<'g> {
         strategy: Strategy,
     ) -> Result<StepScores, OracleError> {
         config.check_gold(gold)?;
+        if config.system() != System::ArcStandard {
+            return Err(OracleError::WrongSystem { expected: System::ArcStandard, found: config.system() });
+        }
         let mut out = StepScores::default();
-        for step in Step::ALL {
+        for step in System::ArcStandard.steps().iter().copied() {
             if config.is_applicable(step) {
                 out.set(step, self.step_score(config, gold, strategy, step)?);
             }
@@ -247,6 +250,7 @@ impl<'g> CubicOracle<'g> {
                 self.nodes.push(stack[k]);
                 (gold.has_arc(stack[k], stack[k - 1]) as i64, k - 1)
             }
+            _ => unreachable!("not an arc-standard step: {step}"),
         };
         self.nodes.extend(config.buffer());
         let runner = if strategy == Strategy::StrictLbr { &mut self.strict } else { &mut self.general };
@@ -272,10 +276,13 @@ mod tests {
     #[test]
     fn the_worked_example_of_the_exhaustive_reference() {
         let gold = DepTree::from_heads(&[2, 0, 2]).unwrap();
-        let c = Configuration::new(&[0, 1, 2], &[3], 3).unwrap();
+        let c = Configuration::new(System::ArcStandard, &[0, 1, 2], &[3], 3).unwrap();
         let mut o = CubicOracle::embedded();
         let s = o.scores(&c, &gold, Strategy::Lbr).unwrap();
-        assert_eq!(s, StepScores { shift: Some(1), reduce_left: Some(0), reduce_right: Some(3) });
+        assert_eq!(
+            s,
+            StepScores::new(&[(Step::Shift, Some(1)), (Step::ReduceLeft, Some(0)), (Step::ReduceRight, Some(3))])
+        );
     }
 
     #[test]

@@ -19,7 +19,7 @@
 //!   descendants already reduced make no difference to what can be built, and
 //!   this choice keeps the critical nodes of a component connected.)
 
-use super::{Configuration, Step, Strategy};
+use crate::oracle::{Configuration, Step, Strategy};
 use crate::tree::DepTree;
 
 /// ⊥ for critical-node indices.
@@ -54,6 +54,7 @@ impl Forbidden {
             (Strategy::StrictLbr, Step::ReduceRight) => f.no_left_below = k,
             (Strategy::Rbl, Step::ReduceRight) => f.no_right_top = true,
             (Strategy::Rbl, _) => {}
+            (_, step) => unreachable!("not an arc-standard step: {step}"),
         }
         f
     }
@@ -144,6 +145,7 @@ impl Prepared {
                 gained = gold.has_arc(a2, a1) as u32;
                 self.a.push(a2);
             }
+            _ => unreachable!("not an arc-standard step: {step}"),
         }
         let k = self.a.len() - 1;
         self.forbidden = Forbidden::after(step, strategy, k);

@@ -30,7 +30,7 @@
 //! entries touched cost time.
 
 use super::quadratic::TableOracle;
-use super::{Configuration, OracleError, StepScores, Strategy};
+use crate::oracle::{Configuration, OracleError, StepScores, Strategy};
 use crate::tree::DepTree;
 
 /// The linear algorithm (Sec. 6) with its reusable state: the quadratic

@@ -28,7 +28,7 @@
 //! ```
 //!
 //! What was reconstructed, and how (all checked against
-//! [`exhaustive`](super::exhaustive) on every reachable configuration of
+//! [`exhaustive`](crate::oracle::exhaustive) on every reachable configuration of
 //! every projective gold tree with n ≤ 6 (n = 7 in an ignored test) and all
 //! four strategies, and on random computations up to n = 9; see
 //! `tests/oracle_fast.rs`):
@@ -72,7 +72,7 @@
 //! tables are reused across calls and invalidated in O(1) by a stamp.
 
 use super::critical::{Prepared, BOT};
-use super::{Algorithm, Configuration, OracleError, Step, StepScores, Strategy};
+use crate::oracle::{Algorithm, Configuration, OracleError, StepScores, Strategy, System};
 use crate::tree::DepTree;
 
 /// −∞ of the max-plus semiring (any value ≤ this is −∞).
@@ -153,13 +153,16 @@ impl<const PRUNE: bool> TableOracle<PRUNE> {
         strategy: Strategy,
     ) -> Result<StepScores, OracleError> {
         config.check_gold(gold)?;
+        if config.system() != System::ArcStandard {
+            return Err(OracleError::WrongSystem { expected: System::ArcStandard, found: config.system() });
+        }
         if !self.prep.is_projective(gold) {
             return Err(OracleError::NonProjectiveGold(Self::ALGORITHM));
         }
         self.computed = 0;
         self.prep_work = 0;
         let mut out = StepScores::default();
-        for step in Step::ALL {
+        for step in System::ArcStandard.steps().iter().copied() {
             if config.is_applicable(step) {
                 let gained = self.prep.prepare(config, gold, strategy, step);
                 self.prep_work += self.prep.work;

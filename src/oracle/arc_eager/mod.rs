@@ -1,0 +1,71 @@
+//! Arc-eager (Nivre 2003; seed 004, Sec. 2; the system of spaCy, Yara,
+//! Redshift and PanParser) and its oracles.
+//!
+//! Steps: `shift` (σ, bβ) ⊢ (σb, β); `left_arc` (σ s₀, bβ) ⊢ (σ, bβ) with the
+//! arc b → s₀, needing s₀ ≠ 0 without a head; `right_arc` (σ s₀, bβ) ⊢
+//! (σ s₀ b, β) with the arc s₀ → b; `reduce` (σ s₀, β) ⊢ (σ, β), needing s₀
+//! to have a head. A computation ends when the input is empty; words left
+//! without a head keep none (the seed's convention).
+//!
+//! Oracles: the grammar oracle ([`crate::oracle::grammar_oracle`] with
+//! [`grammar`]'s terminal mapping and `grammars/arc-eager.grammar`), any
+//! gold tree, O(n³).
+
+pub mod grammar;
+
+use super::system::{Configuration, Step, System, TransitionSystem};
+use crate::tree::DepTree;
+
+/// The arc-eager system.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ArcEager;
+
+impl TransitionSystem for ArcEager {
+    fn system(&self) -> System {
+        System::ArcEager
+    }
+    fn steps(&self) -> &'static [Step] {
+        &[Step::Shift, Step::LeftArc, Step::RightArc, Step::Reduce]
+    }
+    fn is_applicable(&self, c: &Configuration, step: Step) -> bool {
+        let s0 = c.top();
+        let has_head = c.heads[s0] != DepTree::NO_HEAD;
+        match step {
+            Step::Shift | Step::RightArc => c.next <= c.n,
+            Step::LeftArc => c.next <= c.n && s0 != 0 && !has_head,
+            Step::Reduce => has_head,
+            _ => false,
+        }
+    }
+    fn apply(&self, c: &mut Configuration, step: Step) -> Option<(usize, usize)> {
+        match step {
+            Step::Shift => {
+                c.push_next();
+                None
+            }
+            Step::LeftArc => {
+                let s0 = c.stack.pop().expect("applicable");
+                Some((c.next, s0))
+            }
+            Step::RightArc => {
+                let arc = (c.top(), c.next);
+                c.push_next();
+                Some(arc)
+            }
+            Step::Reduce => {
+                c.stack.pop();
+                None
+            }
+            _ => unreachable!("not an arc-eager step: {step}"),
+        }
+    }
+    fn is_final(&self, c: &Configuration) -> bool {
+        c.next > c.n
+    }
+    fn front_has_children(&self) -> bool {
+        true
+    }
+    fn stack_words_have_heads(&self) -> bool {
+        true
+    }
+}

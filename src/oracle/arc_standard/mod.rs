@@ -1,0 +1,69 @@
+//! Arc-standard: the shift-reduce parser of Nederhof (2019), Sec. 2, Table 1,
+//! and its oracles.
+//!
+//! Steps: `shift` (α, bβ) ⊢ (αb, β); `reduce_left` (α a₁ a₂, β) ⊢ (α a₁, β)
+//! with the arc a₁ → a₂; `reduce_right` (α a₁ a₂, β) ⊢ (α a₂, β) with the
+//! arc a₂ → a₁, needing |α| > 0. Final: (0, ε).
+//!
+//! Oracles: [`cubic`] (Sec. 4: the engine with the Table 4 grammar, any gold
+//! tree, with the strategy masks), [`quadratic`] and [`linear`] (Sec. 5 and
+//! 6: projective gold trees, over the critical nodes of [`critical`]), and
+//! [`incremental`] (Sec. 7: the linear algorithm kept from step to step).
+
+pub mod critical;
+pub mod cubic;
+pub mod incremental;
+pub mod linear;
+pub mod quadratic;
+
+use super::system::{Configuration, Step, System, TransitionSystem};
+
+/// The arc-standard system (Nederhof 2019, Table 1).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ArcStandard;
+
+impl TransitionSystem for ArcStandard {
+    fn system(&self) -> System {
+        System::ArcStandard
+    }
+    fn steps(&self) -> &'static [Step] {
+        &[Step::Shift, Step::ReduceLeft, Step::ReduceRight]
+    }
+    fn is_applicable(&self, c: &Configuration, step: Step) -> bool {
+        match step {
+            Step::Shift => c.next <= c.n,
+            Step::ReduceLeft => c.stack.len() >= 2,
+            Step::ReduceRight => c.stack.len() >= 3,
+            _ => false,
+        }
+    }
+    fn apply(&self, c: &mut Configuration, step: Step) -> Option<(usize, usize)> {
+        let k = c.stack.len();
+        match step {
+            Step::Shift => {
+                c.push_next();
+                None
+            }
+            Step::ReduceLeft => {
+                let a2 = c.stack.pop().expect("applicable");
+                Some((c.stack[k - 2], a2))
+            }
+            Step::ReduceRight => {
+                let a2 = c.stack.pop().expect("applicable");
+                let a1 = c.stack[k - 2];
+                c.stack[k - 2] = a2;
+                Some((a2, a1))
+            }
+            _ => unreachable!("not an arc-standard step: {step}"),
+        }
+    }
+    fn is_final(&self, c: &Configuration) -> bool {
+        c.stack.len() == 1 && c.next > c.n
+    }
+    fn front_has_children(&self) -> bool {
+        false
+    }
+    fn stack_words_have_heads(&self) -> bool {
+        false
+    }
+}

@@ -1,0 +1,189 @@
+//! The optimal step through the engine for any system whose reachable arc
+//! sets form a split bilexical language (Nederhof 2019, Sec. 4 for
+//! arc-standard; Sec. 9 names the generalisation): the grammar oracle.
+//!
+//! A system provides a [`TerminalMapping`]: how the positions of a
+//! configuration become terminals, and which arcs are not built by the
+//! computation ("free" arcs, weight one). For every applicable step the
+//! oracle applies it to a copy of the configuration, encodes the result and
+//! runs the Eisner–Satta engine in [`MaxPlus`]: W is the largest number of
+//! gold arcs a complete computation from there builds, provided that the
+//! grammar's trees are exactly the arc sets the system can still build (each
+//! once, with the free arcs added). The step's score is W plus 1 if the step
+//! itself builds a gold arc.
+//!
+//! Arc weights: w(i, j) = 0 (the semiring's one) if position i is virtual
+//! (a position for no word, such as arc-eager's ⊥) or position j is free;
+//! otherwise 1 for a gold arc and 0 for any other.
+//!
+//! # Complexity
+//!
+//! One engine run per applicable step over the k + m + 1 (+ virtual)
+//! positions: O((k + m)³) time; the parser's chart and the buffers are kept
+//! in the [`GrammarOracle`], so that nothing is allocated once warm.
+
+use super::system::{Configuration, Step, System};
+use super::{OracleError, StepScores};
+use crate::engine::Parser;
+use crate::grammar::{text, Grammar, Terminal};
+use crate::semiring::MaxPlus;
+use crate::tree::DepTree;
+use std::sync::OnceLock;
+
+/// The node of a virtual position (one that stands for no word).
+pub const VIRTUAL: usize = usize::MAX;
+
+/// The engine input of one configuration, written by a [`TerminalMapping`].
+#[derive(Clone, Debug, Default)]
+pub struct Encoding {
+    /// The word at each position, or [`VIRTUAL`].
+    pub nodes: Vec<usize>,
+    /// The terminal of each position, as an index into [`TerminalMapping::terminals`].
+    pub roles: Vec<u8>,
+    /// Whether arcs into the position are free (weight one): arcs the
+    /// grammar needs for a tree but the computation does not build.
+    pub free: Vec<bool>,
+}
+
+impl Encoding {
+    /// Empties the encoding, keeping its buffers.
+    pub fn clear(&mut self) {
+        self.nodes.clear();
+        self.roles.clear();
+        self.free.clear();
+    }
+    /// Appends a position.
+    pub fn push(&mut self, node: usize, role: u8, free: bool) {
+        self.nodes.push(node);
+        self.roles.push(role);
+        self.free.push(free);
+    }
+}
+
+/// How a system's configurations become terminal strings.
+pub trait TerminalMapping: Send + Sync + 'static {
+    /// The system.
+    fn system(&self) -> System;
+    /// The terminal names the grammar must have, indexed by role.
+    fn terminals(&self) -> &'static [&'static str];
+    /// Encodes `c` (a configuration of [`TerminalMapping::system`]). O(k + m).
+    fn encode(&self, c: &Configuration, out: &mut Encoding);
+    /// The embedded grammar for this mapping, compiled once.
+    fn embedded_grammar(&self) -> &'static Grammar;
+}
+
+/// A grammar that lacks one of the terminals a mapping needs.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the {system} grammar has no terminal `{terminal}`; it must have the terminals {expected}")]
+pub struct MissingTerminal {
+    pub system: System,
+    pub terminal: &'static str,
+    pub expected: String,
+}
+
+/// Compiles an embedded grammar once.
+pub(crate) fn embedded(slot: &'static OnceLock<Grammar>, name: &str, src: &str) -> &'static Grammar {
+    slot.get_or_init(|| match text::parse_str(name, src) {
+        Ok(parsed) => parsed.grammar,
+        // The embedded files are checked by the tests; this cannot happen.
+        Err(e) => unreachable!("embedded grammar {name} is invalid: {e}"),
+    })
+}
+
+/// The grammar oracle of one system, with its reusable state.
+pub struct GrammarOracle<'g> {
+    mapping: &'static dyn TerminalMapping,
+    parser: Parser<'g, MaxPlus<i32>>,
+    terminals: Vec<Terminal>,
+    encoding: Encoding,
+    input: Vec<Terminal>,
+    after: Configuration,
+}
+
+impl GrammarOracle<'static> {
+    /// The oracle with the mapping's embedded grammar.
+    pub fn embedded(mapping: &'static dyn TerminalMapping) -> Self {
+        match GrammarOracle::new(mapping, mapping.embedded_grammar()) {
+            Ok(o) => o,
+            Err(e) => unreachable!("embedded grammar lacks a terminal: {e}"),
+        }
+    }
+}
+
+impl<'g> GrammarOracle<'g> {
+    /// An oracle running `grammar` with `mapping`; the grammar must have the
+    /// mapping's terminals.
+    pub fn new(mapping: &'static dyn TerminalMapping, grammar: &'g Grammar) -> Result<Self, MissingTerminal> {
+        let terminals = mapping
+            .terminals()
+            .iter()
+            .map(|&t| {
+                grammar.terminal(t).ok_or_else(|| MissingTerminal {
+                    system: mapping.system(),
+                    terminal: t,
+                    expected: mapping.terminals().join(", "),
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(GrammarOracle {
+            mapping,
+            parser: Parser::new(grammar),
+            terminals,
+            encoding: Encoding::default(),
+            input: Vec::new(),
+            after: Configuration::initial(mapping.system(), 0),
+        })
+    }
+
+    /// The system this oracle is for.
+    pub fn system(&self) -> System {
+        self.mapping.system()
+    }
+
+    /// Scores every applicable step of `config` (see the module doc).
+    /// O((k + m)³); no allocation once warm.
+    pub fn scores(&mut self, config: &Configuration, gold: &DepTree) -> Result<StepScores, OracleError> {
+        config.check_gold(gold)?;
+        if config.system() != self.system() {
+            return Err(OracleError::WrongSystem { expected: self.system(), found: config.system() });
+        }
+        let mut out = StepScores::default();
+        for &step in config.system().steps() {
+            if config.is_applicable(step) {
+                out.set(step, self.step_score(config, gold, step)?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The best score of the computations from `config` on (the value W of
+    /// the engine), `None` if none completes. O((k + m)³).
+    pub fn best(&mut self, config: &Configuration, gold: &DepTree) -> Result<Option<u32>, OracleError> {
+        config.check_gold(gold)?;
+        self.mapping.encode(config, &mut self.encoding);
+        let w = self.run(gold)?;
+        Ok(w.finite().map(|v| v as u32))
+    }
+
+    fn step_score(&mut self, config: &Configuration, gold: &DepTree, step: Step) -> Result<Option<u32>, OracleError> {
+        self.after.clone_from(config);
+        let arc = self.after.apply(step)?;
+        let gained = arc.is_some_and(|(h, d)| gold.has_arc(h, d)) as i64;
+        self.mapping.encode(&self.after, &mut self.encoding);
+        let w = self.run(gold)?;
+        Ok(w.finite().map(|v| (v as i64 + gained) as u32))
+    }
+
+    fn run(&mut self, gold: &DepTree) -> Result<MaxPlus<i32>, OracleError> {
+        let e = &self.encoding;
+        self.input.clear();
+        self.input.extend(e.roles.iter().map(|&r| self.terminals[r as usize]));
+        Ok(self.parser.parse(&self.input, |h, d| {
+            if e.nodes[h] == VIRTUAL || e.free[d] {
+                MaxPlus::new(0)
+            } else {
+                MaxPlus::new(gold.has_arc(e.nodes[h], e.nodes[d]) as i32)
+            }
+        })?)
+    }
+}

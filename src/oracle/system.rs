@@ -1,0 +1,420 @@
+//! The shared vocabulary of transition systems: [`Step`], [`System`] (the
+//! registry), the [`TransitionSystem`] trait each system implements, and the
+//! [`Configuration`] (stack, remaining input, arcs built so far) they all act on.
+//!
+//! Everything that is not specific to one system is written against
+//! [`TransitionSystem`] only: the brute force ([`super::exhaustive`]), the
+//! grammar oracle ([`super::grammar_oracle`]), sessions, walks, the command
+//! line. A new system is a folder next to `arc_standard/` with a unit struct
+//! implementing the trait, and one line in [`System`].
+//!
+//! Conventions (all systems): positions 0 … n, 0 the root; the stack starts
+//! with 0 and increases; the remaining input is a suffix b₁ … b_m of 1 … n
+//! that lies after the stack; s₀ is the top of the stack, s₁ the element
+//! below it, b = b₁ the first remaining word.
+
+use super::arc_eager::ArcEager;
+use super::arc_hybrid::ArcHybrid;
+use super::arc_standard::ArcStandard;
+use super::OracleError;
+use crate::tree::DepTree;
+use std::fmt;
+use std::str::FromStr;
+
+/// A transition of any system. Each system uses some of them
+/// ([`TransitionSystem::steps`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Step {
+    /// Push b onto the stack (every system).
+    Shift,
+    /// Arc-standard: s₁ → s₀, pop s₀ (Nederhof 2019, Table 1).
+    ReduceLeft,
+    /// Arc-standard: s₀ → s₁, remove s₁; needs a stack of three or more.
+    ReduceRight,
+    /// Arc-hybrid and arc-eager: b → s₀, pop s₀.
+    LeftArc,
+    /// Arc-hybrid: s₁ → s₀, pop s₀. Arc-eager: s₀ → b, push b.
+    RightArc,
+    /// Arc-eager: pop s₀, which has a head.
+    Reduce,
+}
+
+impl Step {
+    /// Every step of every system, in the order of [`StepScores`](super::StepScores).
+    pub const ALL: [Step; 6] =
+        [Step::Shift, Step::ReduceLeft, Step::ReduceRight, Step::LeftArc, Step::RightArc, Step::Reduce];
+
+    /// The name used on the command line and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Step::Shift => "shift",
+            Step::ReduceLeft => "reduce_left",
+            Step::ReduceRight => "reduce_right",
+            Step::LeftArc => "left_arc",
+            Step::RightArc => "right_arc",
+            Step::Reduce => "reduce",
+        }
+    }
+
+    /// The index of this step in [`Step::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The step named `name` ([`Step::name`]).
+    pub fn from_name(name: &str) -> Option<Step> {
+        Step::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The registry of transition systems.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub enum System {
+    /// Shift-reduce parsing of Nederhof (2019), Sec. 2: `shift`, `reduce_left`, `reduce_right`.
+    #[default]
+    ArcStandard,
+    /// Arc-hybrid (Kuhlmann, Gómez-Rodríguez and Satta 2011): `shift`, `left_arc`, `right_arc`.
+    ArcHybrid,
+    /// Arc-eager (Nivre 2003; seed 004, Sec. 2): `shift`, `left_arc`, `right_arc`, `reduce`.
+    ArcEager,
+}
+
+impl System {
+    /// Every system.
+    pub const ALL: [System; 3] = [System::ArcStandard, System::ArcHybrid, System::ArcEager];
+
+    /// The definition of the system.
+    pub fn definition(self) -> &'static dyn TransitionSystem {
+        match self {
+            System::ArcStandard => &ArcStandard,
+            System::ArcHybrid => &ArcHybrid,
+            System::ArcEager => &ArcEager,
+        }
+    }
+
+    /// `arc-standard`, `arc-hybrid` or `arc-eager`.
+    pub fn name(self) -> &'static str {
+        match self {
+            System::ArcStandard => "arc-standard",
+            System::ArcHybrid => "arc-hybrid",
+            System::ArcEager => "arc-eager",
+        }
+    }
+
+    /// The steps of the system, in the order of [`Step::ALL`].
+    pub fn steps(self) -> &'static [Step] {
+        self.definition().steps()
+    }
+}
+
+impl fmt::Display for System {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for System {
+    type Err = OracleError;
+    fn from_str(s: &str) -> Result<Self, OracleError> {
+        System::ALL.into_iter().find(|x| x.name() == s).ok_or_else(|| OracleError::UnknownSystem(s.to_owned()))
+    }
+}
+
+/// A transition system (the interface of PanParser, seed 001, Sec. 2):
+/// which steps exist, when they apply, what they do, when a computation
+/// ends, and which arcs a configuration can have been built with.
+///
+/// Implementations are unit structs; [`System::definition`] gives the one
+/// of a registered system, and [`Configuration`] calls it.
+pub trait TransitionSystem: Send + Sync + 'static {
+    /// The registry entry.
+    fn system(&self) -> System;
+    /// The system's steps, in the order of [`Step::ALL`].
+    fn steps(&self) -> &'static [Step];
+    /// Whether `step` applies to `c`. O(1).
+    fn is_applicable(&self, c: &Configuration, step: Step) -> bool;
+    /// Applies `step`, which is applicable, returning the arc (head,
+    /// dependent) it builds, if any. O(1).
+    fn apply(&self, c: &mut Configuration, step: Step) -> Option<(usize, usize)>;
+    /// Whether the computation has ended. O(1).
+    fn is_final(&self, c: &Configuration) -> bool;
+    /// Whether the first remaining word b₁ can have obtained children before
+    /// the configuration (arc-hybrid and arc-eager: left children by `left_arc`).
+    fn front_has_children(&self) -> bool;
+    /// Whether a stack word other than 0 can have a head (arc-eager: after
+    /// `right_arc`, and then it is the stack word below it).
+    fn stack_words_have_heads(&self) -> bool;
+}
+
+/// A configuration of a transition system for a sentence of n words: the
+/// stack a₀ … a_k (a₀ = 0), the remaining input b₁ … b_m (a suffix of
+/// 1 … n) and the arcs built so far.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Configuration {
+    pub(crate) system: System,
+    pub(crate) stack: Vec<usize>,
+    /// The first remaining input node; `n + 1` when the input is exhausted.
+    pub(crate) next: usize,
+    pub(crate) n: usize,
+    /// `heads[d]`: the head given to d so far, or [`DepTree::NO_HEAD`];
+    /// `heads[0]` is always `NO_HEAD`.
+    pub(crate) heads: Vec<usize>,
+}
+
+impl Configuration {
+    /// The initial configuration (0, 1 2 … n) of `system`, with no arcs. O(n).
+    pub fn initial(system: System, n: usize) -> Self {
+        Configuration { system, stack: vec![0], next: 1, n, heads: vec![DepTree::NO_HEAD; n + 1] }
+    }
+
+    /// A configuration of `system` from its stack and remaining input,
+    /// checked: the stack starts with 0 and increases, the remaining input is
+    /// a suffix of 1 … n after the stack. The arcs built so far are unknown
+    /// (none recorded); for arc-eager, whose steps depend on which stack
+    /// words have a head, a stack of more than the root then is an error
+    /// ([`Configuration::with_arcs`] takes the arcs). O(k + m).
+    pub fn new(system: System, stack: &[usize], buffer: &[usize], n: usize) -> Result<Self, OracleError> {
+        let c = Self::unchecked_arcs(system, stack, buffer, n)?;
+        if system.definition().stack_words_have_heads() && c.stack.len() > 1 {
+            return Err(OracleError::ArcsNeeded(system));
+        }
+        Ok(c)
+    }
+
+    /// A configuration from its stack, remaining input and the arcs
+    /// (head, dependent) built so far, checked as in [`Configuration::new`]
+    /// and for consistency with the system: every word that left the stack
+    /// has exactly one head, the root and b₁ none, a stack word none
+    /// (arc-eager: none, or the stack word below it), only b₁ of the input
+    /// takes part (as a head, for arc-hybrid and arc-eager), and no arc
+    /// crosses another or passes over a stack word. Every configuration
+    /// reachable from the initial one passes; for n ≤ 5 exactly those do
+    /// (`tests/systems.rs`). O(n + a log a) for a arcs.
+    pub fn with_arcs(
+        system: System,
+        stack: &[usize],
+        buffer: &[usize],
+        arcs: &[(usize, usize)],
+        n: usize,
+    ) -> Result<Self, OracleError> {
+        let mut c = Self::unchecked_arcs(system, stack, buffer, n)?;
+        c.set_arcs(arcs)?;
+        Ok(c)
+    }
+
+    fn unchecked_arcs(system: System, stack: &[usize], buffer: &[usize], n: usize) -> Result<Self, OracleError> {
+        if stack.first() != Some(&0) {
+            return Err(OracleError::StackWithoutRoot);
+        }
+        for (prev, &x) in stack.iter().zip(stack.iter().skip(1)).map(|(p, x)| (*p, x)) {
+            if x > n {
+                return Err(OracleError::NodeOutOfRange { node: x, n });
+            }
+            if x == prev {
+                return Err(OracleError::Repeated(x));
+            }
+            if x < prev {
+                return Err(if stack.iter().filter(|&&y| y == x).count() > 1 {
+                    OracleError::Repeated(x)
+                } else {
+                    OracleError::OutOfOrder(x, prev)
+                });
+            }
+        }
+        if let Some(&x) = buffer.iter().find(|&&x| x > n || x == 0) {
+            return Err(OracleError::NodeOutOfRange { node: x, n });
+        }
+        let top = *stack.last().expect("non-empty");
+        if let Some(&x) = buffer.iter().find(|&&x| stack.contains(&x)) {
+            return Err(OracleError::Repeated(x));
+        }
+        let first = n + 1 - buffer.len().min(n + 1);
+        if buffer.len() > n || !buffer.iter().copied().eq(first..=n) {
+            return Err(OracleError::BufferNotSuffix { first, n, found: buffer.to_vec() });
+        }
+        if first <= top {
+            return Err(OracleError::OutOfOrder(first, top));
+        }
+        Ok(Configuration { system, stack: stack.to_vec(), next: first, n, heads: vec![DepTree::NO_HEAD; n + 1] })
+    }
+
+    /// Records `arcs` as the arcs built so far, after checking them (see
+    /// [`Configuration::with_arcs`]).
+    fn set_arcs(&mut self, arcs: &[(usize, usize)]) -> Result<(), OracleError> {
+        let def = self.system.definition();
+        let n = self.n;
+        let bad = |reason: String| OracleError::InconsistentArcs { system: self.system, reason };
+        // The last position that may take part in an arc.
+        let limit = if def.front_has_children() { self.next.min(n) } else { self.next - 1 };
+        let mut on_stack = vec![false; n + 2];
+        for &a in &self.stack {
+            on_stack[a] = true;
+        }
+        let mut heads = vec![DepTree::NO_HEAD; n + 1];
+        for &(h, d) in arcs {
+            if h > n || d > n {
+                return Err(OracleError::NodeOutOfRange { node: h.max(d), n });
+            }
+            if d == 0 {
+                return Err(bad("the root 0 cannot be a dependent".into()));
+            }
+            if h == d {
+                return Err(bad(format!("word {d} cannot be its own head")));
+            }
+            if heads[d] != DepTree::NO_HEAD {
+                return Err(bad(format!("word {d} has two heads, {} and {h}", heads[d])));
+            }
+            if h.max(d) > limit {
+                return Err(bad(format!("arc {h} -> {d} involves a word of the remaining input")));
+            }
+            if d == self.next {
+                return Err(bad(format!("arc {h} -> {d}: the first remaining word has no head yet")));
+            }
+            heads[d] = h;
+        }
+        // Words that left the stack have a head; stack words have none, or (arc-eager) the stack word below.
+        for d in 1..self.next {
+            if !on_stack[d] && heads[d] == DepTree::NO_HEAD {
+                return Err(bad(format!("word {d} has left the stack but has no head")));
+            }
+        }
+        for i in 1..self.stack.len() {
+            let (a, h) = (self.stack[i], heads[self.stack[i]]);
+            if h != DepTree::NO_HEAD && !(def.stack_words_have_heads() && h == self.stack[i - 1]) {
+                return Err(bad(if def.stack_words_have_heads() {
+                    format!("stack word {a} has head {h}, but only the stack word below it can be its head")
+                } else {
+                    format!("stack word {a} has head {h}, but words on the stack have no head yet")
+                }));
+            }
+        }
+        // No arc passes over a stack word: prefix counts of stack words.
+        let mut below = vec![0usize; n + 2];
+        for p in 0..=n {
+            below[p + 1] = below[p] + on_stack[p] as usize;
+        }
+        let mut spans: Vec<(usize, usize)> = Vec::with_capacity(arcs.len());
+        for &(h, d) in arcs {
+            let (l, r) = (h.min(d), h.max(d));
+            if below[r] - below[l + 1] > 0 {
+                let a = (l + 1..r).find(|&p| on_stack[p]).expect("counted");
+                return Err(bad(format!("arc {h} -> {d} passes over stack word {a}")));
+            }
+            spans.push((l, r));
+        }
+        // No two arcs cross: intervals by left end ascending, right end descending.
+        spans.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+        let mut open: Vec<(usize, usize)> = Vec::new();
+        for &(l, r) in &spans {
+            while open.last().is_some_and(|&(_, r2)| r2 <= l) {
+                open.pop();
+            }
+            if let Some(&(l2, r2)) = open.last() {
+                if l2 < l && r2 < r {
+                    return Err(bad(format!("arcs between {l2} and {r2} and between {l} and {r} cross")));
+                }
+            }
+            open.push((l, r));
+        }
+        // Acyclic: with every non-root word of 1 … limit having at most one head and
+        // no crossings, a cycle is still possible in principle; follow heads.
+        let mut state = vec![0u8; n + 1];
+        for start in 1..=limit.min(n) {
+            let mut v = start;
+            let mut path = 0;
+            while v != DepTree::NO_HEAD && state[v] == 0 && path <= n {
+                state[v] = 1;
+                v = heads[v];
+                path += 1;
+            }
+            if v != DepTree::NO_HEAD && state[v] == 1 {
+                return Err(bad(format!("the arcs form a cycle through word {v}")));
+            }
+            let mut v = start;
+            while v != DepTree::NO_HEAD && state[v] == 1 {
+                state[v] = 2;
+                v = heads[v];
+            }
+        }
+        self.heads = heads;
+        Ok(())
+    }
+
+    /// The transition system.
+    pub fn system(&self) -> System {
+        self.system
+    }
+    /// The stack a₀ … a_k, bottom first.
+    pub fn stack(&self) -> &[usize] {
+        &self.stack
+    }
+    /// The remaining input b₁ … b_m.
+    pub fn buffer(&self) -> std::ops::RangeInclusive<usize> {
+        self.next..=self.n
+    }
+    /// The first remaining input node, if any.
+    pub fn next_input(&self) -> Option<usize> {
+        (self.next <= self.n).then_some(self.next)
+    }
+    /// Sentence length n.
+    pub fn sentence_len(&self) -> usize {
+        self.n
+    }
+    /// The head given to word `d` so far, if any (and if known: see
+    /// [`Configuration::new`]).
+    pub fn head(&self, d: usize) -> Option<usize> {
+        self.heads.get(d).copied().filter(|&h| h != DepTree::NO_HEAD)
+    }
+    /// The arcs (head, dependent) built so far (as far as known), by dependent.
+    pub fn arcs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.heads.iter().enumerate().filter(|(_, &h)| h != DepTree::NO_HEAD).map(|(d, &h)| (h, d))
+    }
+    /// Whether the computation has ended (arc-standard and arc-hybrid:
+    /// (0, ε); arc-eager: ε remaining input).
+    pub fn is_final(&self) -> bool {
+        self.system.definition().is_final(self)
+    }
+    /// Whether `step` can be applied.
+    pub fn is_applicable(&self, step: Step) -> bool {
+        self.system.definition().is_applicable(self, step)
+    }
+    /// The applicable steps, in the order of [`Step::ALL`].
+    pub fn applicable_steps(&self) -> impl Iterator<Item = Step> + '_ {
+        self.system.steps().iter().copied().filter(|&s| self.is_applicable(s))
+    }
+    /// Applies `step`, returning the arc (head, dependent) it builds, if any.
+    pub fn apply(&mut self, step: Step) -> Result<Option<(usize, usize)>, OracleError> {
+        let def = self.system.definition();
+        if !def.is_applicable(self, step) {
+            return Err(OracleError::NotApplicable(step, self.system));
+        }
+        let arc = def.apply(self, step);
+        if let Some((h, d)) = arc {
+            self.heads[d] = h;
+        }
+        Ok(arc)
+    }
+    /// Checks that `gold` is for a sentence of this length.
+    pub fn check_gold(&self, gold: &DepTree) -> Result<(), OracleError> {
+        if gold.len() != self.n {
+            return Err(OracleError::LengthMismatch { gold: gold.len(), n: self.n });
+        }
+        Ok(())
+    }
+
+    /// The top of the stack s₀.
+    pub(crate) fn top(&self) -> usize {
+        *self.stack.last().expect("the stack holds the root")
+    }
+    /// Moves b₁ onto the stack.
+    pub(crate) fn push_next(&mut self) {
+        self.stack.push(self.next);
+        self.next += 1;
+    }
+}
