@@ -17,26 +17,51 @@
 //! it has a head and whether it obtained new left / right children): the
 //! future score depends on nothing else.
 
-use super::system::{Configuration, Step};
+use super::system::{Configuration, Step, System};
 use super::{OracleError, StepScores, Strategy};
 use crate::tree::DepTree;
 use hashbrown::HashMap;
 
 /// Scores every step of `config` by exhaustive search.
 pub fn step_scores(config: &Configuration, gold: &DepTree, strategy: Strategy) -> Result<StepScores, OracleError> {
-    config.check_gold(gold)?;
-    let n = config.sentence_len();
-    let top = *config.stack().last().expect("non-empty stack");
-    let constrained: Vec<bool> = (0..=n).map(|v| v == top || config.buffer().contains(&v)).collect();
-    let mut search = Search { gold, strategy, constrained, memo: HashMap::new() };
-    let start = State { config: config.clone(), left: vec![false; n + 1], right: vec![false; n + 1] };
-    let mut scores = StepScores::default();
-    for &step in config.system().steps() {
-        if config.is_applicable(step) {
-            scores.set(step, search.after(&start, step));
-        }
+    Exhaustive::new(gold, strategy).step_scores(config)
+}
+
+/// The brute force for one gold tree and strategy, answering for many
+/// configurations. Under [`Strategy::None`] the memo does not depend on the
+/// starting configuration and is kept between calls, so that scoring every
+/// configuration of a sentence explores each state once.
+pub struct Exhaustive<'a> {
+    search: Search<'a>,
+}
+
+impl<'a> Exhaustive<'a> {
+    /// A search for `gold` under `strategy`.
+    pub fn new(gold: &'a DepTree, strategy: Strategy) -> Self {
+        Exhaustive { search: Search { gold, strategy, constrained: Vec::new(), memo: HashMap::new() } }
     }
-    Ok(scores)
+
+    /// Scores every step of `config` (a configuration for the gold tree's length).
+    pub fn step_scores(&mut self, config: &Configuration) -> Result<StepScores, OracleError> {
+        let search = &mut self.search;
+        config.check_gold(search.gold)?;
+        let n = config.sentence_len();
+        if search.strategy != Strategy::None {
+            let top = *config.stack().last().expect("non-empty stack");
+            search.constrained = (0..=n).map(|v| v == top || config.buffer().contains(&v)).collect();
+            search.memo.clear();
+        } else if search.constrained.len() != n + 1 {
+            search.constrained = vec![false; n + 1];
+        }
+        let start = State { config: config.clone(), left: vec![false; n + 1], right: vec![false; n + 1] };
+        let mut scores = StepScores::default();
+        for &step in config.system().steps() {
+            if config.is_applicable(step) {
+                scores.set(step, search.after(&start, step));
+            }
+        }
+        Ok(scores)
+    }
 }
 
 /// The best score of any computation from `config` to a final configuration
@@ -61,6 +86,7 @@ struct State {
 /// What the future of a [`State`] depends on.
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct Key {
+    system: System,
     /// Stack words, then b₁ (if any), with their bits: head, new left, new right.
     live: Vec<(usize, u8)>,
     next: usize,
@@ -71,7 +97,7 @@ impl State {
         let c = &self.config;
         let bits = |v: usize| (c.head(v).is_some() as u8) | (self.left[v] as u8) << 1 | (self.right[v] as u8) << 2;
         let live = c.stack().iter().copied().chain(c.next_input()).map(|v| (v, bits(v))).collect();
-        Key { live, next: c.next_input().unwrap_or(c.sentence_len() + 1) }
+        Key { system: c.system(), live, next: c.next_input().unwrap_or(c.sentence_len() + 1) }
     }
 }
 
@@ -138,7 +164,6 @@ impl Search<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oracle::System;
 
     #[test]
     fn initial_configuration_of_a_projective_tree_reaches_every_arc() {
