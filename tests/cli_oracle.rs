@@ -138,3 +138,128 @@ fn walk_errors_name_the_line() {
     assert_eq!(stderr.trim_end(), expected);
     let _ = std::fs::remove_file(bad);
 }
+
+/// Every reachable configuration of a non-projective gold tree, for each
+/// system, sent as JSON lines with `system` and `arcs`: every answer is the
+/// brute force's, `steps` lists every step of the system.
+#[test]
+fn every_system_answers_json_lines_with_arcs_as_the_brute_force() {
+    let gold = DepTree::from_heads(&[3, 4, 0, 3, 2]).unwrap();
+    assert!(!gold.is_projective());
+    for system in System::ALL {
+        let mut configs = vec![Configuration::initial(system, gold.len())];
+        let mut i = 0;
+        while i < configs.len() {
+            let c = configs[i].clone();
+            for step in c.applicable_steps().collect::<Vec<_>>() {
+                let mut d = c.clone();
+                d.apply(step).unwrap();
+                if !d.is_final() && !configs.contains(&d) {
+                    configs.push(d);
+                }
+            }
+            i += 1;
+        }
+        let lines: String = configs
+            .iter()
+            .map(|c| {
+                let arcs: Vec<[usize; 2]> = c.arcs().map(|(h, d)| [h, d]).collect();
+                format!(
+                    "{{\"system\":\"{system}\",\"stack\":{:?},\"buffer\":{:?},\"gold\":[-1,3,4,0,3,2],\"arcs\":{arcs:?}}}\n",
+                    c.stack(),
+                    c.buffer().collect::<Vec<_>>()
+                )
+            })
+            .collect();
+        let out = tabula(&["oracle", "--strategy", "none"], &lines);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(stdout.lines().count(), configs.len());
+        for (c, line) in configs.iter().zip(stdout.lines()) {
+            let s = exhaustive::step_scores(c, &gold, Strategy::None).unwrap();
+            let steps: Vec<String> = system
+                .steps()
+                .iter()
+                .map(|&st| format!("\"{st}\":{}", s.get(st).map_or("null".to_owned(), |v| v.to_string())))
+                .collect();
+            assert!(line.contains(&format!("\"steps\":{{{}}}", steps.join(","))), "{system}: {line} vs {s:?}");
+        }
+    }
+}
+
+#[test]
+fn the_system_option_is_the_default_and_bad_systems_or_arcs_name_the_line() {
+    let input = concat!(
+        r#"{"stack":[0,1],"buffer":[2],"gold":[-1,0,1]}"#,
+        "\n",
+        r#"{"system":"arc-standard","stack":[0,1],"buffer":[2],"gold":[-1,0,1]}"#,
+        "\n",
+        r#"{"system":"arc-eager","stack":[0,1],"buffer":[2],"gold":[-1,0,1]}"#,
+        "\n",
+        r#"{"system":"arc-eager","stack":[0,2],"buffer":[3],"gold":[-1,0,1,2],"arcs":[[0,2]]}"#,
+        "\n",
+        r#"{"system":"arc-hybrid","stack":[0,1],"buffer":[2],"gold":[-1,0,1],"arcs":[[0,1]]}"#,
+        "\n",
+        r#"{"system":"arc-hybrid","stack":[0],"buffer":[1],"gold":[-1,0],"arcs":[1,0]}"#,
+        "\n",
+        r#"{"system":"arc-sideways","stack":[0],"buffer":[1],"gold":[-1,0]}"#,
+        "\n",
+    );
+    let out = tabula(&["oracle", "--system", "arc-hybrid"], input);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert!(
+        lines[0].ends_with(r#""steps":{"shift":2,"left_arc":0,"right_arc":1},"optimal":["shift"]}"#),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].ends_with(r#""steps":{"shift":2,"reduce_left":1,"reduce_right":null},"optimal":["shift"]}"#),
+        "{}",
+        lines[1]
+    );
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "line 3: arc-eager needs the arcs built so far (which stack words have a head) for a stack of more than the root\n\
+         line 4: the arcs are inconsistent with this arc-eager configuration: word 1 has left the stack but has no head\n\
+         line 5: the arcs are inconsistent with this arc-hybrid configuration: stack word 1 has head 0, but words on the stack have no head yet\n\
+         line 6: `arcs` must be an array of [head, dependent] pairs of node numbers, found [1,0]\n\
+         line 7: unknown system `arc-sideways` (expected arc-standard, arc-hybrid or arc-eager)\n\
+         error: 5 bad lines\n"
+    );
+}
+
+#[test]
+fn walks_run_for_every_system() {
+    for system in ["arc-hybrid", "arc-eager"] {
+        let out = tabula(
+            &[
+                "oracle",
+                "--walk",
+                &data("small.conllu"),
+                "--system",
+                system,
+                "--algorithm",
+                "cubic",
+                "--stray",
+                "0.5",
+                "--check-agreement",
+                "--json",
+            ],
+            "",
+        );
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(stdout.starts_with(&format!("# {system}: ")), "{stdout}");
+        assert!(stdout.lines().last().unwrap().contains(&format!("\"system\":\"{system}\"")));
+    }
+    let out =
+        tabula(&["oracle", "--walk", &data("small.conllu"), "--system", "arc-eager", "--algorithm", "quadratic"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: the quadratic algorithm is not available for arc-eager (use cubic or auto)\n"
+    );
+}

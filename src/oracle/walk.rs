@@ -26,6 +26,8 @@ pub enum WalkError {
     Conllu(#[from] ConlluError),
     #[error("cannot read the treebank: {0}")]
     Io(#[from] std::io::Error),
+    #[error("{0}")]
+    Options(OracleError),
     #[error("sentence {sentence} (line {line}): {source}")]
     Oracle { sentence: usize, line: usize, source: OracleError },
     #[error("sentence {sentence}: the algorithms disagree at stack {stack:?}, input {next}..={n}: {answers}")]
@@ -154,11 +156,7 @@ pub fn walk<R: Rng>(
     rng: &mut R,
 ) -> Result<WalkStats, WalkError> {
     let mut stats = WalkStats::default();
-    Oracle::check_support(opts.system, opts.strategy, opts.algorithm).map_err(|source| WalkError::Oracle {
-        sentence: 0,
-        line: 0,
-        source,
-    })?;
+    Oracle::check_support(opts.system, opts.strategy, opts.algorithm).map_err(WalkError::Options)?;
     let others = Oracle::algorithms(opts.system);
     for (index, sentence) in sentences.iter().enumerate() {
         let gold = &sentence.tree;
