@@ -3,8 +3,10 @@
 //! arc-standard; Sec. 9 names the generalisation): the grammar oracle.
 //!
 //! A system provides a [`TerminalMapping`]: how the positions of a
-//! configuration become terminals, and which arcs are not built by the
-//! computation ("free" arcs, weight one). For every applicable step the
+//! configuration become terminals, and what kind of arc each pair of
+//! positions is ([`ArcKind`]): scored (an arc the computation may build),
+//! free (an arc the grammar needs for a tree but the computation does not
+//! build) or forbidden. For every applicable step the
 //! oracle applies it to a copy of the configuration, encodes the result and
 //! runs the Eisner–Satta engine in [`MaxPlus`]: W is the largest number of
 //! gold arcs a complete computation from there builds, provided that the
@@ -12,9 +14,11 @@
 //! once, with the free arcs added). The step's score is W plus 1 if the step
 //! itself builds a gold arc.
 //!
-//! Arc weights: w(i, j) = 0 (the semiring's one) if position i is virtual
-//! (a position for no word, such as arc-eager's ⊥) or position j is free;
-//! otherwise 1 for a gold arc and 0 for any other.
+//! Arc weights in max-plus: a scored arc weighs 1 if it is gold and 0
+//! otherwise, a free arc 0 (the semiring's one), a forbidden arc −∞ (its
+//! zero). Forbidding arcs by weight keeps the grammars small (and the engine
+//! fast) where a constraint is about adjacent positions ("the stack word
+//! right below"), which weights say directly.
 //!
 //! # Complexity
 //!
@@ -40,9 +44,17 @@ pub struct Encoding {
     pub nodes: Vec<usize>,
     /// The terminal of each position, as an index into [`TerminalMapping::terminals`].
     pub roles: Vec<u8>,
-    /// Whether arcs into the position are free (weight one): arcs the
-    /// grammar needs for a tree but the computation does not build.
-    pub free: Vec<bool>,
+}
+
+/// What an arc between two positions of an [`Encoding`] stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArcKind {
+    /// An arc the computation may build: weight 1 if gold, 0 otherwise.
+    Scored,
+    /// An arc of the encoding only (e.g. from a virtual root): weight one.
+    Free,
+    /// No tree of the system has it: weight zero.
+    Forbidden,
 }
 
 impl Encoding {
@@ -50,13 +62,11 @@ impl Encoding {
     pub fn clear(&mut self) {
         self.nodes.clear();
         self.roles.clear();
-        self.free.clear();
     }
     /// Appends a position.
-    pub fn push(&mut self, node: usize, role: u8, free: bool) {
+    pub fn push(&mut self, node: usize, role: u8) {
         self.nodes.push(node);
         self.roles.push(role);
-        self.free.push(free);
     }
 }
 
@@ -68,6 +78,8 @@ pub trait TerminalMapping: Send + Sync + 'static {
     fn terminals(&self) -> &'static [&'static str];
     /// Encodes `c` (a configuration of [`TerminalMapping::system`]). O(k + m).
     fn encode(&self, c: &Configuration, out: &mut Encoding);
+    /// The kind of the arc from position `h` to position `d` of `e`. O(1).
+    fn arc(&self, e: &Encoding, h: usize, d: usize) -> ArcKind;
     /// The embedded grammar for this mapping, compiled once.
     fn embedded_grammar(&self) -> &'static Grammar;
 }
@@ -176,14 +188,13 @@ impl<'g> GrammarOracle<'g> {
 
     fn run(&mut self, gold: &DepTree) -> Result<MaxPlus<i32>, OracleError> {
         let e = &self.encoding;
+        let mapping = self.mapping;
         self.input.clear();
         self.input.extend(e.roles.iter().map(|&r| self.terminals[r as usize]));
-        Ok(self.parser.parse(&self.input, |h, d| {
-            if e.nodes[h] == VIRTUAL || e.free[d] {
-                MaxPlus::new(0)
-            } else {
-                MaxPlus::new(gold.has_arc(e.nodes[h], e.nodes[d]) as i32)
-            }
+        Ok(self.parser.parse(&self.input, |h, d| match mapping.arc(e, h, d) {
+            ArcKind::Scored => MaxPlus::new(gold.has_arc(e.nodes[h], e.nodes[d]) as i32),
+            ArcKind::Free => MaxPlus::new(0),
+            ArcKind::Forbidden => MaxPlus::neg_inf(),
         })?)
     }
 }

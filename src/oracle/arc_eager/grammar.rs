@@ -4,14 +4,14 @@
 //! | terminal | positions | arcs into it |
 //! |---|---|---|
 //! | `r` | a virtual root ⊥ in front (position 0) | — |
-//! | `h` | a stack word with a head, and a₀ = 0 | free (its earlier arc, or ⊥ → 0) |
-//! | `u` | a stack word without a head | scored |
-//! | `b` | the remaining input b₁ … b_m | scored |
+//! | `h` | a stack word with a head, and a₀ = 0 | free from the position right before it (its earlier arc, or ⊥ → 0), forbidden from any other |
+//! | `u` | a stack word without a head | scored from input words, free from ⊥, forbidden from stack words |
+//! | `b` | the remaining input b₁ … b_m | scored (free from ⊥) |
 //!
-//! Arcs from ⊥ are free too: they hold the words that end without a head.
+//! Arcs from ⊥ are free: they hold the words that end without a head.
 
 use crate::grammar::Grammar;
-use crate::oracle::grammar_oracle::{embedded, Encoding, TerminalMapping, VIRTUAL};
+use crate::oracle::grammar_oracle::{embedded, ArcKind, Encoding, TerminalMapping, VIRTUAL};
 use crate::oracle::system::{Configuration, System};
 use std::sync::OnceLock;
 
@@ -33,16 +33,25 @@ impl TerminalMapping for EagerMapping {
     }
     fn encode(&self, c: &Configuration, out: &mut Encoding) {
         out.clear();
-        out.push(VIRTUAL, ROOT, false);
+        out.push(VIRTUAL, ROOT);
         for &a in c.stack() {
             if a == 0 || c.head(a).is_some() {
-                out.push(a, HEADED, true);
+                out.push(a, HEADED);
             } else {
-                out.push(a, HEADLESS, false);
+                out.push(a, HEADLESS);
             }
         }
         for b in c.buffer() {
-            out.push(b, INPUT, false);
+            out.push(b, INPUT);
+        }
+    }
+    fn arc(&self, e: &Encoding, h: usize, d: usize) -> ArcKind {
+        match (e.roles[h], e.roles[d]) {
+            (_, HEADED) if h + 1 == d => ArcKind::Free,
+            (_, HEADED) => ArcKind::Forbidden,
+            (ROOT, _) => ArcKind::Free,
+            (HEADED | HEADLESS, HEADLESS) => ArcKind::Forbidden,
+            _ => ArcKind::Scored,
         }
     }
     fn embedded_grammar(&self) -> &'static Grammar {

@@ -7,10 +7,11 @@
 //! | `b` | the remaining input b₁ … b_m |
 //!
 //! No free arcs: the computation builds every arc of the tree, whose root is
-//! a₀ = 0.
+//! a₀ = 0. An arc between two stack words is forbidden unless the head is
+//! right below the dependent (right_arc joins s₁ and s₀ only).
 
 use crate::grammar::Grammar;
-use crate::oracle::grammar_oracle::{embedded, Encoding, TerminalMapping};
+use crate::oracle::grammar_oracle::{embedded, ArcKind, Encoding, TerminalMapping};
 use crate::oracle::system::{Configuration, System};
 use std::sync::OnceLock;
 
@@ -31,10 +32,17 @@ impl TerminalMapping for HybridMapping {
     fn encode(&self, c: &Configuration, out: &mut Encoding) {
         out.clear();
         for &a in c.stack() {
-            out.push(a, STACK, false);
+            out.push(a, STACK);
         }
         for b in c.buffer() {
-            out.push(b, INPUT, false);
+            out.push(b, INPUT);
+        }
+    }
+    fn arc(&self, e: &Encoding, h: usize, d: usize) -> ArcKind {
+        if e.roles[h] == STACK && e.roles[d] == STACK && h + 1 != d {
+            ArcKind::Forbidden
+        } else {
+            ArcKind::Scored
         }
     }
     fn embedded_grammar(&self) -> &'static Grammar {
