@@ -1,5 +1,5 @@
 //! The brute-force reference: search over every computation from a
-//! configuration that respects the strategy, for any [`TransitionSystem`]
+//! configuration that respects the strategy, for any [`TransitionSystem`](super::TransitionSystem)
 //! (the definitions of Nederhof 2019, Sec. 2, applied literally).
 //! Exponential in k + m; meant for tests with n ≤ 10.
 //!
