@@ -43,6 +43,29 @@ fn cubic_equals_the_brute_force_on_all_small_trees() {
     assert!(checked > 100_000, "only {checked} cases");
 }
 
+/// n = 6, every gold tree and reachable configuration, no strategy (the
+/// brute force keeps its memo across the configurations of a tree).
+#[test]
+fn cubic_equals_the_brute_force_on_all_trees_of_six_words() {
+    use rayon::prelude::*;
+    let configs = all_configurations(6);
+    let checked: usize = all_trees(6)
+        .par_iter()
+        .map_init(CubicOracle::embedded, |oracle, gold| {
+            let mut brute = exhaustive::Exhaustive::new(gold, Strategy::None);
+            for c in &configs {
+                assert_eq!(
+                    oracle.scores(c, gold, Strategy::None).unwrap(),
+                    brute.step_scores(c).unwrap(),
+                    "{gold:?} {c:?}"
+                );
+            }
+            configs.len()
+        })
+        .sum();
+    assert!(checked > 1_000_000, "only {checked}");
+}
+
 /// A random tree over 0 … n: nodes in random order, each headed by 0 or a
 /// node earlier in that order (so any tree, projective or not).
 fn random_tree(order: &[usize], picks: &[usize]) -> DepTree {
