@@ -14,7 +14,7 @@
 
 mod common;
 
-use common::{all_trees, live_key, reachable_configurations_of};
+use common::{all_trees, live_key, reachable_configurations_of, LiveKey};
 use hashbrown::{HashMap, HashSet};
 use proptest::prelude::*;
 use rayon::prelude::*;
@@ -39,10 +39,7 @@ fn bit(h: usize, d: usize) -> u64 {
 
 /// Every distinct set of arcs that complete computations from `c` build
 /// (arcs built before `c` not included), memoised on the [`live_key`].
-fn arc_sets(
-    c: &Configuration,
-    memo: &mut HashMap<(Vec<(usize, bool)>, Option<usize>), Rc<HashSet<u64>>>,
-) -> Rc<HashSet<u64>> {
+fn arc_sets(c: &Configuration, memo: &mut HashMap<LiveKey, Rc<HashSet<u64>>>) -> Rc<HashSet<u64>> {
     if c.is_final() {
         return Rc::new(HashSet::from([0]));
     }

@@ -311,7 +311,10 @@ pub fn shift_reduce_trees(k: usize, m: usize) -> HashSet<Vec<usize>> {
 
 /// What the future of a configuration depends on: the stack, the next
 /// input node and which stack words have a head.
-pub fn live_key(c: &Configuration) -> (Vec<(usize, bool)>, Option<usize>) {
+pub type LiveKey = (Vec<(usize, bool)>, Option<usize>);
+
+/// The [`LiveKey`] of `c`.
+pub fn live_key(c: &Configuration) -> LiveKey {
     (c.stack().iter().map(|&a| (a, c.head(a).is_some())).collect(), c.next_input())
 }
 
