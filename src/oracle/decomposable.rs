@@ -20,7 +20,7 @@
 //! * `input_kids[h]`: the remaining input words whose gold head is h.
 
 use super::system::{Configuration, Step};
-use super::StepScores;
+use super::{Algorithm, OracleError, StepScores};
 use crate::tree::DepTree;
 
 /// The formulas of one arc-decomposable system (implemented in its
@@ -57,20 +57,40 @@ pub struct ClosedForm {
     formulas: &'static dyn Decomposable,
     book: GoldBook,
     reachable: u32,
+    /// Whether the book's gold tree is projective.
+    projective: bool,
 }
 
 impl ClosedForm {
     /// A closed-form oracle with the given system's formulas (no tree yet).
     pub fn new(formulas: &'static dyn Decomposable) -> Self {
-        ClosedForm { formulas, book: GoldBook::default(), reachable: 0 }
+        ClosedForm { formulas, book: GoldBook::default(), reachable: 0, projective: true }
     }
 
-    /// Starts over with `formulas` at `config` for `gold` (projective, of
-    /// the same length: the caller checks). O(n).
-    pub fn start(&mut self, formulas: &'static dyn Decomposable, gold: &DepTree, config: &Configuration) {
+    /// Starts over with `formulas` at `config` for `gold` (of the same
+    /// length: the caller checks). O(n), and no allocation once warm: the
+    /// projectivity of the tree is checked only when it differs from the
+    /// previous call's.
+    ///
+    /// # Errors
+    ///
+    /// [`OracleError::NonProjectiveGold`]: the closed forms are exact only
+    /// for projective gold trees.
+    pub fn start(
+        &mut self,
+        formulas: &'static dyn Decomposable,
+        gold: &DepTree,
+        config: &Configuration,
+    ) -> Result<(), OracleError> {
         self.formulas = formulas;
-        self.book.reset(gold, config);
+        if self.book.reset(gold, config) {
+            self.projective = gold.is_projective();
+        }
+        if !self.projective {
+            return Err(OracleError::NonProjectiveGold(Algorithm::Linear));
+        }
         self.reachable = self.formulas.reachable(&self.book, config);
+        Ok(())
     }
 
     /// The scores of the configuration `c` the counts are at: R − lost for
@@ -111,12 +131,16 @@ pub struct GoldBook {
 }
 
 impl GoldBook {
-    /// Fills the counts for `config` and `gold` (of the same length). O(n).
-    pub fn reset(&mut self, gold: &DepTree, config: &Configuration) {
+    /// Fills the counts for `config` and `gold` (of the same length);
+    /// returns whether `gold` differs from the previous call's tree. O(n).
+    pub fn reset(&mut self, gold: &DepTree, config: &Configuration) -> bool {
         let n = gold.len();
-        self.gold.clear();
-        self.gold.push(DepTree::NO_HEAD);
-        self.gold.extend_from_slice(gold.heads());
+        let changed = self.gold.get(1..) != Some(gold.heads());
+        if changed {
+            self.gold.clear();
+            self.gold.push(DepTree::NO_HEAD);
+            self.gold.extend_from_slice(gold.heads());
+        }
         for v in [&mut self.headless_kids, &mut self.input_kids] {
             v.clear();
             v.resize(n + 1, 0);
@@ -133,6 +157,7 @@ impl GoldBook {
         for d in config.buffer() {
             self.input_kids[self.gold[d]] += 1;
         }
+        changed
     }
 
     /// The gold head of word `d` ≥ 1.

@@ -327,11 +327,8 @@ impl<'g> Oracle<'g> {
     /// The closed form from scratch (arc-hybrid, arc-eager). O(n).
     fn closed_form_scores(&mut self, config: &Configuration, gold: &DepTree) -> Result<StepScores, OracleError> {
         config.check_gold(gold)?;
-        if !gold.is_projective() {
-            return Err(OracleError::NonProjectiveGold(Algorithm::Linear));
-        }
         let formulas = Self::formulas(config.system()).expect("a system with closed forms");
-        self.closed_form.start(formulas, gold, config);
+        self.closed_form.start(formulas, gold, config)?;
         Ok(self.closed_form.scores(config))
     }
 
@@ -351,7 +348,7 @@ impl<'g> Oracle<'g> {
         if config.is_final() {
             return Err(OracleError::Final);
         }
-        self.closed_form.start(formulas, gold, config);
+        self.closed_form.start(formulas, gold, config)?;
         Ok(self.closed_form.static_step(config))
     }
 }

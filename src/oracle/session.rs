@@ -109,7 +109,7 @@ impl<'o, 'g> OracleSession<'o, 'g> {
                 Mode::ArcStandard
             }
             Some(formulas) => {
-                oracle.closed_form.start(formulas, &gold, &config);
+                oracle.closed_form.start(formulas, &gold, &config)?;
                 Mode::ClosedForm
             }
         };
