@@ -530,7 +530,12 @@ impl PySession {
         algorithm: &str,
         configuration: Option<PyRef<'_, PyConfiguration>>,
     ) -> PyResult<Self> {
-        let (system, strategy, algorithm) = settings(system, strategy, algorithm)?;
+        let (system, strategy, mut algorithm) = settings(system, strategy, algorithm)?;
+        // `auto` means linear for a projective gold tree only where the
+        // system has a linear algorithm; elsewhere it is the cubic one.
+        if algorithm == Algorithm::Auto && !Oracle::algorithms(system).contains(&Algorithm::Linear) {
+            algorithm = Algorithm::Cubic;
+        }
         let gold: Py<Tree> = match gold.cast::<Tree>() {
             Ok(t) => t.clone().unbind(),
             Err(_) => Py::new(py, Tree { tree: convert::heads_tree(gold, "gold")? })?,
