@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The Python package (python/, issue 9), from the repository root: a venv in
+# target/venv with maturin, pytest and numpy from PyPI; clippy on the
+# extension crate (rustfmt covers it through the workspace); `pip install
+# ./python` (maturin builds the wheel); then pytest, which checks every call
+# against target/release/tabula. Needs no ../shared/ud (the real-data test
+# skips without it). Budget: a few minutes, most of it the release build.
+set -euo pipefail
+VENV=${TABULA_VENV:-target/venv}
+PYTHON=${PYTHON:-python3}
+[ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
+VENV=$(cd "$VENV" && pwd)
+# The same interpreter for clippy and maturin, so pyo3's build script is not re-run.
+export VIRTUAL_ENV="$VENV" PYO3_PYTHON="$VENV/bin/python" PATH="$VENV/bin:$PATH"
+python -m pip install --quiet --disable-pip-version-check maturin pytest numpy
+cargo clippy -p tabula-python --all-targets --release -- -D warnings
+[ -x target/release/tabula ] || cargo build --release --bin tabula
+python -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps ./python
+python -m pytest -q python/tests
