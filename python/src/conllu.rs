@@ -19,6 +19,13 @@ pub struct Sentence {
     inner: RawParsed,
 }
 
+impl Sentence {
+    /// The gold tree, borrowed.
+    pub(crate) fn tree_ref(&self) -> &DepTree {
+        self.inner.tree()
+    }
+}
+
 #[pymethods]
 impl Sentence {
     /// The heads of words 1 … n.

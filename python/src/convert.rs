@@ -8,6 +8,7 @@
 //! a negative node is "`stack` must contain non-negative integers, found -1",
 //! a bad gold tree "`gold` is not a tree: …".
 
+use crate::conllu::Sentence;
 use crate::tree::Tree;
 use numpy::{PyArray1, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -132,12 +133,15 @@ pub(crate) fn arcs(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(usize, usize)>> {
     Ok(out)
 }
 
-/// A gold tree: a [`Tree`] (borrowed, no copy) or heads of words 1 … n
+/// A gold tree: a [`Tree`] or a [`Sentence`] (borrowed, no copy) or heads of words 1 … n
 /// (0 = the root), checked as [`DepTree::from_heads`]. `key` names the
 /// argument in messages: "`gold` is not a tree: …".
 pub(crate) fn tree<'a>(obj: &'a Bound<'_, PyAny>, key: &str) -> PyResult<Cow<'a, DepTree>> {
     if let Ok(t) = obj.cast::<Tree>() {
         return Ok(Cow::Borrowed(&t.get().tree));
+    }
+    if let Ok(s) = obj.cast::<Sentence>() {
+        return Ok(Cow::Borrowed(s.get().tree_ref()));
     }
     heads_tree(obj, key).map(Cow::Owned)
 }

@@ -189,21 +189,42 @@ pub fn projectivize(heads: &Bound<'_, PyAny>, method: &str, single_root: bool) -
     project(&gold, m, single_root).map(|t| heads_of(&t)).map_err(value_error)
 }
 
-/// [`projectivize`] for many trees, on rayon's threads with the GIL released.
+/// [`projectivize`] for many trees (heads, `Tree`s or `Sentence`s), on
+/// rayon's threads with the GIL released. Returns `Tree`s, which every call
+/// takes without conversion; a `Tree` given that is already projective comes
+/// back as the same object.
 #[pyfunction]
 #[pyo3(signature = (trees, method = "optimal", *, single_root = false))]
-pub fn projectivize_batch(
-    py: Python<'_>,
-    trees: Vec<Bound<'_, PyAny>>,
+pub fn projectivize_batch<'py>(
+    py: Python<'py>,
+    trees: Vec<Bound<'py, PyAny>>,
     method: &str,
     single_root: bool,
-) -> PyResult<Vec<Vec<usize>>> {
+) -> PyResult<Vec<Py<Tree>>> {
     let m = self::method(method, single_root)?;
     let golds = self::trees(&trees, "tree")?;
-    let results: Vec<Result<Vec<usize>, ProjectivizeError>> = py.detach(|| {
-        golds.par_iter().with_min_len(16).map(|g| project(g, m, single_root).map(|t| heads_of(&t))).collect()
+    let class = if m == Method::Lift { TreeClass::Projective } else { class(single_root) };
+    // `None`: the tree is its own projectivization.
+    let results: Vec<Result<Option<DepTree>, ProjectivizeError>> = py.detach(|| {
+        golds
+            .par_iter()
+            .with_min_len(16)
+            .map(|g| if class.contains(g) { Ok(None) } else { project(g, m, single_root).map(Some) })
+            .collect()
     });
-    results.into_iter().enumerate().map(|(i, r)| r.map_err(|e| value_error(format!("tree {i}: {e}")))).collect()
+    results
+        .into_iter()
+        .zip(&trees)
+        .zip(&golds)
+        .enumerate()
+        .map(|(i, ((r, given), gold))| match r.map_err(|e| value_error(format!("tree {i}: {e}")))? {
+            Some(tree) => Py::new(py, Tree { tree }),
+            None => match given.cast::<Tree>() {
+                Ok(t) => Ok(t.clone().unbind()),
+                Err(_) => Py::new(py, Tree { tree: gold.as_ref().clone() }),
+            },
+        })
+        .collect()
 }
 
 /// The number of optimal projective trees of a gold tree, as an exact

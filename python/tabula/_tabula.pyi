@@ -13,8 +13,9 @@ import numpy.typing as npt
 __version__: str
 
 #: Heads of words 1..n (0 = the root): a sequence of ints, a 1-D NumPy
-#: integer array, or a checked :class:`Tree`.
-Heads = Union["Tree", Sequence[int], npt.NDArray[np.integer[Any]]]
+#: integer array, a checked :class:`Tree`, or a CoNLL-U :class:`Sentence`
+#: (its gold tree); the last two are used without copying.
+Heads = Union["Tree", "Sentence", Sequence[int], npt.NDArray[np.integer[Any]]]
 #: Node numbers (a stack or a buffer).
 Nodes = Union[Sequence[int], npt.NDArray[np.integer[Any]]]
 #: Arcs built so far, as (head, dependent) pairs.
@@ -185,8 +186,11 @@ def projectivize(heads: Heads, method: str = "optimal", *, single_root: bool = F
 
 def projectivize_batch(
     trees: Sequence[Heads], method: str = "optimal", *, single_root: bool = False
-) -> list[list[int]]:
-    """:func:`projectivize` for many trees, on several threads with the GIL released."""
+) -> list[Tree]:
+    """:func:`projectivize` for many trees, on several threads with the GIL
+    released. Returns :class:`Tree` objects (``.heads`` for lists), which every
+    call takes without conversion; a given :class:`Tree` that is already
+    projective comes back as the same object."""
 
 def count(heads: Heads, *, with_best: bool = False, single_root: bool = False) -> Any:
     """The exact number of optimal projective trees (end of Sec. 3, Fig. 8), an

@@ -70,7 +70,7 @@ def test_optimal_walks_over_a_real_treebank(tmp_path):
     path = tmp_path / "de_gsd-ud-test.conllu"
     path.write_bytes(lzma.decompress((UD / "de_gsd-ud-test.conllu.xz").read_bytes()))
     sentences = tabula.read_conllu(path)[:300]
-    projective = [tabula.Tree(h) for h in tabula.projectivize_batch([s.tree for s in sentences])]
+    projective = tabula.projectivize_batch(sentences)
     for system in tabula.systems():
         for tree in projective[:100]:
             session = tabula.Session(tree, system=system)

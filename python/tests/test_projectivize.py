@@ -21,12 +21,16 @@ def test_projectivize_writes_what_the_cli_writes(cli, tmp_path, path, args):
     flags = ["--method", method] + (["--single-root"] if single_root else [])
     expected = run(cli, "projectivize", str(path), *flags).stdout
     sentences = tabula.read_conllu(path)
-    heads = tabula.projectivize_batch([s.tree for s in sentences], method, single_root=single_root)
+    trees = tabula.projectivize_batch(sentences, method, single_root=single_root)
+    heads = [t.heads for t in trees]
     assert heads == [tabula.projectivize(s.heads, method, single_root=single_root) for s in sentences]
+    assert trees == tabula.projectivize_batch([s.tree for s in sentences], method, single_root=single_root)
     out = tmp_path / "out.conllu"
     tabula.write_conllu(out, sentences, heads)
     assert out.read_text() == expected
-    assert all(tabula.Tree(h).is_projective for h in heads)
+    tabula.write_conllu(out, sentences, trees)
+    assert out.read_text() == expected
+    assert all(t.is_projective for t in trees)
 
 
 @pytest.mark.parametrize("path", TREEBANKS, ids=lambda p: p.name)
@@ -52,6 +56,11 @@ def test_counts_beyond_64_bits_are_exact(cli, tmp_path):
     row = run(cli, "count", str(path)).stdout.splitlines()[1].split("\t")
     assert tabula.count(heads, with_best=True) == (int(row[4]), int(row[5]))
     assert tabula.count(heads) > 2**64
+
+
+def test_projective_trees_come_back_as_the_same_object():
+    t = tabula.Tree([2, 0, 2])
+    assert tabula.projectivize_batch([t])[0] is t
 
 
 def test_numpy_heads_and_trees_agree():
