@@ -47,7 +47,10 @@ def features(words: list[tuple[str, str]], stack: list[int], buffer: list[int]) 
     feats = ["bias"]
     for name, pos in zip(("s0", "s1", "s2", "b0", "b1"), (*s, *b)):
         feats += at(name, pos)
-    tag = lambda p: words[p][1] if p is not None else "-"  # noqa: E731
+
+    def tag(p: int | None) -> str:
+        return words[p][1] if p is not None else "-"
+
     feats += [f"s0s1:{tag(s[0])}/{tag(s[1])}", f"s0b0:{tag(s[0])}/{tag(b[0])}", f"s1s0b0:{tag(s[1])}/{tag(s[0])}/{tag(b[0])}"]
     return feats
 

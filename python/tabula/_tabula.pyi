@@ -5,24 +5,46 @@ Shift-Reduce Dependency Parsing: From Cubic to Linear Time*.
 """
 
 import os
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Optional, Sequence, Union, final
 
 import numpy as np
 import numpy.typing as npt
 
+__all__ = [
+    "Configuration",
+    "Grammar",
+    "GrammarError",
+    "Oracle",
+    "Sentence",
+    "Session",
+    "Tree",
+    "__version__",
+    "apply_batch",
+    "count",
+    "count_batch",
+    "parse_conllu",
+    "projectivize",
+    "projectivize_batch",
+    "read_conllu",
+    "scores_batch",
+    "steps",
+    "systems",
+    "write_conllu",
+]
+
 __version__: str
 
-#: Heads of words 1..n (0 = the root): a sequence of ints, a 1-D NumPy
+#: _Heads of words 1..n (0 = the root): a sequence of ints, a 1-D NumPy
 #: integer array, a checked :class:`Tree`, or a CoNLL-U :class:`Sentence`
 #: (its gold tree); the last two are used without copying.
-Heads = Union["Tree", "Sentence", Sequence[int], npt.NDArray[np.integer[Any]]]
+_Heads = Union["Tree", "Sentence", Sequence[int], npt.NDArray[np.integer[Any]]]
 #: Node numbers (a stack or a buffer).
-Nodes = Union[Sequence[int], npt.NDArray[np.integer[Any]]]
-#: Arcs built so far, as (head, dependent) pairs.
-Arcs = Sequence[Sequence[int]]
-#: Terminals a0 a1 .. an of a grammar input: a whitespace-separated string or names.
-Terminals = Union[str, Sequence[str]]
-PathLike = Union[str, "os.PathLike[str]"]
+_Nodes = Union[Sequence[int], npt.NDArray[np.integer[Any]]]
+#: _Arcs built so far, as (head, dependent) pairs.
+_Arcs = Sequence[Sequence[int]]
+#: _Terminals a0 a1 .. an of a grammar input: a whitespace-separated string or names.
+_Terminals = Union[str, Sequence[str]]
+_PathLike = Union[str, "os.PathLike[str]"]
 
 class GrammarError(ValueError):
     """A grammar text with errors. ``str(e)`` is the command line's diagnostic
@@ -31,12 +53,13 @@ class GrammarError(ValueError):
 
     diagnostics: list[tuple[str, int, int, str]]
 
+@final
 class Tree:
     """A dependency tree over words 1..n (position 0 is the root), checked once
     (heads in range, no cycle) and then passed without copying. Immutable,
     hashable, picklable."""
 
-    def __init__(self, heads: Nodes) -> None:
+    def __new__(cls, heads: _Nodes) -> "Tree":
         """``ValueError`` (``\\`heads\\` is not a tree: ...``) if the heads do not form a tree. O(n)."""
     @property
     def heads(self) -> list[int]:
@@ -47,22 +70,23 @@ class Tree:
     def arcs(self) -> list[tuple[int, int]]:
         """The arcs (head, dependent), by dependent."""
     def __len__(self) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Configuration:
     """A configuration of a transition system (Sec. 2): the stack a0..ak
     (a0 = 0, increasing), the remaining input b1..bm (a suffix of 1..n) and the
     arcs built so far. Mutable (:meth:`apply`); picklable."""
 
-    def __init__(
-        self,
-        stack: Nodes,
-        buffer: Nodes,
+    def __new__(
+        cls,
+        stack: _Nodes,
+        buffer: _Nodes,
         n: int,
         system: str = "arc-standard",
-        arcs: Optional[Arcs] = None,
-    ) -> None:
+        arcs: Optional[_Arcs] = None,
+    ) -> "Configuration":
         """Checked as the command line checks a JSON configuration; arc-eager
         needs ``arcs`` for a stack of more than the root. ``ValueError`` otherwise."""
     @staticmethod
@@ -90,6 +114,7 @@ class Configuration:
     def __copy__(self) -> "Configuration": ...
     def __deepcopy__(self, memo: Any) -> "Configuration": ...
 
+@final
 class Oracle:
     """Optimal steps for configurations given one at a time. Each applicable
     step is scored by the most gold arcs that computations starting with it
@@ -99,7 +124,7 @@ class Oracle:
     (linear for a projective gold tree, cubic otherwise). Arc-hybrid and
     arc-eager: the grammar oracle (any gold tree). Picklable (its settings)."""
 
-    def __init__(self, system: str = "arc-standard", strategy: str = "lbr", algorithm: str = "auto") -> None:
+    def __new__(cls, system: str = "arc-standard", strategy: str = "lbr", algorithm: str = "auto") -> "Oracle":
         """Systems: see :func:`systems`; strategies ``none``, ``lbr``,
         ``strict-lbr``, ``rbl``; algorithms ``cubic``, ``quadratic``,
         ``linear``, ``auto``. ``ValueError`` if the system does not offer them."""
@@ -113,20 +138,21 @@ class Oracle:
     def steps(self) -> list[str]:
         """The system's steps: the keys of :meth:`scores`, the columns of :meth:`scores_batch`."""
     def scores(
-        self, stack: Nodes, buffer: Nodes, gold: Heads, arcs: Optional[Arcs] = None
+        self, stack: _Nodes, buffer: _Nodes, gold: _Heads, arcs: Optional[_Arcs] = None
     ) -> dict[str, Optional[int]]:
         """The score of every step of the system, ``None`` where it does not apply."""
-    def optimal(self, stack: Nodes, buffer: Nodes, gold: Heads, arcs: Optional[Arcs] = None) -> list[str]:
+    def optimal(self, stack: _Nodes, buffer: _Nodes, gold: _Heads, arcs: Optional[_Arcs] = None) -> list[str]:
         """The steps with the highest score, in the system's order."""
-    def scores_at(self, configuration: Configuration, gold: Heads) -> dict[str, Optional[int]]: ...
-    def optimal_at(self, configuration: Configuration, gold: Heads) -> list[str]: ...
+    def scores_at(self, configuration: Configuration, gold: _Heads) -> dict[str, Optional[int]]: ...
+    def optimal_at(self, configuration: Configuration, gold: _Heads) -> list[str]: ...
     def scores_batch(
-        self, configurations: Sequence[Configuration], golds: Sequence[Heads]
+        self, configurations: Sequence[Configuration], golds: Sequence[_Heads]
     ) -> npt.NDArray[np.int64]:
         """Scores of many configurations (one gold tree each; a repeated object
         is converted once), on several threads with the GIL released: shape
         ``(len(configurations), len(steps))``, -1 where a step does not apply."""
 
+@final
 class Session:
     """The optimal steps along one computation for one gold tree (Sec. 7):
     told each step (:meth:`apply`), it answers :meth:`scores` for the current
@@ -135,14 +161,14 @@ class Session:
     computations); otherwise each :meth:`scores` is a one-shot call. Same
     answers as :class:`Oracle`. Picklable (gold, settings, configuration)."""
 
-    def __init__(
-        self,
-        gold: Heads,
+    def __new__(
+        cls,
+        gold: _Heads,
         system: str = "arc-standard",
         strategy: str = "lbr",
         algorithm: str = "auto",
         configuration: Optional[Configuration] = None,
-    ) -> None: ...
+    ) -> "Session": ...
     def scores(self) -> dict[str, Optional[int]]: ...
     def optimal(self) -> list[str]: ...
     def apply(self, step: str) -> Optional[tuple[int, int]]:
@@ -179,26 +205,27 @@ def scores_batch(sessions: Sequence[Session]) -> npt.NDArray[np.int64]:
 def apply_batch(sessions: Sequence[Session], steps: Sequence[str]) -> list[Optional[tuple[int, int]]]:
     """``sessions[i].apply(steps[i])`` for every i; the arcs built."""
 
-def projectivize(heads: Heads, method: str = "optimal", *, single_root: bool = False) -> list[int]:
+def projectivize(heads: _Heads, method: str = "optimal", *, single_root: bool = False) -> list[int]:
     """A projective tree keeping the most gold arcs (Sec. 3, Sec. 8.1; ties as the
     command line breaks them), or pseudo-projective lifting (``method="lift"``).
     O(n) for a projective tree, O(n^3) otherwise."""
 
 def projectivize_batch(
-    trees: Sequence[Heads], method: str = "optimal", *, single_root: bool = False
+    trees: Sequence[_Heads], method: str = "optimal", *, single_root: bool = False
 ) -> list[Tree]:
     """:func:`projectivize` for many trees, on several threads with the GIL
     released. Returns :class:`Tree` objects (``.heads`` for lists), which every
     call takes without conversion; a given :class:`Tree` that is already
     projective comes back as the same object."""
 
-def count(heads: Heads, *, with_best: bool = False, single_root: bool = False) -> Any:
+def count(heads: _Heads, *, with_best: bool = False, single_root: bool = False) -> Any:
     """The exact number of optimal projective trees (end of Sec. 3, Fig. 8), an
     ``int``; with ``with_best=True`` the pair ``(best score, count)``."""
 
-def count_batch(trees: Sequence[Heads], *, with_best: bool = False, single_root: bool = False) -> list[Any]:
+def count_batch(trees: Sequence[_Heads], *, with_best: bool = False, single_root: bool = False) -> list[Any]:
     """:func:`count` for many trees, on several threads with the GIL released."""
 
+@final
 class Sentence:
     """One sentence of a CoNLL-U file: its lines as read and its gold tree."""
 
@@ -214,25 +241,26 @@ class Sentence:
     def text(self) -> str: ...
     def __len__(self) -> int: ...
 
-def read_conllu(path: PathLike) -> list[Sentence]:
+def read_conllu(path: _PathLike) -> list[Sentence]:
     """Every sentence of a CoNLL-U file. ``ValueError`` ``file:line: message`` if malformed."""
 
 def parse_conllu(text: str, name: str = "<string>") -> list[Sentence]:
     """Every sentence of CoNLL-U text; ``name`` stands for the file in messages."""
 
 def write_conllu(
-    path: PathLike, sentences: Sequence[Sentence], heads: Optional[Sequence[Optional[Heads]]] = None
+    path: _PathLike, sentences: Sequence[Sentence], heads: Optional[Sequence[Optional[_Heads]]] = None
 ) -> None:
     """Writes the sentences byte for byte, with new heads where given (only the
     changed HEAD fields are rewritten); atomically (temporary file, rename)."""
 
+@final
 class Grammar:
     """A split bilexical grammar (Sec. 3), checked and compiled; the engine of
     Table 2 runs it over the counting, Boolean and max-plus semirings.
     Picklable (as its text)."""
 
     @staticmethod
-    def from_file(path: PathLike) -> "Grammar":
+    def from_file(path: _PathLike) -> "Grammar":
         """``GrammarError`` with every error of the file; ``OSError`` if unreadable."""
     @staticmethod
     def from_string(text: str, path: str = "<string>") -> "Grammar": ...
@@ -242,16 +270,16 @@ class Grammar:
     def warnings(self) -> list[str]: ...
     @property
     def path(self) -> str: ...
-    def count(self, terminals: Terminals) -> int:
+    def count(self, terminals: _Terminals) -> int:
         """The exact number of derivations of a0 a1 .. an (a0 the root). O(n^3)."""
-    def recognizes(self, terminals: Terminals) -> bool: ...
+    def recognizes(self, terminals: _Terminals) -> bool: ...
     def max(
-        self, terminals: Terminals, weights: Optional[Union[npt.ArrayLike, npt.NDArray[Any]]] = None
+        self, terminals: _Terminals, weights: Optional[Union[npt.ArrayLike, npt.NDArray[Any]]] = None
     ) -> Optional[int]:
         """The best total weight (max-plus); ``weights`` is (n+1)x(n+1), row = head,
         column = dependent, 32-bit integers or -inf. ``None`` if no derivation."""
     def best(
-        self, terminals: Terminals, weights: Optional[Union[npt.ArrayLike, npt.NDArray[Any]]] = None
+        self, terminals: _Terminals, weights: Optional[Union[npt.ArrayLike, npt.NDArray[Any]]] = None
     ) -> list[int]:
         """A best tree: the heads of positions 1..n. ``ValueError`` if no derivation."""
 
