@@ -16,12 +16,13 @@ Run from the repository root after `cargo build --release` and `pip install
    (mean_us × configurations), with the default thread count and with one
    thread (RAYON_NUM_THREADS=1);
 3. `read_conllu` + `projectivize_batch` + `write_conllu` over en_ewt-ud-train
-   against `tabula projectivize FILE -o OUT` (wall-clock time of the process),
-   with one thread and the default.
+   against `tabula projectivize FILE -o OUT --threads T` (wall-clock time of the
+   process), with one thread and with as many as the machine has cores.
 
 Each Python measurement runs in a fresh interpreter (so that
-RAYON_NUM_THREADS applies). The treebanks are decompressed into a temporary
-folder and never written elsewhere.
+RAYON_NUM_THREADS applies), after one untimed warm-up call; Rust and Python
+runs alternate, so that both see the same load on a shared machine. The
+treebanks are decompressed into a temporary folder and never written elsewhere.
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ def python_per_step(path: str, runs: int) -> dict:
     plans = walk_steps(trees, "arc-standard")
     configurations = sum(t for plan in plans for t, _ in plan)
     times = []
-    for _ in range(runs):
+    for _ in range(runs + 1):  # the first run warms up (oracle pool, caches) and is dropped
         t0 = time.perf_counter()
         for tree, plan in zip(trees, plans):
             s = tabula.Session(tree)
@@ -79,7 +80,7 @@ def python_per_step(path: str, runs: int) -> dict:
                     s.scores()
                 s.apply(step)
         times.append(time.perf_counter() - t0)
-    return {"configurations": configurations, "seconds": times}
+    return {"configurations": configurations, "seconds": times[1:]}
 
 
 def python_batch(path: str, runs: int) -> dict:
@@ -97,6 +98,7 @@ def python_batch(path: str, runs: int) -> dict:
                 golds.append(tree)
             c.apply(step)
     oracle = tabula.Oracle()
+    oracle.scores_batch(configs, golds)  # warm-up: the threads' oracles
     times = []
     for _ in range(runs):
         t0 = time.perf_counter()
@@ -109,6 +111,7 @@ def python_projectivize(path: str, runs: int) -> dict:
     import tabula
 
     out = Path(path).with_name("py.out.conllu")
+    tabula.projectivize_batch([[2, 0, 1]])  # warm-up: the threads' engines
     times = []
     for _ in range(runs):
         t0 = time.perf_counter()
@@ -163,40 +166,43 @@ def main() -> None:
 
         print(f"# machine: {os.cpu_count()} cores; medians of {args.runs} runs")
 
+        # Rust and Python runs alternate, so that both see the same load.
         # 1. Per step.
-        rust = [cli_walk(de, "--session", "--algorithm", "linear", "--seed", str(i)) for i in range(args.runs)]
-        rust_us = median(r["mean_us"] for r in rust)
-        py = in_subprocess("step", de, args.runs, None)
-        py_us = median(py["seconds"]) * 1e6 / py["configurations"]
-        print(f"per configuration, session walk over de_gsd test: Rust {rust_us:.3f} µs, "
-              f"Python {py_us:.3f} µs, overhead {py_us - rust_us:+.3f} µs "
-              f"({py['configurations']} configurations)")
+        rust_us, py_us = [], []
+        for i in range(args.runs):
+            rust_us.append(cli_walk(de, "--session", "--algorithm", "linear", "--seed", str(i))["mean_us"])
+            py = in_subprocess("step", de, 1, None)
+            py_us.append(py["seconds"][0] * 1e6 / py["configurations"])
+        r, p = median(rust_us), median(py_us)
+        print(f"per configuration, session walk over de_gsd test ({py['configurations']} configurations): "
+              f"Rust {r:.3f} µs, Python {p:.3f} µs, overhead {p - r:+.3f} µs")
 
         # 2. Batch over all configurations of the walk.
-        rust = [cli_walk(de, "--seed", str(i)) for i in range(args.runs)]
-        rust_s = median(r["mean_us"] * r["configurations"] for r in rust) / 1e6
-        for threads in (None, 1):
-            py = in_subprocess("batch", de, args.runs, threads)
-            py_s = median(py["seconds"])
+        for threads in (1, None):
+            rust_s, py_s = [], []
+            for i in range(args.runs):
+                w = cli_walk(de, "--seed", str(i))
+                rust_s.append(w["mean_us"] * w["configurations"] / 1e6)
+                py = in_subprocess("batch", de, 1, threads)
+                py_s.append(py["seconds"][0])
+            r, p = median(rust_s), median(py_s)
             label = "default threads" if threads is None else f"{threads} thread"
             print(f"batch of {py['configurations']} configurations (de_gsd test walk), {label}: "
-                  f"Rust walk {rust_s * 1e3:.1f} ms, Python scores_batch {py_s * 1e3:.1f} ms, "
-                  f"ratio {py_s / rust_s:.2f}")
+                  f"Rust walk {r * 1e3:.1f} ms, Python scores_batch {p * 1e3:.1f} ms, ratio {p / r:.2f}")
 
         # 3. Projectivize en_ewt train.
         out = Path(tmp) / "cli.out.conllu"
         for threads in (1, os.cpu_count() or 1):
-            times = []
+            cli_s, py_s = [], []
             for _ in range(args.runs):
                 t0 = time.perf_counter()
                 subprocess.run([str(CLI), "projectivize", str(en), "-o", str(out), "--threads", str(threads)], check=True)
-                times.append(time.perf_counter() - t0)
-            cli_s = median(times)
-            py = in_subprocess("projectivize", en, args.runs, threads)
-            py_s = median(py["seconds"])
+                cli_s.append(time.perf_counter() - t0)
+                py_s.append(in_subprocess("projectivize", en, 1, threads)["seconds"][0])
+            c, p = median(cli_s), median(py_s)
             same = (Path(tmp) / "py.out.conllu").read_bytes() == out.read_bytes()
-            print(f"projectivize en_ewt train, {threads} thread(s): CLI {cli_s * 1e3:.0f} ms, "
-                  f"Python {py_s * 1e3:.0f} ms, ratio {py_s / cli_s:.2f}, same output: {same}")
+            print(f"projectivize en_ewt train, {threads} thread(s): CLI {c * 1e3:.0f} ms, "
+                  f"Python {p * 1e3:.0f} ms, ratio {p / c:.2f}, same output: {same}")
 
 
 if __name__ == "__main__":
