@@ -248,26 +248,38 @@ pub struct PyOracle {
 }
 
 impl PyOracle {
-    /// The scores of a configuration for `gold`, checking its system.
-    fn answer(&mut self, config: &Configuration, gold: &DepTree) -> PyResult<StepScores> {
-        if config.system() != self.system {
-            return Err(value_error(OracleError::WrongSystem { expected: self.system, found: config.system() }));
+    /// The scores of a configuration for `gold`, checking its system. The
+    /// linear algorithm answers with the GIL held (microseconds); the others
+    /// (cubic, quadratic, a system's grammar oracle) release it.
+    fn answer(&mut self, py: Python<'_>, config: &Configuration, gold: &DepTree) -> PyResult<StepScores> {
+        let system = config.system();
+        if system != self.system {
+            return Err(value_error(OracleError::WrongSystem { expected: self.system, found: system }));
         }
-        self.oracle.scores(config, gold, self.strategy, self.algorithm).map_err(value_error)
+        let (strategy, algorithm) = (self.strategy, self.algorithm);
+        let fast = Oracle::resolve(algorithm, gold) == Algorithm::Linear
+            && Oracle::algorithms(system).contains(&Algorithm::Linear);
+        let oracle = &mut self.oracle;
+        let scores = if fast {
+            oracle.scores(config, gold, strategy, algorithm)
+        } else {
+            py.detach(|| oracle.scores(config, gold, strategy, algorithm))
+        };
+        scores.map_err(value_error)
     }
 
     /// Reads a configuration given as stack, buffer, gold and arcs, in the
     /// command line's order (stack, buffer, gold, arcs).
-    fn read(
+    fn read<'a>(
         &self,
         stack: &Bound<'_, PyAny>,
         buffer: &Bound<'_, PyAny>,
-        gold: &Bound<'_, PyAny>,
+        gold: &'a Bound<'_, PyAny>,
         arcs: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<(Configuration, DepTree)> {
+    ) -> PyResult<(Configuration, Cow<'a, DepTree>)> {
         let stack = convert::nodes(stack, "stack")?;
         let buffer = convert::nodes(buffer, "buffer")?;
-        let gold = convert::tree(gold, "gold")?.into_owned();
+        let gold = convert::tree(gold, "gold")?;
         let arcs = arcs.map(convert::arcs).transpose()?;
         let config = configuration(self.system, &stack, &buffer, gold.len(), arcs.as_deref()).map_err(value_error)?;
         Ok((config, gold))
@@ -321,7 +333,7 @@ impl PyOracle {
         arcs: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let (config, gold) = self.read(stack, buffer, gold, arcs)?;
-        let s = self.answer(&config, &gold)?;
+        let s = self.answer(py, &config, &gold)?;
         scores_dict(py, self.system, &s)
     }
 
@@ -336,7 +348,7 @@ impl PyOracle {
         arcs: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyList>> {
         let (config, gold) = self.read(stack, buffer, gold, arcs)?;
-        let s = self.answer(&config, &gold)?;
+        let s = self.answer(py, &config, &gold)?;
         optimal_list(py, &s)
     }
 
@@ -349,7 +361,7 @@ impl PyOracle {
     ) -> PyResult<Bound<'py, PyDict>> {
         let gold = convert::tree(gold, "gold")?;
         configuration.inner.check_gold(&gold).map_err(value_error)?;
-        let s = self.answer(&configuration.inner, &gold)?;
+        let s = self.answer(py, &configuration.inner, &gold)?;
         scores_dict(py, self.system, &s)
     }
 
@@ -362,7 +374,7 @@ impl PyOracle {
     ) -> PyResult<Bound<'py, PyList>> {
         let gold = convert::tree(gold, "gold")?;
         configuration.inner.check_gold(&gold).map_err(value_error)?;
-        let s = self.answer(&configuration.inner, &gold)?;
+        let s = self.answer(py, &configuration.inner, &gold)?;
         optimal_list(py, &s)
     }
 
@@ -500,9 +512,15 @@ impl PySession {
         self.session().configuration().system()
     }
 
-    /// The scores of the current configuration.
-    fn current(&mut self) -> PyResult<StepScores> {
-        self.with_session(|s| s.scores()).map_err(value_error)
+    /// The scores of the current configuration: with the GIL held in the
+    /// incremental mode (microseconds), released for one-shot calls.
+    fn current(&mut self, py: Python<'_>) -> PyResult<StepScores> {
+        let scores = if self.session().is_incremental() {
+            self.with_session(|s| s.scores())
+        } else {
+            py.detach(|| self.with_session(|s| s.scores()))
+        };
+        scores.map_err(value_error)
     }
 }
 
@@ -556,13 +574,13 @@ impl PySession {
 
     /// The scores of the current configuration (`Oracle.scores`'s answer).
     fn scores<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let s = self.current()?;
+        let s = self.current(py)?;
         scores_dict(py, self.system(), &s)
     }
 
     /// The optimal steps at the current configuration.
     fn optimal<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let s = self.current()?;
+        let s = self.current(py)?;
         optimal_list(py, &s)
     }
 
