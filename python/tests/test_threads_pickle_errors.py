@@ -65,6 +65,27 @@ def test_batch_calls_from_several_threads():
     assert all(run_threads(lambda i: (oracle.scores_batch(configs, trees) == expected_scores).all()))
 
 
+def test_one_shot_calls_from_several_threads():
+    """Cubic calls release the GIL: one oracle per thread, the same answers."""
+    rng = random.Random(8)
+    golds = [random_tree(25, rng) for _ in range(8)]
+    configs = []
+    for g in golds:
+        c = tabula.Configuration.initial(len(g))
+        while not c.is_final:
+            configs.append((c.copy(), g))
+            c.apply(rng.choice(c.applicable_steps()))
+    expected = [tabula.Oracle(algorithm="cubic").scores_at(c, g) for c, g in configs]
+
+    def work(i: int):
+        o = tabula.Oracle(algorithm="cubic")
+        sessions = [tabula.Session(g, algorithm="cubic") for g in golds]
+        assert all(not s.is_incremental for s in sessions)
+        return [o.scores_at(c, g) for c, g in configs] == expected
+
+    assert all(run_threads(work))
+
+
 def test_a_session_in_use_is_refused_in_a_batch():
     s = tabula.Session([2, 0])
     with pytest.raises(ValueError, match="session 1: already in use"):
