@@ -88,16 +88,18 @@ fn matrix<'py>(py: Python<'py>, data: Vec<i64>, rows: usize, width: usize) -> Py
 #[derive(Clone)]
 pub struct PyConfiguration {
     pub(crate) inner: Configuration,
-    /// Whether the arcs built so far are known (false when made without `arcs`
-    /// while words had left the stack; kept for pickling).
-    arcs_known: bool,
 }
 
-impl PyConfiguration {
-    /// Wraps a configuration whose arcs are known.
-    fn known(inner: Configuration) -> Self {
-        PyConfiguration { inner, arcs_known: true }
+/// The longest sentence a configuration may be made for from a bare length
+/// (a guard against allocating for an absurd `n`; gold trees bound n otherwise).
+const MAX_WORDS: usize = 1 << 24;
+
+/// Refuses a sentence length above [`MAX_WORDS`].
+fn check_length(n: usize) -> PyResult<()> {
+    if n > MAX_WORDS {
+        return Err(PyValueError::new_err(format!("a sentence of {n} words is too long (at most {MAX_WORDS})")));
     }
+    Ok(())
 }
 
 /// Builds a checked configuration, as the command line does for a JSON line.
@@ -130,12 +132,12 @@ impl PyConfiguration {
         arcs: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let system: System = system.parse().map_err(value_error)?;
+        check_length(n)?;
         let stack = convert::nodes(stack, "stack")?;
         let buffer = convert::nodes(buffer, "buffer")?;
         let arcs = arcs.map(convert::arcs).transpose()?;
         let inner = configuration(system, &stack, &buffer, n, arcs.as_deref()).map_err(value_error)?;
-        let arcs_known = arcs.is_some() || inner.stack().len() - 1 + inner.buffer().count() == n;
-        Ok(PyConfiguration { inner, arcs_known })
+        Ok(PyConfiguration { inner })
     }
 
     /// The initial configuration (0, 1 2 … n) of `system`.
@@ -143,7 +145,8 @@ impl PyConfiguration {
     #[pyo3(signature = (n, system = "arc-standard"))]
     fn initial(n: usize, system: &str) -> PyResult<Self> {
         let system: System = system.parse().map_err(value_error)?;
-        Ok(Self::known(Configuration::initial(system, n)))
+        check_length(n)?;
+        Ok(PyConfiguration { inner: Configuration::initial(system, n) })
     }
 
     /// The transition system's name.
@@ -220,8 +223,11 @@ impl PyConfiguration {
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let py = slf.py();
         let c = slf.borrow();
-        let arcs = if c.arcs_known { Some(c.arcs()) } else { None };
-        let args = (c.stack(), c.buffer(), c.n(), c.system(), arcs).into_pyobject(py)?;
+        // The arcs, unless the configuration was made without them (words
+        // that left the stack have no recorded head): then none, as it was made.
+        let (stack, buffer, n) = (c.stack(), c.buffer(), c.n());
+        let arcs = Some(c.arcs()).filter(|a| Configuration::with_arcs(c.inner.system(), &stack, &buffer, a, n).is_ok());
+        let args = (stack, buffer, n, c.system(), arcs).into_pyobject(py)?;
         Ok((slf.get_type().into_any(), args))
     }
 }
@@ -594,7 +600,7 @@ impl PySession {
     /// A copy of the current configuration.
     #[getter]
     fn configuration(&self) -> PyConfiguration {
-        PyConfiguration::known(self.session().configuration().clone())
+        PyConfiguration { inner: self.session().configuration().clone() }
     }
     /// Whether the computation has ended.
     #[getter]

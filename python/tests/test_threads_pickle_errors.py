@@ -104,6 +104,8 @@ def test_pickling_and_copying():
         assert copy.deepcopy(c) == c and copy.copy(c) is not c
     c = tabula.Configuration([0, 2], [3, 4, 5], 5)  # arcs unknown
     assert pickle.loads(pickle.dumps(c)) == c
+    s = tabula.Session([2, 0, 2, 5, 3], configuration=c)
+    assert pickle.loads(pickle.dumps(s)).scores() == s.scores()
     o = pickle.loads(pickle.dumps(tabula.Oracle("arc-eager", "none", "cubic")))
     assert (o.system, o.strategy, o.algorithm) == ("arc-eager", "none", "cubic")
     s = tabula.Session(gold, strategy="rbl")
@@ -164,6 +166,10 @@ def test_more_error_paths():
         tabula.Oracle().scores("0 1", [2], [0, 1])
     with pytest.raises(TypeError, match="must be an integer array"):
         tabula.count(np.array([0.0, 1.0]))
+    with pytest.raises(ValueError, match="too long"):
+        tabula.Configuration.initial(10**12)
+    with pytest.raises(OverflowError):
+        tabula.Configuration.initial(-1)
     with pytest.raises(ValueError, match="unknown method"):
         tabula.projectivize([0], "best")
     with pytest.raises(ValueError, match="an oracle for arc-standard was given a arc-eager configuration"):
