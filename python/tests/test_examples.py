@@ -30,6 +30,12 @@ def test_the_readme_example_runs_as_written(monkeypatch, capsys):
     assert re.fullmatch(r"optimal steps taken: \d+\n", capsys.readouterr().out)
 
 
+def test_the_python_readme_example_runs_as_written():
+    text = (ROOT / "python" / "README.md").read_text()
+    code = re.search(r"```python\n(.*?)```", text, re.S).group(1)
+    exec(compile(code, "python/README.md", "exec"), {})
+
+
 @pytest.mark.parametrize("system", tabula.systems())
 def test_the_training_loop_example(system):
     script = ROOT / "examples" / "python" / "training_loop.py"
