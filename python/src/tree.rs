@@ -12,12 +12,14 @@ use num_bigint::BigUint;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::sync::OnceLock;
 use tabula::grammar::{text, Grammar};
-use tabula::projectivize::{lift, Counter, OptimalProjectivizer, ProjectivizeError, TreeClass};
+use tabula::projectivize::{lift, Counter, OptimalProjectivizer, OptimalSampler, ProjectivizeError, TreeClass};
 use tabula::tree::DepTree;
 
 /// A dependency tree over words 1 … n, position 0 being the root: checked
@@ -98,6 +100,7 @@ fn class(single_root: bool) -> TreeClass {
 #[derive(Default)]
 struct Engines {
     projectivizers: [Option<OptimalProjectivizer<'static>>; 2],
+    samplers: [Option<OptimalSampler<'static>>; 2],
     counters: [Option<Counter<'static>>; 2],
 }
 
@@ -115,6 +118,13 @@ fn projectivizer<'a>(
     })
 }
 
+fn sampler<'a>(slot: &'a mut Option<OptimalSampler<'static>>, single_root: bool) -> &'a mut OptimalSampler<'static> {
+    slot.get_or_insert_with(|| match OptimalSampler::new(grammar(single_root), class(single_root)) {
+        Ok(s) => s,
+        Err(e) => unreachable!("the embedded grammars have the terminal a: {e}"),
+    })
+}
+
 fn counter<'a>(slot: &'a mut Option<Counter<'static>>, single_root: bool) -> &'a mut Counter<'static> {
     slot.get_or_insert_with(|| match Counter::new(grammar(single_root), class(single_root)) {
         Ok(c) => c,
@@ -125,14 +135,20 @@ fn counter<'a>(slot: &'a mut Option<Counter<'static>>, single_root: bool) -> &'a
 /// How to projectivize.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Method {
+    /// The first optimal tree (deterministic ties).
     Optimal,
+    /// An optimal tree drawn uniformly, from this seed (tree i: stream i).
+    Sample(u64),
+    /// Pseudo-projective lifting.
     Lift,
 }
 
-fn method(name: &str, single_root: bool) -> PyResult<Method> {
-    let m = match name {
-        "optimal" => Method::Optimal,
-        "lift" => Method::Lift,
+fn method(name: &str, single_root: bool, sample: Option<u64>) -> PyResult<Method> {
+    let m = match (name, sample) {
+        ("optimal", None) => Method::Optimal,
+        ("optimal", Some(seed)) => Method::Sample(seed),
+        ("lift", None) => Method::Lift,
+        ("lift", Some(_)) => return Err(PyValueError::new_err("sample applies to method optimal only")),
         _ => return Err(PyValueError::new_err(format!("unknown method `{name}` (expected optimal or lift)"))),
     };
     if m == Method::Lift && single_root {
@@ -141,15 +157,20 @@ fn method(name: &str, single_root: bool) -> PyResult<Method> {
     Ok(m)
 }
 
-/// The projectivization of one tree on the calling thread.
-fn project(gold: &DepTree, method: Method, single_root: bool) -> Result<DepTree, ProjectivizeError> {
+/// The projectivization of tree number `index` on the calling thread.
+fn project(gold: &DepTree, method: Method, single_root: bool, index: u64) -> Result<DepTree, ProjectivizeError> {
+    let slot = usize::from(single_root);
     match method {
         Method::Lift => Ok(lift(gold)),
         Method::Optimal => ENGINES.with(|e| {
             let mut e = e.borrow_mut();
-            projectivizer(&mut e.projectivizers[usize::from(single_root)], single_root)
-                .projectivize(gold)
-                .map(|p| p.tree)
+            projectivizer(&mut e.projectivizers[slot], single_root).projectivize(gold).map(|p| p.tree)
+        }),
+        Method::Sample(seed) => ENGINES.with(|e| {
+            let mut e = e.borrow_mut();
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            rng.set_stream(index);
+            sampler(&mut e.samplers[slot], single_root).sample(gold, &mut rng).map(|p| p.tree)
         }),
     }
 }
@@ -179,37 +200,49 @@ pub(crate) fn index_error(e: PyErr, what: &str, i: usize) -> PyErr {
 /// The most gold arcs a projective tree keeps, and such a tree (Nederhof 2019,
 /// Sec. 3; Sec. 8.1): `method="optimal"` runs the Table 3 grammar in the
 /// max-plus semiring (ties broken as the command line does), `"lift"` is
-/// pseudo-projective lifting (Nivre & Nilsson 2005). Returns the heads of
-/// words 1 … n. O(n) for a projective tree, O(n³) otherwise.
+/// pseudo-projective lifting (Nivre & Nilsson 2005). With `sample=SEED`, an
+/// optimal tree drawn uniformly ((max, count) semiring), as `tabula
+/// projectivize --sample SEED` draws for the sentence numbered `stream`
+/// (from 0). Returns the heads of words 1 … n. O(n) for a projective tree,
+/// O(n³) otherwise.
 #[pyfunction]
-#[pyo3(signature = (heads, method = "optimal", *, single_root = false))]
-pub fn projectivize(heads: &Bound<'_, PyAny>, method: &str, single_root: bool) -> PyResult<Vec<usize>> {
-    let m = self::method(method, single_root)?;
+#[pyo3(signature = (heads, method = "optimal", *, single_root = false, sample = None, stream = 0))]
+pub fn projectivize(
+    heads: &Bound<'_, PyAny>,
+    method: &str,
+    single_root: bool,
+    sample: Option<u64>,
+    stream: u64,
+) -> PyResult<Vec<usize>> {
+    let m = self::method(method, single_root, sample)?;
     let gold = convert::tree(heads, "heads")?;
-    project(&gold, m, single_root).map(|t| heads_of(&t)).map_err(value_error)
+    project(&gold, m, single_root, stream).map(|t| heads_of(&t)).map_err(value_error)
 }
 
 /// [`projectivize`] for many trees (heads, `Tree`s or `Sentence`s), on
-/// rayon's threads with the GIL released. Returns `Tree`s, which every call
+/// rayon's threads with the GIL released; with `sample=SEED`, tree i is drawn
+/// with stream i, as the command line does. Returns `Tree`s, which every call
 /// takes without conversion; a `Tree` given that is already projective comes
 /// back as the same object.
 #[pyfunction]
-#[pyo3(signature = (trees, method = "optimal", *, single_root = false))]
+#[pyo3(signature = (trees, method = "optimal", *, single_root = false, sample = None))]
 pub fn projectivize_batch<'py>(
     py: Python<'py>,
     trees: Vec<Bound<'py, PyAny>>,
     method: &str,
     single_root: bool,
+    sample: Option<u64>,
 ) -> PyResult<Vec<Py<Tree>>> {
-    let m = self::method(method, single_root)?;
+    let m = self::method(method, single_root, sample)?;
     let golds = self::trees(&trees, "tree")?;
     let class = if m == Method::Lift { TreeClass::Projective } else { class(single_root) };
     // `None`: the tree is its own projectivization.
     let results: Vec<Result<Option<DepTree>, ProjectivizeError>> = py.detach(|| {
         golds
             .par_iter()
+            .enumerate()
             .with_min_len(16)
-            .map(|g| if class.contains(g) { Ok(None) } else { project(g, m, single_root).map(Some) })
+            .map(|(i, g)| if class.contains(g) { Ok(None) } else { project(g, m, single_root, i as u64).map(Some) })
             .collect()
     });
     results

@@ -205,16 +205,30 @@ def scores_batch(sessions: Sequence[Session]) -> npt.NDArray[np.int64]:
 def apply_batch(sessions: Sequence[Session], steps: Sequence[str]) -> list[Optional[tuple[int, int]]]:
     """``sessions[i].apply(steps[i])`` for every i; the arcs built."""
 
-def projectivize(heads: _Heads, method: str = "optimal", *, single_root: bool = False) -> list[int]:
+def projectivize(
+    heads: _Heads,
+    method: str = "optimal",
+    *,
+    single_root: bool = False,
+    sample: Optional[int] = None,
+    stream: int = 0,
+) -> list[int]:
     """A projective tree keeping the most gold arcs (Sec. 3, Sec. 8.1; ties as the
     command line breaks them), or pseudo-projective lifting (``method="lift"``).
+    With ``sample=SEED``: an optimal tree drawn uniformly, as ``tabula projectivize
+    --sample SEED`` draws for sentence number ``stream`` (from 0).
     O(n) for a projective tree, O(n^3) otherwise."""
 
 def projectivize_batch(
-    trees: Sequence[_Heads], method: str = "optimal", *, single_root: bool = False
+    trees: Sequence[_Heads],
+    method: str = "optimal",
+    *,
+    single_root: bool = False,
+    sample: Optional[int] = None,
 ) -> list[Tree]:
     """:func:`projectivize` for many trees, on several threads with the GIL
-    released. Returns :class:`Tree` objects (``.heads`` for lists), which every
+    released; with ``sample=SEED`` tree i is drawn with stream i, as the command
+    line does. Returns :class:`Tree` objects (``.heads`` for lists), which every
     call takes without conversion; a given :class:`Tree` that is already
     projective comes back as the same object."""
 

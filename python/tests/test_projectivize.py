@@ -33,6 +33,23 @@ def test_projectivize_writes_what_the_cli_writes(cli, tmp_path, path, args):
     assert all(t.is_projective for t in trees)
 
 
+@pytest.mark.parametrize("seed", [1, 7])
+def test_sampling_draws_what_the_cli_draws(cli, tmp_path, seed):
+    expected = run(cli, "projectivize", str(SMALL), "--sample", str(seed)).stdout
+    sentences = tabula.read_conllu(SMALL)
+    trees = tabula.projectivize_batch(sentences, sample=seed)
+    out = tmp_path / "out.conllu"
+    tabula.write_conllu(out, sentences, trees)
+    assert out.read_text() == expected
+    for i, (s, t) in enumerate(zip(sentences, trees)):
+        assert tabula.projectivize(s, sample=seed, stream=i) == t.heads
+        assert tabula.count(t.heads) == 1 and tabula.count(s, with_best=True)[0] == sum(
+            a == b for a, b in zip(t.heads, s.heads)
+        )
+    with pytest.raises(ValueError, match="sample applies to method optimal only"):
+        tabula.projectivize([0], "lift", sample=seed)
+
+
 @pytest.mark.parametrize("path", TREEBANKS, ids=lambda p: p.name)
 def test_count_matches_the_cli(cli, path):
     rows = [line.split("\t") for line in run(cli, "count", str(path)).stdout.splitlines()[1:]]
