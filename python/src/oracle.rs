@@ -242,9 +242,11 @@ thread_local! {
 /// starting with it (and respecting the strategy, Sec. 2) can still build.
 /// Arc-standard: `cubic` (Sec. 4, Table 4; any gold tree), `quadratic` and
 /// `linear` (Sec. 5, 6; projective gold trees), `auto` (linear when the gold
-/// tree is projective, else cubic). Arc-hybrid and arc-eager: the grammar
-/// oracle (cubic; any gold tree) and what the library adds. Keeps its
-/// engines' buffers between calls.
+/// tree is projective, else cubic). Arc-hybrid and arc-eager: `cubic`, the
+/// grammar oracle (any gold tree), and `linear`, the closed forms
+/// (projective gold trees); `auto` as above. Whatever algorithms the library
+/// offers a system are reachable by name. Keeps its engines' buffers
+/// between calls.
 #[pyclass(module = "tabula", name = "Oracle")]
 pub struct PyOracle {
     oracle: Oracle<'static>,
@@ -495,9 +497,10 @@ struct Live {
 /// The optimal steps along one computation for one gold tree (Nederhof
 /// 2019, Sec. 7): told each step taken (`apply`), it answers `scores` for
 /// the current configuration. With the linear algorithm on a projective
-/// gold tree (arc-standard) the engine is incremental: O(1) memo values and
-/// O(log n) time per step along gold computations; otherwise each `scores`
-/// is one call of the one-shot algorithm. Same answers as `Oracle`.
+/// gold tree the session is incremental (arc-standard: the Sec. 7 engine,
+/// O(log n) per step along gold computations; arc-hybrid and arc-eager: the
+/// closed forms, O(1) per step); otherwise each `scores` is one call of the
+/// one-shot algorithm. Same answers as `Oracle`.
 #[pyclass(module = "tabula", name = "Session")]
 pub struct PySession {
     live: Option<Live>,

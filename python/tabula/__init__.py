@@ -7,7 +7,8 @@ package exposes:
 * optimal steps ("dynamic oracles") for arc-standard (Sec. 2 configurations
   and strategies; Sec. 4 cubic, Sec. 5 quadratic, Sec. 6 linear algorithms;
   Sec. 7 the incremental session), and for arc-hybrid and arc-eager (the
-  grammar oracle): :class:`Oracle`, :class:`Session`, :class:`Configuration`,
+  grammar oracle, and closed forms for projective gold trees):
+  :class:`Oracle`, :class:`Session`, :class:`Configuration`,
   :func:`scores_batch`, :func:`apply_batch`;
 * optimal projectivization and counting of optimal projective trees
   (Sec. 3, Table 3; Sec. 8.1, Fig. 8): :func:`projectivize`, :func:`count`

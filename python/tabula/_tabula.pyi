@@ -122,7 +122,8 @@ class Oracle:
     do not count. Arc-standard: ``cubic`` (Sec. 4, Table 4; any gold tree),
     ``quadratic`` and ``linear`` (Sec. 5, 6; projective gold trees), ``auto``
     (linear for a projective gold tree, cubic otherwise). Arc-hybrid and
-    arc-eager: the grammar oracle (any gold tree). Picklable (its settings)."""
+    arc-eager: ``cubic`` (the grammar oracle, any gold tree), ``linear`` (the
+    closed forms, projective gold trees), ``auto``. Picklable (its settings)."""
 
     def __new__(cls, system: str = "arc-standard", strategy: str = "lbr", algorithm: str = "auto") -> "Oracle":
         """Systems: see :func:`systems`; strategies ``none``, ``lbr``,
@@ -156,10 +157,11 @@ class Oracle:
 class Session:
     """The optimal steps along one computation for one gold tree (Sec. 7):
     told each step (:meth:`apply`), it answers :meth:`scores` for the current
-    configuration. Arc-standard with the linear algorithm on a projective
-    gold tree runs the incremental engine (O(log n) per step along gold
-    computations); otherwise each :meth:`scores` is a one-shot call. Same
-    answers as :class:`Oracle`. Picklable (gold, settings, configuration)."""
+    configuration. With the linear algorithm on a projective gold tree it is
+    incremental (arc-standard: O(log n) per step along gold computations;
+    arc-hybrid and arc-eager: the closed forms, O(1) per step); otherwise each
+    :meth:`scores` is a one-shot call. Same answers as :class:`Oracle`.
+    Picklable (gold, settings, configuration)."""
 
     def __new__(
         cls,
