@@ -96,12 +96,8 @@ def test_scores_batch_equals_one_call_at_a_time(system):
 
 @pytest.mark.parametrize(
     "system,strategy,algorithm",
-    [
-        ("arc-standard", s, a)
-        for s in STRATEGIES
-        for a in ("auto", "cubic", "quadratic")
-    ]
-    + [(s, st, "auto") for s in ("arc-hybrid", "arc-eager") for st in ("none", "lbr", "strict-lbr")],
+    [("arc-standard", s, a) for s in STRATEGIES for a in ALGORITHMS]
+    + [(s, st, a) for s in ("arc-hybrid", "arc-eager") for st in ("none", "lbr", "strict-lbr") for a in ("auto", "cubic")],
 )
 def test_session_follows_walks_like_the_cli(cli, system, strategy, algorithm):
     """A session along walks that mostly follow its optimal steps equals the
@@ -109,7 +105,7 @@ def test_session_follows_walks_like_the_cli(cli, system, strategy, algorithm):
     rng = random.Random(5)
     lines, answers, configs = [], [], []
     for gold in gold_trees():
-        if algorithm == "quadratic" and not tabula.Tree(gold).is_projective:
+        if algorithm in ("quadratic", "linear") and not tabula.Tree(gold).is_projective:
             continue
         s = tabula.Session(gold, system=system, strategy=strategy, algorithm=algorithm)
         assert s.gold.heads == gold
@@ -126,6 +122,17 @@ def test_session_follows_walks_like_the_cli(cli, system, strategy, algorithm):
         assert error is None
         assert scores == answer["steps"]
         assert optimal == answer["optimal"]
+
+
+@pytest.mark.parametrize("system", tabula.systems())
+def test_linear_sessions_where_the_library_has_them(cli, system):
+    """Every algorithm the library offers a system is reachable; where it has
+    a linear one, linear sessions equal the CLI along walks."""
+    try:
+        tabula.Oracle(system, algorithm="linear")
+    except ValueError:
+        pytest.skip(f"no linear algorithm for {system} in this library")
+    test_session_follows_walks_like_the_cli(cli, system, "lbr", "linear")
 
 
 def test_incremental_session_is_used_for_projective_gold():
