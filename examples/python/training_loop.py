@@ -3,10 +3,11 @@ just an averaged perceptron over a few word and tag features.
 
 Training follows Goldberg & Nivre's error exploration (Goldberg, Sartorio and
 Satta 2014, Algorithm 2): at every configuration the oracle's optimal steps
-(Nederhof 2019, Sec. 2-7, for arc-standard; the grammar oracle for arc-hybrid
-and arc-eager) are the targets; the model is updated when its best step is
-not among them, and after the first epoch the parser follows the model's own
-step (explores) rather than an optimal one. Non-projective gold trees need no
+(Nederhof 2019, Sec. 2-7, for arc-standard; for arc-hybrid and arc-eager the
+closed forms, or the grammar oracle for non-projective gold trees) are the
+targets; the model is updated when its best step is not among them, and
+after the first epoch the parser follows the model's own step (explores)
+rather than an optimal one. Non-projective gold trees need no
 preprocessing: the oracles are exact for them.
 
     python examples/python/training_loop.py data/sample.conllu --epochs 5 --system arc-hybrid
