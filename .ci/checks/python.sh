@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The Python package (python/, issue 9), from the repository root: a venv in
+# target/venv with maturin, pytest, numpy and mypy from PyPI; clippy on the
+# extension crate (rustfmt covers it through the workspace); `pip install
+# ./python` (the venv's maturin builds the wheel); mypy's stubtest on the type
+# stubs; then pytest, which checks every call against target/release/tabula.
+# Needs no ../shared/ud (the real-data test skips without it). Budget: about
+# three minutes on a fresh machine, most of it the release build.
+set -euo pipefail
+VENV=${TABULA_VENV:-target/venv}
+PYTHON=${PYTHON:-python3}
+[ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
+VENV=$(cd "$VENV" && pwd)
+# The same interpreter for clippy and maturin, so pyo3's build script is not re-run.
+export VIRTUAL_ENV="$VENV" PYO3_PYTHON="$VENV/bin/python" PATH="$VENV/bin:$PATH"
+python -m pip install --quiet --disable-pip-version-check maturin pytest numpy mypy==2.4.1
+cargo clippy -p tabula-python --all-targets --release -- -D warnings
+[ -x target/release/tabula ] || cargo build --release --bin tabula
+python -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps --no-build-isolation ./python
+# The stubs match the module; the package and the example type-check strictly.
+python -m mypy.stubtest tabula._tabula
+python -m mypy --strict --cache-dir target/mypy-cache python/tabula examples/python/training_loop.py
+python -m pytest -q python/tests

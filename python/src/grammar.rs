@@ -1,0 +1,265 @@
+//! The grammar engine from Python (Nederhof 2019, Sec. 3, Table 2): a split
+//! bilexical grammar read from a file ([`PyGrammar`]) and parsed over the
+//! counting, Boolean and max-plus semirings, with a NumPy weight matrix.
+//!
+//! A grammar with errors raises [`GrammarError`] (a `ValueError`) whose
+//! message is the command line's diagnostic text (`path:line:col: error: …`,
+//! the line, a caret) and whose `diagnostics` attribute lists
+//! (severity, line, column, message) for each diagnostic.
+
+use crate::convert::value_error;
+use numpy::{PyArray2, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyString, PyTuple};
+use tabula::engine::Parser;
+use tabula::grammar::text::{self, Severity};
+use tabula::grammar::{Grammar, Terminal};
+use tabula::semiring::{Boolean, Count, MaxPlus, Semiring};
+
+pyo3::create_exception!(
+    tabula,
+    GrammarError,
+    PyValueError,
+    "A grammar file with errors; the message is the diagnostic text (path:line:col, the line, a caret), \
+     `diagnostics` lists (severity, line, column, message)."
+);
+
+/// A split bilexical grammar (Nederhof 2019, Sec. 3), checked and compiled.
+/// Immutable; pickles as its text.
+#[pyclass(module = "tabula", name = "Grammar", frozen)]
+pub struct PyGrammar {
+    grammar: Grammar,
+    /// The name used in messages (the path as given).
+    path: String,
+    /// The text the grammar was read from.
+    source: String,
+    /// Rendered warnings.
+    warnings: Vec<String>,
+}
+
+impl PyGrammar {
+    fn parse(py: Python<'_>, path: &str, source: String) -> PyResult<Self> {
+        match text::parse_str(path, &source) {
+            Ok(p) => Ok(PyGrammar {
+                grammar: p.grammar,
+                path: path.to_owned(),
+                warnings: p.warnings.iter().map(|w| w.to_string()).collect(),
+                source,
+            }),
+            Err(errors) => {
+                let err = GrammarError::new_err(errors.to_string());
+                let diagnostics: Vec<(&str, usize, usize, String)> = errors
+                    .diagnostics
+                    .iter()
+                    .map(|d| {
+                        let severity = match d.severity {
+                            Severity::Error => "error",
+                            Severity::Warning => "warning",
+                        };
+                        (severity, d.line, d.column, d.message.clone())
+                    })
+                    .collect();
+                err.value(py).setattr("diagnostics", diagnostics)?;
+                Err(err)
+            }
+        }
+    }
+
+    /// The terminals of an input: a whitespace-separated string or a
+    /// sequence of names, a₀ (the root) first.
+    fn input(&self, input: &Bound<'_, PyAny>) -> PyResult<Vec<Terminal>> {
+        let words: Vec<String> = match input.cast::<PyString>() {
+            Ok(s) => s.to_str()?.split_whitespace().map(str::to_owned).collect(),
+            Err(_) => input.extract()?,
+        };
+        if words.is_empty() {
+            return Err(PyValueError::new_err("the input is empty: it needs at least the root terminal a0"));
+        }
+        let g = &self.grammar;
+        words
+            .iter()
+            .enumerate()
+            .map(|(position, w)| {
+                g.terminal(w).ok_or_else(|| {
+                    let known = g.terminals().map(|t| format!("`{}`", g.terminal_name(t))).collect::<Vec<_>>();
+                    PyValueError::new_err(format!(
+                        "unknown terminal `{w}` at position {position} of the input (the grammar's terminals: {})",
+                        known.join(", ")
+                    ))
+                })
+            })
+            .collect()
+    }
+}
+
+/// A weight matrix: `size`×`size`, row = head, column = dependent; integers
+/// (32 bits) or −inf; the diagonal is ignored.
+fn weights(w: &Bound<'_, PyAny>, size: usize) -> PyResult<Vec<MaxPlus>> {
+    let np = w.py().import("numpy")?;
+    let array = np.call_method1("asarray", (w,))?;
+    let array = array.cast::<PyUntypedArray>()?;
+    let shape = array.shape().to_vec();
+    if shape != [size, size] {
+        return Err(PyValueError::new_err(format!(
+            "the weight matrix must be {size}×{size} (one row and one column per input terminal), found shape {shape:?}"
+        )));
+    }
+    let kind = array.dtype().kind();
+    let too_big =
+        |v: &dyn std::fmt::Display| PyValueError::new_err(format!("weight out of range (it must fit in 32 bits): {v}"));
+    match kind {
+        b'i' | b'u' | b'b' => {
+            let a = array.call_method1("astype", ("int64",))?;
+            let a = a.cast::<PyArray2<i64>>()?.readonly();
+            a.as_array()
+                .iter()
+                .map(|&v| if i32::try_from(v).is_ok() { Ok(MaxPlus::new(v)) } else { Err(too_big(&v)) })
+                .collect()
+        }
+        b'f' => {
+            let a = array.call_method1("astype", ("float64",))?;
+            let a = a.cast::<PyArray2<f64>>()?.readonly();
+            a.as_array()
+                .iter()
+                .map(|&v| {
+                    if v == f64::NEG_INFINITY {
+                        Ok(MaxPlus::neg_inf())
+                    } else if !v.is_finite() || v.fract() != 0.0 {
+                        Err(PyValueError::new_err(format!("not an integer or -inf: {v}")))
+                    } else if v < f64::from(i32::MIN) || v > f64::from(i32::MAX) {
+                        Err(too_big(&v))
+                    } else {
+                        Ok(MaxPlus::new(v as i64))
+                    }
+                })
+                .collect()
+        }
+        _ => Err(PyTypeError::new_err("the weight matrix must hold integers or floats (-inf for no arc)")),
+    }
+}
+
+#[pymethods]
+impl PyGrammar {
+    /// Reads, checks and compiles a grammar file. `GrammarError` with every
+    /// error of the file; `OSError` if it cannot be read.
+    #[staticmethod]
+    fn from_file(py: Python<'_>, path: std::path::PathBuf) -> PyResult<Self> {
+        let shown = path.display().to_string();
+        let source = std::fs::read_to_string(&path)
+            .map_err(|e| PyOSError::new_err(format!("cannot read grammar file {shown}: {e}")))?;
+        Self::parse(py, &shown, source)
+    }
+
+    /// A grammar from text; `path` names it in messages.
+    #[staticmethod]
+    #[pyo3(signature = (text, path = "<string>"))]
+    fn from_string(py: Python<'_>, text: String, path: &str) -> PyResult<Self> {
+        Self::parse(py, path, text)
+    }
+
+    /// The terminal names, in order of first appearance.
+    #[getter]
+    fn terminals(&self) -> Vec<String> {
+        self.grammar.terminals().map(|t| self.grammar.terminal_name(t).to_owned()).collect()
+    }
+    /// Warnings (useless symbols, repeated rules), rendered as diagnostics.
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        self.warnings.clone()
+    }
+    /// The name the grammar was read under.
+    #[getter]
+    fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The number of derivations of the input (terminals a₀ … aₙ, a₀ the
+    /// root; a whitespace-separated string or a list of names), exact:
+    /// Table 2 in the counting semiring. O(n³).
+    fn count(&self, py: Python<'_>, terminals: &Bound<'_, PyAny>) -> PyResult<num_bigint::BigUint> {
+        let input = self.input(terminals)?;
+        let g = &self.grammar;
+        let w = py.detach(|| Parser::<Count>::new(g).parse(&input, |_, _| Count::one())).map_err(value_error)?;
+        Ok(w.0)
+    }
+
+    /// Whether the grammar derives a tree for the input (Boolean semiring).
+    fn recognizes(&self, py: Python<'_>, terminals: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let input = self.input(terminals)?;
+        let g = &self.grammar;
+        let w = py.detach(|| Parser::<Boolean>::new(g).parse(&input, |_, _| Boolean::one())).map_err(value_error)?;
+        Ok(w.0)
+    }
+
+    /// The best total arc weight of a derivation (max-plus), `None` if there
+    /// is none. `weights`: an (n+1)×(n+1) matrix (NumPy array or nested
+    /// lists; row = head, column = dependent; integers of 32 bits, or −inf
+    /// for a forbidden arc); without it every arc weighs 0.
+    #[pyo3(signature = (terminals, weights = None))]
+    fn max(
+        &self,
+        py: Python<'_>,
+        terminals: &Bound<'_, PyAny>,
+        weights: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Option<i64>> {
+        let input = self.input(terminals)?;
+        let size = input.len();
+        let w = weights.map(|w| self::weights(w, size)).transpose()?;
+        let g = &self.grammar;
+        let weight = |h: usize, d: usize| w.as_ref().map_or(MaxPlus::one(), |w| w[h * size + d]);
+        let v = py.detach(|| Parser::<MaxPlus>::new(g).parse(&input, weight)).map_err(value_error)?;
+        Ok(v.finite())
+    }
+
+    /// A best tree (heads of positions 1 … n) under the weights (see `max`;
+    /// ties broken as the command line's `grammar parse --semiring best`).
+    /// `ValueError` if the grammar derives no tree.
+    #[pyo3(signature = (terminals, weights = None))]
+    fn best(
+        &self,
+        py: Python<'_>,
+        terminals: &Bound<'_, PyAny>,
+        weights: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<usize>> {
+        let input = self.input(terminals)?;
+        let size = input.len();
+        let w = weights.map(|w| self::weights(w, size)).transpose()?;
+        let weighted = w.is_some();
+        let g = &self.grammar;
+        let weight = |h: usize, d: usize| w.as_ref().map_or(MaxPlus::one(), |w| w[h * size + d]);
+        let tree = py
+            .detach(|| {
+                let mut parser = Parser::<MaxPlus>::new(g);
+                parser.parse(&input, weight).map(|_| parser.best_derivation().map(|d| d.tree))
+            })
+            .map_err(value_error)?;
+        match tree {
+            Some(t) => Ok(t.heads().to_vec()),
+            None => Err(PyValueError::new_err(format!(
+                "no derivation: the grammar derives no tree for this input{}",
+                if weighted { " with these weights" } else { "" }
+            ))),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        let g = &self.grammar;
+        format!(
+            "Grammar({:?}: {} terminals, {} categories, {} left states, {} right states)",
+            self.path,
+            g.num_terminals(),
+            g.num_categories(),
+            g.num_left_states(),
+            g.num_right_states()
+        )
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let py = slf.py();
+        let g = slf.get();
+        let from_string = slf.get_type().getattr("from_string")?;
+        let args = (g.source.clone(), g.path.clone()).into_pyobject(py)?;
+        Ok((from_string, args))
+    }
+}

@@ -1,0 +1,306 @@
+"""Type stubs of the Rust extension ``tabula._tabula`` (re-exported by ``tabula``).
+
+Paper references are to Nederhof (2019), *Calculating the Optimal Step in
+Shift-Reduce Dependency Parsing: From Cubic to Linear Time*.
+"""
+
+import os
+from typing import Any, Optional, Sequence, Union, final
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "Configuration",
+    "Grammar",
+    "GrammarError",
+    "Oracle",
+    "Sentence",
+    "Session",
+    "Tree",
+    "__version__",
+    "apply_batch",
+    "count",
+    "count_batch",
+    "parse_conllu",
+    "projectivize",
+    "projectivize_batch",
+    "read_conllu",
+    "scores_batch",
+    "steps",
+    "systems",
+    "write_conllu",
+]
+
+__version__: str
+
+#: _Heads of words 1..n (0 = the root): a sequence of ints, a 1-D NumPy
+#: integer array, a checked :class:`Tree`, or a CoNLL-U :class:`Sentence`
+#: (its gold tree); the last two are used without copying.
+_Heads = Union["Tree", "Sentence", Sequence[int], npt.NDArray[np.integer[Any]]]
+#: Node numbers (a stack or a buffer).
+_Nodes = Union[Sequence[int], npt.NDArray[np.integer[Any]]]
+#: _Arcs built so far, as (head, dependent) pairs.
+_Arcs = Sequence[Sequence[int]]
+#: _Terminals a0 a1 .. an of a grammar input: a whitespace-separated string or names.
+_Terminals = Union[str, Sequence[str]]
+_PathLike = Union[str, "os.PathLike[str]"]
+
+class GrammarError(ValueError):
+    """A grammar text with errors. ``str(e)`` is the command line's diagnostic
+    text (``path:line:col: error: ...``, the line, a caret, for every error);
+    ``diagnostics`` lists ``(severity, line, column, message)``."""
+
+    diagnostics: list[tuple[str, int, int, str]]
+
+@final
+class Tree:
+    """A dependency tree over words 1..n (position 0 is the root), checked once
+    (heads in range, no cycle) and then passed without copying. Immutable,
+    hashable, picklable."""
+
+    def __new__(cls, heads: _Nodes) -> "Tree":
+        """``ValueError`` (``\\`heads\\` is not a tree: ...``) if the heads do not form a tree. O(n)."""
+    @property
+    def heads(self) -> list[int]:
+        """The heads of words 1..n."""
+    @property
+    def is_projective(self) -> bool:
+        """Whether no two arcs cross, arcs from the root included. O(n)."""
+    def arcs(self) -> list[tuple[int, int]]:
+        """The arcs (head, dependent), by dependent."""
+    def __len__(self) -> int: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class Configuration:
+    """A configuration of a transition system (Sec. 2): the stack a0..ak
+    (a0 = 0, increasing), the remaining input b1..bm (a suffix of 1..n) and the
+    arcs built so far. Mutable (:meth:`apply`); picklable."""
+
+    def __new__(
+        cls,
+        stack: _Nodes,
+        buffer: _Nodes,
+        n: int,
+        system: str = "arc-standard",
+        arcs: Optional[_Arcs] = None,
+    ) -> "Configuration":
+        """Checked as the command line checks a JSON configuration; arc-eager
+        needs ``arcs`` for a stack of more than the root. ``ValueError`` otherwise."""
+    @staticmethod
+    def initial(n: int, system: str = "arc-standard") -> "Configuration":
+        """The initial configuration (0, 1 2 .. n), no arcs."""
+    @property
+    def system(self) -> str: ...
+    @property
+    def stack(self) -> list[int]: ...
+    @property
+    def buffer(self) -> list[int]: ...
+    @property
+    def n(self) -> int: ...
+    @property
+    def arcs(self) -> list[tuple[int, int]]: ...
+    @property
+    def is_final(self) -> bool: ...
+    def head(self, d: int) -> Optional[int]:
+        """The head given to word ``d`` so far, if any."""
+    def applicable_steps(self) -> list[str]: ...
+    def is_applicable(self, step: str) -> bool: ...
+    def apply(self, step: str) -> Optional[tuple[int, int]]:
+        """Takes ``step``; returns the arc it builds, if any. ``ValueError`` if it does not apply."""
+    def copy(self) -> "Configuration": ...
+    def __copy__(self) -> "Configuration": ...
+    def __deepcopy__(self, memo: Any) -> "Configuration": ...
+
+@final
+class Oracle:
+    """Optimal steps for configurations given one at a time. Each applicable
+    step is scored by the most gold arcs that computations starting with it
+    (and respecting the strategy, Sec. 2) can still build; arcs built before
+    do not count. Arc-standard: ``cubic`` (Sec. 4, Table 4; any gold tree),
+    ``quadratic`` and ``linear`` (Sec. 5, 6; projective gold trees), ``auto``
+    (linear for a projective gold tree, cubic otherwise). Arc-hybrid and
+    arc-eager: ``cubic`` (the grammar oracle, any gold tree), ``linear`` (the
+    closed forms, projective gold trees), ``auto``. Picklable (its settings)."""
+
+    def __new__(cls, system: str = "arc-standard", strategy: str = "lbr", algorithm: str = "auto") -> "Oracle":
+        """Systems: see :func:`systems`; strategies ``none``, ``lbr``,
+        ``strict-lbr``, ``rbl``; algorithms ``cubic``, ``quadratic``,
+        ``linear``, ``auto``. ``ValueError`` if the system does not offer them."""
+    @property
+    def system(self) -> str: ...
+    @property
+    def strategy(self) -> str: ...
+    @property
+    def algorithm(self) -> str: ...
+    @property
+    def steps(self) -> list[str]:
+        """The system's steps: the keys of :meth:`scores`, the columns of :meth:`scores_batch`."""
+    def scores(
+        self, stack: _Nodes, buffer: _Nodes, gold: _Heads, arcs: Optional[_Arcs] = None
+    ) -> dict[str, Optional[int]]:
+        """The score of every step of the system, ``None`` where it does not apply."""
+    def optimal(self, stack: _Nodes, buffer: _Nodes, gold: _Heads, arcs: Optional[_Arcs] = None) -> list[str]:
+        """The steps with the highest score, in the system's order."""
+    def scores_at(self, configuration: Configuration, gold: _Heads) -> dict[str, Optional[int]]: ...
+    def optimal_at(self, configuration: Configuration, gold: _Heads) -> list[str]: ...
+    def scores_batch(
+        self, configurations: Sequence[Configuration], golds: Sequence[_Heads]
+    ) -> npt.NDArray[np.int64]:
+        """Scores of many configurations (one gold tree each; a repeated object
+        is converted once), on several threads with the GIL released: shape
+        ``(len(configurations), len(steps))``, -1 where a step does not apply."""
+
+@final
+class Session:
+    """The optimal steps along one computation for one gold tree (Sec. 7):
+    told each step (:meth:`apply`), it answers :meth:`scores` for the current
+    configuration. With the linear algorithm on a projective gold tree it is
+    incremental (arc-standard: O(log n) per step along gold computations;
+    arc-hybrid and arc-eager: the closed forms, O(1) per step); otherwise each
+    :meth:`scores` is a one-shot call. Same answers as :class:`Oracle`.
+    Picklable (gold, settings, configuration)."""
+
+    def __new__(
+        cls,
+        gold: _Heads,
+        system: str = "arc-standard",
+        strategy: str = "lbr",
+        algorithm: str = "auto",
+        configuration: Optional[Configuration] = None,
+    ) -> "Session": ...
+    def scores(self) -> dict[str, Optional[int]]: ...
+    def optimal(self) -> list[str]: ...
+    def apply(self, step: str) -> Optional[tuple[int, int]]:
+        """Takes ``step``; returns the arc it builds, if any. ``ValueError`` if it does not apply."""
+    def applicable_steps(self) -> list[str]: ...
+    @property
+    def configuration(self) -> Configuration:
+        """A copy of the current configuration."""
+    @property
+    def is_final(self) -> bool: ...
+    @property
+    def stack(self) -> list[int]: ...
+    @property
+    def buffer(self) -> list[int]: ...
+    @property
+    def gold(self) -> Tree: ...
+    @property
+    def system(self) -> str: ...
+    @property
+    def steps(self) -> list[str]: ...
+    @property
+    def strategy(self) -> str: ...
+    @property
+    def algorithm(self) -> str:
+        """The algorithm in use, ``auto`` resolved."""
+    @property
+    def is_incremental(self) -> bool: ...
+
+def scores_batch(sessions: Sequence[Session]) -> npt.NDArray[np.int64]:
+    """The current scores of many sessions (one system; each session once), on
+    several threads with the GIL released: shape ``(len(sessions), len(steps))``,
+    -1 where a step does not apply."""
+
+def apply_batch(sessions: Sequence[Session], steps: Sequence[str]) -> list[Optional[tuple[int, int]]]:
+    """``sessions[i].apply(steps[i])`` for every i; the arcs built."""
+
+def projectivize(
+    heads: _Heads,
+    method: str = "optimal",
+    *,
+    single_root: bool = False,
+    sample: Optional[int] = None,
+    stream: int = 0,
+) -> list[int]:
+    """A projective tree keeping the most gold arcs (Sec. 3, Sec. 8.1; ties as the
+    command line breaks them), or pseudo-projective lifting (``method="lift"``).
+    With ``sample=SEED``: an optimal tree drawn uniformly, as ``tabula projectivize
+    --sample SEED`` draws for sentence number ``stream`` (from 0).
+    O(n) for a projective tree, O(n^3) otherwise."""
+
+def projectivize_batch(
+    trees: Sequence[_Heads],
+    method: str = "optimal",
+    *,
+    single_root: bool = False,
+    sample: Optional[int] = None,
+) -> list[Tree]:
+    """:func:`projectivize` for many trees, on several threads with the GIL
+    released; with ``sample=SEED`` tree i is drawn with stream i, as the command
+    line does. Returns :class:`Tree` objects (``.heads`` for lists), which every
+    call takes without conversion; a given :class:`Tree` that is already
+    projective comes back as the same object."""
+
+def count(heads: _Heads, *, with_best: bool = False, single_root: bool = False) -> Any:
+    """The exact number of optimal projective trees (end of Sec. 3, Fig. 8), an
+    ``int``; with ``with_best=True`` the pair ``(best score, count)``."""
+
+def count_batch(trees: Sequence[_Heads], *, with_best: bool = False, single_root: bool = False) -> list[Any]:
+    """:func:`count` for many trees, on several threads with the GIL released."""
+
+@final
+class Sentence:
+    """One sentence of a CoNLL-U file: its lines as read and its gold tree."""
+
+    @property
+    def heads(self) -> list[int]: ...
+    @property
+    def tree(self) -> Tree: ...
+    @property
+    def sent_id(self) -> Optional[str]: ...
+    @property
+    def first_line(self) -> int: ...
+    @property
+    def text(self) -> str: ...
+    def __len__(self) -> int: ...
+
+def read_conllu(path: _PathLike) -> list[Sentence]:
+    """Every sentence of a CoNLL-U file. ``ValueError`` ``file:line: message`` if malformed."""
+
+def parse_conllu(text: str, name: str = "<string>") -> list[Sentence]:
+    """Every sentence of CoNLL-U text; ``name`` stands for the file in messages."""
+
+def write_conllu(
+    path: _PathLike, sentences: Sequence[Sentence], heads: Optional[Sequence[Optional[_Heads]]] = None
+) -> None:
+    """Writes the sentences byte for byte, with new heads where given (only the
+    changed HEAD fields are rewritten); atomically (temporary file, rename)."""
+
+@final
+class Grammar:
+    """A split bilexical grammar (Sec. 3), checked and compiled; the engine of
+    Table 2 runs it over the counting, Boolean and max-plus semirings.
+    Picklable (as its text)."""
+
+    @staticmethod
+    def from_file(path: _PathLike) -> "Grammar":
+        """``GrammarError`` with every error of the file; ``OSError`` if unreadable."""
+    @staticmethod
+    def from_string(text: str, path: str = "<string>") -> "Grammar": ...
+    @property
+    def terminals(self) -> list[str]: ...
+    @property
+    def warnings(self) -> list[str]: ...
+    @property
+    def path(self) -> str: ...
+    def count(self, terminals: _Terminals) -> int:
+        """The exact number of derivations of a0 a1 .. an (a0 the root). O(n^3)."""
+    def recognizes(self, terminals: _Terminals) -> bool: ...
+    def max(
+        self, terminals: _Terminals, weights: Optional[Union[npt.ArrayLike, npt.NDArray[Any]]] = None
+    ) -> Optional[int]:
+        """The best total weight (max-plus); ``weights`` is (n+1)x(n+1), row = head,
+        column = dependent, 32-bit integers or -inf. ``None`` if no derivation."""
+    def best(
+        self, terminals: _Terminals, weights: Optional[Union[npt.ArrayLike, npt.NDArray[Any]]] = None
+    ) -> list[int]:
+        """A best tree: the heads of positions 1..n. ``ValueError`` if no derivation."""
+
+def systems() -> list[str]:
+    """The transition systems the library has."""
+
+def steps(system: str) -> list[str]:
+    """A system's steps, in the order of scores and batch columns."""

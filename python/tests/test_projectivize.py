@@ -1,0 +1,97 @@
+"""projectivize, count, read_conllu and write_conllu against `tabula
+projectivize` and `tabula count` on the same treebanks."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import tabula
+from conftest import ROOT, SMALL, random_tree, run
+
+TREEBANKS = [SMALL, ROOT / "data" / "sample.conllu"]
+
+
+@pytest.mark.parametrize("path", TREEBANKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("args", [("optimal", False), ("lift", False), ("optimal", True)], ids=str)
+def test_projectivize_writes_what_the_cli_writes(cli, tmp_path, path, args):
+    method, single_root = args
+    flags = ["--method", method] + (["--single-root"] if single_root else [])
+    expected = run(cli, "projectivize", str(path), *flags).stdout
+    sentences = tabula.read_conllu(path)
+    trees = tabula.projectivize_batch(sentences, method, single_root=single_root)
+    heads = [t.heads for t in trees]
+    assert heads == [tabula.projectivize(s.heads, method, single_root=single_root) for s in sentences]
+    assert trees == tabula.projectivize_batch([s.tree for s in sentences], method, single_root=single_root)
+    out = tmp_path / "out.conllu"
+    tabula.write_conllu(out, sentences, heads)
+    assert out.read_text() == expected
+    tabula.write_conllu(out, sentences, trees)
+    assert out.read_text() == expected
+    assert all(t.is_projective for t in trees)
+
+
+@pytest.mark.parametrize("seed", [1, 7])
+def test_sampling_draws_what_the_cli_draws(cli, tmp_path, seed):
+    expected = run(cli, "projectivize", str(SMALL), "--sample", str(seed)).stdout
+    sentences = tabula.read_conllu(SMALL)
+    trees = tabula.projectivize_batch(sentences, sample=seed)
+    out = tmp_path / "out.conllu"
+    tabula.write_conllu(out, sentences, trees)
+    assert out.read_text() == expected
+    for i, (s, t) in enumerate(zip(sentences, trees)):
+        assert tabula.projectivize(s, sample=seed, stream=i) == t.heads
+        assert tabula.count(t.heads) == 1 and tabula.count(s, with_best=True)[0] == sum(
+            a == b for a, b in zip(t.heads, s.heads)
+        )
+    with pytest.raises(ValueError, match="sample applies to method optimal only"):
+        tabula.projectivize([0], "lift", sample=seed)
+
+
+@pytest.mark.parametrize("path", TREEBANKS, ids=lambda p: p.name)
+def test_count_matches_the_cli(cli, path):
+    rows = [line.split("\t") for line in run(cli, "count", str(path)).stdout.splitlines()[1:]]
+    sentences = tabula.read_conllu(path)
+    assert len(rows) == len(sentences)
+    batch = tabula.count_batch([s.heads for s in sentences], with_best=True)
+    for row, s, pair in zip(rows, sentences, batch):
+        best, count = int(row[4]), int(row[5])
+        assert tabula.count(s.heads) == count
+        assert tabula.count(s.tree, with_best=True) == (best, count) == pair
+        assert s.sent_id == (row[1] or None)
+
+
+def test_counts_beyond_64_bits_are_exact(cli, tmp_path):
+    # A random tree of 60 words: about 3e24 optimal projective trees, beyond 64 bits.
+    rng = random.Random(1)
+    heads = random_tree(60, rng)
+    text = "".join(f"{i}\tw\tw\t_\t_\t_\t{h}\tdep\t_\t_\n" for i, h in enumerate(heads, 1)) + "\n"
+    path = tmp_path / "one.conllu"
+    path.write_text(text)
+    row = run(cli, "count", str(path)).stdout.splitlines()[1].split("\t")
+    assert tabula.count(heads, with_best=True) == (int(row[4]), int(row[5]))
+    assert tabula.count(heads) > 2**64
+
+
+def test_projective_trees_come_back_as_the_same_object():
+    t = tabula.Tree([2, 0, 2])
+    assert tabula.projectivize_batch([t])[0] is t
+
+
+def test_numpy_heads_and_trees_agree():
+    heads = [3, 0, 2, 2, 3]
+    for h in (heads, tuple(heads), np.array(heads), np.array(heads, dtype=np.uint8), tabula.Tree(heads)):
+        assert tabula.projectivize(h) == tabula.projectivize(heads)
+        assert tabula.count(h) == tabula.count(heads)
+
+
+def test_conllu_round_trip_is_byte_exact(tmp_path):
+    sentences = tabula.read_conllu(SMALL)
+    out = tmp_path / "copy.conllu"
+    tabula.write_conllu(out, sentences)
+    assert out.read_bytes() == SMALL.read_bytes()
+    assert tabula.parse_conllu(SMALL.read_text())[1].heads == sentences[1].heads
+    assert "".join(s.text for s in sentences).endswith(SMALL.read_text()[-200:])
+    assert [len(s) for s in sentences] == [len(s.heads) for s in sentences]
