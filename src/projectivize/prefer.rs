@@ -380,6 +380,13 @@ pub struct Preferred {
     pub secondary: i64,
 }
 
+/// The packed key's multiplier of the gold-arc count: 2³².
+const PACKED_SHIFT: i64 = 1 << 32;
+/// Packing is exact while (n + 1) · max |w₂| stays below this (2³¹).
+const PACKED_SECONDARY_BOUND: u64 = 1 << 31;
+/// … and n below this, so that keys stay within ±2⁶¹ ([`MaxPlus`]'s range).
+const PACKED_PRIMARY_BOUND: u64 = 1 << 28;
+
 /// The engine's value: (gold arcs, secondary score), compared in that order.
 pub type GoldThenPreference = Lexicographic<MaxPlus<i64>, MaxPlus<i64>>;
 
@@ -403,6 +410,7 @@ pub type GoldThenPreference = Lexicographic<MaxPlus<i64>, MaxPlus<i64>>;
 /// ```
 pub struct PreferringProjectivizer<'g> {
     parser: Parser<'g, GoldThenPreference>,
+    packed: Parser<'g, MaxPlus<i64>>,
     terminals: SentenceTerminals,
     class: TreeClass,
     weights: Weights,
@@ -418,6 +426,7 @@ impl<'g> PreferringProjectivizer<'g> {
         let terminals = SentenceTerminals::for_grammar(grammar)?;
         Ok(PreferringProjectivizer {
             parser: Parser::new(grammar),
+            packed: Parser::new(grammar),
             terminals,
             class,
             weights,
@@ -449,6 +458,14 @@ impl<'g> PreferringProjectivizer<'g> {
     }
 
     /// Like [`projectivize`](Self::projectivize) without the fast path. O(n³).
+    ///
+    /// The engine runs in [`GoldThenPreference`] or, when the sentence's
+    /// scores are small enough (every partial secondary sum within ±2³¹,
+    /// always so for the default weights and n < 10⁶), in plain max-plus on
+    /// the packed key 2³² · gold + secondary, which orders derivations
+    /// exactly as the lexicographic pair does (an isomorphism on that range),
+    /// so both give the same tree, ties included; the packed form is about
+    /// twice as fast (16 → 8 bytes, no three-way comparison).
     pub fn projectivize_with_engine(
         &mut self,
         gold: &DepTree,
@@ -456,6 +473,46 @@ impl<'g> PreferringProjectivizer<'g> {
     ) -> Result<Preferred, ProjectivizeError> {
         let n = gold.len();
         self.weights.fill(gold, labels, &mut self.matrix, &mut self.scratch)?;
+        let largest = self.matrix.iter().map(|w| w.unsigned_abs()).max().unwrap_or(0);
+        if largest.saturating_mul(n as u64 + 1) < PACKED_SECONDARY_BOUND && (n as u64) < PACKED_PRIMARY_BOUND {
+            return self.parse_packed(gold);
+        }
+        self.parse_lexicographic(gold)
+    }
+
+    /// [`projectivize_with_engine`](Self::projectivize_with_engine) in the
+    /// [`Lexicographic`] semiring whatever the sizes (the reference the
+    /// packed form is tested against). O(n³).
+    pub fn projectivize_lexicographic(
+        &mut self,
+        gold: &DepTree,
+        labels: &WordLabels,
+    ) -> Result<Preferred, ProjectivizeError> {
+        self.weights.fill(gold, labels, &mut self.matrix, &mut self.scratch)?;
+        self.parse_lexicographic(gold)
+    }
+
+    /// The engine in max-plus over 2³² · gold + secondary (weights filled).
+    fn parse_packed(&mut self, gold: &DepTree) -> Result<Preferred, ProjectivizeError> {
+        let n = gold.len();
+        self.terminals.fill(n, &mut self.input);
+        let size = n + 1;
+        let matrix = &self.matrix;
+        let w = self.packed.parse(&self.input, |h, d| {
+            let gold_arc = i64::from(d >= 1 && gold.head(d) == h);
+            MaxPlus::new(gold_arc * PACKED_SHIFT + matrix[h * size + d])
+        })?;
+        let key = w.finite().ok_or(ProjectivizeError::NoTree(n))?;
+        // |secondary| < 2³¹ = PACKED_SHIFT / 2: round to the nearest multiple.
+        let score = (key + PACKED_SHIFT / 2).div_euclid(PACKED_SHIFT);
+        let secondary = key - score * PACKED_SHIFT;
+        let tree = self.packed.best_derivation().ok_or(ProjectivizeError::NoTree(n))?.tree;
+        Ok(Preferred { tree, score: score as usize, secondary })
+    }
+
+    /// The engine in [`GoldThenPreference`] (weights filled).
+    fn parse_lexicographic(&mut self, gold: &DepTree) -> Result<Preferred, ProjectivizeError> {
+        let n = gold.len();
         self.terminals.fill(n, &mut self.input);
         let size = n + 1;
         let matrix = &self.matrix;
@@ -463,7 +520,7 @@ impl<'g> PreferringProjectivizer<'g> {
             let gold_arc = i64::from(d >= 1 && gold.head(d) == h);
             Lexicographic::new(MaxPlus::new(gold_arc), MaxPlus::new(matrix[h * size + d]))
         })?;
-        let (Some(score), Some(secondary)) = (w.primary.finite(), w.secondary.finite()) else {
+        let (Some(score), Some(secondary)) = (w.primary().finite(), w.secondary().finite()) else {
             return Err(ProjectivizeError::NoTree(n));
         };
         let tree = self.parser.best_derivation().ok_or(ProjectivizeError::NoTree(n))?.tree;

@@ -20,28 +20,32 @@ use std::fmt;
 ///
 /// This is a semiring when
 ///
-/// * A is totally ordered (`Ord`) and its ⊕ is the maximum of that order
-///   (max-plus is), and
+/// * A is totally ordered (`Ord`), its ⊕ is the maximum of that order and
+///   its 𝟘 the least element (max-plus: −∞), and
 /// * A's ⊗ is *strictly* monotone on non-𝟘 values: a < a′ implies
 ///   a ⊗ c < a′ ⊗ c and c ⊗ a < c ⊗ a′ for every c ≠ 𝟘 (max-plus over the
-///   integers is: adding c preserves strict order),
+///   integers is: adding c preserves strict order), and
+/// * neither A nor B has zero divisors (a ⊗ b = 𝟘 only if a or b is 𝟘) and
+///   B's ⊕ of non-𝟘 values is non-𝟘 (max-plus within its range, counts,
+///   max-count all qualify).
 ///
-/// for any semiring B. Then ⊗ distributes over ⊕: if a > a′ both sides keep
-/// the products with a; if a = a′ both sides reduce to B's distributivity.
-/// Any pair with a 𝟘 component is 𝟘 (equality treats them as one value), so
-/// the secondary score never revives a pair that has no derivation.
-/// The tests check the laws on random values (`proptest`).
+/// Then ⊗ distributes over ⊕: if a > a′ both sides keep the products with
+/// a; if a = a′ both sides reduce to B's distributivity. A pair with a 𝟘
+/// component is 𝟘: [`new`](Self::new) turns it into (𝟘, 𝟘), and by the last
+/// condition ⊕ and ⊗ keep "both components 𝟘 or neither", so the secondary
+/// score never revives a pair that has no derivation. The tests check the
+/// laws on random values (`proptest`).
 ///
 /// # Cost
 ///
-/// One comparison of primaries per ⊕ and two ⊗ per ⊗; for two `MaxPlus<i64>`
-/// a value is 16 bytes and owns no memory, so the engine allocates nothing.
+/// ⊗ is two componentwise ⊗ and ⊕ one comparison of primaries (plus B's ⊕
+/// on ties), with no test for 𝟘: that invariant makes them unnecessary. For
+/// two `MaxPlus<i64>` a value is 16 bytes and owns no memory, so the engine
+/// allocates nothing.
 #[derive(Clone, Copy)]
 pub struct Lexicographic<A, B> {
-    /// Compared first.
-    pub primary: A,
-    /// Compared (⊕-combined) only between equal primaries.
-    pub secondary: B,
+    primary: A,
+    secondary: B,
 }
 
 impl<A: Semiring, B: Semiring> Lexicographic<A, B> {
@@ -52,6 +56,18 @@ impl<A: Semiring, B: Semiring> Lexicographic<A, B> {
             return Lexicographic { primary: A::zero(), secondary: B::zero() };
         }
         Lexicographic { primary, secondary }
+    }
+
+    /// The primary component (compared first).
+    #[inline]
+    pub fn primary(&self) -> &A {
+        &self.primary
+    }
+
+    /// The secondary component (⊕-combined only between equal primaries).
+    #[inline]
+    pub fn secondary(&self) -> &B {
+        &self.secondary
     }
 }
 
@@ -66,13 +82,7 @@ impl<A: Semiring + Ord, B: Semiring> Semiring for Lexicographic<A, B> {
     }
     #[inline]
     fn plus_assign(&mut self, other: &Self) {
-        if other.is_zero() {
-            return;
-        }
-        if self.is_zero() {
-            *self = other.clone();
-            return;
-        }
+        // 𝟘 = (𝟘, 𝟘) is least in A, and 𝟘 ⊕ 𝟘 = 𝟘 in B: no special case.
         match other.primary.cmp(&self.primary) {
             Ordering::Greater => *self = other.clone(),
             Ordering::Equal => self.secondary.plus_assign(&other.secondary),
@@ -81,14 +91,12 @@ impl<A: Semiring + Ord, B: Semiring> Semiring for Lexicographic<A, B> {
     }
     #[inline]
     fn times(&self, other: &Self) -> Self {
-        if self.is_zero() || other.is_zero() {
-            return Self::zero();
-        }
-        Self::new(self.primary.times(&other.primary), self.secondary.times(&other.secondary))
+        // No zero divisors: the product is (𝟘, 𝟘)-like iff a factor is.
+        Lexicographic { primary: self.primary.times(&other.primary), secondary: self.secondary.times(&other.secondary) }
     }
     #[inline]
     fn is_zero(&self) -> bool {
-        self.primary.is_zero() || self.secondary.is_zero()
+        self.primary.is_zero()
     }
 }
 
@@ -102,8 +110,7 @@ impl<A: Selective + Ord, B: Selective> Selective for Lexicographic<A, B> {
 
 impl<A: Semiring, B: Semiring> PartialEq for Lexicographic<A, B> {
     fn eq(&self, other: &Self) -> bool {
-        let (z, w) =
-            (self.primary.is_zero() || self.secondary.is_zero(), other.primary.is_zero() || other.secondary.is_zero());
+        let (z, w) = (self.primary.is_zero(), other.primary.is_zero());
         (z && w) || (!z && !w && self.primary == other.primary && self.secondary == other.secondary)
     }
 }
@@ -135,7 +142,7 @@ mod tests {
         let component = prop_oneof![1 => Just(None), 6 => (-3i64..4).prop_map(Some)];
         (component.clone(), component).prop_map(|(a, b)| {
             let m = |x: Option<i64>| x.map_or_else(MaxPlus::neg_inf, MaxPlus::new);
-            Lexicographic { primary: m(a), secondary: m(b) }
+            Lexicographic::new(m(a), m(b))
         })
     }
 
