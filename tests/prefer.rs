@@ -113,7 +113,18 @@ fn naive_secondary(rules: &[Rule], gold: &DepTree, labels: &[(&str, &str)], tree
     let mut total = 0;
     for (h, d) in tree.arcs() {
         let g = gold.head(d);
+        let (hu, hr) = if h == 0 { ("", "") } else { labels[h - 1] };
+        let (du, dr) = labels[d - 1];
         if h == g {
+            // Gold arcs: only the rules about the head and the direction.
+            for rule in rules {
+                total += match *rule {
+                    Rule::HeadDeprel(rel, w) if h != 0 && matches(rel, hr, &head_rels) => w,
+                    Rule::HeadUpos(u, w) if h != 0 && hu == u => w,
+                    Rule::HeadAfter(rel, w) if h > d && matches(rel, dr, &after_rels) => w,
+                    _ => 0,
+                };
+            }
             continue;
         }
         // Steps from d up to h in the gold tree, if h is an ancestor.
@@ -128,8 +139,6 @@ fn naive_secondary(rules: &[Rule], gold: &DepTree, labels: &[(&str, &str)], tree
             }
         }
         let listed = |k: usize| rules.iter().any(|r| matches!(r, Rule::Ancestor(Some(j), _) if *j == k));
-        let (hu, hr) = if h == 0 { ("", "") } else { labels[h - 1] };
-        let (du, dr) = labels[d - 1];
         for rule in rules {
             total += match *rule {
                 Rule::Ancestor(Some(j), w) if steps == Some(j) => w,

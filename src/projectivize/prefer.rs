@@ -26,22 +26,23 @@ pub const DEFAULT_WEIGHTS: &str = include_str!("default.weights");
 /// sentence far inside [`MaxPlus`]'s range.
 pub const MAX_WEIGHT: i64 = 1_000_000_000;
 
-/// A secondary weight function over arcs (h, d), h ≠ gold head of d, by the
-/// positions of h and d in the gold tree and their UPOS and DEPREL:
+/// A secondary weight function over arcs (h, d), by the positions of h and
+/// d in the gold tree and their UPOS and DEPREL: w₂(h, d) is the sum of the
+/// rules that match. The first three look at the head and the arc's
+/// direction and apply to every arc, gold or not (so among equally many gold
+/// arcs, those under leaves are the ones to drop); the others describe a
+/// *new* head and apply only to arcs that are not gold arcs.
 ///
-/// w₂(h, d) = 0 if (h, d) is a gold arc, else the sum of the rules that
-/// match:
-///
-/// | rule | adds W when |
-/// |---|---|
-/// | `ancestor K W` | h is d's gold ancestor K ≥ 2 steps up (`K` = `*`: any K without a rule of its own) |
-/// | `head-deprel REL W` | h's DEPREL is REL |
-/// | `head-upos UPOS W` | h's UPOS is UPOS |
-/// | `dep-deprel REL W` | d's DEPREL is REL |
-/// | `dep-upos UPOS W` | d's UPOS is UPOS |
-/// | `head-after REL W` | d's DEPREL is REL and h > d (the head follows the word) |
-/// | `root W` | h = 0 (the root position) |
-/// | `same-side W` | h is on the same side of d as d's gold head |
+/// | rule | arcs | adds W when |
+/// |---|---|---|
+/// | `head-deprel REL W` | all | h's DEPREL is REL (h ≥ 1) |
+/// | `head-upos UPOS W` | all | h's UPOS is UPOS (h ≥ 1) |
+/// | `head-after REL W` | all | d's DEPREL is REL and h > d (the head follows the word) |
+/// | `ancestor K W` | new | h is d's gold ancestor K ≥ 2 steps up (`K` = `*`: any K without a rule of its own) |
+/// | `dep-deprel REL W` | new | d's DEPREL is REL (the cost of moving d) |
+/// | `dep-upos UPOS W` | new | d's UPOS is UPOS |
+/// | `root W` | new | h = 0 (the root position) |
+/// | `same-side W` | new | h is on the same side of d as d's gold head |
 ///
 /// A word's DEPREL matches REL if it equals REL, or if no rule of that kind
 /// names the full DEPREL and its universal part (before `:`) equals REL.
@@ -212,7 +213,7 @@ impl Weights {
 
     /// Fills `matrix` ((n+1)², row = head, column = dependent) with w₂ for
     /// every arc of a sentence with gold tree `gold` and words `labels`
-    /// (UPOS and DEPREL of words 1 … n). Gold arcs and the diagonal get 0.
+    /// (UPOS and DEPREL of words 1 … n). The diagonal gets 0.
     /// O(n²) time plus O(n) hash look-ups; `matrix` and `scratch` are reused
     /// (no allocation once they have grown).
     ///
@@ -246,6 +247,8 @@ impl Weights {
         matrix.resize(size * size, 0);
         for d in 1..size {
             let g = gold.head(d);
+            // A gold arc: only the rules about the head itself.
+            matrix[g * size + d] = if g == 0 { 0 } else { as_head[g] } + if g > d { after[d] } else { 0 };
             for h in 0..size {
                 if h == d || h == g {
                     continue;
@@ -593,7 +596,8 @@ mod tests {
         let (mut m, mut s) = (Vec::new(), Vec::new());
         w.fill(&gold, &labels, &mut m, &mut s).unwrap();
         let at = |h: usize, d: usize| m[h * 4 + d];
-        assert_eq!(at(1, 2), 0, "gold arc");
+        assert_eq!(at(1, 2), 0, "gold arc under the root word");
+        assert_eq!(at(2, 3), -100, "gold arc under the punct");
         assert_eq!(at(1, 3), 30 + 1, "grandparent, same side");
         assert_eq!(at(0, 3), -1000 + 20 + 1, "root, 3 steps up, same side");
         assert_eq!(at(2, 1), -100, "under a punct, opposite side");
