@@ -13,7 +13,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use tabula::conllu::{ConlluError, InvalidSentence, RawSentence, Reader, Sentence};
 use tabula::grammar::{text, Grammar};
-use tabula::projectivize::{lift, OptimalProjectivizer, OptimalSampler, ProjectivizeError, TreeClass};
+use tabula::projectivize::{
+    lift, OptimalProjectivizer, OptimalSampler, PreferringProjectivizer, ProjectivizeError, TreeClass, Weights,
+    WordLabels,
+};
 use tabula::tree::DepTree;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -27,9 +30,10 @@ pub enum Method {
 
 /// Arguments of `tabula projectivize`.
 ///
-/// Ties between optimal trees are broken deterministically (the engine's
-/// first-choice backtrace, see the library's `projectivize` module); the
-/// output is the same for every `--threads`. Sentence positions map to
+/// Among the optimal trees, `--prefer` picks one with the best secondary
+/// score (default: the built-in weights); remaining ties are broken
+/// deterministically (the engine's first-choice backtrace, see the library's
+/// `projectivize` module); the output is the same for every `--threads`. Sentence positions map to
 /// grammar terminals as: every word is `a`; the root is `root` if the grammar
 /// has that terminal, else `a`.
 #[derive(clap::Args)]
@@ -62,6 +66,33 @@ pub struct Args {
     /// (sentence i uses ChaCha8 seeded with SEED, stream i).
     #[arg(long, value_name = "SEED")]
     sample: Option<u64>,
+    /// Among the optimal trees, prefer by: `none` (the first-choice
+    /// tie-break only), `default` (built-in weights: nearest gold ancestor,
+    /// nothing under punct/cc/case/…, see docs/projectivize.md) or a weights
+    /// FILE. Optimal only; not with --sample (which draws among all optimal trees).
+    #[arg(long, value_name = "none|default|FILE")]
+    prefer: Option<PathBuf>,
+}
+
+/// The weights of `--prefer`: `None` for `none`.
+pub(crate) fn load_weights(prefer: Option<&Path>) -> Result<Option<Weights>, CliError> {
+    match prefer {
+        None => Ok(Some(Weights::default())),
+        Some(p) if p == Path::new("none") => Ok(None),
+        Some(p) if p == Path::new("default") => Ok(Some(Weights::default())),
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            let weights = Weights::parse(&text).map_err(|errors| {
+                errors
+                    .0
+                    .iter()
+                    .map(|e| format!("{}:{}: {}", p.display(), e.line, e.kind))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })?;
+            Ok(Some(weights))
+        }
+    }
 }
 
 /// The built-in or user grammar, and what the fast path may assume of it.
@@ -170,6 +201,7 @@ pub(crate) fn progress(len: Option<u64>) -> Option<indicatif::ProgressBar> {
 enum Worker<'g> {
     Optimal(OptimalProjectivizer<'g>),
     Sample(OptimalSampler<'g>, u64),
+    Prefer(Box<(PreferringProjectivizer<'g>, WordLabels)>),
     Lift,
 }
 
@@ -190,6 +222,11 @@ impl Worker<'_> {
                 let mut rng = ChaCha8Rng::seed_from_u64(*seed);
                 rng.set_stream(index);
                 s.sample(gold, &mut rng).map(|p| p.tree)
+            }
+            Worker::Prefer(state) => {
+                let (p, labels) = &mut **state;
+                labels.read_conllu(&sentence.raw().text);
+                p.projectivize_with_engine(gold, labels).map(|p| p.tree)
             }
             Worker::Lift => Ok(lift(gold)),
         };
@@ -219,15 +256,28 @@ const BATCH: usize = 1024;
 
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let start = Instant::now();
-    if args.method == Method::Lift && (args.grammar.is_some() || args.single_root || args.sample.is_some()) {
-        return Err("--grammar, --single-root and --sample apply to --method optimal only".into());
+    if args.method == Method::Lift
+        && (args.grammar.is_some() || args.single_root || args.sample.is_some() || args.prefer.is_some())
+    {
+        return Err("--grammar, --single-root, --sample and --prefer apply to --method optimal only".into());
     }
+    if args.sample.is_some() && args.prefer.as_deref().is_some_and(|p| p != Path::new("none")) {
+        return Err("--sample draws among all optimal trees; --prefer applies to the deterministic choice".into());
+    }
+    let weights =
+        if args.sample.is_some() || args.method == Method::Lift { None } else { load_weights(args.prefer.as_deref())? };
     let (grammar, class) = load_grammar(args.grammar.as_deref(), args.single_root)?;
     let class = if args.method == Method::Lift { TreeClass::Projective } else { class };
     let make_worker = || -> Result<Worker<'_>, CliError> {
         Ok(match (args.method, args.sample) {
             (Method::Lift, _) => Worker::Lift,
-            (Method::Optimal, None) => Worker::Optimal(OptimalProjectivizer::new(&grammar, class)?),
+            (Method::Optimal, None) => match &weights {
+                None => Worker::Optimal(OptimalProjectivizer::new(&grammar, class)?),
+                Some(w) => Worker::Prefer(Box::new((
+                    PreferringProjectivizer::new(&grammar, class, w.clone())?,
+                    WordLabels::default(),
+                ))),
+            },
             (Method::Optimal, Some(seed)) => Worker::Sample(OptimalSampler::new(&grammar, class)?, seed),
         })
     };

@@ -10,6 +10,12 @@
 //!   with the (max, count) semiring.
 //! * [`Counter`] (Sec. 3, Fig. 8): the best score and the exact number of
 //!   optimal projective trees, in the (max, count) semiring.
+//! * [`PreferringProjectivizer`] (Sec. 8.1 leaves the choice among optimal
+//!   trees open): among the trees keeping the most gold arcs, one with the
+//!   highest secondary score under [`Weights`] (by default [`DEFAULT_WEIGHTS`]:
+//!   reattach to the nearest gold ancestor, never under a leaf relation such
+//!   as `punct`, keep the side of the gold head), in the
+//!   [`Lexicographic`](crate::semiring::Lexicographic) semiring. O(n³).
 //! * [`lift`] (Nivre & Nilsson 2005): pseudo-projective lifting, the usual
 //!   baseline (Table 6): repeatedly lift the shortest non-projective arc.
 //!
@@ -37,10 +43,15 @@
 mod count;
 mod lift;
 mod optimal;
+mod prefer;
 
 pub use count::{Counted, Counter};
 pub use lift::lift;
 pub use optimal::{OptimalProjectivizer, OptimalSampler, Projectivized};
+pub use prefer::{
+    GoldThenPreference, Preferred, PreferringProjectivizer, Weights, WeightsError, WeightsErrorKind, WeightsErrors,
+    WordLabels, DEFAULT_WEIGHTS, MAX_WEIGHT,
+};
 
 use crate::engine::EngineError;
 use crate::grammar::{Grammar, Terminal};
@@ -54,6 +65,9 @@ pub enum ProjectivizeError {
     /// The grammar derives no tree for a sentence of this length.
     #[error("the grammar derives no tree for a sentence of {0} words")]
     NoTree(usize),
+    /// The labels given for a sentence do not have one entry per word.
+    #[error("the sentence has {words} words but {labels} (UPOS, DEPREL) labels")]
+    Labels { words: usize, labels: usize },
     #[error(transparent)]
     Engine(#[from] EngineError),
 }

@@ -11,7 +11,9 @@
 //! The engine ([`crate::engine`]) only ever calls these operations, so the same
 //! dynamic program yields the best score ([`MaxPlus`]), the number of derivations
 //! ([`Count`], [`CheckedCount`]), both at once ([`MaxCount`]), recognition
-//! ([`Boolean`]) or the log of a sum of exponentials ([`LogSumExp`]).
+//! ([`Boolean`]), the log of a sum of exponentials ([`LogSumExp`]), or a best
+//! primary score with the best secondary score among its derivations
+//! ([`Lexicographic`]).
 //! (Nederhof 2019, Sec. 3: "This can be done for any semiring.")
 //!
 //! Semirings whose ⊕ always picks one of its arguments (up to ties) are
@@ -20,12 +22,14 @@
 
 mod boolean;
 mod counting;
+mod lexicographic;
 mod log_sum_exp;
 mod max_count;
 mod max_plus;
 
 pub use boolean::Boolean;
 pub use counting::{CheckedCount, Count};
+pub use lexicographic::Lexicographic;
 pub use log_sum_exp::LogSumExp;
 pub use max_count::MaxCount;
 pub use max_plus::MaxPlus;
