@@ -215,8 +215,10 @@ def projectivize(
     sample: Optional[int] = None,
     stream: int = 0,
 ) -> list[int]:
-    """A projective tree keeping the most gold arcs (Sec. 3, Sec. 8.1; ties as the
-    command line breaks them), or pseudo-projective lifting (``method="lift"``).
+    """A projective tree keeping the most gold arcs (Sec. 3, Sec. 8.1; ties as
+    ``tabula projectivize --prefer none`` breaks them: the label-aware preference of
+    the command line's default is not in the Python API yet), or pseudo-projective
+    lifting (``method="lift"``).
     With ``sample=SEED``: an optimal tree drawn uniformly, as ``tabula projectivize
     --sample SEED`` draws for sentence number ``stream`` (from 0).
     O(n) for a projective tree, O(n^3) otherwise."""
