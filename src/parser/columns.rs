@@ -111,6 +111,17 @@ impl Columns {
     /// The HEAD column as a tree; errors (naming the line) if a HEAD is not
     /// a number in 0 … n or the heads are not a tree. O(n).
     pub fn heads(&self, text: &[u8], file: &str) -> Result<DepTree, ParserError> {
+        let heads = self.head_numbers(text, file)?;
+        DepTree::from_heads(&heads).map_err(|e| ParserError::Conllu {
+            file: file.to_owned(),
+            line: self.first_line,
+            reason: e.to_string(),
+        })
+    }
+
+    /// The HEAD column as numbers in 0 … n (not checked to form a tree:
+    /// what evaluation needs); errors name the line. O(n).
+    pub fn head_numbers(&self, text: &[u8], file: &str) -> Result<Vec<usize>, ParserError> {
         let n = self.words.len();
         let mut heads = Vec::with_capacity(n);
         for w in &self.words {
@@ -126,11 +137,7 @@ impl Columns {
                 }
             }
         }
-        DepTree::from_heads(&heads).map_err(|e| ParserError::Conllu {
-            file: file.to_owned(),
-            line: self.first_line,
-            reason: e.to_string(),
-        })
+        Ok(heads)
     }
 
     /// Writes the block with HEAD and DEPREL of word i + 1 replaced by

@@ -6,7 +6,8 @@
 //! UPOS is not `PUNCT`; and per sentence length (bins of ten words).
 //! The two files must align: the same sentences with the same number of
 //! words and the same FORMs; the first difference is an error naming the
-//! line of each file. O(bytes of both files), memory of one sentence.
+//! line of each file. HEADs must be numbers in 0 … n; the predicted heads
+//! need not form a tree. O(bytes of both files), memory of one sentence.
 
 use super::columns::Columns;
 use super::ParserError;
@@ -136,14 +137,14 @@ pub fn evaluate<G: BufRead, P: BufRead>(
                 ));
             }
         }
-        let gtree = gcols.heads(&gtext, gold_name)?;
-        let ptree = pcols.heads(&ptext, pred_name)?;
+        let gheads = gcols.head_numbers(&gtext, gold_name)?;
+        let pheads = pcols.head_numbers(&ptext, pred_name)?;
         let n = gcols.len();
         let bin = BINS.iter().position(|&b| n <= b).unwrap_or(BINS.len());
         eval.sentences += 1;
         eval.by_length[bin].sentences += 1;
         for (i, (gw, pw)) in gcols.words.iter().zip(&pcols.words).enumerate() {
-            let head = gtree.head(i + 1) == ptree.head(i + 1);
+            let head = gheads[i] == pheads[i];
             let label = universal(&gtext[gw.deprel.clone()]) == universal(&ptext[pw.deprel.clone()]);
             eval.all.add(head, label);
             eval.by_length[bin].counts.add(head, label);
