@@ -399,3 +399,28 @@ fn bad_models_and_misaligned_files_are_errors() {
     let e = String::from_utf8_lossy(&o.stderr);
     assert!(e.contains("in.conllu:4") && e.contains("pred.conllu:4"), "{e}");
 }
+
+#[test]
+fn a_second_pass_continues_from_a_model() {
+    let gold = read_gold(synthetic(60, 13).as_bytes(), "syn").unwrap();
+    let first = small(TrainOptions { oracle: OracleKind::Static, ..TrainOptions::default() });
+    let mut t = Trainer::new(first.clone(), gold.clone(), "syn").unwrap();
+    t.epoch(&mut |_| {}).unwrap();
+    let model = t.model();
+    let before = attachment(&model, &gold);
+    let second = TrainOptions { oracle: OracleKind::Dynamic, explore_from: 0, ..first.clone() };
+    let mut t = Trainer::from_model(second.clone(), gold.clone(), "syn", model.clone()).unwrap();
+    // Before any update the model is unchanged.
+    assert_eq!(t.model(), model);
+    for _ in 0..4 {
+        t.epoch(&mut |_| {}).unwrap();
+    }
+    assert!(attachment(&t.model(), &gold).heads >= before.heads);
+    let other = TrainOptions { system: System::ArcEager, ..second.clone() };
+    assert!(matches!(
+        Trainer::from_model(other, gold.clone(), "syn", model.clone()),
+        Err(ParserError::InitMismatch(_))
+    ));
+    let unknown = read_gold(GOLD.as_bytes(), "g").unwrap();
+    assert!(matches!(Trainer::from_model(second, unknown, "g", model), Err(ParserError::InitMismatch(_))));
+}

@@ -70,6 +70,10 @@ pub struct Args {
     explore_p: f64,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Continue from this model (a second pass: e.g. static first, then
+    /// dynamic); --system and the table sizes must match it.
+    #[arg(long, value_name = "MODEL")]
+    init: Option<PathBuf>,
     /// log2 of the rows of the step weight table.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(4..=28))]
     step_bits: u32,
@@ -116,7 +120,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
         None => None,
     };
-    let mut trainer = Trainer::new(options, gold, &name)?;
+    let mut trainer = match &args.init {
+        Some(p) => Trainer::from_model(options, gold, &name, tabula::parser::Model::load(p)?)?,
+        None => Trainer::new(options, gold, &name)?,
+    };
     let p = trainer.prepared().clone();
     eprintln!(
         "{name}: {} sentences, {} tokens, {} labels; {} non-projective ({} skipped, {} heads changed); {system}, {} oracle",

@@ -79,6 +79,9 @@ pub enum ParserError {
     /// The regime needs projective training trees.
     #[error("{file}:{line}: a non-projective tree, but the static oracle and the linear algorithm need projective trees (use --projectivize optimal|lift, --skip-nonprojective, or the dynamic oracle with --algorithm cubic|auto)")]
     NeedsProjective { file: String, line: usize },
+    /// A model to continue from does not fit the training options or data.
+    #[error("cannot continue from the model: {0}")]
+    InitMismatch(String),
     /// No training sentence left.
     #[error("{0}: no training sentence")]
     EmptyTreebank(String),

@@ -78,6 +78,13 @@ impl Averaged {
         Averaged { current, sums, instances: 0 }
     }
 
+    /// Starts from `weights` (e.g. a trained model's); the average is
+    /// taken over the updates from here on, added to `weights`.
+    pub fn from_weights(weights: Weights) -> Averaged {
+        let sums = vec![0.0; weights.w.len()];
+        Averaged { current: weights, sums, instances: 0 }
+    }
+
     /// The current (not averaged) weights, which make the training decisions.
     pub fn current(&self) -> &Weights {
         &self.current

@@ -243,9 +243,59 @@ impl Trainer {
     /// DEPREL of `data`, sorted) and a zero model. Errors if no sentence is
     /// left, or if the regime needs projective trees and one is not.
     pub fn new(options: TrainOptions, data: Vec<GoldSentence>, file: &str) -> Result<Trainer, ParserError> {
+        Self::build(options, data, file, None)
+    }
+
+    /// Continues training from `init` (a second pass, as in Nederhof 2019,
+    /// Sec. 8.3, Table 7 columns 3–5): the current weights start at the
+    /// model's, the average is taken over the new updates; the label set is
+    /// the model's, and the system and table sizes of `options` must match
+    /// it. Errors as [`Trainer::new`], and for a DEPREL the model lacks.
+    pub fn from_model(
+        options: TrainOptions,
+        data: Vec<GoldSentence>,
+        file: &str,
+        init: Model,
+    ) -> Result<Trainer, ParserError> {
+        if init.system != options.system {
+            return Err(ParserError::InitMismatch(format!(
+                "the model is for {}, training is for {}",
+                init.system, options.system
+            )));
+        }
+        if init.steps.bits() != options.step_bits || init.arcs.bits() != options.label_bits {
+            return Err(ParserError::InitMismatch(format!(
+                "the model has tables of 2^{} and 2^{} rows, training asks for 2^{} and 2^{}",
+                init.steps.bits(),
+                init.arcs.bits(),
+                options.step_bits,
+                options.label_bits
+            )));
+        }
+        for s in &data {
+            if let Some(d) = s.deprels.iter().find(|d| init.labels.binary_search(d).is_err()) {
+                return Err(ParserError::InitMismatch(format!(
+                    "DEPREL `{d}` (line {}) is not in the model's label set",
+                    s.first_line
+                )));
+            }
+        }
+        let mut t = Self::build(options, data, file, Some(init.labels.clone()))?;
+        t.learner.steps = Averaged::from_weights(init.steps);
+        t.learner.arcs = Averaged::from_weights(init.arcs);
+        Ok(t)
+    }
+
+    fn build(
+        options: TrainOptions,
+        data: Vec<GoldSentence>,
+        file: &str,
+        labels: Option<Vec<String>>,
+    ) -> Result<Trainer, ParserError> {
         Oracle::check_support(options.system, options.strategy, options.algorithm)?;
-        let labels: Vec<String> =
-            data.iter().flat_map(|s| s.deprels.iter().cloned()).collect::<BTreeSet<_>>().into_iter().collect();
+        let labels: Vec<String> = labels.unwrap_or_else(|| {
+            data.iter().flat_map(|s| s.deprels.iter().cloned()).collect::<BTreeSet<_>>().into_iter().collect()
+        });
         let grammar = crate::grammar::text::parse_str("projective.grammar", crate::grammars::PROJECTIVE)
             .map_err(|e| ParserError::Io(e.to_string()))?
             .grammar;
