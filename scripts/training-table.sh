@@ -18,7 +18,9 @@
 # Usage: scripts/training-table.sh  (from the repo root; needs ../shared/ud)
 # Environment: TREEBANKS (default "el_gdt"), SYSTEMS (default all three),
 # COLUMNS (default "1 2 3 4 5 6 7"), SEEDS (default "1 2 3"), E1 (8), E2 (4),
-# EXPLORE_P (0.9), OUT (a directory for models and logs; default a temp dir).
+# EXPLORE_P (0.9), EXTRA (more `train` options for every pass, e.g. table
+# sizes "--step-bits 18 --label-bits 16"), OUT (a directory for models and
+# logs; default a temp dir; results.tsv there is appended to).
 set -euo pipefail
 UD=${UD:-../shared/ud/v2.2}
 TREEBANKS=${TREEBANKS:-el_gdt}
@@ -28,12 +30,13 @@ SEEDS=${SEEDS:-1 2 3}
 E1=${E1:-8}
 E2=${E2:-4}
 EXPLORE_P=${EXPLORE_P:-0.9}
+read -r -a EXTRA <<< "${EXTRA:-}"
 BIN=${BIN:-target/release/tabula}
 [ -x "$BIN" ] || cargo build --release --quiet
 OUT=${OUT:-$(mktemp -d)}
 mkdir -p "$OUT"
 RESULTS="$OUT/results.tsv"
-: > "$RESULTS"
+touch "$RESULTS"
 for tb in $TREEBANKS; do
   for part in train test; do
     [ -f "$OUT/$tb-$part.conllu" ] || xz -dc "$UD/$tb-ud-$part.conllu.xz" > "$OUT/$tb-$part.conllu"
@@ -43,7 +46,7 @@ for tb in $TREEBANKS; do
     for col in $COLUMNS; do
       for seed in $SEEDS; do
         m="$OUT/$tb-$sys-$col-$seed"
-        common=(--system "$sys" --seed "$seed")
+        common=(--system "$sys" --seed "$seed" "${EXTRA[@]}")
         both=$((E1 + E2))
         start=$(date +%s.%N)
         case $col in
