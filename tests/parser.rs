@@ -237,6 +237,9 @@ fn model_files_round_trip_and_bad_ones_are_errors() {
     longer.push(0);
     assert!(matches!(Model::from_bytes(&longer), Err(ParserError::ModelCorrupt(_))));
     assert!(matches!(Model::from_bytes(b"1\tHi\t_\n"), Err(ParserError::ModelForeign)));
+    // A header announcing huge tables is checked against the file size before any allocation.
+    let huge = b"TABULA-PARSER-MODEL\nversion 1\nsystem arc-eager\nfeatures zn2011-v1\nstep-bits 30\nlabel-bits 30\nlabels 1\nx\nend\n0000";
+    assert!(matches!(Model::from_bytes(huge), Err(ParserError::ModelTruncated)));
     let text = String::from_utf8_lossy(&bytes[..60]).replace("version 1", "version 9");
     let mut other = text.into_bytes();
     other.extend_from_slice(&bytes[60..]);

@@ -154,8 +154,10 @@ impl Model {
         if field_line(&mut rest)? != "end" {
             return Err(corrupt("the header does not end with `end`"));
         }
-        let mut model = Model::zeros(system, labels, step_bits, label_bits);
-        let floats = model.steps.w.len() + model.arcs.w.len();
+        // Sizes from the header, checked against the file before allocating.
+        let steps = (1usize << step_bits) * system.steps().len();
+        let arcs = (1usize << label_bits) * arc_steps(system).count() * labels.len().max(1);
+        let floats = steps + arcs;
         let header_len = bytes.len() - rest.len();
         if rest.len() < 4 * floats + 8 {
             return Err(ParserError::ModelTruncated);
@@ -168,6 +170,7 @@ impl Model {
         if checksum(&bytes[..body]) != stored {
             return Err(corrupt("checksum mismatch"));
         }
+        let mut model = Model::zeros(system, labels, step_bits, label_bits);
         let mut chunks = rest[..4 * floats].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")));
         for w in model.steps.w.iter_mut().chain(model.arcs.w.iter_mut()) {
             *w = chunks.next().expect("sized");

@@ -100,8 +100,8 @@ pub fn attachment(model: &Model, data: &[GoldSentence]) -> Counts {
                 let mut c = Counts::default();
                 for d in 1..=s.tree.len() {
                     let head = p.heads[d - 1] == s.tree.head(d);
-                    let label = universal(model.labels[p.labels[d - 1] as usize].as_bytes())
-                        == universal(s.deprels[d - 1].as_bytes());
+                    let predicted = model.labels.get(p.labels[d - 1] as usize).map_or("_", String::as_str);
+                    let label = universal(predicted.as_bytes()) == universal(s.deprels[d - 1].as_bytes());
                     c.words += 1;
                     c.heads += u64::from(head);
                     c.labelled += u64::from(head && label);
