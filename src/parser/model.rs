@@ -287,8 +287,11 @@ impl<'m> Parser<'m> {
             self.extractor.extract(&config, &self.arcs, tokens);
             let step = best_step(model, &self.extractor.features, &config, &mut self.step_scores);
             let label = label_for(model, &self.extractor.features, step, &mut self.label_scores);
-            if let Ok(Some((h, d))) = config.apply(step) {
-                self.arcs.add(h, d, label.unwrap_or(0));
+            match config.apply(step) {
+                Ok(Some((h, d))) => self.arcs.add(h, d, label.unwrap_or(0)),
+                Ok(None) => {}
+                // Never: the step is applicable. Stop rather than loop.
+                Err(_) => break,
             }
         }
         self.heads.clear();
