@@ -12,13 +12,15 @@
 //! * [`engine`] — Eisner–Satta parsing over any semiring (Table 2), with backtrace;
 //! * [`tree`] — dependency trees;
 //! * applications on the engine: [`conllu`] treebanks, [`projectivize`]
-//!   (optimal projectivization and counting), [`oracle`] (optimal steps).
+//!   (optimal projectivization and counting), [`oracle`] (optimal steps);
+//! * on the oracles: [`parser`], a greedy parser trained with them.
 
 pub mod conllu;
 pub mod engine;
 pub mod grammar;
 pub mod grammars;
 pub mod oracle;
+pub mod parser;
 pub mod projectivize;
 pub mod semiring;
 pub mod tree;

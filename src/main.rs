@@ -27,6 +27,12 @@ enum Command {
     Oracle(cli::oracle::Args),
     /// The main job on an embedded sample treebank: projectivize, count, oracle.
     Demo(cli::demo::Args),
+    /// Train the greedy parser with a static or dynamic oracle.
+    Train(cli::train::Args),
+    /// Parse a CoNLL-U file with a trained model (fills HEAD and DEPREL).
+    Parse(cli::parse::Args),
+    /// UAS and LAS of a parsed CoNLL-U file against the gold one.
+    Eval(cli::eval::Args),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +43,9 @@ fn main() -> ExitCode {
         Command::Count(a) => cli::count::run(a),
         Command::Oracle(a) => cli::oracle::run(a),
         Command::Demo(a) => cli::demo::run(a),
+        Command::Train(a) => cli::train::run(a),
+        Command::Parse(a) => cli::parse::run(a),
+        Command::Eval(a) => cli::eval::run(a),
     };
     match result {
         Ok(code) => code,

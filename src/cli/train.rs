@@ -1,0 +1,199 @@
+//! `tabula train`: trains the greedy parser with a static or dynamic oracle.
+
+use super::eval::open;
+use super::CliError;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use tabula::oracle::{Algorithm, Strategy, System};
+use tabula::parser::train::{attachment, read_gold, OracleKind, Projectivize, TrainOptions, Trainer};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OracleArg {
+    /// The canonical computation of the gold tree.
+    Static,
+    /// Exact optimal steps with error exploration (Goldberg & Nivre 2013).
+    Dynamic,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ProjectivizeArg {
+    /// Keep non-projective trees (dynamic oracle with --algorithm cubic or auto only).
+    None,
+    /// The projective tree keeping the most gold arcs (Nederhof 2019, Sec. 3).
+    Optimal,
+    /// Pseudo-projective lifting (Nivre & Nilsson 2005), labels unchanged.
+    Lift,
+}
+
+/// Arguments of `tabula train`.
+///
+/// Each epoch visits the training sentences in a random order (from
+/// --seed) and prints the training figures and, with --dev, the dev UAS and
+/// LAS of the averaged model; the model of the best dev LAS (else the last
+/// epoch) is written, atomically, to --output.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Training treebank (CoNLL-U with gold UPOS, HEAD, DEPREL; `-`: standard input).
+    train: PathBuf,
+    /// Where to write the model.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Development treebank, scored after every epoch.
+    #[arg(long)]
+    dev: Option<PathBuf>,
+    /// arc-standard, arc-hybrid or arc-eager.
+    #[arg(long, default_value = "arc-hybrid")]
+    system: String,
+    #[arg(long, value_enum, default_value_t = OracleArg::Dynamic)]
+    oracle: OracleArg,
+    /// The dynamic oracle's algorithm: auto (linear for projective trees,
+    /// cubic otherwise), linear, quadratic (arc-standard), cubic.
+    #[arg(long, default_value = "auto")]
+    algorithm: String,
+    /// The dynamic oracle's strategy (arc-standard): none, lbr, strict-lbr, rbl.
+    #[arg(long, default_value = "lbr")]
+    strategy: String,
+    /// What to do with non-projective training trees.
+    #[arg(long, value_enum, default_value_t = ProjectivizeArg::Optimal)]
+    projectivize: ProjectivizeArg,
+    /// Leave out non-projective training trees (the seeds' "projective subset").
+    #[arg(long)]
+    skip_nonprojective: bool,
+    #[arg(long, default_value_t = 10)]
+    epochs: usize,
+    /// Epochs that follow the oracle before exploration starts (dynamic).
+    #[arg(long, default_value_t = 1)]
+    explore_from: usize,
+    /// Probability of following the model's step when exploring (dynamic).
+    #[arg(long, default_value_t = 0.9)]
+    explore_p: f64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Continue from this model (a second pass: e.g. static first, then
+    /// dynamic); --system and the table sizes must match it.
+    #[arg(long, value_name = "MODEL")]
+    init: Option<PathBuf>,
+    /// log2 of the rows of the step weight table.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(4..=28))]
+    step_bits: u32,
+    /// log2 of the rows of the label weight table.
+    #[arg(long, default_value_t = 18, value_parser = clap::value_parser!(u32).range(4..=26))]
+    label_bits: u32,
+}
+
+pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    if !(0.0..=1.0).contains(&args.explore_p) {
+        return Err(format!("--explore-p {} is not a probability", args.explore_p).into());
+    }
+    let system: System = args.system.parse()?;
+    let algorithm: Algorithm = args.algorithm.parse()?;
+    let strategy: Strategy = args.strategy.parse()?;
+    let oracle = match args.oracle {
+        OracleArg::Static => OracleKind::Static,
+        OracleArg::Dynamic => OracleKind::Dynamic,
+    };
+    let projectivize = match args.projectivize {
+        ProjectivizeArg::None => Projectivize::None,
+        ProjectivizeArg::Optimal => Projectivize::Optimal,
+        ProjectivizeArg::Lift => Projectivize::Lift,
+    };
+    let options = TrainOptions {
+        system,
+        oracle,
+        algorithm,
+        strategy,
+        projectivize,
+        skip_nonprojective: args.skip_nonprojective,
+        explore_from: args.explore_from,
+        explore_p: args.explore_p,
+        seed: args.seed,
+        step_bits: args.step_bits,
+        label_bits: args.label_bits,
+    };
+    let (input, name) = open(&args.train)?;
+    let gold = read_gold(input, &name)?;
+    let dev = match &args.dev {
+        Some(p) => {
+            let (input, name) = open(p)?;
+            Some(read_gold(input, &name)?)
+        }
+        None => None,
+    };
+    let mut trainer = match &args.init {
+        Some(p) => Trainer::from_model(options, gold, &name, tabula::parser::Model::load(p)?)?,
+        None => Trainer::new(options, gold, &name)?,
+    };
+    let p = trainer.prepared().clone();
+    eprintln!(
+        "{name}: {} sentences, {} tokens, {} labels; {} non-projective ({} skipped, {} heads changed); {system}, {} oracle",
+        p.sentences,
+        p.tokens,
+        trainer.labels().len(),
+        p.nonprojective,
+        p.skipped,
+        p.changed_heads,
+        match oracle {
+            OracleKind::Static => "static".to_owned(),
+            OracleKind::Dynamic => format!("dynamic ({algorithm}, exploring from epoch {} with p = {})", args.explore_from + 1, args.explore_p),
+        }
+    );
+    let mut best: Option<(f64, f64, usize, tabula::parser::Model)> = None;
+    for e in 1..=args.epochs {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let b = indicatif::ProgressBar::new(p.tokens);
+            if let Ok(style) = indicatif::ProgressStyle::with_template(&format!(
+                "epoch {e}/{} {{bar:40}} {{pos}}/{{len}} tokens {{elapsed}} eta {{eta}}",
+                args.epochs
+            )) {
+                b.set_style(style);
+            }
+            b
+        });
+        let stats = trainer.epoch(&mut |t| {
+            if let Some(b) = &bar {
+                b.inc(t);
+            }
+        })?;
+        if let Some(b) = bar {
+            b.finish_and_clear();
+        }
+        let mut line = format!(
+            "epoch {e}/{}: {} tokens in {:.2} s ({:.0} tokens/s), step errors {:.2}%, label errors {}, explored {}",
+            args.epochs,
+            stats.tokens,
+            stats.seconds,
+            stats.tokens as f64 / stats.seconds.max(1e-9),
+            100.0 * stats.step_errors as f64 / (stats.configurations.max(1)) as f64,
+            stats.label_errors,
+            stats.explored
+        );
+        let model = trainer.model();
+        let (uas, las) = match &dev {
+            Some(d) => {
+                let c = attachment(&model, d);
+                line.push_str(&format!("; dev UAS {:.2} LAS {:.2}", c.uas(), c.las()));
+                (c.uas(), c.las())
+            }
+            None => (0.0, e as f64),
+        };
+        let better = best.as_ref().is_none_or(|b| (las, uas) > (b.1, b.0));
+        if better {
+            if dev.is_some() {
+                line.push_str(" (best)");
+            }
+            best = Some((uas, las, e, model));
+        }
+        eprintln!("{line}");
+    }
+    let Some((uas, las, epoch, model)) = best else {
+        return Err("--epochs 0: nothing trained".into());
+    };
+    model.save(&args.output)?;
+    if dev.is_some() {
+        eprintln!("wrote {} (epoch {epoch}: dev UAS {uas:.2} LAS {las:.2})", args.output.display());
+    } else {
+        eprintln!("wrote {} (epoch {epoch})", args.output.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}

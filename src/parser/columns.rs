@@ -1,0 +1,183 @@
+//! The columns the parser reads and writes in a CoNLL-U block: FORM, UPOS,
+//! HEAD and DEPREL of each syntactic word, as byte ranges into the block.
+//!
+//! Unlike [`crate::conllu::Sentence`], a HEAD need not be a number here
+//! (text to be parsed usually has `_`); [`Columns::heads`] checks it when
+//! a tree is needed. Multiword-token lines (`3-4`) and empty nodes (`5.1`)
+//! are skipped and kept byte for byte by [`Columns::write_with`].
+//! O(bytes) to scan, no copy of the text.
+
+use super::ParserError;
+use crate::conllu::RawSentence;
+use crate::tree::DepTree;
+use std::io::{self, Write};
+use std::ops::Range;
+
+/// One syntactic word: the byte ranges of its columns in the block and its line.
+#[derive(Clone, Debug)]
+pub struct Word {
+    pub form: Range<usize>,
+    pub upos: Range<usize>,
+    pub head: Range<usize>,
+    pub deprel: Range<usize>,
+    /// 1-based line number in the file.
+    pub line: usize,
+}
+
+/// The words of one block.
+#[derive(Clone, Debug, Default)]
+pub struct Columns {
+    pub words: Vec<Word>,
+    /// 1-based line number of the block's first line.
+    pub first_line: usize,
+}
+
+fn parse_usize(s: &[u8]) -> Option<usize> {
+    if s.is_empty() || s.len() > 18 || !s.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    Some(s.iter().fold(0, |acc, &b| acc * 10 + (b - b'0') as usize))
+}
+
+impl Columns {
+    /// Scans a block: ten tab-separated columns on every non-comment line,
+    /// word IDs 1 … n in order, ranges `n-m` and empty nodes `n.k` skipped.
+    /// Errors name `file` and the line. O(bytes).
+    pub fn scan(raw: &RawSentence, file: &str) -> Result<Columns, ParserError> {
+        let mut cols = Columns { words: Vec::new(), first_line: raw.first_line };
+        let text = &raw.text;
+        let mut start = 0;
+        let mut line_no = raw.first_line;
+        while start < text.len() {
+            let end = memchr::memchr(b'\n', &text[start..]).map_or(text.len(), |i| start + i);
+            let mut stop = end;
+            if stop > start && text[stop - 1] == b'\r' {
+                stop -= 1;
+            }
+            let line = &text[start..stop];
+            if !line.is_empty() && line[0] != b'#' {
+                let bad = |reason: String| ParserError::Conllu { file: file.to_owned(), line: line_no, reason };
+                let mut tabs = [0usize; 9];
+                let mut count = 0;
+                for k in memchr::memchr_iter(b'\t', line) {
+                    if count < 9 {
+                        tabs[count] = k;
+                    }
+                    count += 1;
+                }
+                if count != 9 {
+                    return Err(bad(format!("expected 10 tab-separated columns, found {}", count + 1)));
+                }
+                let id = &line[..tabs[0]];
+                if let Some(w) = parse_usize(id) {
+                    if w != cols.words.len() + 1 {
+                        return Err(bad(format!(
+                            "word ID {} out of order: expected {}",
+                            String::from_utf8_lossy(id),
+                            cols.words.len() + 1
+                        )));
+                    }
+                    let r = |a: usize, b: usize| start + a..start + b;
+                    cols.words.push(Word {
+                        form: r(tabs[0] + 1, tabs[1]),
+                        upos: r(tabs[2] + 1, tabs[3]),
+                        head: r(tabs[5] + 1, tabs[6]),
+                        deprel: r(tabs[6] + 1, tabs[7]),
+                        line: line_no,
+                    });
+                } else if !id.contains(&b'-') && !id.contains(&b'.') {
+                    return Err(bad(format!(
+                        "ID `{}` is not an integer, a range n-m or an empty node n.k",
+                        String::from_utf8_lossy(id)
+                    )));
+                }
+            }
+            start = end + 1;
+            line_no += 1;
+        }
+        Ok(cols)
+    }
+
+    /// Number of syntactic words.
+    pub fn len(&self) -> usize {
+        self.words.len()
+    }
+
+    /// Whether the block has no syntactic word.
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    /// The HEAD column as a tree; errors (naming the line) if a HEAD is not
+    /// a number in 0 … n or the heads are not a tree. O(n).
+    pub fn heads(&self, text: &[u8], file: &str) -> Result<DepTree, ParserError> {
+        let heads = self.head_numbers(text, file)?;
+        DepTree::from_heads(&heads).map_err(|e| ParserError::Conllu {
+            file: file.to_owned(),
+            line: self.first_line,
+            reason: e.to_string(),
+        })
+    }
+
+    /// The HEAD column as numbers in 0 … n (not checked to form a tree:
+    /// what evaluation needs); errors name the line. O(n).
+    pub fn head_numbers(&self, text: &[u8], file: &str) -> Result<Vec<usize>, ParserError> {
+        let n = self.words.len();
+        let mut heads = Vec::with_capacity(n);
+        for w in &self.words {
+            let field = &text[w.head.clone()];
+            match parse_usize(field) {
+                Some(h) if h <= n => heads.push(h),
+                _ => {
+                    return Err(ParserError::Conllu {
+                        file: file.to_owned(),
+                        line: w.line,
+                        reason: format!("HEAD `{}` is not a number in 0..={n}", String::from_utf8_lossy(field)),
+                    })
+                }
+            }
+        }
+        Ok(heads)
+    }
+
+    /// Writes the block with HEAD and DEPREL of word i + 1 replaced by
+    /// `heads[i]` and `labels[i]`; every other byte is copied. O(bytes).
+    pub fn write_with<W: Write + ?Sized>(
+        &self,
+        text: &[u8],
+        heads: &[usize],
+        labels: &[&str],
+        out: &mut W,
+    ) -> io::Result<()> {
+        let mut done = 0;
+        let mut buf = itoa::Buffer::default();
+        for (i, w) in self.words.iter().enumerate() {
+            out.write_all(&text[done..w.head.start])?;
+            out.write_all(buf.format(heads[i]))?;
+            out.write_all(b"\t")?;
+            out.write_all(labels[i].as_bytes())?;
+            done = w.deprel.end;
+        }
+        out.write_all(&text[done..])
+    }
+}
+
+/// A tiny decimal formatter (no allocation).
+mod itoa {
+    #[derive(Default)]
+    pub struct Buffer([u8; 20]);
+    impl Buffer {
+        pub fn format(&mut self, mut v: usize) -> &[u8] {
+            let mut i = self.0.len();
+            loop {
+                i -= 1;
+                self.0[i] = b'0' + (v % 10) as u8;
+                v /= 10;
+                if v == 0 {
+                    break;
+                }
+            }
+            &self.0[i..]
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//! Attachment scores of a predicted treebank against a gold one.
+//!
+//! UAS: the share of words whose HEAD is the gold one; LAS: HEAD and the
+//! universal part of DEPREL (before any `:`) both right, as in the CoNLL
+//! 2018 shared task. Both over all words, and over the words whose gold
+//! UPOS is not `PUNCT`; and per sentence length (bins of ten words).
+//! The two files must align: the same sentences with the same number of
+//! words and the same FORMs; the first difference is an error naming the
+//! line of each file. HEADs must be numbers in 0 … n; the predicted heads
+//! need not form a tree. O(bytes of both files), memory of one sentence.
+
+use super::columns::Columns;
+use super::ParserError;
+use crate::conllu::Reader;
+use serde::Serialize;
+use std::io::BufRead;
+
+/// Words, heads right, heads and universal labels right.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub words: u64,
+    pub heads: u64,
+    pub labelled: u64,
+}
+
+impl Counts {
+    /// Unlabelled attachment score in percent (0 for no words).
+    pub fn uas(&self) -> f64 {
+        percent(self.heads, self.words)
+    }
+    /// Labelled attachment score in percent (0 for no words).
+    pub fn las(&self) -> f64 {
+        percent(self.labelled, self.words)
+    }
+    fn add(&mut self, head: bool, label: bool) {
+        self.words += 1;
+        self.heads += u64::from(head);
+        self.labelled += u64::from(head && label);
+    }
+}
+
+fn percent(a: u64, b: u64) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        100.0 * a as f64 / b as f64
+    }
+}
+
+/// One bin of the per-length table: sentences of `min` … `max` words
+/// (`max` = `None`: no upper bound).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LengthBin {
+    pub min: usize,
+    pub max: Option<usize>,
+    pub sentences: u64,
+    pub counts: Counts,
+}
+
+/// The result of [`evaluate`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Evaluation {
+    pub sentences: u64,
+    /// Every word.
+    pub all: Counts,
+    /// Words whose gold UPOS is not `PUNCT`.
+    pub no_punct: Counts,
+    /// Bins 1–10, 11–20, …, 41–50, 51+ (every word).
+    pub by_length: Vec<LengthBin>,
+}
+
+/// Upper bounds of the length bins; the last bin is open.
+const BINS: [usize; 5] = [10, 20, 30, 40, 50];
+
+/// The universal part of a DEPREL: up to the first `:`.
+pub fn universal(deprel: &[u8]) -> &[u8] {
+    deprel.split(|&b| b == b':').next().unwrap_or(deprel)
+}
+
+/// Compares `pred` with `gold` (CoNLL-U streams named `gold_name`,
+/// `pred_name` in errors). See the module documentation.
+pub fn evaluate<G: BufRead, P: BufRead>(
+    gold: G,
+    gold_name: &str,
+    pred: P,
+    pred_name: &str,
+) -> Result<Evaluation, ParserError> {
+    let mut g = Reader::new(gold, gold_name);
+    let mut p = Reader::new(pred, pred_name);
+    let mut by_length: Vec<LengthBin> = BINS
+        .iter()
+        .enumerate()
+        .map(|(i, &max)| LengthBin {
+            min: if i == 0 { 1 } else { BINS[i - 1] + 1 },
+            max: Some(max),
+            sentences: 0,
+            counts: Counts::default(),
+        })
+        .collect();
+    by_length.push(LengthBin { min: BINS[BINS.len() - 1] + 1, max: None, sentences: 0, counts: Counts::default() });
+    let mut eval = Evaluation { sentences: 0, all: Counts::default(), no_punct: Counts::default(), by_length };
+    let misaligned = |gl: usize, pl: usize, reason: String| ParserError::Misaligned {
+        gold: format!("{gold_name}:{gl}"),
+        pred: format!("{pred_name}:{pl}"),
+        reason,
+    };
+    loop {
+        let (gb, pb) = (next_block(&mut g, gold_name)?, next_block(&mut p, pred_name)?);
+        let (gb, pb) = match (gb, pb) {
+            (None, None) => break,
+            (Some((graw, gcols)), Some((praw, pcols))) => ((graw, gcols), (praw, pcols)),
+            (Some((_, gcols)), None) => {
+                return Err(misaligned(gcols.first_line, 0, "the predicted file has fewer sentences".into()))
+            }
+            (None, Some((_, pcols))) => {
+                return Err(misaligned(0, pcols.first_line, "the predicted file has more sentences".into()))
+            }
+        };
+        let ((gtext, gcols), (ptext, pcols)) = (gb, pb);
+        if gcols.len() != pcols.len() {
+            return Err(misaligned(
+                gcols.first_line,
+                pcols.first_line,
+                format!("a sentence of {} words in the gold file, {} in the predicted one", gcols.len(), pcols.len()),
+            ));
+        }
+        for (gw, pw) in gcols.words.iter().zip(&pcols.words) {
+            if gtext[gw.form.clone()] != ptext[pw.form.clone()] {
+                return Err(misaligned(
+                    gw.line,
+                    pw.line,
+                    format!(
+                        "FORM `{}` in the gold file, `{}` in the predicted one",
+                        String::from_utf8_lossy(&gtext[gw.form.clone()]),
+                        String::from_utf8_lossy(&ptext[pw.form.clone()])
+                    ),
+                ));
+            }
+        }
+        let gheads = gcols.head_numbers(&gtext, gold_name)?;
+        let pheads = pcols.head_numbers(&ptext, pred_name)?;
+        let n = gcols.len();
+        let bin = BINS.iter().position(|&b| n <= b).unwrap_or(BINS.len());
+        eval.sentences += 1;
+        eval.by_length[bin].sentences += 1;
+        for (i, (gw, pw)) in gcols.words.iter().zip(&pcols.words).enumerate() {
+            let head = gheads[i] == pheads[i];
+            let label = universal(&gtext[gw.deprel.clone()]) == universal(&ptext[pw.deprel.clone()]);
+            eval.all.add(head, label);
+            eval.by_length[bin].counts.add(head, label);
+            if &gtext[gw.upos.clone()] != b"PUNCT" {
+                eval.no_punct.add(head, label);
+            }
+        }
+    }
+    Ok(eval)
+}
+
+/// The next block with at least one word (comment-only blocks are skipped),
+/// with its columns.
+fn next_block<R: BufRead>(r: &mut Reader<R>, name: &str) -> Result<Option<(Vec<u8>, Columns)>, ParserError> {
+    while let Some(raw) = r.next_raw() {
+        let raw =
+            raw.map_err(|e| ParserError::Conllu { file: name.to_owned(), line: e.line, reason: e.kind.to_string() })?;
+        let cols = Columns::scan(&raw, name)?;
+        if !cols.is_empty() {
+            return Ok(Some((raw.text, cols)));
+        }
+    }
+    Ok(None)
+}
+
+impl Evaluation {
+    /// The report as text: the two lines of scores and the per-length table.
+    pub fn to_text(&self) -> String {
+        let mut s = format!(
+            "sentences {}  words {}\nall words:          UAS {:6.2}  LAS {:6.2}\nwithout punctuation: UAS {:6.2}  LAS {:6.2}  ({} words)\n\nlength   sentences    words     UAS     LAS\n",
+            self.sentences,
+            self.all.words,
+            self.all.uas(),
+            self.all.las(),
+            self.no_punct.uas(),
+            self.no_punct.las(),
+            self.no_punct.words
+        );
+        for b in &self.by_length {
+            let range = match b.max {
+                Some(m) => format!("{}-{}", b.min, m),
+                None => format!("{}+", b.min),
+            };
+            s.push_str(&format!(
+                "{range:<8} {:>9} {:>8} {:>7.2} {:>7.2}\n",
+                b.sentences,
+                b.counts.words,
+                b.counts.uas(),
+                b.counts.las()
+            ));
+        }
+        s
+    }
+
+    /// The report as JSON, with the percentages next to the counts.
+    pub fn to_json(&self) -> serde_json::Value {
+        let c = |c: &Counts| serde_json::json!({"words": c.words, "uas": c.uas(), "las": c.las(), "heads": c.heads, "labelled": c.labelled});
+        serde_json::json!({
+            "sentences": self.sentences,
+            "all": c(&self.all),
+            "no_punct": c(&self.no_punct),
+            "by_length": self.by_length.iter().map(|b| serde_json::json!({
+                "min": b.min, "max": b.max, "sentences": b.sentences, "scores": c(&b.counts)
+            })).collect::<Vec<_>>(),
+        })
+    }
+}

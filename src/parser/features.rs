@@ -1,0 +1,275 @@
+//! Feature extraction: the Zhang & Nivre (2011) templates, as PanParser uses
+//! them (seed 001, Sec. 3): words and UPOS of s0–s2 and b0–b2, the leftmost
+//! and rightmost children (and second ones) of s0, s1 and b0 with their
+//! labels, valency (number of left / right children) and distance, in
+//! single, pair and triple conjunctions.
+//!
+//! A feature is a 64-bit hash of its template number and values; the
+//! [perceptron](super::perceptron) maps it to a row of a fixed table.
+//! [`ArcState`] keeps what the [`Configuration`] does not: the labels and
+//! the outer children of every word. Extraction is O(1) per configuration
+//! (about a hundred features) and allocates nothing once the buffers are
+//! warm.
+
+use super::columns::Columns;
+use crate::oracle::Configuration;
+
+/// The name of this feature set, stored in model files: a model is only
+/// read back by the same templates.
+pub const FEATURE_SET: &str = "zn2011-v1";
+
+const NONE: u32 = u32::MAX;
+
+/// A 64-bit mixer (the finalizer of MurmurHash3). O(1).
+#[inline]
+pub(crate) fn mix(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
+}
+
+/// A hash of a byte string (FNV-1a, then [`mix`]). O(bytes).
+pub(crate) fn hash_bytes(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    mix(h)
+}
+
+/// The hashed FORM and UPOS of positions 0 … n (0: the root).
+#[derive(Clone, Debug, Default)]
+pub struct Tokens {
+    pub words: Vec<u64>,
+    pub tags: Vec<u64>,
+}
+
+impl Tokens {
+    /// From the FORM and UPOS columns of a block. O(bytes of the words).
+    pub fn from_columns(text: &[u8], cols: &Columns) -> Tokens {
+        let mut t = Tokens::default();
+        t.fill(text, cols);
+        t
+    }
+
+    /// Refills from a block, reusing the buffers.
+    pub fn fill(&mut self, text: &[u8], cols: &Columns) {
+        self.words.clear();
+        self.tags.clear();
+        self.words.push(hash_bytes(b"<ROOT>"));
+        self.tags.push(hash_bytes(b"<ROOT>"));
+        for w in &cols.words {
+            self.words.push(hash_bytes(&text[w.form.clone()]));
+            self.tags.push(hash_bytes(&text[w.upos.clone()]));
+        }
+    }
+
+    /// Number of words n.
+    pub fn len(&self) -> usize {
+        self.words.len().saturating_sub(1)
+    }
+
+    /// Whether there are no words.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Labels and outer children of every position, updated arc by arc.
+#[derive(Clone, Debug, Default)]
+pub struct ArcState {
+    label: Vec<u32>,
+    /// Leftmost and second leftmost child.
+    left: Vec<[u32; 2]>,
+    /// Rightmost and second rightmost child.
+    right: Vec<[u32; 2]>,
+    nleft: Vec<u16>,
+    nright: Vec<u16>,
+}
+
+impl ArcState {
+    /// Clears for a sentence of `n` words, reusing the buffers. O(n).
+    pub fn reset(&mut self, n: usize) {
+        self.label.clear();
+        self.label.resize(n + 1, NONE);
+        self.left.clear();
+        self.left.resize(n + 1, [NONE; 2]);
+        self.right.clear();
+        self.right.resize(n + 1, [NONE; 2]);
+        self.nleft.clear();
+        self.nleft.resize(n + 1, 0);
+        self.nright.clear();
+        self.nright.resize(n + 1, 0);
+    }
+
+    /// Records the arc head → dep with label index `label`. O(1).
+    pub fn add(&mut self, head: usize, dep: usize, label: u32) {
+        self.label[dep] = label;
+        let d = dep as u32;
+        if dep < head {
+            let l = &mut self.left[head];
+            if l[0] == NONE || d < l[0] {
+                l[1] = l[0];
+                l[0] = d;
+            } else if l[1] == NONE || d < l[1] {
+                l[1] = d;
+            }
+            self.nleft[head] = self.nleft[head].saturating_add(1);
+        } else {
+            let r = &mut self.right[head];
+            if r[0] == NONE || d > r[0] {
+                r[1] = r[0];
+                r[0] = d;
+            } else if r[1] == NONE || d > r[1] {
+                r[1] = d;
+            }
+            self.nright[head] = self.nright[head].saturating_add(1);
+        }
+    }
+
+    /// The label index given to `dep`, if it has a head.
+    pub fn label(&self, dep: usize) -> Option<u32> {
+        self.label.get(dep).copied().filter(|&l| l != NONE)
+    }
+}
+
+/// Fills feature vectors; holds no state between configurations.
+#[derive(Clone, Debug, Default)]
+pub struct Extractor {
+    /// The features of the last configuration extracted.
+    pub features: Vec<u64>,
+}
+
+const W_NONE: u64 = 0x9e37_79b9_7f4a_7c15;
+const T_NONE: u64 = 0x3c6e_f372_fe94_f82a;
+
+impl Extractor {
+    #[inline]
+    fn push(&mut self, template: u64, a: u64, b: u64, c: u64) {
+        let h = mix(template.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ a);
+        let h = mix(h ^ b.rotate_left(17));
+        self.features.push(mix(h ^ c.rotate_left(31)));
+    }
+
+    /// The features of `c` (with the labels and children in `arcs`) for the
+    /// sentence `tokens`, into [`Extractor::features`]. O(1), no allocation
+    /// once warm.
+    pub fn extract(&mut self, c: &Configuration, arcs: &ArcState, tokens: &Tokens) {
+        self.features.clear();
+        let n = c.sentence_len();
+        let stack = c.stack();
+        let k = stack.len();
+        let at = |i: usize| if i < k { stack[k - 1 - i] as u32 } else { NONE };
+        let (s0, s1, s2) = (at(0), at(1), at(2));
+        let next = c.next_input().unwrap_or(n + 1);
+        let buf = |i: usize| if next + i <= n { (next + i) as u32 } else { NONE };
+        let (b0, b1, b2) = (buf(0), buf(1), buf(2));
+        let w = |p: u32| if p == NONE { W_NONE } else { tokens.words[p as usize] };
+        let t = |p: u32| if p == NONE { T_NONE } else { tokens.tags[p as usize] };
+        let l = |p: u32| if p == NONE { 1 } else { arcs.label[p as usize] as u64 + 2 };
+        let lc = |p: u32, i: usize| if p == NONE { NONE } else { arcs.left[p as usize][i] };
+        let rc = |p: u32, i: usize| if p == NONE { NONE } else { arcs.right[p as usize][i] };
+        let vl = |p: u32| if p == NONE { 0 } else { arcs.nleft[p as usize] as u64 + 1 };
+        let vr = |p: u32| if p == NONE { 0 } else { arcs.nright[p as usize] as u64 + 1 };
+        let dist = |a: u32, b: u32| if a == NONE || b == NONE { 0 } else { (b.abs_diff(a) as u64).min(6) + 1 };
+        let wt = |p: u32| mix(w(p) ^ t(p).rotate_left(7));
+
+        let (s0w, s0t, s1w, s1t, b0w, b0t) = (w(s0), t(s0), w(s1), t(s1), w(b0), t(b0));
+        let (s0wt, s1wt, b0wt) = (wt(s0), wt(s1), wt(b0));
+        let (s0l, s0r, s1l, s1r, b0l) = (lc(s0, 0), rc(s0, 0), lc(s1, 0), rc(s1, 0), lc(b0, 0));
+        let (s0l2, s0r2, s1l2, s1r2, b0l2) = (lc(s0, 1), rc(s0, 1), lc(s1, 1), rc(s1, 1), lc(b0, 1));
+        let d1 = dist(s0, b0);
+        let d2 = dist(s1, s0);
+
+        self.push(0, 0, 0, 0);
+        // Single words.
+        self.push(1, s0w, 0, 0);
+        self.push(2, s0t, 0, 0);
+        self.push(3, s0wt, 0, 0);
+        self.push(4, s1w, 0, 0);
+        self.push(5, s1t, 0, 0);
+        self.push(6, s1wt, 0, 0);
+        self.push(7, b0w, 0, 0);
+        self.push(8, b0t, 0, 0);
+        self.push(9, b0wt, 0, 0);
+        self.push(10, w(b1), 0, 0);
+        self.push(11, t(b1), 0, 0);
+        self.push(12, wt(b1), 0, 0);
+        self.push(13, w(b2), 0, 0);
+        self.push(14, t(b2), 0, 0);
+        self.push(15, t(s2), 0, 0);
+        self.push(16, w(s2), 0, 0);
+        // Pairs.
+        self.push(20, s0wt, b0wt, 0);
+        self.push(21, s0wt, b0w, 0);
+        self.push(22, s0w, b0wt, 0);
+        self.push(23, s0wt, b0t, 0);
+        self.push(24, s0t, b0wt, 0);
+        self.push(25, s0w, b0w, 0);
+        self.push(26, s0t, b0t, 0);
+        self.push(27, b0t, t(b1), 0);
+        self.push(28, s0wt, s1wt, 0);
+        self.push(29, s0w, s1w, 0);
+        self.push(30, s0t, s1t, 0);
+        self.push(31, s0wt, s1t, 0);
+        self.push(32, s0t, s1wt, 0);
+        self.push(33, s1t, b0t, 0);
+        self.push(34, s1w, b0w, 0);
+        // Triples of tags.
+        self.push(40, b0t, t(b1), t(b2));
+        self.push(41, s0t, b0t, t(b1));
+        self.push(42, s1t, s0t, b0t);
+        self.push(43, s0t, t(s0l), b0t);
+        self.push(44, s0t, t(s0r), b0t);
+        self.push(45, s0t, b0t, t(b0l));
+        self.push(46, s1t, s0t, t(s0l));
+        self.push(47, s1t, s0t, t(s0r));
+        self.push(48, s1t, t(s1l), s0t);
+        self.push(49, s1t, t(s1r), s0t);
+        self.push(50, t(s2), s1t, s0t);
+        // Distance.
+        self.push(60, s0w, d1, 0);
+        self.push(61, s0t, d1, 0);
+        self.push(62, b0w, d1, 0);
+        self.push(63, b0t, d1, 0);
+        self.push(64, s0w, b0w, d1);
+        self.push(65, s0t, b0t, d1);
+        self.push(66, s0w, d2, 0);
+        self.push(67, s0t, d2, 0);
+        self.push(68, s1w, d2, 0);
+        self.push(69, s1t, d2, 0);
+        self.push(70, s0t, s1t, d2);
+        self.push(71, s0w, s1w, d2);
+        // Valency.
+        self.push(72, s0w, vr(s0), 0);
+        self.push(73, s0t, vr(s0), 0);
+        self.push(74, s0w, vl(s0), 0);
+        self.push(75, s0t, vl(s0), 0);
+        self.push(76, s1w, vl(s1), 0);
+        self.push(77, s1t, vl(s1), 0);
+        self.push(78, s1w, vr(s1), 0);
+        self.push(79, s1t, vr(s1), 0);
+        self.push(80, b0w, vl(b0), 0);
+        self.push(81, b0t, vl(b0), 0);
+        // Children: word, tag, label.
+        let mut id = 90;
+        for p in [s0l, s0r, s1l, s1r, b0l, s0l2, s0r2, s1l2, s1r2, b0l2] {
+            self.push(id, w(p), 0, 0);
+            self.push(id + 1, t(p), 0, 0);
+            self.push(id + 2, l(p), 0, 0);
+            id += 3;
+        }
+        // Third order: labels of the two outer children.
+        self.push(130, s0t, l(s0l), l(s0l2));
+        self.push(131, s0t, l(s0r), l(s0r2));
+        self.push(132, b0t, l(b0l), l(b0l2));
+        self.push(133, s1t, l(s1l), l(s1l2));
+        self.push(134, s1t, l(s1r), l(s1r2));
+        // Labels of the stack words themselves (arc-eager: s0 may have a head).
+        self.push(135, l(s0), s0t, 0);
+        self.push(136, l(s1), s1t, 0);
+    }
+}

@@ -1,0 +1,92 @@
+//! A greedy transition-based dependency parser that learns with tabula's
+//! oracles — an application on the [oracle](crate::oracle) layer, generic
+//! over the registered [`System`](crate::oracle::System)s.
+//!
+//! * [`columns`] — FORM, UPOS, HEAD and DEPREL of a CoNLL-U block, as byte
+//!   ranges (reading, and writing back with new HEAD and DEPREL only);
+//! * [`features`] — the Zhang & Nivre (2011) feature templates (seed 001,
+//!   Sec. 3), hashed;
+//! * [`perceptron`] — hashed weight tables and the averaged perceptron;
+//! * [`model`] — the model (labelled steps: a step that builds an arc
+//!   carries a DEPREL), the greedy [`Parser`], the versioned model file;
+//! * [`train`] — the static and dynamic (error-exploring, seed 000
+//!   Algorithm 2) training regimes over an [`OracleSession`](crate::oracle::session::OracleSession);
+//! * [`eval`] — UAS and LAS (CoNLL 2018: the universal part of DEPREL).
+//!
+//! ```
+//! use tabula::parser::{train::{read_gold, Trainer, TrainOptions}, Parser};
+//! let text = "1\tDogs\t_\tNOUN\t_\t_\t2\tnsubj\t_\t_\n2\tbark\t_\tVERB\t_\t_\t0\troot\t_\t_\n\n";
+//! let gold = read_gold(text.as_bytes(), "mem").unwrap();
+//! let options = TrainOptions { step_bits: 10, label_bits: 8, ..TrainOptions::default() };
+//! let mut trainer = Trainer::new(options, gold.clone(), "mem").unwrap();
+//! for _ in 0..3 {
+//!     trainer.epoch(&mut |_| {}).unwrap();
+//! }
+//! let model = trainer.model();
+//! let mut parser = Parser::new(&model);
+//! parser.parse(&gold[0].tokens);
+//! assert_eq!(parser.heads, vec![2, 0]);
+//! ```
+
+pub mod columns;
+pub mod eval;
+pub mod features;
+pub mod model;
+pub mod perceptron;
+pub mod train;
+
+pub use model::{Model, Parser};
+
+use crate::oracle::OracleError;
+
+/// Errors of reading treebanks, training, parsing and model files.
+#[derive(Debug, thiserror::Error)]
+pub enum ParserError {
+    /// A malformed CoNLL-U line or sentence.
+    #[error("{file}:{line}: {reason}")]
+    Conllu { file: String, line: usize, reason: String },
+    /// The gold and predicted files do not align.
+    #[error("the files do not align at {gold} and {pred}: {reason}")]
+    Misaligned { gold: String, pred: String, reason: String },
+    /// An I/O error, with the path.
+    #[error("{0}")]
+    Io(String),
+    /// A model file that is not one (no header line).
+    #[error("not a tabula parser model (the first line is not TABULA-PARSER-MODEL)")]
+    ModelForeign,
+    /// A model file of another version.
+    #[error("model file version {found}, but this build reads version {expected}")]
+    ModelVersion { found: String, expected: u32 },
+    /// A model file with another feature set.
+    #[error("the model uses feature set `{found}`, but this build has `{expected}`")]
+    ModelFeatures { found: String, expected: &'static str },
+    /// A model file that ends early.
+    #[error("the model file is truncated")]
+    ModelTruncated,
+    /// A model file whose header or checksum is wrong.
+    #[error("the model file is corrupt: {0}")]
+    ModelCorrupt(String),
+    /// A model error, with the path.
+    #[error("{path}: {source}")]
+    Model { path: String, source: Box<ParserError> },
+    /// The oracle failed on a training sentence.
+    #[error("training sentence at line {line}: {source}")]
+    Training { line: usize, source: OracleError },
+    /// The oracle has no optimal step at a non-final configuration (never
+    /// expected: every reachable configuration can be completed).
+    #[error("training sentence at line {line}: the oracle has no optimal step")]
+    NoOptimalStep { line: usize },
+    /// The regime needs projective training trees.
+    #[error("{file}:{line}: a non-projective tree, but the static oracle and the linear algorithm need projective trees (use --projectivize optimal|lift, --skip-nonprojective, or the dynamic oracle with --algorithm cubic|auto)")]
+    NeedsProjective { file: String, line: usize },
+    /// A model to continue from does not fit the training options or data.
+    #[error("cannot continue from the model: {0}")]
+    InitMismatch(String),
+    /// No training sentence left.
+    #[error("{0}: no training sentence")]
+    EmptyTreebank(String),
+    #[error(transparent)]
+    Oracle(#[from] OracleError),
+    #[error(transparent)]
+    Projectivize(#[from] crate::projectivize::ProjectivizeError),
+}

@@ -1,0 +1,334 @@
+//! A trained model (system, label set, two weight tables), the greedy
+//! [`Parser`] that applies it, and the model file.
+//!
+//! # Scoring (labelled steps)
+//!
+//! A step that builds an arc carries a DEPREL. The score of a labelled step
+//! is factored: the step table scores the system's steps (one class per
+//! step), the label table scores the labels of each arc-building step (one
+//! class per (step, label)). The parser takes the best applicable step, and
+//! if it builds an arc, the best label for that step. The trainer
+//! ([`super::train`]) updates the two tables separately.
+//!
+//! # The model file
+//!
+//! A text header, then the two tables as little-endian f32, then a 64-bit
+//! checksum of everything before it:
+//!
+//! ```text
+//! TABULA-PARSER-MODEL
+//! version 1
+//! system arc-hybrid
+//! features zn2011-v1
+//! step-bits 20
+//! label-bits 18
+//! labels 3
+//! nsubj
+//! obj
+//! root
+//! end
+//! <2^step-bits × steps f32> <2^label-bits × arc steps × labels f32> <checksum u64>
+//! ```
+//!
+//! A file without the first line is foreign; another version, system name
+//! or feature set is refused by name; a short file is truncated; a bad
+//! checksum or trailing bytes are corruption. Never a panic.
+
+use super::features::{hash_bytes, mix, ArcState, Extractor, Tokens, FEATURE_SET};
+use super::perceptron::Weights;
+use super::ParserError;
+use crate::oracle::{Configuration, Step, System};
+use std::io::Write;
+use std::path::Path;
+
+const MAGIC: &str = "TABULA-PARSER-MODEL\n";
+/// The model file version written by this build.
+pub const MODEL_VERSION: u32 = 1;
+
+/// The steps of `system` that build an arc (in the order of [`Step::ALL`]).
+pub fn arc_steps(system: System) -> impl Iterator<Item = Step> {
+    system.steps().iter().copied().filter(|s| !matches!(s, Step::Shift | Step::Reduce))
+}
+
+/// The class of `step` in the step table of `system`.
+pub fn step_class(system: System, step: Step) -> Option<usize> {
+    system.steps().iter().position(|&s| s == step)
+}
+
+/// The block of `step` in the label table of `system` (if it builds arcs).
+pub fn arc_class(system: System, step: Step) -> Option<usize> {
+    arc_steps(system).position(|s| s == step)
+}
+
+/// A trained parser model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    pub system: System,
+    /// The DEPRELs, sorted; a label is its index.
+    pub labels: Vec<String>,
+    pub steps: Weights,
+    pub arcs: Weights,
+}
+
+impl Model {
+    /// A zero model (every step scores 0).
+    pub fn zeros(system: System, labels: Vec<String>, step_bits: u32, label_bits: u32) -> Model {
+        let steps = Weights::zeros(step_bits, system.steps().len());
+        let arcs = Weights::zeros(label_bits, arc_steps(system).count() * labels.len().max(1));
+        Model { system, labels, steps, arcs }
+    }
+
+    /// The label given to words left without a head at the end (attached to
+    /// the root): `root` if known, else the first label.
+    pub fn root_label(&self) -> u32 {
+        self.labels.iter().position(|l| l == "root").unwrap_or(0) as u32
+    }
+
+    /// The bytes of the model file. O(size).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(4 * (self.steps.w.len() + self.arcs.w.len()) + 1024);
+        out.extend_from_slice(MAGIC.as_bytes());
+        let header = format!(
+            "version {MODEL_VERSION}\nsystem {}\nfeatures {FEATURE_SET}\nstep-bits {}\nlabel-bits {}\nlabels {}\n",
+            self.system,
+            self.steps.bits(),
+            self.arcs.bits(),
+            self.labels.len()
+        );
+        out.extend_from_slice(header.as_bytes());
+        for l in &self.labels {
+            out.extend_from_slice(l.as_bytes());
+            out.push(b'\n');
+        }
+        out.extend_from_slice(b"end\n");
+        for w in self.steps.w.iter().chain(&self.arcs.w) {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        let sum = checksum(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// Reads a model file's bytes (see the module documentation). O(size).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Model, ParserError> {
+        let corrupt = |r: &str| ParserError::ModelCorrupt(r.to_owned());
+        let Some(mut rest) = bytes.strip_prefix(MAGIC.as_bytes()) else {
+            return Err(ParserError::ModelForeign);
+        };
+        let mut line = || -> Result<&str, ParserError> {
+            let end = memchr::memchr(b'\n', rest).ok_or(ParserError::ModelTruncated)?;
+            let l = std::str::from_utf8(&rest[..end]).map_err(|_| corrupt("a header line is not UTF-8"))?;
+            rest = &rest[end + 1..];
+            Ok(l)
+        };
+        let mut field = |name: &str| -> Result<String, ParserError> {
+            let l = line()?;
+            l.strip_prefix(name)
+                .and_then(|v| v.strip_prefix(' '))
+                .map(str::to_owned)
+                .ok_or_else(|| corrupt(&format!("expected `{name} …` in the header, found `{l}`")))
+        };
+        let version = field("version")?;
+        if version != MODEL_VERSION.to_string() {
+            return Err(ParserError::ModelVersion { found: version, expected: MODEL_VERSION });
+        }
+        let system: System =
+            field("system")?.parse().map_err(|e: crate::oracle::OracleError| corrupt(&e.to_string()))?;
+        let features = field("features")?;
+        if features != FEATURE_SET {
+            return Err(ParserError::ModelFeatures { found: features, expected: FEATURE_SET });
+        }
+        let bits = |s: String| -> Result<u32, ParserError> {
+            s.parse::<u32>().ok().filter(|&b| b <= 30).ok_or_else(|| corrupt(&format!("bad table size `{s}`")))
+        };
+        let step_bits = bits(field("step-bits")?)?;
+        let label_bits = bits(field("label-bits")?)?;
+        let count: usize = field("labels")?.parse().map_err(|_| corrupt("bad label count"))?;
+        if count > 100_000 {
+            return Err(corrupt("bad label count"));
+        }
+        let mut labels = Vec::with_capacity(count);
+        for _ in 0..count {
+            labels.push(field_line(&mut rest)?);
+        }
+        if field_line(&mut rest)? != "end" {
+            return Err(corrupt("the header does not end with `end`"));
+        }
+        // Sizes from the header, checked against the file before allocating.
+        let steps = (1usize << step_bits) * system.steps().len();
+        let arcs = (1usize << label_bits) * arc_steps(system).count() * labels.len().max(1);
+        let floats = steps + arcs;
+        let header_len = bytes.len() - rest.len();
+        if rest.len() < 4 * floats + 8 {
+            return Err(ParserError::ModelTruncated);
+        }
+        if rest.len() > 4 * floats + 8 {
+            return Err(corrupt("trailing bytes after the checksum"));
+        }
+        let body = header_len + 4 * floats;
+        let stored = u64::from_le_bytes(bytes[body..body + 8].try_into().expect("8 bytes"));
+        if checksum(&bytes[..body]) != stored {
+            return Err(corrupt("checksum mismatch"));
+        }
+        let mut model = Model::zeros(system, labels, step_bits, label_bits);
+        let mut chunks = rest[..4 * floats].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")));
+        for w in model.steps.w.iter_mut().chain(model.arcs.w.iter_mut()) {
+            *w = chunks.next().expect("sized");
+        }
+        Ok(model)
+    }
+
+    /// Writes the model to `path` atomically (a temporary file beside it,
+    /// renamed over it). O(size).
+    pub fn save(&self, path: &Path) -> Result<(), ParserError> {
+        write_atomic(path, &self.to_bytes())
+    }
+
+    /// Reads a model file (see [`Model::from_bytes`]).
+    pub fn load(path: &Path) -> Result<Model, ParserError> {
+        let bytes = std::fs::read(path).map_err(|e| ParserError::Io(format!("{}: {e}", path.display())))?;
+        Model::from_bytes(&bytes)
+            .map_err(|e| ParserError::Model { path: path.display().to_string(), source: Box::new(e) })
+    }
+}
+
+fn field_line(rest: &mut &[u8]) -> Result<String, ParserError> {
+    let end = memchr::memchr(b'\n', rest).ok_or(ParserError::ModelTruncated)?;
+    let l = std::str::from_utf8(&rest[..end]).map_err(|_| ParserError::ModelCorrupt("a label is not UTF-8".into()))?;
+    *rest = &rest[end + 1..];
+    Ok(l.to_owned())
+}
+
+/// A 64-bit checksum: [`mix`] over 8-byte words. O(bytes).
+fn checksum(bytes: &[u8]) -> u64 {
+    let mut h = hash_bytes(b"tabula-model");
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        h = mix(h ^ u64::from_le_bytes(c.try_into().expect("8 bytes")));
+    }
+    mix(h ^ hash_bytes(chunks.remainder()) ^ bytes.len() as u64)
+}
+
+/// Writes `bytes` to a temporary file beside `path`, then renames it over
+/// `path`: readers never see a partial file.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ParserError> {
+    let io = |p: &Path, e: std::io::Error| ParserError::Io(format!("{}: {e}", p.display()));
+    let name = path.file_name().ok_or_else(|| ParserError::Io(format!("{}: not a file name", path.display())))?;
+    let mut temp_name = std::ffi::OsString::from(".");
+    temp_name.push(name);
+    temp_name.push(format!(".tabula-{}.tmp", std::process::id()));
+    let temp = path.with_file_name(temp_name);
+    let result = (|| {
+        let mut f = std::fs::File::create(&temp)?;
+        f.write_all(bytes)?;
+        f.sync_all()
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&temp);
+        return Err(io(&temp, e));
+    }
+    std::fs::rename(&temp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&temp);
+        io(path, e)
+    })
+}
+
+/// Picks the best of `scores` among the classes where `allowed` holds
+/// (the first on ties). O(classes).
+pub(crate) fn argmax(scores: &[f32], mut allowed: impl FnMut(usize) -> bool) -> Option<usize> {
+    let mut best: Option<(usize, f32)> = None;
+    for (i, &s) in scores.iter().enumerate() {
+        if allowed(i) && best.is_none_or(|(_, b)| s > b) {
+            best = Some((i, s));
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
+/// The greedy parser: one per thread, reused for every sentence (no
+/// allocation once warm). O(n × features × (steps + labels)) per sentence.
+pub struct Parser<'m> {
+    model: &'m Model,
+    arcs: ArcState,
+    extractor: Extractor,
+    step_scores: Vec<f32>,
+    label_scores: Vec<f32>,
+    /// The heads found by the last [`Parser::parse`], for words 1 … n.
+    pub heads: Vec<usize>,
+    /// The label indices found by the last [`Parser::parse`], for words 1 … n.
+    pub labels: Vec<u32>,
+}
+
+impl<'m> Parser<'m> {
+    /// A parser applying `model`.
+    pub fn new(model: &'m Model) -> Self {
+        Parser {
+            model,
+            arcs: ArcState::default(),
+            extractor: Extractor::default(),
+            step_scores: vec![0.0; model.system.steps().len()],
+            label_scores: vec![0.0; model.labels.len()],
+            heads: Vec::new(),
+            labels: Vec::new(),
+        }
+    }
+
+    /// Parses a sentence greedily: from the initial configuration, the best
+    /// applicable step until the configuration is final; words left without
+    /// a head (arc-eager) go to the root with [`Model::root_label`]. Fills
+    /// [`Parser::heads`] and [`Parser::labels`].
+    pub fn parse(&mut self, tokens: &Tokens) {
+        let model = self.model;
+        let system = model.system;
+        let n = tokens.len();
+        let mut config = Configuration::initial(system, n);
+        self.arcs.reset(n);
+        while !config.is_final() {
+            self.extractor.extract(&config, &self.arcs, tokens);
+            let step = best_step(model, &self.extractor.features, &config, &mut self.step_scores);
+            let label = label_for(model, &self.extractor.features, step, &mut self.label_scores);
+            match config.apply(step) {
+                Ok(Some((h, d))) => self.arcs.add(h, d, label.unwrap_or(0)),
+                Ok(None) => {}
+                // Never: the step is applicable. Stop rather than loop.
+                Err(_) => break,
+            }
+        }
+        self.heads.clear();
+        self.labels.clear();
+        let root = model.root_label();
+        for d in 1..=n {
+            match config.head(d) {
+                Some(h) => {
+                    self.heads.push(h);
+                    self.labels.push(self.arcs.label(d).unwrap_or(root));
+                }
+                None => {
+                    self.heads.push(0);
+                    self.labels.push(root);
+                }
+            }
+        }
+    }
+}
+
+/// The best applicable step of `config` under `model`. Every non-final
+/// configuration of the three systems has an applicable step.
+pub(crate) fn best_step(model: &Model, features: &[u64], config: &Configuration, scores: &mut [f32]) -> Step {
+    scores.iter_mut().for_each(|s| *s = 0.0);
+    model.steps.add_scores(features, 0, scores);
+    let steps = model.system.steps();
+    let i = argmax(scores, |i| config.is_applicable(steps[i])).expect("a non-final configuration has a step");
+    steps[i]
+}
+
+/// The best label for `step` (if it builds an arc).
+pub(crate) fn label_for(model: &Model, features: &[u64], step: Step, scores: &mut [f32]) -> Option<u32> {
+    let block = arc_class(model.system, step)?;
+    if model.labels.is_empty() {
+        return Some(0);
+    }
+    scores.iter_mut().for_each(|s| *s = 0.0);
+    model.arcs.add_scores(features, block * model.labels.len(), scores);
+    argmax(scores, |_| true).map(|i| i as u32)
+}

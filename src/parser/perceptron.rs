@@ -1,0 +1,114 @@
+//! Hashed weight tables and the averaged perceptron (Collins 2002; the
+//! learner of PanParser, seed 001, Sec. 3, and of seed 000, Algorithm 2).
+//!
+//! A table has 2^bits rows of `width` weights: a feature hash selects a row
+//! by its top `bits` bits, and a row holds one weight per class. Scoring a
+//! configuration adds the rows of its features: O(features × width), no
+//! allocation. Collisions are not resolved (feature hashing).
+//!
+//! Averaging uses the usual trick: besides the weights w, the trainer keeps
+//! u = Σ c·δ over the updates δ made at instance c; the average over the c
+//! instances seen is w − u / c, computed once when a model is taken.
+
+/// A table of weights, read-only: what a model holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    bits: u32,
+    width: usize,
+    pub(crate) w: Vec<f32>,
+}
+
+impl Weights {
+    /// A zero table of 2^`bits` rows of `width` classes.
+    pub fn zeros(bits: u32, width: usize) -> Weights {
+        Weights { bits, width, w: vec![0.0; (1usize << bits) * width] }
+    }
+
+    /// A table from its rows, laid out row after row. `None` if the size is wrong.
+    pub fn from_vec(bits: u32, width: usize, w: Vec<f32>) -> Option<Weights> {
+        ((1usize << bits).checked_mul(width)? == w.len()).then_some(Weights { bits, width, w })
+    }
+
+    /// Number of hash bits.
+    pub fn bits(&self) -> u32 {
+        self.bits
+    }
+
+    /// Weights per row.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    #[inline]
+    fn row(&self, feature: u64) -> usize {
+        if self.bits == 0 {
+            0
+        } else {
+            (feature >> (64 - self.bits)) as usize * self.width
+        }
+    }
+
+    /// Adds to `scores[i]` the weights of class `offset + i` of every
+    /// feature (`scores.len()` classes). O(features × scores.len()).
+    pub fn add_scores(&self, features: &[u64], offset: usize, scores: &mut [f32]) {
+        let len = scores.len();
+        for &f in features {
+            let r = self.row(f) + offset;
+            for (s, w) in scores.iter_mut().zip(&self.w[r..r + len]) {
+                *s += *w;
+            }
+        }
+    }
+}
+
+/// The weights being learnt, with the sums that give their average.
+#[derive(Clone, Debug)]
+pub struct Averaged {
+    current: Weights,
+    sums: Vec<f64>,
+    /// Instances seen (the c of the module doc).
+    instances: u64,
+}
+
+impl Averaged {
+    /// A zero table of 2^`bits` rows of `width` classes.
+    pub fn zeros(bits: u32, width: usize) -> Averaged {
+        let current = Weights::zeros(bits, width);
+        let sums = vec![0.0; current.w.len()];
+        Averaged { current, sums, instances: 0 }
+    }
+
+    /// Starts from `weights` (e.g. a trained model's); the average is
+    /// taken over the updates from here on, added to `weights`.
+    pub fn from_weights(weights: Weights) -> Averaged {
+        let sums = vec![0.0; weights.w.len()];
+        Averaged { current: weights, sums, instances: 0 }
+    }
+
+    /// The current (not averaged) weights, which make the training decisions.
+    pub fn current(&self) -> &Weights {
+        &self.current
+    }
+
+    /// Counts one more training instance (a configuration).
+    pub fn tick(&mut self) {
+        self.instances += 1;
+    }
+
+    /// Adds `delta` to the weight of class `class` of every feature. O(features).
+    pub fn update(&mut self, features: &[u64], class: usize, delta: f32) {
+        let c = self.instances as f64;
+        for &f in features {
+            let i = self.current.row(f) + class;
+            self.current.w[i] += delta;
+            self.sums[i] += c * f64::from(delta);
+        }
+    }
+
+    /// The averaged weights w − u / c. O(table).
+    pub fn averaged(&self) -> Weights {
+        let c = self.instances.max(1) as f64;
+        let w = self.current.w.iter().zip(&self.sums).map(|(&w, &u)| (f64::from(w) - u / c) as f32).collect();
+        Weights { bits: self.current.bits, width: self.current.width, w }
+    }
+}

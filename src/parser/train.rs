@@ -1,0 +1,556 @@
+//! Training the greedy parser with tabula's oracles.
+//!
+//! Two regimes ([`OracleKind`]):
+//!
+//! * **static** — the canonical computation of the (projective) gold tree
+//!   is followed; at each configuration the model's best step is compared
+//!   with the canonical one, and the perceptron is updated when they differ.
+//!   Arc-hybrid and arc-eager take the canonical step from
+//!   [`OracleSession::static_step`]; arc-standard (which has none in the
+//!   oracle layer) from [`arc_standard_static`] in this module: reduce as
+//!   soon as a gold arc between s₀ and s₁ can be built and the dependent has
+//!   all its gold children (this computation respects lbr).
+//! * **dynamic** — Goldberg & Nivre (2013); seed 000, Algorithm 2: an
+//!   [`OracleSession`] advances with the parser and scores every step
+//!   exactly (the closed forms or arc-standard's linear algorithm for
+//!   projective gold trees, the grammar oracles for any tree). An update is
+//!   made when the model's best step (among those the oracle can complete)
+//!   is not optimal, towards the optimal step the model scores highest. In
+//!   the first `explore_from` epochs the optimal step is followed; later,
+//!   the model's step is followed with probability `explore_p` (error
+//!   exploration).
+//!
+//! Labels: when the step taken builds a gold arc, the label table is
+//! updated if its best label for that step is not the gold DEPREL; the arc
+//! then carries the gold label (a non-gold arc carries the model's label).
+//!
+//! Training data ([`Projectivize`]): non-projective trees can be kept, made
+//! projective optimally (Nederhof 2019, Sec. 3) or by lifting, or skipped.
+//! The static regime and the linear algorithm need projective trees.
+//!
+//! Everything is reproducible from the seed: the order of the sentences in
+//! each epoch and the exploration draws come from one ChaCha8 stream.
+//! Cost per configuration: O(features × (steps + labels)) for the model,
+//! plus the oracle (O(1) for the closed forms, O(n³) for the grammar
+//! oracles); no allocation per step.
+
+use super::columns::Columns;
+use super::eval::{universal, Counts};
+use super::features::{ArcState, Extractor, Tokens};
+use super::model::{arc_class, argmax, step_class, Model, Parser};
+use super::perceptron::Averaged;
+use super::ParserError;
+use crate::conllu::Reader;
+use crate::oracle::session::OracleSession;
+use crate::oracle::{Algorithm, Configuration, Oracle, Step, Strategy, System};
+use crate::projectivize::{lift, OptimalProjectivizer, TreeClass};
+use crate::tree::DepTree;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use std::collections::BTreeSet;
+use std::io::BufRead;
+use std::time::Instant;
+
+/// A sentence with its gold annotation.
+#[derive(Clone, Debug)]
+pub struct GoldSentence {
+    pub tokens: Tokens,
+    pub tree: DepTree,
+    /// DEPREL of words 1 … n.
+    pub deprels: Vec<String>,
+    /// 1-based line of the block in its file.
+    pub first_line: usize,
+}
+
+/// Reads a CoNLL-U treebank with gold HEAD and DEPREL (blocks without
+/// words are skipped). Errors name the file and line. O(bytes).
+pub fn read_gold<R: BufRead>(input: R, file: &str) -> Result<Vec<GoldSentence>, ParserError> {
+    let mut reader = Reader::new(input, file);
+    let mut out = Vec::new();
+    while let Some(raw) = reader.next_raw() {
+        let raw =
+            raw.map_err(|e| ParserError::Conllu { file: file.to_owned(), line: e.line, reason: e.kind.to_string() })?;
+        let cols = Columns::scan(&raw, file)?;
+        if cols.is_empty() {
+            continue;
+        }
+        let tree = cols.heads(&raw.text, file)?;
+        let deprels =
+            cols.words.iter().map(|w| String::from_utf8_lossy(&raw.text[w.deprel.clone()]).into_owned()).collect();
+        out.push(GoldSentence {
+            tokens: Tokens::from_columns(&raw.text, &cols),
+            tree,
+            deprels,
+            first_line: raw.first_line,
+        });
+    }
+    Ok(out)
+}
+
+/// UAS / LAS (universal labels) of `model` on `data`, parsed in parallel
+/// (the sums do not depend on the thread count). O(Σ n × cost per step).
+pub fn attachment(model: &Model, data: &[GoldSentence]) -> Counts {
+    data.par_iter()
+        .map_init(
+            || Parser::new(model),
+            |p, s| {
+                p.parse(&s.tokens);
+                let mut c = Counts::default();
+                for d in 1..=s.tree.len() {
+                    let head = p.heads[d - 1] == s.tree.head(d);
+                    let predicted = model.labels.get(p.labels[d - 1] as usize).map_or("_", String::as_str);
+                    let label = universal(predicted.as_bytes()) == universal(s.deprels[d - 1].as_bytes());
+                    c.words += 1;
+                    c.heads += u64::from(head);
+                    c.labelled += u64::from(head && label);
+                }
+                c
+            },
+        )
+        .reduce(Counts::default, |a, b| Counts {
+            words: a.words + b.words,
+            heads: a.heads + b.heads,
+            labelled: a.labelled + b.labelled,
+        })
+}
+
+/// What to do with non-projective training trees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Projectivize {
+    /// Keep them (only oracles exact for any tree can be used: cubic / auto).
+    None,
+    /// The projective tree keeping the most gold arcs (Nederhof 2019, Sec. 3).
+    #[default]
+    Optimal,
+    /// Pseudo-projective lifting (Nivre & Nilsson 2005), without label encoding.
+    Lift,
+}
+
+/// The training regime.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum OracleKind {
+    /// The canonical computation (static oracle).
+    Static,
+    /// Exact optimal steps with error exploration (dynamic oracle).
+    #[default]
+    Dynamic,
+}
+
+/// Training options.
+#[derive(Clone, Debug)]
+pub struct TrainOptions {
+    pub system: System,
+    pub oracle: OracleKind,
+    /// The dynamic oracle's algorithm.
+    pub algorithm: Algorithm,
+    /// The dynamic oracle's strategy (arc-standard; the others ignore it).
+    pub strategy: Strategy,
+    pub projectivize: Projectivize,
+    pub skip_nonprojective: bool,
+    /// Epochs that follow the oracle before exploration starts.
+    pub explore_from: usize,
+    /// Probability of following the model's step once exploring.
+    pub explore_p: f64,
+    pub seed: u64,
+    pub step_bits: u32,
+    pub label_bits: u32,
+}
+
+impl Default for TrainOptions {
+    fn default() -> Self {
+        TrainOptions {
+            system: System::ArcHybrid,
+            oracle: OracleKind::Dynamic,
+            algorithm: Algorithm::Auto,
+            strategy: Strategy::Lbr,
+            projectivize: Projectivize::Optimal,
+            skip_nonprojective: false,
+            explore_from: 1,
+            explore_p: 0.9,
+            seed: 1,
+            step_bits: 20,
+            label_bits: 18,
+        }
+    }
+}
+
+/// What [`Trainer::new`] did to the training data.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Prepared {
+    pub sentences: usize,
+    pub tokens: u64,
+    pub nonprojective: usize,
+    pub skipped: usize,
+    /// Tokens whose head projectivization changed.
+    pub changed_heads: u64,
+}
+
+/// Figures of one epoch.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EpochStats {
+    pub epoch: usize,
+    pub sentences: u64,
+    pub tokens: u64,
+    pub configurations: u64,
+    /// Configurations where the model's step was not optimal.
+    pub step_errors: u64,
+    /// Gold arcs whose label the model got wrong.
+    pub label_errors: u64,
+    /// Configurations where the model's step was followed although not optimal.
+    pub explored: u64,
+    pub seconds: f64,
+}
+
+struct Item {
+    tokens: Tokens,
+    tree: DepTree,
+    labels: Vec<u32>,
+    first_line: usize,
+}
+
+/// The learner's state: weights and reusable buffers.
+struct Learner {
+    system: System,
+    labels: usize,
+    steps: Averaged,
+    arcs: Averaged,
+    state: ArcState,
+    extractor: Extractor,
+    step_scores: Vec<f32>,
+    label_scores: Vec<f32>,
+    /// Gold children not yet attached (static arc-standard).
+    missing: Vec<u32>,
+    rng: ChaCha8Rng,
+    stats: EpochStats,
+}
+
+/// Trains a model epoch by epoch (see the module documentation).
+pub struct Trainer {
+    options: TrainOptions,
+    labels: Vec<String>,
+    data: Vec<Item>,
+    learner: Learner,
+    oracle: Oracle<'static>,
+    epoch: usize,
+    order: Vec<usize>,
+    prepared: Prepared,
+}
+
+impl Trainer {
+    /// Prepares the training data (projectivization, label set: every
+    /// DEPREL of `data`, sorted) and a zero model. Errors if no sentence is
+    /// left, or if the regime needs projective trees and one is not.
+    pub fn new(options: TrainOptions, data: Vec<GoldSentence>, file: &str) -> Result<Trainer, ParserError> {
+        Self::build(options, data, file, None)
+    }
+
+    /// Continues training from `init` (a second pass, as in Nederhof 2019,
+    /// Sec. 8.3, Table 7 columns 3–5): the current weights start at the
+    /// model's, the average is taken over the new updates; the label set is
+    /// the model's, and the system and table sizes of `options` must match
+    /// it. Errors as [`Trainer::new`], and for a DEPREL the model lacks.
+    pub fn from_model(
+        options: TrainOptions,
+        data: Vec<GoldSentence>,
+        file: &str,
+        init: Model,
+    ) -> Result<Trainer, ParserError> {
+        if init.system != options.system {
+            return Err(ParserError::InitMismatch(format!(
+                "the model is for {}, training is for {}",
+                init.system, options.system
+            )));
+        }
+        if init.steps.bits() != options.step_bits || init.arcs.bits() != options.label_bits {
+            return Err(ParserError::InitMismatch(format!(
+                "the model has tables of 2^{} and 2^{} rows, training asks for 2^{} and 2^{}",
+                init.steps.bits(),
+                init.arcs.bits(),
+                options.step_bits,
+                options.label_bits
+            )));
+        }
+        for s in &data {
+            if let Some(d) = s.deprels.iter().find(|d| init.labels.binary_search(d).is_err()) {
+                return Err(ParserError::InitMismatch(format!(
+                    "DEPREL `{d}` (line {}) is not in the model's label set",
+                    s.first_line
+                )));
+            }
+        }
+        let mut t = Self::build(options, data, file, Some(init.labels.clone()))?;
+        t.learner.steps = Averaged::from_weights(init.steps);
+        t.learner.arcs = Averaged::from_weights(init.arcs);
+        Ok(t)
+    }
+
+    fn build(
+        options: TrainOptions,
+        data: Vec<GoldSentence>,
+        file: &str,
+        labels: Option<Vec<String>>,
+    ) -> Result<Trainer, ParserError> {
+        Oracle::check_support(options.system, options.strategy, options.algorithm)?;
+        let labels: Vec<String> = labels.unwrap_or_else(|| {
+            data.iter().flat_map(|s| s.deprels.iter().cloned()).collect::<BTreeSet<_>>().into_iter().collect()
+        });
+        let grammar = crate::grammar::text::parse_str("projective.grammar", crate::grammars::PROJECTIVE)
+            .map_err(|e| ParserError::Io(e.to_string()))?
+            .grammar;
+        let mut projectivizer = OptimalProjectivizer::new(&grammar, TreeClass::Projective)?;
+        let needs_projective = options.oracle == OracleKind::Static
+            || matches!(options.algorithm, Algorithm::Linear | Algorithm::Quadratic);
+        let mut prepared = Prepared::default();
+        let mut items = Vec::with_capacity(data.len());
+        for s in data {
+            let mut tree = s.tree;
+            if !tree.is_projective() {
+                prepared.nonprojective += 1;
+                if options.skip_nonprojective {
+                    prepared.skipped += 1;
+                    continue;
+                }
+                let new = match options.projectivize {
+                    Projectivize::None => tree.clone(),
+                    Projectivize::Optimal => projectivizer.projectivize(&tree)?.tree,
+                    Projectivize::Lift => lift(&tree),
+                };
+                prepared.changed_heads += (tree.len() - tree.common_arcs(&new)) as u64;
+                tree = new;
+                if needs_projective && !tree.is_projective() {
+                    return Err(ParserError::NeedsProjective { file: file.to_owned(), line: s.first_line });
+                }
+            }
+            let ids = s.deprels.iter().map(|d| labels.binary_search(d).expect("collected") as u32).collect();
+            prepared.sentences += 1;
+            prepared.tokens += tree.len() as u64;
+            items.push(Item { tokens: s.tokens, tree, labels: ids, first_line: s.first_line });
+        }
+        if items.is_empty() {
+            return Err(ParserError::EmptyTreebank(file.to_owned()));
+        }
+        let model = Model::zeros(options.system, labels.clone(), options.step_bits, options.label_bits);
+        let learner = Learner {
+            system: options.system,
+            labels: labels.len(),
+            steps: Averaged::zeros(options.step_bits, model.steps.width()),
+            arcs: Averaged::zeros(options.label_bits, model.arcs.width()),
+            state: ArcState::default(),
+            extractor: Extractor::default(),
+            step_scores: vec![0.0; options.system.steps().len()],
+            label_scores: vec![0.0; labels.len()],
+            missing: Vec::new(),
+            rng: ChaCha8Rng::seed_from_u64(options.seed),
+            stats: EpochStats::default(),
+        };
+        let order = (0..items.len()).collect();
+        Ok(Trainer { options, labels, data: items, learner, oracle: Oracle::new(), epoch: 0, order, prepared })
+    }
+
+    /// What was done to the training data.
+    pub fn prepared(&self) -> &Prepared {
+        &self.prepared
+    }
+
+    /// The label set.
+    pub fn labels(&self) -> &[String] {
+        &self.labels
+    }
+
+    /// One pass over the training data in a fresh random order; `progress`
+    /// is told the tokens of each sentence done.
+    pub fn epoch(&mut self, progress: &mut dyn FnMut(u64)) -> Result<EpochStats, ParserError> {
+        let start = Instant::now();
+        self.epoch += 1;
+        let explore = self.options.oracle == OracleKind::Dynamic && self.epoch > self.options.explore_from;
+        self.order.shuffle(&mut self.learner.rng);
+        self.learner.stats = EpochStats { epoch: self.epoch, ..EpochStats::default() };
+        for &i in &self.order {
+            let item = &self.data[i];
+            self.learner.learn(&mut self.oracle, item, &self.options, explore)?;
+            self.learner.stats.sentences += 1;
+            self.learner.stats.tokens += item.tree.len() as u64;
+            progress(item.tree.len() as u64);
+        }
+        self.learner.stats.seconds = start.elapsed().as_secs_f64();
+        Ok(self.learner.stats.clone())
+    }
+
+    /// The model with the averaged weights. O(tables).
+    pub fn model(&self) -> Model {
+        Model {
+            system: self.options.system,
+            labels: self.labels.clone(),
+            steps: self.learner.steps.averaged(),
+            arcs: self.learner.arcs.averaged(),
+        }
+    }
+}
+
+/// The canonical (static) arc-standard step for a projective gold tree:
+/// `reduce_right` if s₀ is the gold head of s₁ and s₁ has all its gold
+/// children, else `reduce_left` if s₁ is the gold head of s₀ and s₀ has all
+/// its children, else `shift`. `missing[w]`: gold children of w not yet
+/// attached. O(1). Respects the lbr strategy: a word gets its left
+/// children (by `reduce_right`) before it is pushed below a new s₀.
+pub fn arc_standard_static(config: &Configuration, gold: &DepTree, missing: &[u32]) -> Step {
+    let stack = config.stack();
+    let k = stack.len();
+    if k >= 3 {
+        let (s1, s0) = (stack[k - 2], stack[k - 1]);
+        if gold.head(s1) == s0 && missing[s1] == 0 {
+            return Step::ReduceRight;
+        }
+    }
+    if k >= 2 {
+        let (s1, s0) = (stack[k - 2], stack[k - 1]);
+        if gold.head(s0) == s1 && missing[s0] == 0 {
+            return Step::ReduceLeft;
+        }
+    }
+    Step::Shift
+}
+
+/// The training state at one configuration: which steps are allowed and optimal.
+enum Guide<'a> {
+    /// The one canonical step.
+    Static(Step),
+    /// The oracle's scores.
+    Dynamic(&'a crate::oracle::StepScores, u32),
+}
+
+impl Learner {
+    fn learn(
+        &mut self,
+        oracle: &mut Oracle<'static>,
+        item: &Item,
+        options: &TrainOptions,
+        explore: bool,
+    ) -> Result<(), ParserError> {
+        let n = item.tree.len();
+        self.state.reset(n);
+        let fail = |e: crate::oracle::OracleError| ParserError::Training { line: item.first_line, source: e };
+        match options.oracle {
+            OracleKind::Static if self.system == System::ArcStandard => {
+                self.missing.clear();
+                self.missing.resize(n + 1, 0);
+                for d in 1..=n {
+                    self.missing[item.tree.head(d)] += 1;
+                }
+                let mut config = Configuration::initial(self.system, n);
+                while !config.is_final() {
+                    let gold = arc_standard_static(&config, &item.tree, &self.missing);
+                    let step = self.decide(&config, item, Guide::Static(gold), false);
+                    let label = self.predict_label(step);
+                    let arc = config.apply(step).map_err(fail)?;
+                    if let Some((h, d)) = arc {
+                        if item.tree.head(d) == h {
+                            self.missing[h] -= 1;
+                        }
+                    }
+                    self.attach(item, step, arc, label);
+                }
+            }
+            OracleKind::Static => {
+                let mut session =
+                    OracleSession::new(oracle, self.system, item.tree.clone(), options.strategy, Algorithm::Linear)
+                        .map_err(fail)?;
+                while !session.configuration().is_final() {
+                    let gold = session.static_step().map_err(fail)?;
+                    let step = self.decide(session.configuration(), item, Guide::Static(gold), false);
+                    let label = self.predict_label(step);
+                    let arc = session.apply(step).map_err(fail)?;
+                    self.attach(item, step, arc, label);
+                }
+            }
+            OracleKind::Dynamic => {
+                let mut session =
+                    OracleSession::new(oracle, self.system, item.tree.clone(), options.strategy, options.algorithm)
+                        .map_err(fail)?;
+                while !session.configuration().is_final() {
+                    let scores = session.scores().map_err(fail)?;
+                    let best = scores.best().ok_or(ParserError::NoOptimalStep { line: item.first_line })?;
+                    let explore_now = explore && self.rng.gen_bool(options.explore_p);
+                    let step = self.decide(session.configuration(), item, Guide::Dynamic(&scores, best), explore_now);
+                    let label = self.predict_label(step);
+                    let arc = session.apply(step).map_err(fail)?;
+                    self.attach(item, step, arc, label);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Extracts the features of `config`, scores the steps, updates the step
+    /// table if the model's step is not optimal, and returns the step to
+    /// take: the model's if `explore`, else the optimal one it scores highest.
+    fn decide(&mut self, config: &Configuration, item: &Item, guide: Guide<'_>, explore: bool) -> Step {
+        self.extractor.extract(config, &self.state, &item.tokens);
+        self.steps.tick();
+        self.arcs.tick();
+        self.stats.configurations += 1;
+        let steps = self.system.steps();
+        self.step_scores.iter_mut().for_each(|s| *s = 0.0);
+        self.steps.current().add_scores(&self.extractor.features, 0, &mut self.step_scores);
+        let legal = |s: Step| match &guide {
+            Guide::Static(_) => config.is_applicable(s),
+            Guide::Dynamic(scores, _) => scores.get(s).is_some(),
+        };
+        let optimal = |s: Step| match &guide {
+            Guide::Static(g) => s == *g,
+            Guide::Dynamic(scores, best) => scores.get(s) == Some(*best),
+        };
+        let predicted = steps[argmax(&self.step_scores, |i| legal(steps[i])).expect("a legal step")];
+        let best = match &guide {
+            Guide::Static(g) => *g,
+            Guide::Dynamic(..) => steps[argmax(&self.step_scores, |i| optimal(steps[i])).expect("an optimal step")],
+        };
+        if !optimal(predicted) {
+            self.stats.step_errors += 1;
+            let f = &self.extractor.features;
+            self.steps.update(f, step_class(self.system, best).expect("a step of the system"), 1.0);
+            self.steps.update(f, step_class(self.system, predicted).expect("a step of the system"), -1.0);
+            if explore {
+                self.stats.explored += 1;
+            }
+        }
+        if explore {
+            predicted
+        } else {
+            best
+        }
+    }
+
+    /// The model's label for `step` at the current features (current weights).
+    fn predict_label(&mut self, step: Step) -> Option<u32> {
+        let block = arc_class(self.system, step)?;
+        if self.labels == 0 {
+            return Some(0);
+        }
+        self.label_scores.iter_mut().for_each(|s| *s = 0.0);
+        self.arcs.current().add_scores(&self.extractor.features, block * self.labels, &mut self.label_scores);
+        argmax(&self.label_scores, |_| true).map(|i| i as u32)
+    }
+
+    /// Records the arc built by `step` with the gold label if it is a gold
+    /// arc (updating the label table if `predicted` differs), else `predicted`.
+    fn attach(&mut self, item: &Item, step: Step, arc: Option<(usize, usize)>, predicted: Option<u32>) {
+        let Some((h, d)) = arc else { return };
+        let predicted = predicted.unwrap_or(0);
+        let mut label = predicted;
+        if item.tree.head(d) == h {
+            let gold = item.labels[d - 1];
+            label = gold;
+            if gold != predicted {
+                self.stats.label_errors += 1;
+                let block = arc_class(self.system, step).expect("an arc step") * self.labels;
+                let f = &self.extractor.features;
+                self.arcs.update(f, block + gold as usize, 1.0);
+                self.arcs.update(f, block + predicted as usize, -1.0);
+            }
+        }
+        self.state.add(h, d, label);
+    }
+}

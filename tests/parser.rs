@@ -1,0 +1,429 @@
+//! The greedy parser (issue 13, item 6): learning a synthetic treebank,
+//! static computations, exploration, model files, eval, and the `train`,
+//! `parse` and `eval` commands end to end. Data: small CoNLL-U texts
+//! generated here.
+
+mod common;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use tabula::oracle::session::OracleSession;
+use tabula::oracle::{Algorithm, Configuration, Oracle, Strategy, System};
+use tabula::parser::eval::evaluate;
+use tabula::parser::model::Model;
+use tabula::parser::train::{
+    arc_standard_static, attachment, read_gold, GoldSentence, OracleKind, Projectivize, TrainOptions, Trainer,
+};
+use tabula::parser::{Parser, ParserError};
+use tabula::tree::DepTree;
+
+/// A synthetic language: `NP VERB NP (ADP NP)* PUNCT`, NP = `(DET) (ADJ)* NOUN`,
+/// every attachment determined by the tags (PPs attach to the verb).
+fn synthetic(count: usize, seed: u64) -> String {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut text = String::new();
+    for s in 0..count {
+        // (form, upos, head index in words or usize::MAX for root, deprel)
+        let mut words: Vec<(String, &str, usize, &str)> = Vec::new();
+        let np = |rng: &mut ChaCha8Rng, words: &mut Vec<(String, &str, usize, &str)>, role: &'static str| {
+            let start = words.len();
+            let det = rng.gen_bool(0.6);
+            let adjs = rng.gen_range(0..3);
+            let noun = start + usize::from(det) + adjs;
+            if det {
+                words.push((format!("the{}", rng.gen_range(0..3)), "DET", noun, "det"));
+            }
+            for _ in 0..adjs {
+                words.push((format!("adj{}", rng.gen_range(0..20)), "ADJ", noun, "amod"));
+            }
+            words.push((format!("noun{}", rng.gen_range(0..50)), "NOUN", usize::MAX - 1, role));
+            noun
+        };
+        let subj = np(&mut rng, &mut words, "nsubj");
+        let verb = words.len();
+        words.push((format!("verb{}", rng.gen_range(0..20)), "VERB", usize::MAX, "root"));
+        words[subj].2 = verb;
+        let obj = np(&mut rng, &mut words, "obj");
+        words[obj].2 = verb;
+        for _ in 0..rng.gen_range(0..3) {
+            let case = words.len();
+            words.push((format!("prep{}", rng.gen_range(0..5)), "ADP", usize::MAX - 1, "case"));
+            let noun = np(&mut rng, &mut words, "obl");
+            words[case].2 = noun;
+            words[noun].2 = verb;
+        }
+        words.push((".".into(), "PUNCT", verb, "punct"));
+        text.push_str(&format!("# sent_id = syn-{s}\n"));
+        for (i, (form, upos, head, rel)) in words.iter().enumerate() {
+            let head = if *head == usize::MAX { 0 } else { head + 1 };
+            text.push_str(&format!("{}\t{form}\t_\t{upos}\t_\t_\t{head}\t{rel}\t_\t_\n", i + 1));
+        }
+        text.push('\n');
+    }
+    text
+}
+
+fn small(options: TrainOptions) -> TrainOptions {
+    TrainOptions { step_bits: 14, label_bits: 13, ..options }
+}
+
+#[test]
+fn the_perceptron_learns_a_synthetic_treebank_perfectly() {
+    let gold = read_gold(synthetic(150, 1).as_bytes(), "syn").unwrap();
+    for system in System::ALL {
+        for oracle in [OracleKind::Static, OracleKind::Dynamic] {
+            let options = small(TrainOptions { system, oracle, ..TrainOptions::default() });
+            let mut trainer = Trainer::new(options, gold.clone(), "syn").unwrap();
+            for _ in 0..8 {
+                trainer.epoch(&mut |_| {}).unwrap();
+            }
+            let c = attachment(&trainer.model(), &gold);
+            assert_eq!((c.heads, c.labelled), (c.words, c.words), "{system} {oracle:?}");
+        }
+    }
+}
+
+/// The tree built by following the static oracle from the initial configuration.
+fn static_computation(system: System, gold: &DepTree, oracle: &mut Oracle<'static>) -> Vec<usize> {
+    let n = gold.len();
+    if system == System::ArcStandard {
+        let mut missing = vec![0u32; n + 1];
+        for d in 1..=n {
+            missing[gold.head(d)] += 1;
+        }
+        let mut c = Configuration::initial(system, n);
+        while !c.is_final() {
+            let step = arc_standard_static(&c, gold, &missing);
+            if let Some((h, d)) = c.apply(step).unwrap() {
+                assert_eq!(gold.head(d), h, "a non-gold arc on {gold:?}");
+                missing[h] -= 1;
+            }
+        }
+        (1..=n).map(|d| c.head(d).unwrap_or(0)).collect()
+    } else {
+        let mut s = OracleSession::new(oracle, system, gold.clone(), Strategy::Lbr, Algorithm::Linear).unwrap();
+        while !s.configuration().is_final() {
+            let step = s.static_step().unwrap();
+            s.apply(step).unwrap();
+        }
+        (1..=n).map(|d| s.configuration().head(d).unwrap_or(0)).collect()
+    }
+}
+
+#[test]
+fn static_computations_rebuild_every_projective_tree() {
+    let mut oracle = Oracle::new();
+    for system in System::ALL {
+        for n in 1..=6 {
+            for gold in common::projective_trees(n).iter() {
+                assert_eq!(static_computation(system, gold, &mut oracle), gold.heads(), "{system} {gold:?}");
+            }
+        }
+    }
+}
+
+/// Random trees of up to `max` words, projective or not, as CoNLL-U.
+fn random_treebank(count: usize, max: usize, seed: u64) -> String {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut text = String::new();
+    for _ in 0..count {
+        let n = rng.gen_range(1..=max);
+        let mut order: Vec<usize> = (1..=n).collect();
+        for i in (1..n).rev() {
+            order.swap(i, rng.gen_range(0..=i));
+        }
+        let mut heads = vec![0; n + 1];
+        for (k, &w) in order.iter().enumerate() {
+            heads[w] = if k == 0 { 0 } else { order[rng.gen_range(0..k)] };
+        }
+        for (w, head) in heads.iter().enumerate().skip(1) {
+            let tag = ["NOUN", "VERB", "ADJ"][rng.gen_range(0..3)];
+            let form = rng.gen_range(0..9);
+            text.push_str(&format!("{w}\tw{form}\t_\t{tag}\t_\t_\t{head}\tdep{}\t_\t_\n", w % 3));
+        }
+        text.push('\n');
+    }
+    text
+}
+
+#[test]
+fn exploration_always_has_an_optimal_step() {
+    // The model's step is followed everywhere (p = 1 from the first epoch);
+    // a configuration without an optimal step would be an error.
+    let data = read_gold(random_treebank(60, 9, 3).as_bytes(), "random").unwrap();
+    assert!(data.iter().any(|s| !s.tree.is_projective()));
+    for system in System::ALL {
+        for (projectivize, algorithm) in
+            [(Projectivize::Optimal, Algorithm::Linear), (Projectivize::None, Algorithm::Auto)]
+        {
+            let options = small(TrainOptions {
+                system,
+                oracle: OracleKind::Dynamic,
+                algorithm,
+                projectivize,
+                explore_from: 0,
+                explore_p: 1.0,
+                ..TrainOptions::default()
+            });
+            let mut trainer = Trainer::new(options, data.clone(), "random").unwrap();
+            for _ in 0..3 {
+                let stats = trainer.epoch(&mut |_| {}).unwrap();
+                assert!(stats.explored > 0);
+            }
+        }
+    }
+}
+
+#[test]
+fn training_is_reproducible_and_seeded() {
+    let data = read_gold(synthetic(40, 2).as_bytes(), "syn").unwrap();
+    let run = |seed| {
+        let options = small(TrainOptions { seed, explore_from: 0, explore_p: 0.5, ..TrainOptions::default() });
+        let mut t = Trainer::new(options, data.clone(), "syn").unwrap();
+        t.epoch(&mut |_| {}).unwrap();
+        t.epoch(&mut |_| {}).unwrap();
+        t.model().to_bytes()
+    };
+    assert_eq!(run(7), run(7));
+    assert_ne!(run(7), run(8));
+}
+
+#[test]
+fn static_regime_refuses_non_projective_trees_it_cannot_use() {
+    let data = read_gold(random_treebank(30, 8, 4).as_bytes(), "random").unwrap();
+    let options =
+        small(TrainOptions { oracle: OracleKind::Static, projectivize: Projectivize::None, ..TrainOptions::default() });
+    let e = Trainer::new(options, data.clone(), "random").err().expect("an error");
+    assert!(matches!(e, ParserError::NeedsProjective { .. }), "{e}");
+    let options = small(TrainOptions {
+        oracle: OracleKind::Static,
+        projectivize: Projectivize::None,
+        skip_nonprojective: true,
+        ..TrainOptions::default()
+    });
+    let t = Trainer::new(options, data, "random").unwrap();
+    assert!(t.prepared().skipped > 0);
+}
+
+fn trained_model() -> Model {
+    let gold = read_gold(synthetic(20, 5).as_bytes(), "syn").unwrap();
+    let mut t = Trainer::new(small(TrainOptions::default()), gold, "syn").unwrap();
+    t.epoch(&mut |_| {}).unwrap();
+    t.model()
+}
+
+#[test]
+fn model_files_round_trip_and_bad_ones_are_errors() {
+    let model = TrainOptions { step_bits: 8, label_bits: 6, ..TrainOptions::default() };
+    let gold = read_gold(synthetic(10, 6).as_bytes(), "syn").unwrap();
+    let mut t = Trainer::new(model, gold, "syn").unwrap();
+    t.epoch(&mut |_| {}).unwrap();
+    let model = t.model();
+    let bytes = model.to_bytes();
+    assert_eq!(Model::from_bytes(&bytes).unwrap(), model);
+    // Every truncation is an error, never a panic.
+    for len in 0..bytes.len() {
+        assert!(Model::from_bytes(&bytes[..len]).is_err(), "prefix of {len} bytes accepted");
+    }
+    assert!(matches!(Model::from_bytes(&bytes[..bytes.len() - 3]), Err(ParserError::ModelTruncated)));
+    let mut flipped = bytes.clone();
+    let last = flipped.len() - 20;
+    flipped[last] ^= 1;
+    assert!(matches!(Model::from_bytes(&flipped), Err(ParserError::ModelCorrupt(_))));
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(Model::from_bytes(&longer), Err(ParserError::ModelCorrupt(_))));
+    assert!(matches!(Model::from_bytes(b"1\tHi\t_\n"), Err(ParserError::ModelForeign)));
+    // A header announcing huge tables is checked against the file size before any allocation.
+    let huge = b"TABULA-PARSER-MODEL\nversion 1\nsystem arc-eager\nfeatures zn2011-v1\nstep-bits 30\nlabel-bits 30\nlabels 1\nx\nend\n0000";
+    assert!(matches!(Model::from_bytes(huge), Err(ParserError::ModelTruncated)));
+    let text = String::from_utf8_lossy(&bytes[..60]).replace("version 1", "version 9");
+    let mut other = text.into_bytes();
+    other.extend_from_slice(&bytes[60..]);
+    assert!(matches!(Model::from_bytes(&other), Err(ParserError::ModelVersion { .. })));
+    let features = String::from_utf8_lossy(&bytes[..80]).replace("zn2011-v1", "zn2011-v0");
+    let mut other = features.into_bytes();
+    other.extend_from_slice(&bytes[80..]);
+    assert!(matches!(Model::from_bytes(&other), Err(ParserError::ModelFeatures { .. })));
+}
+
+const GOLD: &str = "# sent_id = a\n1\tThe\t_\tDET\t_\t_\t2\tdet\t_\t_\n2\tdog\t_\tNOUN\t_\t_\t3\tnsubj\t_\t_\n3\tbarks\t_\tVERB\t_\t_\t0\troot\t_\t_\n4\t.\t_\tPUNCT\t_\t_\t3\tpunct\t_\t_\n\n1\tGo\t_\tVERB\t_\t_\t0\troot\t_\t_\n2\thome\t_\tADV\t_\t_\t1\tadvmod\t_\t_\n\n";
+// Word by word: The (head ok, det ok), dog (head 1 wrong), barks (ok,
+// root), . (head ok, label wrong); Go (ok), home (head ok, obl:tmod vs
+// advmod: universal obl ≠ advmod → wrong label).
+const PRED: &str = "# sent_id = a\n1\tThe\t_\tDET\t_\t_\t2\tdet\t_\t_\n2\tdog\t_\tNOUN\t_\t_\t1\tnsubj\t_\t_\n3\tbarks\t_\tVERB\t_\t_\t0\troot\t_\t_\n4\t.\t_\tPUNCT\t_\t_\t3\tdet\t_\t_\n\n1\tGo\t_\tVERB\t_\t_\t0\troot:x\t_\t_\n2\thome\t_\tADV\t_\t_\t1\tobl:tmod\t_\t_\n\n";
+
+#[test]
+fn eval_agrees_with_a_hand_computed_case() {
+    let e = evaluate(GOLD.as_bytes(), "gold", PRED.as_bytes(), "pred").unwrap();
+    assert_eq!(e.sentences, 2);
+    // 6 words: heads right for 5 (all but dog); labels right among those: The, barks, Go (root:x → root).
+    assert_eq!((e.all.words, e.all.heads, e.all.labelled), (6, 5, 3));
+    // Without the PUNCT word: 5 words, 4 heads, 3 labelled.
+    assert_eq!((e.no_punct.words, e.no_punct.heads, e.no_punct.labelled), (5, 4, 3));
+    assert_eq!(e.by_length[0].sentences, 2);
+    assert!((e.all.uas() - 500.0 / 6.0).abs() < 1e-9);
+    assert!((e.all.las() - 50.0).abs() < 1e-9);
+}
+
+#[test]
+fn eval_refuses_misaligned_files_naming_the_line() {
+    let fewer = PRED.replace("4\t.\t_\tPUNCT\t_\t_\t3\tdet\t_\t_\n", "");
+    let e = evaluate(GOLD.as_bytes(), "gold", fewer.as_bytes(), "pred").unwrap_err().to_string();
+    assert!(e.contains("gold:1") && e.contains("pred:1") && e.contains("4 words"), "{e}");
+    let other = PRED.replace("home", "away");
+    let e = evaluate(GOLD.as_bytes(), "gold", other.as_bytes(), "pred").unwrap_err().to_string();
+    assert!(e.contains("gold:8") && e.contains("pred:8") && e.contains("`home`"), "{e}");
+    let shorter = PRED.split("\n\n").next().unwrap().to_owned() + "\n\n";
+    let e = evaluate(GOLD.as_bytes(), "gold", shorter.as_bytes(), "pred").unwrap_err().to_string();
+    assert!(e.contains("fewer sentences") && e.contains("gold:7"), "{e}");
+}
+
+#[test]
+fn the_parser_handles_every_length() {
+    let model = trained_model();
+    let mut parser = Parser::new(&model);
+    let data: Vec<GoldSentence> = read_gold(random_treebank(30, 40, 9).as_bytes(), "r").unwrap();
+    for s in &data {
+        parser.parse(&s.tokens);
+        assert!(DepTree::from_heads(&parser.heads).is_ok());
+        assert_eq!(parser.labels.len(), s.tree.len());
+    }
+}
+
+// --- The commands end to end.
+
+fn tabula(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tabula")).args(args).output().unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("parser").join(name);
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn train_parse_eval_round_trip_every_other_column() {
+    let dir = scratch("round_trip");
+    let train = dir.join("train.conllu");
+    fs::write(&train, synthetic(60, 11)).unwrap();
+    let model = dir.join("m.model");
+    let out = tabula(&[
+        "train",
+        s(&train),
+        "-o",
+        s(&model),
+        "--dev",
+        s(&train),
+        "--epochs",
+        "3",
+        "--step-bits",
+        "12",
+        "--label-bits",
+        "10",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(log.contains("epoch 3/3") && log.contains("dev UAS"), "{log}");
+    // Input with comments, a multiword token, an empty node, CRLF lines, HEAD `_`.
+    let input = "# text = the dog's noun3\r\n1\tthe0\tx\tDET\tDT\tA=B\t_\t_\t_\tSpaceAfter=No\r\n2-3\tdog's\t_\t_\t_\t_\t_\t_\t_\t_\r\n2\tnoun1\tdog\tNOUN\tNN\t_\t_\t_\t_\t_\r\n3\tverb2\t's\tVERB\tVBZ\t_\t_\t_\t_\t_\r\n3.1\tgap\t_\t_\t_\t_\t_\t_\t2:x\t_\r\n4\tnoun3\t_\tNOUN\t_\t_\t_\t_\t_\t_\r\n5\t.\t_\tPUNCT\t_\t_\t_\t_\t_\t_\r\n\r\n\n";
+    let inp = dir.join("in.conllu");
+    fs::write(&inp, input).unwrap();
+    let parsed1 = dir.join("p1.conllu");
+    let out = tabula(&["parse", "--model", s(&model), s(&inp), "-o", s(&parsed1)]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let got = fs::read_to_string(&parsed1).unwrap();
+    let (a, b): (Vec<&str>, Vec<&str>) = (input.split('\n').collect(), got.split('\n').collect());
+    assert_eq!(a.len(), b.len());
+    for (x, y) in a.iter().zip(&b) {
+        let (fx, fy): (Vec<&str>, Vec<&str>) = (x.split('\t').collect(), y.split('\t').collect());
+        let word = fx.len() == 10 && fx[0].bytes().all(|c| c.is_ascii_digit());
+        if word {
+            assert_eq!((&fx[..6], &fx[8..]), (&fy[..6], &fy[8..]), "{x} / {y}");
+            assert!(fy[6].parse::<usize>().is_ok() && !fy[7].is_empty() && fy[7] != "_", "{y}");
+        } else {
+            assert_eq!(x, y);
+        }
+    }
+    // Any thread count gives the same bytes.
+    let many = dir.join("many.conllu");
+    let text: String = synthetic(300, 12).replace("\t0\troot", "\t_\t_");
+    fs::write(&many, &text).unwrap();
+    let outs: Vec<Vec<u8>> = ["1", "3"]
+        .iter()
+        .map(|t| {
+            let o = tabula(&["parse", "--model", s(&model), s(&many), "--threads", t]);
+            assert!(o.status.success());
+            o.stdout
+        })
+        .collect();
+    assert_eq!(outs[0], outs[1]);
+    // eval of the parse against the gold text.
+    let gold = dir.join("gold.conllu");
+    fs::write(&gold, synthetic(300, 12)).unwrap();
+    let pred = dir.join("pred.conllu");
+    fs::write(&pred, &outs[0]).unwrap();
+    let o = tabula(&["eval", s(&gold), s(&pred), "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(j["all"]["uas"].as_f64().unwrap() > 80.0, "{j}");
+    assert_eq!(j["sentences"], 300);
+}
+
+#[test]
+fn bad_models_and_misaligned_files_are_errors() {
+    let dir = scratch("bad");
+    let inp = dir.join("in.conllu");
+    fs::write(&inp, GOLD).unwrap();
+    let foreign = dir.join("foreign.model");
+    fs::write(&foreign, GOLD).unwrap();
+    let o = tabula(&["parse", "--model", s(&foreign), s(&inp)]);
+    assert!(!o.status.success());
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("foreign.model") && e.contains("not a tabula parser model"), "{e}");
+    let model = trained_model().to_bytes();
+    let truncated = dir.join("truncated.model");
+    fs::write(&truncated, &model[..model.len() / 2]).unwrap();
+    let o = tabula(&["parse", "--model", s(&truncated), s(&inp)]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("truncated") && !o.status.success());
+    let pred = dir.join("pred.conllu");
+    fs::write(&pred, PRED.replace("barks", "bark")).unwrap();
+    let o = tabula(&["eval", s(&inp), s(&pred)]);
+    assert!(!o.status.success());
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("in.conllu:4") && e.contains("pred.conllu:4"), "{e}");
+}
+
+#[test]
+fn a_second_pass_continues_from_a_model() {
+    let gold = read_gold(synthetic(60, 13).as_bytes(), "syn").unwrap();
+    let first = small(TrainOptions { oracle: OracleKind::Static, ..TrainOptions::default() });
+    let mut t = Trainer::new(first.clone(), gold.clone(), "syn").unwrap();
+    t.epoch(&mut |_| {}).unwrap();
+    let model = t.model();
+    let before = attachment(&model, &gold);
+    let second = TrainOptions { oracle: OracleKind::Dynamic, explore_from: 0, ..first.clone() };
+    let mut t = Trainer::from_model(second.clone(), gold.clone(), "syn", model.clone()).unwrap();
+    // Before any update the model is unchanged.
+    assert_eq!(t.model(), model);
+    for _ in 0..4 {
+        t.epoch(&mut |_| {}).unwrap();
+    }
+    assert!(attachment(&t.model(), &gold).heads >= before.heads);
+    let other = TrainOptions { system: System::ArcEager, ..second.clone() };
+    assert!(matches!(
+        Trainer::from_model(other, gold.clone(), "syn", model.clone()),
+        Err(ParserError::InitMismatch(_))
+    ));
+    let unknown = read_gold(GOLD.as_bytes(), "g").unwrap();
+    assert!(matches!(Trainer::from_model(second, unknown, "g", model), Err(ParserError::InitMismatch(_))));
+}
