@@ -40,6 +40,9 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // A reader such as `head` closed standard output: end quietly, as
+        // command-line tools do.
+        Err(e) if cli::is_broken_pipe(&*e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE

@@ -4,7 +4,9 @@
 //! [`tabula::grammar::text`]; results go to stdout, the value alone on the
 //! last line.
 
+use super::output::Output;
 use super::CliError;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tabula::engine::Parser;
@@ -194,7 +196,9 @@ fn check(path: &Path) -> Result<ExitCode, CliError> {
     };
     let rules = g.num_terminals() + g.finish_rules().len() + g.left_rules().len() + g.right_rules().len();
     let status = if warnings == 0 { "ok".to_owned() } else { format!("ok with {}", plural(warnings, "warning")) };
-    println!(
+    let mut out = Output::create(None)?;
+    writeln!(
+        out,
         "{}: {status} — {}, {}, {}, {}, {}",
         path.display(),
         plural(g.num_terminals(), "terminal"),
@@ -202,7 +206,8 @@ fn check(path: &Path) -> Result<ExitCode, CliError> {
         plural(g.num_left_states(), "left state"),
         plural(g.num_right_states(), "right state"),
         plural(rules, "rule"),
-    );
+    )?;
+    out.commit()?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -219,26 +224,28 @@ fn parse(args: &ParseArgs) -> Result<ExitCode, CliError> {
         None => None,
     };
     let weight = |h: usize, d: usize| weights.as_ref().map_or(MaxPlus::one(), |w| w[h][d]);
+    let mut out = Output::create(None)?;
     match args.semiring {
         SemiringArg::Count => {
             let w = Parser::<Count>::new(&g).parse(&input, |_, _| Count::one())?;
-            println!("{w}");
+            writeln!(out, "{w}")?;
         }
         SemiringArg::Bool => {
             let w = Parser::<Boolean>::new(&g).parse(&input, |_, _| Boolean::one())?;
-            println!("{w}");
+            writeln!(out, "{w}")?;
         }
         SemiringArg::Max => {
             let w = Parser::<MaxPlus>::new(&g).parse(&input, weight)?;
-            println!("{w}");
+            writeln!(out, "{w}")?;
         }
         SemiringArg::Best => {
             let mut parser = Parser::<MaxPlus>::new(&g);
             parser.parse(&input, weight)?;
             let d = parser.best_derivation().ok_or(ParseError::NoDerivation { weighted: weights.is_some() })?;
-            println!("{}", d.tree);
+            writeln!(out, "{}", d.tree)?;
         }
     }
+    out.commit()?;
     Ok(ExitCode::SUCCESS)
 }
 
