@@ -18,6 +18,7 @@ pub mod conllu;
 pub mod engine;
 pub mod grammar;
 pub mod grammars;
+pub mod memory;
 pub mod oracle;
 pub mod projectivize;
 pub mod semiring;

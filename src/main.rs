@@ -12,6 +12,11 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Refuse, with an error, any single computation (one sentence's chart,
+    /// one oracle call) estimated to need more memory than this, instead of
+    /// letting the allocation abort the process: e.g. 500M, 8G, 2T.
+    #[arg(long, global = true, value_name = "SIZE", default_value = "8G", value_parser = tabula::memory::parse_size)]
+    max_memory: u64,
 }
 
 #[derive(Subcommand)]
@@ -31,6 +36,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    tabula::memory::set_max_memory(cli.max_memory);
     let result = match cli.command {
         Command::Grammar(c) => cli::grammar::run(c),
         Command::Projectivize(a) => cli::projectivize::run(a),

@@ -41,6 +41,9 @@ pub enum EngineError {
     /// A terminal id that the grammar does not have.
     #[error("terminal id {id} at position {position} is not a terminal of this grammar")]
     UnknownTerminal { position: usize, id: u16 },
+    /// The chart would exceed the memory limit ([`crate::memory`]).
+    #[error(transparent)]
+    TooMuchMemory(#[from] crate::memory::TooMuchMemory),
 }
 
 /// The attachment rules regrouped for the inner loops: which (left state,
@@ -154,6 +157,10 @@ impl<'g, S: Semiring> Parser<'g, S> {
         let plan = &self.plan;
         let c = &mut self.chart;
         let size = input.len();
+        // Seven tables of size² cells (see `Chart::reset`): refuse before allocating.
+        let tables = 2 * (g.num_left_states() + g.num_right_states() + plan.pairs.len()) + 1;
+        let cells = size.checked_mul(size).and_then(|sq| sq.checked_mul(tables));
+        crate::memory::check(cells, std::mem::size_of::<S>(), || format!("the chart for {size} terminals"))?;
         c.reset(size, g.num_left_states(), g.num_right_states(), plan.pairs.len());
         for h in 0..size {
             for d in 0..size {

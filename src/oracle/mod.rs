@@ -176,6 +176,8 @@ pub enum OracleError {
     GrammarTerminal(#[from] grammar_oracle::MissingTerminal),
     #[error("the engine failed: {0}")]
     Engine(#[from] crate::engine::EngineError),
+    #[error(transparent)]
+    TooMuchMemory(#[from] crate::memory::TooMuchMemory),
 }
 
 /// All oracle algorithms of all systems behind one call, with their
