@@ -85,7 +85,7 @@ pub fn run(_args: Args) -> Result<ExitCode, CliError> {
                 .collect();
             writeln!(
                 out,
-                "  {system}: stack {:?}, input {}..={}: {} -> optimal {:?}",
+                "  {system}: stack {:?}, input {} to {}: {} -> optimal {:?}",
                 config.stack(),
                 config.buffer().start(),
                 config.buffer().end(),

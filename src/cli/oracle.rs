@@ -197,7 +197,7 @@ fn answer(line: &str, args: &Args, oracle: &mut Oracle<'_>) -> Result<Value, Str
         heads.push(
             h.as_u64()
                 .and_then(|h| usize::try_from(h).ok())
-                .ok_or_else(|| format!("`gold[{d}]` must be a head position 0..={}, found {h}", gold_v.len() - 1))?,
+                .ok_or_else(|| format!("`gold[{d}]` must be a head position 0 to {}, found {h}", gold_v.len() - 1))?,
         );
     }
     let gold = DepTree::from_heads(&heads).map_err(|e| format!("`gold` is not a tree: {e}"))?;
