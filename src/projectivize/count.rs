@@ -3,9 +3,10 @@
 use super::{ProjectivizeError, SentenceTerminals, TreeClass};
 use crate::engine::Parser;
 use crate::grammar::{Grammar, Terminal};
-use crate::semiring::{Count, MaxCount, Semiring};
+use crate::semiring::{MaxCount, Semiring};
 use crate::tree::DepTree;
 use num_bigint::BigUint;
+use std::sync::Arc;
 
 /// The best score and how many trees reach it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,7 +37,7 @@ pub struct Counted {
 /// ```
 pub struct Counter<'g> {
     small: Parser<'g, ScoreCount>,
-    big: Parser<'g, MaxCount<Count>>,
+    big: Parser<'g, MaxCount<HybridCount>>,
     terminals: SentenceTerminals,
     class: TreeClass,
     input: Vec<Terminal>,
@@ -69,7 +70,7 @@ impl<'g> Counter<'g> {
             return Ok(Counted { best, count: BigUint::from(w.count) });
         }
         let w = self.big.parse(&self.input, |h, d| MaxCount::new(weight(h, d)))?;
-        Ok(Counted { best, count: w.count.0 })
+        Ok(Counted { best, count: w.count.into_biguint() })
     }
 }
 
@@ -114,5 +115,95 @@ impl Semiring for ScoreCount {
     #[inline]
     fn is_zero(&self) -> bool {
         self.score == i32::MIN
+    }
+}
+
+/// An exact count for [`Counter`]'s second pass: a machine word while it
+/// fits, else an arbitrary-precision integer behind an [`Arc`], so that the
+/// engine's copies of a chart cell (row and column layouts) share the
+/// digits instead of copying them. Small and big values never compare equal
+/// by value (a big value is never below 2⁶⁴, as counts only grow).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum HybridCount {
+    Small(u64),
+    Big(Arc<BigUint>),
+}
+
+impl HybridCount {
+    fn big(x: BigUint) -> Self {
+        HybridCount::Big(Arc::new(x))
+    }
+    /// The value as a `BigUint`.
+    pub(crate) fn into_biguint(self) -> BigUint {
+        match self {
+            HybridCount::Small(x) => BigUint::from(x),
+            HybridCount::Big(x) => Arc::unwrap_or_clone(x),
+        }
+    }
+}
+
+impl Semiring for HybridCount {
+    #[inline]
+    fn zero() -> Self {
+        HybridCount::Small(0)
+    }
+    #[inline]
+    fn one() -> Self {
+        HybridCount::Small(1)
+    }
+    #[inline]
+    fn plus_assign(&mut self, other: &Self) {
+        match (&mut *self, other) {
+            (HybridCount::Small(a), HybridCount::Small(b)) => match a.checked_add(*b) {
+                Some(s) => *a = s,
+                None => *self = Self::big(BigUint::from(*a) + *b),
+            },
+            (HybridCount::Big(a), HybridCount::Small(b)) => *Arc::make_mut(a) += *b,
+            (HybridCount::Big(a), HybridCount::Big(b)) => *Arc::make_mut(a) += &**b,
+            (HybridCount::Small(a), HybridCount::Big(b)) => {
+                let sum = &**b + *a;
+                *self = Self::big(sum);
+            }
+        }
+    }
+    #[inline]
+    fn times(&self, other: &Self) -> Self {
+        match (self, other) {
+            (HybridCount::Small(0), _) | (_, HybridCount::Small(0)) => HybridCount::Small(0),
+            (HybridCount::Small(1), x) | (x, HybridCount::Small(1)) => x.clone(),
+            (HybridCount::Small(a), HybridCount::Small(b)) => match a.checked_mul(*b) {
+                Some(p) => HybridCount::Small(p),
+                None => Self::big(BigUint::from(u128::from(*a) * u128::from(*b))),
+            },
+            (HybridCount::Small(a), HybridCount::Big(b)) | (HybridCount::Big(b), HybridCount::Small(a)) => {
+                Self::big(&**b * *a)
+            }
+            (HybridCount::Big(a), HybridCount::Big(b)) => Self::big(&**a * &**b),
+        }
+    }
+    #[inline]
+    fn is_zero(&self) -> bool {
+        matches!(self, HybridCount::Small(0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hybrid_counts_are_exact_across_the_word_boundary() {
+        let big = |x: u128| HybridCount::big(BigUint::from(x));
+        let max = HybridCount::Small(u64::MAX);
+        let mut s = max.clone();
+        s.plus_assign(&HybridCount::Small(1));
+        assert_eq!(s, big(1u128 << 64));
+        assert_eq!(max.times(&HybridCount::Small(2)), big(u128::from(u64::MAX) * 2));
+        assert_eq!(s.times(&s).into_biguint(), BigUint::from(1u8) << 128);
+        let mut t = HybridCount::Small(5);
+        t.plus_assign(&s);
+        assert_eq!(t.into_biguint(), (BigUint::from(1u8) << 64) + 5u8);
+        assert!(HybridCount::Small(0).times(&s).is_zero());
+        assert_eq!(HybridCount::Small(1).times(&s), s);
     }
 }
