@@ -13,7 +13,9 @@ fn tabula(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("runs");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    // The command may exit before reading everything (bad arguments): a
+    // broken pipe here is not a failure of the test.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
     child.wait_with_output().unwrap()
 }
 

@@ -20,12 +20,26 @@ use tabula::semiring::{Boolean, Count, MaxPlus, Semiring};
 pub enum Command {
     /// Check a grammar file: a one-line summary on stdout (warnings on
     /// stderr) and exit 0, or every error on stderr and exit 1.
+    #[command(after_help = "\
+Input: a grammar file (format: README, \"Grammar files\"; examples in grammars/).
+Errors are printed as FILE:LINE:COLUMN: error: message, with the line and a caret.
+
+Example:
+  $ tabula grammar check grammars/projective.grammar
+  grammars/projective.grammar: ok — 1 terminal, 1 category, 1 left state, 1 right state, 4 rules")]
     Check {
         /// The grammar file.
         file: PathBuf,
     },
     /// Parse a terminal string with a grammar; the value is printed alone on
     /// the last line of stdout.
+    #[command(after_help = "\
+Output: one line: the count (an exact integer), the best score (an integer or -inf),
+true/false, or for `best` the heads of positions 1 ... n separated by spaces.
+
+Example:
+  $ tabula grammar parse grammars/projective.grammar --input \"a a a\" --semiring count
+  3")]
     Parse(ParseArgs),
 }
 
