@@ -69,6 +69,17 @@ fn dev_null_stays_a_device() {
     assert!(fs::read_to_string(&svg).unwrap().contains("<svg"));
 }
 
+/// `-o /dev/stdout` writes to standard output (here a pipe) in place.
+#[test]
+fn dev_stdout_is_standard_output() {
+    let o = tabula(&["projectivize", &nonprojective(), "-o", "/dev/stdout"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("# sent_id"));
+    let o = tabula(&["count", &nonprojective(), "--tsv", "/dev/stdout"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("index\t"));
+}
+
 #[test]
 fn fifo_is_written_in_place() {
     let dir = scratch("fifo");

@@ -95,3 +95,25 @@ fn limits() {
     assert!(too_much(&oracle.scores(&c, &gold, Strategy::Lbr, Algorithm::Cubic).unwrap_err()));
     memory::set_max_memory(memory::DEFAULT_MAX_MEMORY);
 }
+
+/// Regression (issue 10): `{"stack":[0],"buffer":[1,1,1],"gold":[-1,0]}`
+/// underflowed in `Configuration::new` (a panic in a debug build, a nonsense
+/// range "0..=1" in the message in release). Validation comes before any
+/// arithmetic, and the message names the expected words.
+#[test]
+fn configurations_are_validated_before_arithmetic() {
+    let e = Configuration::new(System::ArcStandard, &[0], &[1, 1, 1], 1).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the remaining input must be the words 1 to 1 (a suffix of the sentence after the stack), but it is [1, 1, 1]"
+    );
+    assert!(Configuration::new(System::ArcStandard, &[0, 0], &[], 1).is_err());
+    assert!(Configuration::new(System::ArcStandard, &[0, 2, 1], &[], 2).is_err());
+    assert!(Configuration::new(System::ArcStandard, &[0, 5], &[], 2).is_err());
+    assert!(Configuration::new(System::ArcStandard, &[], &[1], 1).is_err());
+    assert!(Configuration::new(System::ArcStandard, &[0], &[usize::MAX], 1).is_err());
+    let long: Vec<usize> = (1..=100).collect();
+    let e = Configuration::new(System::ArcStandard, &[0], &long, 200).unwrap_err().to_string();
+    assert!(e.contains("the words 101 to 200"), "{e}");
+    assert!(e.ends_with("[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, … (90 more)]"), "{e}");
+}
