@@ -13,10 +13,15 @@ fn tabula(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("runs");
-    // The command may exit before reading everything (bad arguments): a
-    // broken pipe here is not a failure of the test.
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    child.wait_with_output().unwrap()
+    // Written from a thread: a long input would otherwise fill the output
+    // pipe and deadlock. The command may exit before reading everything (bad
+    // arguments): a broken pipe there is not a failure of the test.
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_owned();
+    let writer = std::thread::spawn(move || pipe.write_all(input.as_bytes()));
+    let out = child.wait_with_output().unwrap();
+    let _ = writer.join().unwrap();
+    out
 }
 
 fn data(name: &str) -> String {
@@ -141,13 +146,12 @@ fn walk_errors_name_the_line() {
     let _ = std::fs::remove_file(bad);
 }
 
-/// Every reachable configuration of a non-projective gold tree, for each
-/// system, sent as JSON lines with `system` and `arcs`: every answer is the
-/// brute force's, `steps` lists every step of the system.
-#[test]
-fn every_system_answers_json_lines_with_arcs_as_the_brute_force() {
-    let gold = DepTree::from_heads(&[3, 4, 0, 3, 2]).unwrap();
-    assert!(!gold.is_projective());
+/// Every reachable configuration of a gold tree, for each system, sent as
+/// JSON lines with `system` and `arcs` to `tabula oracle` with `args`: every
+/// answer is the brute force's, `steps` lists every step of the system.
+fn every_configuration_as_the_brute_force(heads: &[usize], args: &[&str]) {
+    let gold = DepTree::from_heads(heads).unwrap();
+    let gold_json = format!("[-1,{}]", heads.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(","));
     for system in System::ALL {
         let mut configs = vec![Configuration::initial(system, gold.len())];
         let mut i = 0;
@@ -167,13 +171,13 @@ fn every_system_answers_json_lines_with_arcs_as_the_brute_force() {
             .map(|c| {
                 let arcs: Vec<[usize; 2]> = c.arcs().map(|(h, d)| [h, d]).collect();
                 format!(
-                    "{{\"system\":\"{system}\",\"stack\":{:?},\"buffer\":{:?},\"gold\":[-1,3,4,0,3,2],\"arcs\":{arcs:?}}}\n",
+                    "{{\"system\":\"{system}\",\"stack\":{:?},\"buffer\":{:?},\"gold\":{gold_json},\"arcs\":{arcs:?}}}\n",
                     c.stack(),
                     c.buffer().collect::<Vec<_>>()
                 )
             })
             .collect();
-        let out = tabula(&["oracle", "--strategy", "none"], &lines);
+        let out = tabula(&[&["oracle", "--strategy", "none"], args].concat(), &lines);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let stdout = String::from_utf8(out.stdout).unwrap();
         assert_eq!(stdout.lines().count(), configs.len());
@@ -186,6 +190,36 @@ fn every_system_answers_json_lines_with_arcs_as_the_brute_force() {
                 .collect();
             assert!(line.contains(&format!("\"steps\":{{{}}}", steps.join(","))), "{system}: {line} vs {s:?}");
         }
+    }
+}
+
+#[test]
+fn every_system_answers_json_lines_with_arcs_as_the_brute_force() {
+    let non_projective = [3, 4, 0, 3, 2];
+    assert!(!DepTree::from_heads(&non_projective).unwrap().is_projective());
+    every_configuration_as_the_brute_force(&non_projective, &[]);
+    every_configuration_as_the_brute_force(&non_projective, &["--algorithm", "cubic"]);
+    let projective = [2, 0, 4, 2, 4, 2];
+    assert!(DepTree::from_heads(&projective).unwrap().is_projective());
+    every_configuration_as_the_brute_force(&projective, &["--algorithm", "linear"]);
+    every_configuration_as_the_brute_force(&projective, &["--algorithm", "cubic"]);
+}
+
+#[test]
+fn linear_on_a_non_projective_gold_tree_is_an_error_naming_the_line() {
+    for system in ["arc-standard", "arc-hybrid", "arc-eager"] {
+        let input = format!(
+            "{{\"system\":\"{system}\",\"stack\":[0],\"buffer\":[1,2,3],\"gold\":[-1,0,0,0]}}\n\
+             {{\"system\":\"{system}\",\"stack\":[0],\"buffer\":[1,2,3,4],\"gold\":[-1,3,4,0,3]}}\n"
+        );
+        let out = tabula(&["oracle", "--algorithm", "linear"], &input);
+        assert_eq!(out.status.code(), Some(1), "{system}");
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(stdout.lines().count(), 1, "{system}: the good line is answered: {stdout}");
+        assert_eq!(
+            String::from_utf8(out.stderr).unwrap(),
+            "line 2: the linear algorithm needs a projective gold tree; use cubic (or auto) for non-projective ones\nerror: 1 bad line\n"
+        );
     }
 }
 
@@ -262,7 +296,7 @@ fn walks_run_for_every_system() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
-        "error: the quadratic algorithm is not available for arc-eager (use cubic or auto)\n"
+        "error: the quadratic algorithm is not available for arc-eager (use cubic, linear or auto)\n"
     );
 }
 

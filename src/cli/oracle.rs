@@ -36,7 +36,10 @@ pub struct Args {
     /// Strategy when a line has none: none, lbr, strict-lbr, rbl.
     #[arg(long, default_value = "lbr")]
     strategy: Strategy,
-    /// cubic, quadratic, linear or auto (linear for projective gold trees).
+    /// cubic (the system's grammar; any gold tree), quadratic (arc-standard,
+    /// Sec. 5), linear (projective gold trees: arc-standard Sec. 6, the
+    /// arc-hybrid and arc-eager closed forms) or auto (linear for projective
+    /// gold trees, cubic otherwise).
     #[arg(long, default_value = "auto")]
     algorithm: Algorithm,
     /// Grammar for the cubic algorithm of `--system`, replacing the embedded

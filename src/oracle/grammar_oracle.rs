@@ -23,7 +23,8 @@
 //! # Complexity
 //!
 //! One engine run per applicable step over the k + m + 1 (+ virtual)
-//! positions: O((k + m)³) time; the parser's chart and the buffers are kept
+//! positions (consecutive steps that lead to the same encoding share one):
+//! O((k + m)³) time; the parser's chart and the buffers are kept
 //! in the [`GrammarOracle`], so that nothing is allocated once warm.
 
 use super::system::{Configuration, Step, System};
@@ -38,7 +39,7 @@ use std::sync::OnceLock;
 pub const VIRTUAL: usize = usize::MAX;
 
 /// The engine input of one configuration, written by a [`TerminalMapping`].
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Encoding {
     /// The word at each position, or [`VIRTUAL`].
     pub nodes: Vec<usize>,
@@ -110,6 +111,11 @@ pub struct GrammarOracle<'g> {
     encoding: Encoding,
     input: Vec<Terminal>,
     after: Configuration,
+    /// The encoding of the previous step's configuration in this call and
+    /// its value: steps that lead to the same encoding (arc-hybrid's
+    /// `left_arc` and `right_arc` both pop s₀) share one engine run.
+    previous: Encoding,
+    previous_w: Option<MaxPlus<i32>>,
 }
 
 impl GrammarOracle<'static> {
@@ -144,6 +150,8 @@ impl<'g> GrammarOracle<'g> {
             encoding: Encoding::default(),
             input: Vec::new(),
             after: Configuration::initial(mapping.system(), 0),
+            previous: Encoding::default(),
+            previous_w: None,
         })
     }
 
@@ -160,6 +168,7 @@ impl<'g> GrammarOracle<'g> {
             return Err(OracleError::WrongSystem { expected: self.system(), found: config.system() });
         }
         let mut out = StepScores::default();
+        self.previous_w = None;
         for &step in config.system().steps() {
             if config.is_applicable(step) {
                 out.set(step, self.step_score(config, gold, step)?);
@@ -182,7 +191,15 @@ impl<'g> GrammarOracle<'g> {
         let arc = self.after.apply(step)?;
         let gained = arc.is_some_and(|(h, d)| gold.has_arc(h, d)) as i64;
         self.mapping.encode(&self.after, &mut self.encoding);
-        let w = self.run(gold)?;
+        let w = match self.previous_w {
+            Some(w) if self.previous == self.encoding => w,
+            _ => {
+                let w = self.run(gold)?;
+                self.previous.clone_from(&self.encoding);
+                self.previous_w = Some(w);
+                w
+            }
+        };
         Ok(w.finite().map(|v| (v as i64 + gained) as u32))
     }
 

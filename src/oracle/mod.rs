@@ -11,7 +11,9 @@
 //!
 //! * [`arc_standard`] — Nederhof (2019): cubic (Sec. 4, Table 4 grammar),
 //!   quadratic and linear (Sec. 5, 6) and the incremental session (Sec. 7);
-//! * [`arc_hybrid`] and [`arc_eager`] — the grammar oracle (any gold tree).
+//! * [`arc_hybrid`] and [`arc_eager`] — the grammar oracle (any gold tree)
+//!   and the closed forms for projective gold trees ([`decomposable`]: O(1)
+//!   per step in a session, O(n) from scratch; and their static oracles).
 //!
 //! From a [`Configuration`], each applicable [`Step`] is scored by the
 //! largest number of gold arcs that complete computations starting with
@@ -23,6 +25,7 @@
 pub mod arc_eager;
 pub mod arc_hybrid;
 pub mod arc_standard;
+pub mod decomposable;
 pub mod exhaustive;
 pub mod grammar_oracle;
 pub mod session;
@@ -33,6 +36,7 @@ pub use system::{Configuration, Step, System, TransitionSystem};
 
 use crate::tree::{DepTree, TreeError};
 use arc_standard::{cubic, incremental, linear, quadratic};
+use decomposable::{ClosedForm, Decomposable};
 use grammar_oracle::GrammarOracle;
 use std::fmt;
 use std::str::FromStr;
@@ -89,11 +93,13 @@ impl FromStr for Strategy {
 /// How to compute the scores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Algorithm {
-    /// Sec. 4: the engine with the Table 4 grammar; any gold tree. O(n³).
+    /// The engine with the system's grammar (arc-standard: Sec. 4, Table 4);
+    /// any gold tree. O(n³).
     Cubic,
-    /// Sec. 5: projective gold trees only. O(n²).
+    /// Arc-standard, Sec. 5: projective gold trees only. O(n²).
     Quadratic,
-    /// Sec. 6: projective gold trees only. O(n).
+    /// Projective gold trees only, O(n): arc-standard, Sec. 6; arc-hybrid
+    /// and arc-eager, the closed forms ([`decomposable`]).
     Linear,
     /// Linear when the gold tree is projective, cubic otherwise.
     #[default]
@@ -168,6 +174,8 @@ pub enum OracleError {
     UnsupportedAlgorithm { system: System, algorithm: Algorithm, available: &'static str },
     #[error("strategy {strategy} is not available for {system}: its computations always give a word its left children before its right ones (use none, lbr or strict-lbr, which are the same there)")]
     UnsupportedStrategy { system: System, strategy: Strategy },
+    #[error("the configuration is final: no step applies")]
+    Final,
     #[error("an oracle for {expected} was given a {found} configuration")]
     WrongSystem { expected: System, found: System },
     #[error("the oracle grammar: {0}")]
@@ -192,6 +200,10 @@ pub struct Oracle<'g> {
     pub(crate) incremental: incremental::IncrementalLinear,
     hybrid: GrammarOracle<'g>,
     eager: GrammarOracle<'g>,
+    /// The closed form of arc-hybrid or arc-eager, refilled by each one-shot
+    /// call, or following the [`session::OracleSession`] that borrows this
+    /// oracle; kept for its buffers.
+    pub(crate) closed_form: ClosedForm,
 }
 
 impl Oracle<'static> {
@@ -219,6 +231,7 @@ impl<'g> Oracle<'g> {
             incremental: incremental::IncrementalLinear::default(),
             hybrid: GrammarOracle::embedded(&arc_hybrid::grammar::HybridMapping),
             eager: GrammarOracle::embedded(&arc_eager::grammar::EagerMapping),
+            closed_form: ClosedForm::new(&arc_hybrid::closed_form::HybridFormulas),
         }
     }
 
@@ -247,7 +260,16 @@ impl<'g> Oracle<'g> {
     pub fn algorithms(system: System) -> &'static [Algorithm] {
         match system {
             System::ArcStandard => &[Algorithm::Cubic, Algorithm::Quadratic, Algorithm::Linear],
-            System::ArcHybrid | System::ArcEager => &[Algorithm::Cubic],
+            System::ArcHybrid | System::ArcEager => &[Algorithm::Cubic, Algorithm::Linear],
+        }
+    }
+
+    /// The closed-form formulas of `system` (arc-hybrid, arc-eager), if it has them.
+    pub fn formulas(system: System) -> Option<&'static dyn Decomposable> {
+        match system {
+            System::ArcStandard => None,
+            System::ArcHybrid => Some(&arc_hybrid::closed_form::HybridFormulas),
+            System::ArcEager => Some(&arc_eager::closed_form::EagerFormulas),
         }
     }
 
@@ -259,8 +281,8 @@ impl<'g> Oracle<'g> {
         if strategy == Strategy::Rbl {
             return Err(OracleError::UnsupportedStrategy { system, strategy });
         }
-        if matches!(algorithm, Algorithm::Quadratic | Algorithm::Linear) {
-            return Err(OracleError::UnsupportedAlgorithm { system, algorithm, available: "cubic or auto" });
+        if algorithm == Algorithm::Quadratic {
+            return Err(OracleError::UnsupportedAlgorithm { system, algorithm, available: "cubic, linear or auto" });
         }
         Ok(())
     }
@@ -270,8 +292,9 @@ impl<'g> Oracle<'g> {
     /// Arc-standard: cubic O((k + m)³), any gold tree (Sec. 4); quadratic /
     /// linear O((k + m)²) / O(k + m), projective gold trees only (Sec. 5 /
     /// 6), else [`OracleError::NonProjectiveGold`]; auto: linear for a
-    /// projective gold tree, cubic otherwise. Arc-hybrid and arc-eager: the
-    /// grammar oracle, O((k + m)³), any gold tree; their computations give
+    /// projective gold tree, cubic otherwise. Arc-hybrid and arc-eager:
+    /// cubic is the grammar oracle, O((k + m)³), any gold tree; linear the
+    /// closed form, O(n), projective gold trees only; their computations give
     /// every word its left children before its right ones, so none, lbr and
     /// strict-lbr are the same strategy there and rbl is refused. No
     /// allocation once warm.
@@ -295,9 +318,40 @@ impl<'g> Oracle<'g> {
                     other => other,
                 },
             },
-            System::ArcHybrid => self.hybrid.scores(config, gold),
-            System::ArcEager => self.eager.scores(config, gold),
+            System::ArcHybrid | System::ArcEager => match Self::resolve(algorithm, gold) {
+                Algorithm::Linear => self.closed_form_scores(config, gold),
+                _ if system == System::ArcHybrid => self.hybrid.scores(config, gold),
+                _ => self.eager.scores(config, gold),
+            },
         }
+    }
+
+    /// The closed form from scratch (arc-hybrid, arc-eager). O(n).
+    fn closed_form_scores(&mut self, config: &Configuration, gold: &DepTree) -> Result<StepScores, OracleError> {
+        config.check_gold(gold)?;
+        let formulas = Self::formulas(config.system()).expect("a system with closed forms");
+        self.closed_form.start(formulas, gold, config)?;
+        Ok(self.closed_form.scores(config))
+    }
+
+    /// The static oracle of arc-hybrid (the canonical computation) or
+    /// arc-eager (seed 004, Eq. 1): the one step that rebuilds the projective
+    /// gold tree from a configuration of its canonical computation (at other
+    /// configurations, an applicable step). O(n) (arc-standard: not
+    /// available).
+    pub fn static_step(&mut self, config: &Configuration, gold: &DepTree) -> Result<Step, OracleError> {
+        config.check_gold(gold)?;
+        let system = config.system();
+        let formulas = Self::formulas(system).ok_or(OracleError::UnsupportedAlgorithm {
+            system,
+            algorithm: Algorithm::Linear,
+            available: "the dynamic oracle",
+        })?;
+        if config.is_final() {
+            return Err(OracleError::Final);
+        }
+        self.closed_form.start(formulas, gold, config)?;
+        Ok(self.closed_form.static_step(config))
     }
 }
 

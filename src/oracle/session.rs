@@ -9,9 +9,12 @@
 //!
 //! # Two modes
 //!
-//! * **Incremental** — the linear algorithm (Sec. 6) on a projective gold
-//!   tree ([`Algorithm::Linear`], or [`Algorithm::Auto`] resolving to it).
-//!   The oracle's incremental engine follows the session: it keeps the
+//! * **Incremental** — the linear algorithm on a projective gold tree
+//!   ([`Algorithm::Linear`], or [`Algorithm::Auto`] resolving to it).
+//!   Arc-hybrid and arc-eager: the closed form's counts
+//!   ([`decomposable`](super::decomposable)) follow the session, O(1) per
+//!   step and per scoring. Arc-standard (Sec. 6):
+//!   the oracle's incremental engine follows the session: it keeps the
 //!   stack's tables, counters for the remaining input and a memo of the
 //!   Sec. 6 recursion from step to step, so that a step costs O(1) memo
 //!   values and O(log n) time along gold computations, whatever the length
@@ -57,9 +60,18 @@ pub struct OracleSession<'o, 'g> {
     strategy: Strategy,
     algorithm: Algorithm,
     cached: Option<StepScores>,
-    /// Whether the oracle's incremental engine follows this session (the
-    /// linear algorithm on a projective tree).
-    incremental: bool,
+    mode: Mode,
+}
+
+/// Which engine of the [`Oracle`] follows the session.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// None: every scoring is a one-shot call.
+    OneShot,
+    /// The arc-standard incremental engine (Sec. 7).
+    ArcStandard,
+    /// The closed form of arc-hybrid or arc-eager.
+    ClosedForm,
 }
 
 impl<'o, 'g> OracleSession<'o, 'g> {
@@ -90,12 +102,18 @@ impl<'o, 'g> OracleSession<'o, 'g> {
         config.check_gold(&gold)?;
         Oracle::check_support(config.system(), strategy, algorithm)?;
         let algorithm = Oracle::resolve(algorithm, &gold);
-        let incremental =
-            config.system() == System::ArcStandard && algorithm == Algorithm::Linear && gold.is_projective();
-        if incremental {
-            oracle.incremental.reset(&gold, &config, strategy);
-        }
-        Ok(OracleSession { oracle, gold, config, strategy, algorithm, cached: None, incremental })
+        let mode = match Oracle::formulas(config.system()) {
+            _ if algorithm != Algorithm::Linear || !gold.is_projective() => Mode::OneShot,
+            None => {
+                oracle.incremental.reset(&gold, &config, strategy);
+                Mode::ArcStandard
+            }
+            Some(formulas) => {
+                oracle.closed_form.start(formulas, &gold, &config)?;
+                Mode::ClosedForm
+            }
+        };
+        Ok(OracleSession { oracle, gold, config, strategy, algorithm, cached: None, mode })
     }
 
     /// The current configuration.
@@ -117,28 +135,33 @@ impl<'o, 'g> OracleSession<'o, 'g> {
     /// Whether the session runs incrementally (the linear algorithm on a
     /// projective gold tree; see the module doc).
     pub fn is_incremental(&self) -> bool {
-        self.incremental
+        self.mode != Mode::OneShot
     }
 
     /// The work done so far, in elementary units: in the incremental mode,
     /// the memo values computed, the cells built, the children of b₁
-    /// scanned, the lifting steps and the steps taken, plus n for the start;
-    /// in the one-shot mode, 0.
+    /// scanned, the lifting steps and the steps taken, plus n for the start
+    /// (arc-standard); 0 otherwise.
     pub fn work(&self) -> usize {
-        if self.incremental {
-            self.oracle.incremental.work
-        } else {
-            0
+        match self.mode {
+            Mode::ArcStandard => self.oracle.incremental.work,
+            _ => 0,
         }
     }
 
-    /// Takes `step`, returning the arc it builds. O(1) for a reduction; a
-    /// shift also prepares the incremental engine for the next input node
-    /// (amortised O(log n) along gold computations; see
-    /// [`incremental`](super::incremental)).
+    /// Takes `step`, returning the arc it builds. O(1), except an
+    /// arc-standard shift in the incremental mode, which prepares the
+    /// engine for the next input node (amortised O(log n) along gold
+    /// computations; see [`incremental`](super::incremental)).
     pub fn apply(&mut self, step: Step) -> Result<Option<(usize, usize)>, OracleError> {
+        if self.mode == Mode::ClosedForm {
+            if !self.config.is_applicable(step) {
+                return Err(OracleError::NotApplicable(step, self.config.system()));
+            }
+            self.oracle.closed_form.apply(&self.config, step);
+        }
         let arc = self.config.apply(step)?;
-        if self.incremental {
+        if self.mode == Mode::ArcStandard {
             self.oracle.incremental.apply(step);
         }
         self.cached = None;
@@ -146,19 +169,33 @@ impl<'o, 'g> OracleSession<'o, 'g> {
     }
 
     /// The scores of the current configuration (equal to [`Oracle::scores`]
-    /// with the session's algorithm): in the incremental mode O(log n)
-    /// along gold computations (module doc), one call of the algorithm
-    /// otherwise; free when asked again.
+    /// with the session's algorithm): in the incremental mode O(1) for
+    /// arc-hybrid and arc-eager, O(log n) for arc-standard along gold
+    /// computations (module doc), one call of the algorithm otherwise; free
+    /// when asked again.
     pub fn scores(&mut self) -> Result<StepScores, OracleError> {
         if let Some(s) = self.cached {
             return Ok(s);
         }
-        let s = if self.incremental {
-            self.oracle.incremental.scores()
-        } else {
-            self.oracle.scores(&self.config, &self.gold, self.strategy, self.algorithm)?
+        let s = match self.mode {
+            Mode::ArcStandard => self.oracle.incremental.scores(),
+            Mode::ClosedForm => self.oracle.closed_form.scores(&self.config),
+            Mode::OneShot => self.oracle.scores(&self.config, &self.gold, self.strategy, self.algorithm)?,
         };
         self.cached = Some(s);
         Ok(s)
+    }
+
+    /// The static oracle's step at the current configuration (arc-hybrid,
+    /// arc-eager; see [`Oracle::static_step`]): O(1) in the incremental
+    /// mode, O(n) otherwise.
+    pub fn static_step(&mut self) -> Result<Step, OracleError> {
+        if self.config.is_final() {
+            return Err(OracleError::Final);
+        }
+        match self.mode {
+            Mode::ClosedForm => Ok(self.oracle.closed_form.static_step(&self.config)),
+            _ => self.oracle.static_step(&self.config, &self.gold),
+        }
     }
 }

@@ -11,6 +11,7 @@
 //! [`grammar`]'s terminal mapping and `grammars/arc-eager.grammar`), any
 //! gold tree, O(n³).
 
+pub mod closed_form;
 pub mod grammar;
 
 use super::system::{Configuration, Step, System, TransitionSystem};

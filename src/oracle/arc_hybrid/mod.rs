@@ -9,6 +9,7 @@
 //! [`grammar`]'s terminal mapping and `grammars/arc-hybrid.grammar`), any
 //! gold tree, O(n³).
 
+pub mod closed_form;
 pub mod grammar;
 
 use super::system::{Configuration, Step, System, TransitionSystem};

@@ -1,0 +1,159 @@
+//! Arc-hybrid and arc-eager: the optimal step per configuration by sentence
+//! length n, on configurations of computations that take a random
+//! applicable step with probability 0.3 and an optimal one otherwise:
+//!
+//! * `grammar` — the grammar oracle (`Algorithm::Cubic`) on random,
+//!   generally non-projective gold trees;
+//! * `closed-form` — one-shot closed-form calls (`Algorithm::Linear`, O(n))
+//!   on random projective trees;
+//! * `session` — the same computations followed by an [`OracleSession`]
+//!   (O(1) per step; set-up, `scores` and `apply` included).
+//!
+//! `cargo bench --bench systems`; criterion reports throughput in
+//! configurations per second; the time per configuration is its inverse.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::hint::black_box;
+use tabula::oracle::session::OracleSession;
+use tabula::oracle::{Algorithm, Configuration, Oracle, Step, Strategy, System};
+use tabula::tree::DepTree;
+
+/// A random tree over 0 … n: nodes in random order, each headed by 0 or an
+/// earlier one (generally non-projective).
+fn random_tree(n: usize, rng: &mut ChaCha8Rng) -> DepTree {
+    let mut order: Vec<usize> = (1..=n).collect();
+    order.shuffle(rng);
+    let mut heads = vec![0; n];
+    for (i, &v) in order.iter().enumerate() {
+        let c = rng.gen_range(0..=i);
+        heads[v - 1] = if c == 0 { 0 } else { order[c - 1] };
+    }
+    DepTree::from_heads(&heads).expect("acyclic")
+}
+
+/// A random projective tree with a few children per head, like natural language.
+fn random_projective(n: usize, rng: &mut ChaCha8Rng) -> DepTree {
+    fn fill(lo: usize, hi: usize, head: usize, heads: &mut [usize], rng: &mut ChaCha8Rng) {
+        let mut s = lo;
+        while s <= hi {
+            let span = rng.gen_range(0..8);
+            let e = rng.gen_range(s..=hi.min(s + span));
+            let r = rng.gen_range(s..=e);
+            heads[r - 1] = head;
+            if r > s {
+                fill(s, r - 1, r, heads, rng);
+            }
+            fill(r + 1, e, r, heads, rng);
+            s = e + 1;
+        }
+    }
+    let mut heads = vec![0; n];
+    fill(1, n, 0, &mut heads, rng);
+    DepTree::from_heads(&heads).expect("a tree")
+}
+
+/// One computation per gold tree (stray 0.3): the steps taken, and every
+/// non-final configuration on the way.
+fn walk(system: System, gold: &DepTree, oracle: &mut Oracle<'static>, rng: &mut ChaCha8Rng) -> Vec<Configuration> {
+    let mut c = Configuration::initial(system, gold.len());
+    let mut out = Vec::new();
+    while !c.is_final() {
+        out.push(c.clone());
+        let scores = oracle.scores(&c, gold, Strategy::Lbr, Algorithm::Auto).expect("scores");
+        let optimal = scores.optimal();
+        let step = if rng.gen_bool(0.3) || optimal.is_empty() {
+            *c.applicable_steps().collect::<Vec<Step>>().choose(rng).expect("a step")
+        } else {
+            *optimal.choose(rng).expect("an optimal step")
+        };
+        c.apply(step).expect("applicable");
+    }
+    out
+}
+
+fn bench(c: &mut Criterion) {
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    let mut oracle = Oracle::new();
+    for system in [System::ArcHybrid, System::ArcEager] {
+        let mut group = c.benchmark_group(format!("systems/{system}"));
+        for n in [10usize, 20, 40, 80, 160] {
+            // The grammar oracle on non-projective trees: a sample of configurations.
+            let mut batch: Vec<(DepTree, Configuration)> = Vec::new();
+            while batch.len() < 100 {
+                let gold = random_tree(n, &mut rng);
+                let configs = walk(system, &gold, &mut oracle, &mut rng);
+                batch.extend(configs.choose_multiple(&mut rng, 10).map(|c| (gold.clone(), c.clone())));
+            }
+            group.throughput(Throughput::Elements(batch.len() as u64));
+            group.bench_with_input(BenchmarkId::new("grammar", n), &batch, |b, batch| {
+                b.iter(|| {
+                    for (gold, config) in batch {
+                        black_box(oracle.scores(config, gold, Strategy::Lbr, Algorithm::Cubic).expect("scores"));
+                    }
+                })
+            });
+            // The closed form on whole computations over projective trees.
+            let walks: Vec<(DepTree, Vec<Configuration>)> = (0..(3200 / n).max(4))
+                .map(|_| {
+                    let gold = random_projective(n, &mut rng);
+                    let configs = walk(system, &gold, &mut oracle, &mut rng);
+                    (gold, configs)
+                })
+                .collect();
+            let configurations: usize = walks.iter().map(|(_, c)| c.len()).sum();
+            group.throughput(Throughput::Elements(configurations as u64));
+            group.bench_with_input(BenchmarkId::new("closed-form", n), &walks, |b, walks| {
+                b.iter(|| {
+                    for (gold, configs) in walks {
+                        for config in configs {
+                            black_box(oracle.scores(config, gold, Strategy::Lbr, Algorithm::Linear).expect("scores"));
+                        }
+                    }
+                })
+            });
+            // The same computations in a session: the steps between consecutive configurations.
+            let steps: Vec<(DepTree, Vec<Step>)> =
+                walks.iter().map(|(gold, configs)| (gold.clone(), steps_of(configs))).collect();
+            group.bench_with_input(BenchmarkId::new("session", n), &steps, |b, steps| {
+                b.iter(|| {
+                    for (gold, steps) in steps {
+                        let mut session =
+                            OracleSession::new(&mut oracle, system, gold.clone(), Strategy::Lbr, Algorithm::Linear)
+                                .expect("projective");
+                        black_box(session.scores().expect("scores"));
+                        for &step in steps {
+                            session.apply(step).expect("applicable");
+                            if !session.configuration().is_final() {
+                                black_box(session.scores().expect("scores"));
+                            }
+                        }
+                    }
+                })
+            });
+        }
+        group.finish();
+    }
+}
+
+/// The step from each configuration to the next one, and the last one's to the final configuration.
+fn steps_of(configs: &[Configuration]) -> Vec<Step> {
+    let mut out = Vec::new();
+    for (i, c) in configs.iter().enumerate() {
+        let step = c
+            .applicable_steps()
+            .find(|&s| {
+                let mut d = c.clone();
+                d.apply(s).expect("applicable");
+                configs.get(i + 1).map_or(d.is_final(), |next| *next == d)
+            })
+            .expect("consecutive configurations");
+        out.push(step);
+    }
+    out
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
