@@ -36,7 +36,11 @@ seed() {
       while IFS= read -r line; do
         i=$((i + 1))
         printf '%s' "$line" > "$dir/seed-$i.json"
-      done < ../tests/data/oracle/configurations.jsonl ;;
+      done < ../tests/data/oracle/configurations.jsonl
+      # Every system, with arcs (arc-eager needs them beyond the root).
+      printf '%s' '{"system":"arc-hybrid","stack":[0,1],"buffer":[3,4],"gold":[-1,2,0,2,3],"arcs":[[1,2]]}' > "$dir/seed-hybrid.json"
+      printf '%s' '{"system":"arc-eager","stack":[0,3,5],"buffer":[6,7],"gold":[-1,2,0,2,5,3,5,5],"arcs":[[3,1],[3,2],[3,5],[5,4]]}' > "$dir/seed-eager.json"
+      printf '%s' '{"system":"arc-eager","stack":[0],"buffer":[1,2,3],"gold":[-1,2,0,2],"strategy":"none"}' > "$dir/seed-eager-initial.json" ;;
     weights)
       # The first byte is the matrix size (mod 16).
       { printf '\x04'; cat ../tests/data/grammars/weights-4.txt; } > "$dir/seed-weights-4"
