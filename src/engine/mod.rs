@@ -25,6 +25,7 @@
 
 mod backtrace;
 mod chart;
+mod count_best;
 
 pub use backtrace::{Derivation, FirstChoice, TieBreak, WordDerivation};
 
