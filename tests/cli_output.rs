@@ -52,6 +52,12 @@ fn assert_dev_null_intact() {
 
 #[test]
 fn dev_null_stays_a_device() {
+    // Another program on a shared machine may already have replaced it (what
+    // tabula itself used to do): then there is nothing to check here.
+    if !fs::symlink_metadata("/dev/null").is_ok_and(|m| m.file_type().is_char_device()) {
+        eprintln!("dev_null_stays_a_device: /dev/null is not a character device before the test; skipped");
+        return;
+    }
     let input = nonprojective();
     let dir = scratch("dev_null");
     let svg = dir.join("plot.svg");

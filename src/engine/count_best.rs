@@ -152,8 +152,12 @@ impl<S: Selective> Counter<'_, '_, S> {
                     if to.index() != state {
                         continue;
                     }
-                    for k in i + 1..=j {
-                        if c.incomplete_right(pair, i, k).times(c.right(d.index(), k, j)).attains(total) {
+                    // Contiguous slices over k = i+1 ..= j, as in the forward pass.
+                    let arcs = c.incomplete_right_row(pair, i, i + 1, j);
+                    let rights = c.right_col(d.index(), j, i + 1, j);
+                    for (offset, (x, y)) in arcs.iter().zip(rights).enumerate() {
+                        if x.times(y).attains(total) {
+                            let k = i + 1 + offset;
                             let arc = (Kind::ArcRight, pair as u32, i as u32, k as u32);
                             self.add_product(&mut sum, arc, (Kind::Right, d.index() as u32, k as u32, j as u32));
                         }
@@ -169,8 +173,12 @@ impl<S: Selective> Counter<'_, '_, S> {
                     if to.index() != state {
                         continue;
                     }
-                    for k in i..j {
-                        if c.left(d.index(), i, k).times(c.incomplete_left(pair, k, j)).attains(total) {
+                    // k = i ..= j−1.
+                    let lefts = c.left_row(d.index(), i, i, j - 1);
+                    let arcs = c.incomplete_left_col(pair, j, i, j - 1);
+                    for (offset, (x, y)) in lefts.iter().zip(arcs).enumerate() {
+                        if x.times(y).attains(total) {
+                            let k = i + offset;
                             let arc = (Kind::ArcLeft, pair as u32, k as u32, j as u32);
                             self.add_product(&mut sum, (Kind::Left, d.index() as u32, i as u32, k as u32), arc);
                         }
@@ -185,8 +193,12 @@ impl<S: Selective> Counter<'_, '_, S> {
                 } else {
                     (c.incomplete_left(pair, i, j), c.weight(j, i))
                 };
-                for m in i..j {
-                    if c.right(b.index(), i, m).times(c.left(cs.index(), m + 1, j)).times(w).attains(total) {
+                // m = i ..= j−1.
+                let rights = c.right_row(b.index(), i, i, j - 1);
+                let lefts = c.left_col(cs.index(), j, i + 1, j);
+                for (offset, (x, y)) in rights.iter().zip(lefts).enumerate() {
+                    let m = i + offset;
+                    if x.times(y).times(w).attains(total) {
                         let right = (Kind::Right, b.index() as u32, i as u32, m as u32);
                         self.add_product(&mut sum, right, (Kind::Left, cs.index() as u32, (m + 1) as u32, j as u32));
                     }
