@@ -19,6 +19,7 @@ pub mod conllu;
 pub mod engine;
 pub mod grammar;
 pub mod grammars;
+pub mod memory;
 pub mod oracle;
 pub mod parser;
 pub mod projectivize;

@@ -12,6 +12,11 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Refuse, with an error, any single computation (one sentence's chart,
+    /// one oracle call) estimated to need more memory than this, instead of
+    /// letting the allocation abort the process: e.g. 500M, 8G, 2T.
+    #[arg(long, global = true, value_name = "SIZE", default_value = "8G", value_parser = tabula::memory::parse_size)]
+    max_memory: u64,
 }
 
 #[derive(Subcommand)]
@@ -20,12 +25,16 @@ enum Command {
     #[command(subcommand)]
     Grammar(cli::grammar::Command),
     /// Projectivize a CoNLL-U treebank (optimally, or by lifting).
+    #[command(after_help = PROJECTIVIZE_HELP)]
     Projectivize(cli::projectivize::Args),
     /// Count the optimal projectivizations of every tree of a CoNLL-U treebank.
+    #[command(after_help = COUNT_HELP)]
     Count(cli::count::Args),
     /// Optimal steps of a shift-reduce parser (dynamic oracle).
+    #[command(after_help = ORACLE_HELP)]
     Oracle(cli::oracle::Args),
     /// The main job on an embedded sample treebank: projectivize, count, oracle.
+    #[command(after_help = DEMO_HELP)]
     Demo(cli::demo::Args),
     /// Train the greedy parser with a static or dynamic oracle.
     Train(cli::train::Args),
@@ -35,8 +44,73 @@ enum Command {
     Eval(cli::eval::Args),
 }
 
+const PROJECTIVIZE_HELP: &str = "\
+Input: CoNLL-U (https://universaldependencies.org/format.html): one word per line,
+ten tab-separated columns (ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC),
+a blank line after each sentence; comments (#), multiword tokens (3-4) and empty
+nodes (5.1) are allowed and kept.
+Output: the same bytes, with the HEAD column rewritten only where the head changed
+(DEPREL and all else untouched; CRLF line ends are kept). A bad sentence stops the
+run with FILE:LINE: message, or with --keep-going is copied unchanged and listed.
+
+Examples:
+  tabula projectivize de_gsd-ud-test.conllu -o de.proj.conllu --stats
+  xz -dc treebank.conllu.xz | tabula projectivize --method lift > lifted.conllu";
+
+const COUNT_HELP: &str = "\
+Input: CoNLL-U files, as for `tabula projectivize`.
+Output: a TSV (tab-separated), a header line, then one line per tree:
+  index          1, 2, ... across all inputs, in order
+  sent_id        the value of `# sent_id = ...`, or empty
+  length         the number of syntactic words
+  nonprojective  1 if the gold tree is non-projective, else 0
+  best           the most gold heads that a tree of the grammar keeps
+  count          the exact number of trees keeping `best` gold heads
+
+Example:
+  $ tabula count data/sample.conllu | head -3
+  index\tsent_id\tlength\tnonprojective\tbest\tcount
+  1\tdemo-1\t8\t1\t7\t6
+  2\tdemo-2\t3\t0\t3\t1";
+
+const ORACLE_HELP: &str = "\
+Input: one JSON object per line (blank lines are skipped):
+  stack     the stack a0 ... ak: node numbers from the root 0, increasing
+  buffer    the remaining input b1 ... bm: a suffix of the words 1 ... n
+  gold      gold[d] is the head of word d; gold[0] is -1 (the root)
+  arcs      optional, [[head, dependent], ...]: the arcs built so far (arc-eager
+            needs them when the stack holds more than the root)
+  system    optional: arc-standard, arc-hybrid or arc-eager (else --system)
+  strategy  optional (else --strategy): none (every computation), lbr (the top of
+            the stack and the input words take their left children before their
+            right ones), strict-lbr (lbr, and the stack words below the top take
+            no new left children), rbl (right children before left ones)
+Output: the same object (same keys, same order) plus `steps`, for each step of the
+system the most gold arcs still reachable after it (null: not applicable), and
+`optimal`, the steps reaching the maximum. A bad line is reported on stderr as
+`line N: ...` and gives no output line; the other lines are answered and the exit
+status is then 1.
+
+Example:
+  $ echo '{\"stack\":[0,3,5],\"buffer\":[6,7],\"gold\":[-1,2,0,2,5,3,5,5]}' | tabula oracle
+  {\"stack\":[0,3,5],\"buffer\":[6,7],\"gold\":[-1,2,0,2,5,3,5,5],\"steps\":{\"shift\":3,\"reduce_left\":1,\"reduce_right\":2},\"optimal\":[\"shift\"]}
+
+With --walk FILE.conllu: walks parser computations over the treebank and prints
+TSV tables of the mean time per configuration by k + m (stack + input length) and
+by sentence length (--json adds one JSON line of totals).";
+
+const DEMO_HELP: &str = "\
+Output (stdout): a table per sentence of the embedded data/sample.conllu (words,
+whether the gold tree is non-projective, heads kept by optimal projectivization
+and by lifting, number of optimal trees), optimal oracle steps for the first
+sentence in every transition system, and the projectivized treebank.
+
+Example:
+  tabula demo | head -12";
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    tabula::memory::set_max_memory(cli.max_memory);
     let result = match cli.command {
         Command::Grammar(c) => cli::grammar::run(c),
         Command::Projectivize(a) => cli::projectivize::run(a),
@@ -49,6 +123,9 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // A reader such as `head` closed standard output: end quietly, as
+        // command-line tools do.
+        Err(e) if cli::is_broken_pipe(&*e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE

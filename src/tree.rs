@@ -6,7 +6,7 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TreeError {
     /// A head outside 0 … n.
-    #[error("head {head} of word {dependent} is out of range 0..={n}")]
+    #[error("head {head} of word {dependent} is out of range 0 to {n}")]
     HeadOutOfRange { dependent: usize, head: usize, n: usize },
     /// A word that heads itself.
     #[error("word {0} is its own head")]

@@ -24,7 +24,7 @@ fn demo_runs_on_the_embedded_sample_and_optimal_beats_lifting() {
             .iter()
             .map(|&st| format!("{st} {}", s.get(st).map_or("n/a".to_owned(), |v| v.to_string())))
             .collect();
-        let line = format!("  {system}: stack [0, 1, 2, 3], input 4..=8: {}", steps.join(", "));
+        let line = format!("  {system}: stack [0, 1, 2, 3], input 4 to 8: {}", steps.join(", "));
         assert!(text.contains(&line), "{line}\n{text}");
     }
 }

@@ -13,12 +13,14 @@ fn tabula(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("runs");
-    // Written from a thread: a long input would otherwise fill the output pipe and deadlock.
+    // Written from a thread: a long input would otherwise fill the output
+    // pipe and deadlock. The command may exit before reading everything (bad
+    // arguments): a broken pipe there is not a failure of the test.
     let mut pipe = child.stdin.take().unwrap();
     let input = stdin.to_owned();
     let writer = std::thread::spawn(move || pipe.write_all(input.as_bytes()));
     let out = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
+    let _ = writer.join().unwrap();
     out
 }
 
@@ -139,7 +141,7 @@ fn walk_errors_name_the_line() {
     let out = tabula(&["oracle", "--walk", bad.to_str().unwrap()], "");
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8(out.stderr).unwrap();
-    let expected = format!("error: {}:2: HEAD 9 of word 2 is out of range 0..=2", bad.display());
+    let expected = format!("error: {}:2: HEAD 9 of word 2 is out of range 0 to 2", bad.display());
     assert_eq!(stderr.trim_end(), expected);
     let _ = std::fs::remove_file(bad);
 }
@@ -296,4 +298,54 @@ fn walks_run_for_every_system() {
         String::from_utf8(out.stderr).unwrap(),
         "error: the quadratic algorithm is not available for arc-eager (use cubic, linear or auto)\n"
     );
+}
+
+/// Regression (issue 10): one non-UTF-8 line stopped the whole run with
+/// "stream did not contain valid UTF-8" and no line number.
+#[test]
+fn invalid_utf8_line_is_reported_and_the_rest_answered() {
+    let good = r#"{"stack":[0],"buffer":[1],"gold":[-1,0]}"#;
+    let mut input = Vec::new();
+    input.extend_from_slice(good.as_bytes());
+    input.extend_from_slice(b"\n{\"stack\":[0],\"note\":\"\xff\xfe\"}\n");
+    input.extend_from_slice(good.as_bytes());
+    input.extend_from_slice(b"\n");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .arg("oracle")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 2);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("line 2: not UTF-8 (invalid byte at column 22)"), "{err}");
+    assert!(err.contains("error: 1 bad line"), "{err}");
+}
+
+/// Regression (issue 10): a long non-projective gold tree aborted the
+/// process while allocating the cubic chart; now that line is refused with
+/// the estimate and the limit, and the other lines are answered.
+#[test]
+fn too_large_a_line_is_refused_not_aborted() {
+    let n = 3000;
+    let mut heads: Vec<i64> = vec![-1, 0, 4, 1, 1];
+    heads.extend(4..n as i64);
+    let buffer: Vec<usize> = (1..=n).collect();
+    let big = format!(r#"{{"stack":[0],"buffer":{buffer:?},"gold":{heads:?}}}"#);
+    let small = r#"{"stack":[0],"buffer":[1],"gold":[-1,0]}"#;
+    let out = tabula(&["oracle", "--max-memory", "100M"], &format!("{big}\n{small}\n"));
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 1);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.starts_with("line 1: "), "{err}");
+    assert!(
+        err.contains("the chart for 3001 terminals would need about") && err.contains("limit of 100.0 MiB"),
+        "{err}"
+    );
+    let out = tabula(&["oracle", "--max-memory", "lots"], small);
+    assert_eq!(out.status.code(), Some(2));
 }

@@ -86,7 +86,7 @@ fn negative_head() {
 #[test]
 fn out_of_range_head() {
     let e = first_error("1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n2\tb\t_\t_\t_\t_\t3\tdep\t_\t_\n\n");
-    assert_eq!(e, "bad.conllu:2: HEAD 3 of word 2 is out of range 0..=2");
+    assert_eq!(e, "bad.conllu:2: HEAD 3 of word 2 is out of range 0 to 2");
 }
 
 #[test]
@@ -115,8 +115,8 @@ fn no_root() {
 }
 
 #[test]
-fn block_without_words_has_no_root() {
-    assert_eq!(first_error("# only a comment\n\n"), "bad.conllu:1: the sentence has no root (no word with HEAD 0)");
+fn block_without_words_is_named() {
+    assert_eq!(first_error("# only a comment\n\n"), "bad.conllu:1: the sentence has no words (only comment lines)");
 }
 
 #[test]
@@ -149,4 +149,68 @@ fn invalid_utf8_is_kept_byte_for_byte() {
     let mut out = Vec::new();
     s.write(&mut out).unwrap();
     assert_eq!(out, text);
+}
+
+// Regressions of issue 10: edge cases the reader accepted silently or
+// reported under a misleading name.
+
+const WORD1: &str = "1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n";
+
+#[test]
+fn byte_order_mark_is_named() {
+    let e = first_error(&format!("\u{feff}{WORD1}\n"));
+    assert_eq!(
+        e,
+        "bad.conllu:1: the file starts with a UTF-8 byte-order mark (bytes EF BB BF), which CoNLL-U does not allow: remove it"
+    );
+}
+
+#[test]
+fn carriage_return_only_line_ends() {
+    let e = first_error("# c\r1\ta\t_\t_\t_\t_\t0\troot\t_\t_\r\r");
+    assert_eq!(e, "bad.conllu:1: carriage return inside a line: CoNLL-U lines end with LF or CR LF, not CR alone");
+}
+
+#[test]
+fn comments_only_is_no_words() {
+    assert_eq!(first_error("# a\n# b\n"), "bad.conllu:1: the sentence has no words (only comment lines)");
+}
+
+#[test]
+fn multiword_ranges() {
+    let reversed = "3-1\tab\t_\t_\t_\t_\t_\t_\t_\t_\n1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n\n";
+    assert_eq!(
+        first_error(reversed),
+        "bad.conllu:1: multiword range `3-1` must be a-b with a < b starting at the next word 1"
+    );
+    let late = format!("{WORD1}1-2\tab\t_\t_\t_\t_\t_\t_\t_\t_\n2\tb\t_\t_\t_\t_\t1\tdep\t_\t_\n\n");
+    assert_eq!(
+        first_error(&late),
+        "bad.conllu:2: multiword range `1-2` must be a-b with a < b starting at the next word 2"
+    );
+    let dangling = format!("{WORD1}2-3\tbc\t_\t_\t_\t_\t_\t_\t_\t_\n2\tb\t_\t_\t_\t_\t1\tdep\t_\t_\n\n");
+    assert_eq!(first_error(&dangling), "bad.conllu:2: multiword range `2-3` ends after the last word 2");
+    // Valid ranges and empty nodes still pass.
+    let ok = "1-2\tab\t_\t_\t_\t_\t_\t_\t_\t_\n1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n2\tb\t_\t_\t_\t_\t1\tdep\t_\t_\n2.1\tx\t_\t_\t_\t_\t_\t_\t_\t_\n\n";
+    assert!(read_all(ok.as_bytes())[0].is_ok());
+}
+
+#[test]
+fn leading_zero_id() {
+    let e = first_error("01\ta\t_\t_\t_\t_\t0\troot\t_\t_\n\n");
+    assert_eq!(e, "bad.conllu:1: ID `01` has a leading zero");
+}
+
+#[test]
+fn oversized_head() {
+    let e = first_error(&format!("{WORD1}2\tb\t_\t_\t_\t_\t99999999999999999999\tdep\t_\t_\n\n"));
+    assert_eq!(e, "bad.conllu:2: HEAD 99999999999999999999 of word 2 is out of range (larger than any word number)");
+}
+
+#[test]
+fn long_fields_are_elided() {
+    let long = "x".repeat(100_000);
+    let e = first_error(&format!("{long}\ta\t_\t_\t_\t_\t0\troot\t_\t_\n\n"));
+    assert!(e.len() < 200, "{e}");
+    assert!(e.contains("…xxxxxxxxxx (100000 bytes)`"), "{e}");
 }

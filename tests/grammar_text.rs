@@ -122,6 +122,31 @@ fn an_unreadable_file_is_an_io_error() {
     assert!(e.to_string().starts_with("cannot read grammar file no/such/file.grammar: "), "{e}");
 }
 
+/// Regression (issue 10): invalid UTF-8 in a grammar file had no line number.
+#[test]
+fn invalid_utf8_is_reported_with_its_line_and_column() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("grammar_text");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("latin1.grammar");
+    std::fs::write(&path, b"# comment\nS -> (\xe9, C)\n").unwrap();
+    let e = text::parse_file(&path).unwrap_err();
+    assert_eq!(e.to_string(), format!("{}:2:7: error: not UTF-8 text (invalid byte here)", path.display()));
+}
+
+/// Regression (issue 10): a 100,000-character name was echoed whole, in the
+/// message and in the quoted source line.
+#[test]
+fn long_names_are_elided() {
+    let name = "N".repeat(100_000);
+    // Rendered warnings or errors, whichever the text gets.
+    let e = match parse_str("long.grammar", &format!("S -> ({name}, C)\n")) {
+        Ok(p) => text::render(&p.warnings),
+        Err(e) => e.to_string(),
+    };
+    assert!(e.len() < 3000, "{} characters: {}", e.len(), &e[..300.min(e.len())]);
+    assert!(e.contains("(100000 bytes)`"), "{e}");
+}
+
 /// parse → print → parse → print gives the same text as the first print.
 fn round_trips(src: &str) -> Result<(), String> {
     let g1 = parse_str("g", src).map_err(|e| e.to_string())?.grammar;

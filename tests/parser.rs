@@ -427,3 +427,28 @@ fn a_second_pass_continues_from_a_model() {
     let unknown = read_gold(GOLD.as_bytes(), "g").unwrap();
     assert!(matches!(Trainer::from_model(second, unknown, "g", model), Err(ParserError::InitMismatch(_))));
 }
+
+/// Model files never replace a device or a symbolic link (issue 10's rule for every output).
+#[test]
+fn model_files_keep_devices_and_follow_symbolic_links() {
+    use std::os::unix::fs::FileTypeExt;
+    use tabula::parser::model::write_atomic;
+    let dir = std::env::temp_dir().join(format!("tabula-model-out-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let target = dir.join("m.model");
+    let link = dir.join("link.model");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    write_atomic(&link, b"first").unwrap();
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link is kept");
+    assert_eq!(std::fs::read(&target).unwrap(), b"first");
+    write_atomic(&link, b"second").unwrap();
+    assert_eq!(std::fs::read(&target).unwrap(), b"second");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2, "no temporary file left");
+    std::fs::remove_dir_all(&dir).unwrap();
+    let null = std::path::Path::new("/dev/null");
+    if std::fs::metadata(null).is_ok_and(|m| m.file_type().is_char_device()) {
+        write_atomic(null, b"model").unwrap();
+        assert!(std::fs::metadata(null).unwrap().file_type().is_char_device(), "/dev/null stays a device");
+    }
+}

@@ -240,3 +240,41 @@ fn a_grammar_without_terminal_a_is_an_error() {
     assert_eq!(e, ProjectivizeError::MissingTerminal("a"));
     assert!(e.to_string().contains("no terminal `a`"));
 }
+
+/// Random trees (any shape) of n words, deterministic from the seed.
+fn random_tree(n: usize, seed: u64) -> DepTree {
+    use rand::Rng;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut order: Vec<usize> = (1..=n).collect();
+    for i in (1..n).rev() {
+        order.swap(i, rng.gen_range(0..=i));
+    }
+    let mut heads = vec![0; n + 1];
+    for (k, &d) in order.iter().enumerate() {
+        heads[d] = if k == 0 { 0 } else { order[rng.gen_range(0..k)] };
+    }
+    DepTree::from_heads(&heads[1..]).unwrap()
+}
+
+/// The fast counter (machine words, then shared big integers only where
+/// needed, counts multiplied only for pairs of best score) against plain
+/// (max, count) over arbitrary-precision integers, on sentences whose counts
+/// far exceed 2⁶⁴ (issue 10: counting had to get faster and stay exact).
+#[test]
+fn fast_counting_equals_big_integer_counting_beyond_64_bits() {
+    let g = grammar(tabula::grammars::PROJECTIVE);
+    let mut counter = Counter::new(&g, TreeClass::Projective).unwrap();
+    let mut reference = Parser::<MaxCount<Count>>::new(&g);
+    let a = g.terminal("a").unwrap();
+    let mut beyond = 0;
+    for (n, seed) in [(40, 1), (90, 2), (150, 3), (150, 4), (220, 5)] {
+        let gold = random_tree(n, seed);
+        let fast = counter.count(&gold).unwrap();
+        let input = vec![a; n + 1];
+        let want = reference.parse(&input, |h, d| MaxCount::new(i64::from(d >= 1 && gold.head(d) == h))).unwrap();
+        assert_eq!(MaxCount::<Count>::new(fast.best as i64).score, want.score, "n = {n}");
+        assert_eq!(fast.count, want.count.0, "n = {n}");
+        beyond += usize::from(fast.count.bits() > 64);
+    }
+    assert!(beyond >= 3, "the big-integer path was exercised");
+}

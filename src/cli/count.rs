@@ -5,6 +5,7 @@ use super::projectivize::{load_grammar, open_input, progress, Output};
 use super::CliError;
 use num_bigint::BigUint;
 use plotters::prelude::*;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tabula::conllu::Reader;
@@ -56,7 +57,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut counter = Counter::new(&grammar, class)?;
     let inputs: Vec<Option<&Path>> =
         if args.inputs.is_empty() { vec![None] } else { args.inputs.iter().map(|p| Some(p.as_path())).collect() };
+    // Outputs first: an unwritable path is reported before any work.
     let mut output = Output::create(args.tsv.as_deref())?;
+    let plot_output = args.plot.as_deref().map(|p| Output::create(Some(p))).transpose()?;
     let out = output.writer();
     writeln!(out, "index\tsent_id\tlength\tnonprojective\tbest\tcount")?;
     let mut index = 0u64;
@@ -94,14 +97,16 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         series.push((file.to_string(), by_length));
     }
     output.commit()?;
-    if let Some(plot) = &args.plot {
-        draw(plot, &series)?;
+    if let Some(mut plot) = plot_output {
+        let svg = draw(&series)?;
+        plot.write_all(svg.as_bytes())?;
+        plot.commit()?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// Geometric mean of the count against length, one line per input (Fig. 8).
-fn draw(path: &Path, series: &[Series]) -> Result<(), CliError> {
+/// Geometric mean of the count against length, one line per input (Fig. 8), as SVG.
+fn draw(series: &[Series]) -> Result<String, CliError> {
     let points: Vec<Vec<(u32, f64)>> = series
         .iter()
         .map(|(_, by)| {
@@ -114,9 +119,10 @@ fn draw(path: &Path, series: &[Series]) -> Result<(), CliError> {
         .collect();
     let max_len = points.iter().flatten().map(|p| p.0).max().unwrap_or(1).max(1);
     let max_y = points.iter().flatten().map(|p| p.1).fold(10.0f64, f64::max) * 2.0;
-    let backend = SVGBackend::new(path, (800, 500));
+    let mut svg = String::new();
+    let backend = SVGBackend::with_string(&mut svg, (800, 500));
     let root = backend.into_drawing_area();
-    let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let err = |e: &dyn std::fmt::Display| format!("cannot draw the plot: {e}");
     root.fill(&WHITE).map_err(|e| err(&e))?;
     let mut chart = ChartBuilder::on(&root)
         .caption("Geometric mean of the number of optimal projective trees", ("sans-serif", 20))
@@ -141,5 +147,7 @@ fn draw(path: &Path, series: &[Series]) -> Result<(), CliError> {
     }
     chart.configure_series_labels().background_style(WHITE).border_style(BLACK).draw().map_err(|e| err(&e))?;
     root.present().map_err(|e| err(&e))?;
-    Ok(())
+    drop(chart);
+    drop(root);
+    Ok(svg)
 }

@@ -2,6 +2,7 @@
 //! clone shows what tabula does without any data: optimal projectivization
 //! against lifting, the number of optimal trees, and optimal steps.
 
+use super::output::Output;
 use super::CliError;
 use std::io::Write;
 use std::process::ExitCode;
@@ -20,8 +21,7 @@ pub fn run(_args: Args) -> Result<ExitCode, CliError> {
     let grammar = text::parse_str("grammars/projective.grammar", tabula::grammars::PROJECTIVE)?.grammar;
     let mut optimal = OptimalProjectivizer::new(&grammar, TreeClass::Projective)?;
     let mut counter = Counter::new(&grammar, TreeClass::Projective)?;
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = Output::create(None)?;
 
     writeln!(out, "tabula demo: the embedded sample treebank (data/sample.conllu)")?;
     writeln!(out)?;
@@ -85,7 +85,7 @@ pub fn run(_args: Args) -> Result<ExitCode, CliError> {
                 .collect();
             writeln!(
                 out,
-                "  {system}: stack {:?}, input {}..={}: {} -> optimal {:?}",
+                "  {system}: stack {:?}, input {} to {}: {} -> optimal {:?}",
                 config.stack(),
                 config.buffer().start(),
                 config.buffer().end(),
@@ -98,5 +98,6 @@ pub fn run(_args: Args) -> Result<ExitCode, CliError> {
     writeln!(out, "the optimally projectivized treebank (`tabula projectivize data/sample.conllu`):")?;
     writeln!(out)?;
     out.write_all(&projectivized)?;
+    out.commit()?;
     Ok(ExitCode::SUCCESS)
 }

@@ -4,11 +4,14 @@
 //! [`tabula::grammar::text`]; results go to stdout, the value alone on the
 //! last line.
 
+use super::output::Output;
 use super::CliError;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tabula::engine::Parser;
 use tabula::grammar::text::{self, GrammarFileError};
+use tabula::grammar::weights::{read_weights, WeightsError};
 use tabula::grammar::Grammar;
 use tabula::semiring::{Boolean, Count, MaxPlus, Semiring};
 
@@ -17,12 +20,26 @@ use tabula::semiring::{Boolean, Count, MaxPlus, Semiring};
 pub enum Command {
     /// Check a grammar file: a one-line summary on stdout (warnings on
     /// stderr) and exit 0, or every error on stderr and exit 1.
+    #[command(after_help = "\
+Input: a grammar file (format: README, \"Grammar files\"; examples in grammars/).
+Errors are printed as FILE:LINE:COLUMN: error: message, with the line and a caret.
+
+Example:
+  $ tabula grammar check grammars/projective.grammar
+  grammars/projective.grammar: ok — 1 terminal, 1 category, 1 left state, 1 right state, 4 rules")]
     Check {
         /// The grammar file.
         file: PathBuf,
     },
     /// Parse a terminal string with a grammar; the value is printed alone on
     /// the last line of stdout.
+    #[command(after_help = "\
+Output: one line: the count (an exact integer), the best score (an integer or -inf),
+true/false, or for `best` the heads of positions 1 ... n separated by spaces.
+
+Example:
+  $ tabula grammar parse grammars/projective.grammar --input \"a a a\" --semiring count
+  3")]
     Parse(ParseArgs),
 }
 
@@ -97,61 +114,6 @@ pub enum ParseError {
     Engine(#[from] tabula::engine::EngineError),
 }
 
-/// Errors of reading a weight matrix.
-#[derive(Debug, thiserror::Error)]
-pub enum WeightsError {
-    /// The file could not be read.
-    #[error("cannot read weight matrix {path}: {source}")]
-    Io {
-        /// The path as given.
-        path: String,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// Wrong number of rows.
-    #[error("{path}: expected {expected} rows (one per input terminal), found {found}")]
-    Rows {
-        /// The path as given.
-        path: String,
-        /// n + 1.
-        expected: usize,
-        /// Rows in the file.
-        found: usize,
-    },
-    /// A row with the wrong number of entries.
-    #[error("{path}:{line}: expected {expected} entries, found {found}")]
-    Entries {
-        /// The path as given.
-        path: String,
-        /// 1-based line.
-        line: usize,
-        /// n + 1.
-        expected: usize,
-        /// Entries on the line.
-        found: usize,
-    },
-    /// An entry that is neither an integer nor `-inf`.
-    #[error("{path}:{line}: not an integer or -inf: {token:?}")]
-    NotANumber {
-        /// The path as given.
-        path: String,
-        /// 1-based line.
-        line: usize,
-        /// The entry.
-        token: String,
-    },
-    /// An integer that does not fit in 32 bits.
-    #[error("{path}:{line}: weight out of range (it must fit in 32 bits): {token:?}")]
-    OutOfRange {
-        /// The path as given.
-        path: String,
-        /// 1-based line.
-        line: usize,
-        /// The entry.
-        token: String,
-    },
-}
-
 /// Runs a `tabula grammar` subcommand.
 pub fn run(c: Command) -> Result<ExitCode, CliError> {
     match c {
@@ -194,7 +156,9 @@ fn check(path: &Path) -> Result<ExitCode, CliError> {
     };
     let rules = g.num_terminals() + g.finish_rules().len() + g.left_rules().len() + g.right_rules().len();
     let status = if warnings == 0 { "ok".to_owned() } else { format!("ok with {}", plural(warnings, "warning")) };
-    println!(
+    let mut out = Output::create(None)?;
+    writeln!(
+        out,
         "{}: {status} — {}, {}, {}, {}, {}",
         path.display(),
         plural(g.num_terminals(), "terminal"),
@@ -202,7 +166,8 @@ fn check(path: &Path) -> Result<ExitCode, CliError> {
         plural(g.num_left_states(), "left state"),
         plural(g.num_right_states(), "right state"),
         plural(rules, "rule"),
-    );
+    )?;
+    out.commit()?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -219,26 +184,28 @@ fn parse(args: &ParseArgs) -> Result<ExitCode, CliError> {
         None => None,
     };
     let weight = |h: usize, d: usize| weights.as_ref().map_or(MaxPlus::one(), |w| w[h][d]);
+    let mut out = Output::create(None)?;
     match args.semiring {
         SemiringArg::Count => {
             let w = Parser::<Count>::new(&g).parse(&input, |_, _| Count::one())?;
-            println!("{w}");
+            writeln!(out, "{w}")?;
         }
         SemiringArg::Bool => {
             let w = Parser::<Boolean>::new(&g).parse(&input, |_, _| Boolean::one())?;
-            println!("{w}");
+            writeln!(out, "{w}")?;
         }
         SemiringArg::Max => {
             let w = Parser::<MaxPlus>::new(&g).parse(&input, weight)?;
-            println!("{w}");
+            writeln!(out, "{w}")?;
         }
         SemiringArg::Best => {
             let mut parser = Parser::<MaxPlus>::new(&g);
             parser.parse(&input, weight)?;
             let d = parser.best_derivation().ok_or(ParseError::NoDerivation { weighted: weights.is_some() })?;
-            println!("{}", d.tree);
+            writeln!(out, "{}", d.tree)?;
         }
     }
+    out.commit()?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -259,80 +226,4 @@ fn terminals(g: &Grammar, input: &str) -> Result<Vec<tabula::grammar::Terminal>,
             })
         })
         .collect()
-}
-
-/// Reads an `size`×`size` matrix of integers or `-inf` (see `--weights`).
-fn read_weights(path: &Path, size: usize) -> Result<Vec<Vec<MaxPlus>>, WeightsError> {
-    let shown = path.display().to_string();
-    let src = std::fs::read_to_string(path).map_err(|source| WeightsError::Io { path: shown.clone(), source })?;
-    parse_weights(&shown, &src, size)
-}
-
-/// Parses a weight matrix; `path` is used in messages only.
-fn parse_weights(path: &str, src: &str, size: usize) -> Result<Vec<Vec<MaxPlus>>, WeightsError> {
-    let mut rows = Vec::with_capacity(size);
-    for (idx, line) in src.lines().enumerate() {
-        let line_no = idx + 1;
-        let tokens: Vec<&str> = line.split_whitespace().collect();
-        if tokens.is_empty() {
-            continue;
-        }
-        let row = tokens
-            .iter()
-            .map(|&t| {
-                if t == "-inf" {
-                    return Ok(MaxPlus::neg_inf());
-                }
-                match t.parse::<i64>() {
-                    Ok(v) if i32::try_from(v).is_ok() => Ok(MaxPlus::new(v)),
-                    Ok(_) => {
-                        Err(WeightsError::OutOfRange { path: path.to_owned(), line: line_no, token: t.to_owned() })
-                    }
-                    Err(e)
-                        if matches!(
-                            e.kind(),
-                            std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow
-                        ) =>
-                    {
-                        Err(WeightsError::OutOfRange { path: path.to_owned(), line: line_no, token: t.to_owned() })
-                    }
-                    Err(_) => {
-                        Err(WeightsError::NotANumber { path: path.to_owned(), line: line_no, token: t.to_owned() })
-                    }
-                }
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        if row.len() != size {
-            return Err(WeightsError::Entries {
-                path: path.to_owned(),
-                line: line_no,
-                expected: size,
-                found: row.len(),
-            });
-        }
-        rows.push(row);
-    }
-    if rows.len() != size {
-        return Err(WeightsError::Rows { path: path.to_owned(), expected: size, found: rows.len() });
-    }
-    Ok(rows)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn weight_matrices() {
-        let m = parse_weights("w", "0 -inf\n\n 3 0 \n", 2).unwrap();
-        assert_eq!(m, [[MaxPlus::new(0), MaxPlus::neg_inf()], [MaxPlus::new(3), MaxPlus::new(0)]]);
-        let e = |src: &str| parse_weights("w", src, 2).unwrap_err().to_string();
-        assert_eq!(e("0 0\n0\n"), "w:2: expected 2 entries, found 1");
-        assert_eq!(e("0 x\n0 0\n"), "w:1: not an integer or -inf: \"x\"");
-        assert_eq!(e("0 0\n0 0\n0 0\n"), "w: expected 2 rows (one per input terminal), found 3");
-        assert_eq!(e("0 0\n0 4294967296\n"), "w:2: weight out of range (it must fit in 32 bits): \"4294967296\"");
-        assert_eq!(e("0 0\n0 99999999999999999999999\n"), e("0 0\n0 99999999999999999999999\n"));
-        assert!(e("0 0\n0 99999999999999999999999\n").contains("out of range"));
-        assert_eq!(e("0 0\n0 inf\n"), "w:2: not an integer or -inf: \"inf\"");
-    }
 }

@@ -5,9 +5,22 @@ pub mod demo;
 pub mod eval;
 pub mod grammar;
 pub mod oracle;
+pub mod output;
 pub mod parse;
 pub mod projectivize;
 pub mod train;
 
 /// The error of a subcommand; printed as `error: …` with exit status 1.
 pub type CliError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Whether `e`, or an error it wraps, is a write to a closed pipe.
+pub fn is_broken_pipe(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut next = Some(e);
+    while let Some(e) = next {
+        if e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) {
+            return true;
+        }
+        next = e.source();
+    }
+    false
+}

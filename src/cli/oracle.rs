@@ -11,9 +11,10 @@
 //! reported on stderr as `line N: …` and produces no output line, and the
 //! exit status is 1 if any line was bad. Blank lines are skipped.
 
+use super::output::Output;
 use super::CliError;
 use serde_json::{Map, Value};
-use std::io::{BufRead, BufWriter, Write};
+use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tabula::grammar::text;
@@ -121,27 +122,37 @@ fn run_json(args: &Args, oracle: &mut Oracle<'_>) -> Result<ExitCode, CliError> 
             std::fs::File::open(p).map_err(|e| format!("cannot open {}: {e}", p.display()))?,
         )),
     };
-    let mut out = BufWriter::new(std::io::stdout().lock());
+    let mut reader = reader;
+    let mut out = Output::create(None)?;
     let mut bad = 0usize;
-    for (i, line) in reader.lines().enumerate() {
-        let line = line?;
-        if line.trim().is_empty() {
-            continue;
+    let mut bytes = Vec::new();
+    let mut line_no = 0usize;
+    loop {
+        bytes.clear();
+        if reader.read_until(b'\n', &mut bytes).map_err(|e| format!("line {}: cannot read: {e}", line_no + 1))? == 0 {
+            break;
         }
-        match answer(&line, args, oracle) {
+        line_no += 1;
+        let result = match std::str::from_utf8(&bytes) {
+            Ok(line) if line.trim().is_empty() => continue,
+            Ok(line) => answer(line, args, oracle),
+            Err(e) => Err(format!("not UTF-8 (invalid byte at column {})", e.valid_up_to() + 1)),
+        };
+        match result {
             Ok(v) => {
-                serde_json::to_writer(&mut out, &v)?;
-                out.write_all(b"\n")?;
+                let mut text = serde_json::to_vec(&v)?;
+                text.push(b'\n');
+                out.write_all(&text)?;
             }
             Err(e) => {
                 // Keep stdout and stderr in order for a reader of both.
                 out.flush()?;
-                eprintln!("line {}: {e}", i + 1);
+                eprintln!("line {line_no}: {e}");
                 bad += 1;
             }
         }
     }
-    out.flush()?;
+    out.commit()?;
     if bad > 0 {
         eprintln!("error: {bad} bad line{}", if bad == 1 { "" } else { "s" });
         return Ok(ExitCode::FAILURE);
@@ -189,7 +200,7 @@ fn answer(line: &str, args: &Args, oracle: &mut Oracle<'_>) -> Result<Value, Str
         heads.push(
             h.as_u64()
                 .and_then(|h| usize::try_from(h).ok())
-                .ok_or_else(|| format!("`gold[{d}]` must be a head position 0..={}, found {h}", gold_v.len() - 1))?,
+                .ok_or_else(|| format!("`gold[{d}]` must be a head position 0 to {}, found {h}", gold_v.len() - 1))?,
         );
     }
     let gold = DepTree::from_heads(&heads).map_err(|e| format!("`gold` is not a tree: {e}"))?;
@@ -223,6 +234,8 @@ fn run_walk(args: &Args, path: &std::path::Path, oracle: &mut Oracle<'_>) -> Res
     if !(0.0..=1.0).contains(&args.stray) {
         return Err(format!("--stray must be a probability in [0, 1], not {}", args.stray).into());
     }
+    // The plot's output first: an unwritable path is reported before any work.
+    let plot_output = args.plot.as_deref().map(|p| Output::create(Some(p))).transpose()?;
     let file = std::fs::File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     let sentences = walk::read_gold(std::io::BufReader::new(file), &path.display().to_string(), args.projectivize)?;
     let opts = WalkOptions {
@@ -236,14 +249,16 @@ fn run_walk(args: &Args, path: &std::path::Path, oracle: &mut Oracle<'_>) -> Res
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
     let stats = walk::walk(oracle, &sentences, &opts, &mut rng)?;
     print_walk(args, &stats)?;
-    if let Some(svg) = &args.plot {
-        plot(&stats, svg).map_err(|e| format!("cannot draw {}: {e}", svg.display()))?;
+    if let Some(mut out) = plot_output {
+        let svg = plot(&stats).map_err(|e| format!("cannot draw the plot: {e}"))?;
+        out.write_all(svg.as_bytes())?;
+        out.commit()?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
 fn print_walk(args: &Args, stats: &WalkStats) -> Result<(), CliError> {
-    let mut out = BufWriter::new(std::io::stdout().lock());
+    let mut out = Output::create(None)?;
     writeln!(
         out,
         "# {}: {} trees, {} steps, strategy {}, stray {}, seed {}{}",
@@ -310,15 +325,15 @@ fn print_walk(args: &Args, stats: &WalkStats) -> Result<(), CliError> {
         serde_json::to_writer(&mut out, &Value::Object(obj))?;
         writeln!(out)?;
     }
-    out.flush()?;
-    Ok(())
+    out.commit()
 }
 
 /// Draws Fig. 9: mean µs per configuration against k + m, one line per
-/// algorithm, logarithmic y axis, as SVG at `path`. O(buckets).
-fn plot(stats: &WalkStats, path: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
+/// algorithm, logarithmic y axis, as SVG. O(buckets).
+fn plot(stats: &WalkStats) -> Result<String, Box<dyn std::error::Error>> {
     use plotters::prelude::*;
-    let root = SVGBackend::new(path, (800, 500)).into_drawing_area();
+    let mut svg = String::new();
+    let root = SVGBackend::with_string(&mut svg, (800, 500)).into_drawing_area();
     root.fill(&WHITE)?;
     let points = || stats.timings.values().flat_map(|t| t.buckets.iter().map(|(&l, b)| (l, b.mean_us())));
     let max_len = points().map(|(l, _)| l).max().unwrap_or(1).max(1);
@@ -341,5 +356,7 @@ fn plot(stats: &WalkStats, path: &std::path::Path) -> Result<(), Box<dyn std::er
     }
     chart.configure_series_labels().border_style(BLACK).background_style(WHITE).draw()?;
     root.present()?;
-    Ok(())
+    drop(chart);
+    drop(root);
+    Ok(svg)
 }

@@ -1,10 +1,9 @@
 //! `tabula parse`: fills HEAD and DEPREL of a CoNLL-U file with a trained model.
 
 use super::eval::open;
+use super::output::Output;
 use super::CliError;
 use rayon::prelude::*;
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -25,7 +24,8 @@ pub struct Args {
     model: PathBuf,
     /// Input CoNLL-U file (FORM and UPOS are read); `-` or nothing: standard input.
     input: Option<PathBuf>,
-    /// Output file (written to a temporary file renamed at the end); `-` or nothing: standard output.
+    /// Output file (a regular file is written to a temporary file renamed at the end; devices
+    /// and FIFOs are written in place); `-` or nothing: standard output.
     #[arg(short, long)]
     output: Option<PathBuf>,
     /// Worker threads.
@@ -38,57 +38,6 @@ pub struct Args {
 
 /// Sentences per parallel batch.
 const BATCH: usize = 2048;
-
-/// A file written under a temporary name and renamed at the end (deleted if
-/// dropped before), or standard output.
-enum Sink {
-    Stdout(BufWriter<io::Stdout>),
-    File { writer: Option<BufWriter<File>>, temp: PathBuf, target: PathBuf },
-}
-
-impl Sink {
-    fn create(path: Option<&Path>) -> Result<Sink, CliError> {
-        match path {
-            Some(p) if p != Path::new("-") => {
-                let name = p.file_name().ok_or_else(|| format!("{}: not a file name", p.display()))?;
-                let mut temp_name = std::ffi::OsString::from(".");
-                temp_name.push(name);
-                temp_name.push(format!(".tabula-{}.tmp", std::process::id()));
-                let temp = p.with_file_name(temp_name);
-                let f = File::create(&temp).map_err(|e| format!("{}: {e}", temp.display()))?;
-                Ok(Sink::File { writer: Some(BufWriter::with_capacity(1 << 16, f)), temp, target: p.to_path_buf() })
-            }
-            _ => Ok(Sink::Stdout(BufWriter::with_capacity(1 << 16, io::stdout()))),
-        }
-    }
-
-    fn writer(&mut self) -> &mut dyn Write {
-        match self {
-            Sink::Stdout(w) => w,
-            Sink::File { writer, .. } => writer.as_mut().expect("open"),
-        }
-    }
-
-    fn commit(mut self) -> Result<(), CliError> {
-        match &mut self {
-            Sink::Stdout(w) => w.flush()?,
-            Sink::File { writer, temp, target } => {
-                let w = writer.take().expect("open");
-                w.into_inner().map_err(|e| format!("{}: {}", temp.display(), e.error()))?;
-                std::fs::rename(&*temp, &*target).map_err(|e| format!("{}: {e}", target.display()))?;
-            }
-        }
-        Ok(())
-    }
-}
-
-impl Drop for Sink {
-    fn drop(&mut self) {
-        if let Sink::File { writer: Some(_), temp, .. } = self {
-            let _ = std::fs::remove_file(temp);
-        }
-    }
-}
 
 /// Per-thread state.
 struct Worker<'m> {
@@ -117,6 +66,8 @@ impl<'m> Worker<'m> {
 }
 
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    // The output is checked (and opened) before any input is read.
+    let mut sink = Output::create(args.output.as_deref())?;
     let model = Model::load(&args.model)?;
     let (input, file) = match &args.input {
         Some(p) => open(p)?,
@@ -124,7 +75,6 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     };
     let mut reader = Reader::new(input, file.as_str());
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads as usize).build()?;
-    let mut sink = Sink::create(args.output.as_deref())?;
     let start = Instant::now();
     let (mut sentences, mut tokens) = (0u64, 0u64);
     let mut batch: Vec<RawSentence> = Vec::with_capacity(BATCH);

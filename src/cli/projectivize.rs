@@ -1,6 +1,7 @@
 //! `tabula projectivize`: optimal projectivization (Nederhof 2019, Sec. 3 and
 //! 8.1) or pseudo-projective lifting of a CoNLL-U treebank.
 
+pub(crate) use super::output::Output;
 use super::CliError;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -40,8 +41,9 @@ pub enum Method {
 pub struct Args {
     /// Input CoNLL-U file; `-` or nothing reads standard input.
     input: Option<PathBuf>,
-    /// Output file (written to a temporary file renamed at the end); `-` or
-    /// nothing writes standard output.
+    /// Output file; `-` or nothing writes standard output. A regular file is
+    /// replaced only when the run succeeds (written to a temporary file in its
+    /// directory, then renamed); devices such as /dev/null are written in place.
     #[arg(short, long)]
     output: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = Method::Optimal)]
@@ -124,62 +126,6 @@ pub(crate) fn open_input(path: Option<&Path>) -> Result<Input, CliError> {
             Ok((Box::new(BufReader::with_capacity(1 << 16, f)), p.display().to_string().into(), len))
         }
         _ => Ok((Box::new(BufReader::with_capacity(1 << 16, io::stdin())), "<stdin>".into(), None)),
-    }
-}
-
-/// Standard output, or a temporary file beside the target that is renamed
-/// over it by [`Output::commit`] and deleted if dropped uncommitted, so a
-/// failure never leaves a truncated output file.
-pub(crate) enum Output {
-    Stdout(io::BufWriter<io::Stdout>),
-    File { writer: Option<io::BufWriter<File>>, temp: PathBuf, target: PathBuf },
-}
-
-impl Output {
-    pub(crate) fn create(path: Option<&Path>) -> Result<Output, CliError> {
-        match path {
-            Some(p) if p != Path::new("-") => {
-                let name = p.file_name().ok_or_else(|| format!("{}: not a file name", p.display()))?;
-                let mut temp_name = std::ffi::OsString::from(".");
-                temp_name.push(name);
-                temp_name.push(format!(".tabula-{}.tmp", std::process::id()));
-                let temp = p.with_file_name(temp_name);
-                let f = File::create(&temp).map_err(|e| format!("{}: {e}", temp.display()))?;
-                Ok(Output::File {
-                    writer: Some(io::BufWriter::with_capacity(1 << 16, f)),
-                    temp,
-                    target: p.to_path_buf(),
-                })
-            }
-            _ => Ok(Output::Stdout(io::BufWriter::with_capacity(1 << 16, io::stdout()))),
-        }
-    }
-
-    pub(crate) fn writer(&mut self) -> &mut dyn Write {
-        match self {
-            Output::Stdout(w) => w,
-            Output::File { writer, .. } => writer.as_mut().expect("not committed"),
-        }
-    }
-
-    pub(crate) fn commit(mut self) -> Result<(), CliError> {
-        match &mut self {
-            Output::Stdout(w) => w.flush()?,
-            Output::File { writer, temp, target } => {
-                let w = writer.take().expect("committed once");
-                w.into_inner().map_err(|e| format!("{}: {}", temp.display(), e.error()))?;
-                std::fs::rename(&*temp, &*target).map_err(|e| format!("{}: {e}", target.display()))?;
-            }
-        }
-        Ok(())
-    }
-}
-
-impl Drop for Output {
-    fn drop(&mut self) {
-        if let Output::File { writer: Some(_), temp, .. } = self {
-            let _ = std::fs::remove_file(temp);
-        }
     }
 }
 
@@ -282,9 +228,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         })
     };
     make_worker()?; // reports a grammar without the needed terminals before reading
+                    // The output first: an unwritable path is reported before any work.
+    let mut output = Output::create(args.output.as_deref())?;
     let (input, file, len) = open_input(args.input.as_deref())?;
     let mut reader = Reader::new(input, file.clone());
-    let mut output = Output::create(args.output.as_deref())?;
     let bar = progress(len);
     let mut stats = Stats::default();
     let mut bad: Vec<ConlluError> = Vec::new();

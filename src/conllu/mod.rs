@@ -45,8 +45,29 @@ pub enum ErrorKind {
     #[error("HEAD `{head}` is not a non-negative integer")]
     BadHead { head: String },
     /// A HEAD beyond the last word.
-    #[error("HEAD {head} of word {word} is out of range 0..={n}")]
+    #[error("HEAD {head} of word {word} is out of range 0 to {n}")]
     HeadOutOfRange { word: usize, head: usize, n: usize },
+    /// A HEAD of more digits than any word number has (shown elided).
+    #[error("HEAD {head} of word {word} is out of range (larger than any word number)")]
+    HeadTooLarge { word: usize, head: String },
+    /// A number with a leading zero (`01`) as a word ID.
+    #[error("ID `{id}` has a leading zero")]
+    LeadingZero { id: String },
+    /// A multiword-token range `a-b` with a ≥ b, or not starting at the next word.
+    #[error("multiword range `{id}` must be a-b with a < b starting at the next word {expected}")]
+    BadRange { id: String, expected: usize },
+    /// A multiword-token range ending after the last word.
+    #[error("multiword range `{id}` ends after the last word {n}")]
+    DanglingRange { id: String, n: usize },
+    /// The file starts with a UTF-8 byte-order mark.
+    #[error("the file starts with a UTF-8 byte-order mark (bytes EF BB BF), which CoNLL-U does not allow: remove it")]
+    ByteOrderMark,
+    /// A carriage return not followed by a line feed.
+    #[error("carriage return inside a line: CoNLL-U lines end with LF or CR LF, not CR alone")]
+    CarriageReturn,
+    /// A block of comments only.
+    #[error("the sentence has no words (only comment lines)")]
+    NoWords,
     /// The heads form a cycle (a word heading itself included); the line is
     /// that of a word on it.
     #[error("the heads form a cycle through word {word}")]
@@ -91,6 +112,16 @@ pub struct RawSentence {
 pub struct InvalidSentence {
     pub error: ConlluError,
     pub raw: RawSentence,
+}
+
+/// What [`Sentence::parse_fields`] reads of a block.
+struct Fields {
+    heads: Vec<usize>,
+    head_fields: Vec<(u32, u32)>,
+    head_lines: Vec<usize>,
+    sent_id: Option<(u32, u32)>,
+    /// The multiword range ending last: (line, end, ID).
+    last_range: Option<(usize, usize, String)>,
 }
 
 /// A parsed sentence: its bytes and its gold tree.
@@ -141,8 +172,21 @@ fn parse_usize(s: &[u8]) -> Option<usize> {
     Some(s.iter().fold(0, |acc, &b| acc * 10 + (b - b'0') as usize))
 }
 
+/// `s` for a message: lossily decoded, and elided in the middle beyond 60
+/// characters (a 100,000-byte field is not echoed whole).
 fn lossy(s: &[u8]) -> String {
-    String::from_utf8_lossy(s).into_owned()
+    elide(&String::from_utf8_lossy(s))
+}
+
+/// `s` elided in the middle beyond 60 characters: `first 40…last 10 (N bytes)`.
+pub(crate) fn elide(s: &str) -> String {
+    let count = s.chars().count();
+    if count <= 60 {
+        return s.to_owned();
+    }
+    let head: String = s.chars().take(40).collect();
+    let tail: String = s.chars().skip(count - 10).collect();
+    format!("{head}…{tail} ({} bytes)", s.len())
 }
 
 impl Sentence {
@@ -153,15 +197,23 @@ impl Sentence {
     /// `file` is the name used in errors. On error the block is handed back.
     pub fn parse(raw: RawSentence, file: &Arc<str>) -> Result<Sentence, Box<InvalidSentence>> {
         match Self::parse_fields(&raw) {
-            Ok((heads, head_fields, head_lines, sent_id)) => {
+            Ok(Fields { heads, head_fields, head_lines, sent_id, last_range }) => {
                 let fail = |line: usize, kind: ErrorKind| ConlluError { file: file.clone(), line, kind };
                 let n = heads.len();
                 let mut error = None;
+                if let Some((line, end, id)) = last_range {
+                    if end > n {
+                        error = Some(fail(line, ErrorKind::DanglingRange { id, n }));
+                    }
+                }
                 for (i, &h) in heads.iter().enumerate() {
                     if h > n {
                         error = Some(fail(head_lines[i], ErrorKind::HeadOutOfRange { word: i + 1, head: h, n }));
                         break;
                     }
+                }
+                if error.is_none() && heads.is_empty() {
+                    error = Some(fail(raw.first_line, ErrorKind::NoWords));
                 }
                 if error.is_none() && !heads.contains(&0) {
                     error = Some(fail(raw.first_line, ErrorKind::NoRoot));
@@ -188,16 +240,20 @@ impl Sentence {
         }
     }
 
-    #[allow(clippy::type_complexity)]
-    fn parse_fields(
-        raw: &RawSentence,
-    ) -> Result<(Vec<usize>, Vec<(u32, u32)>, Vec<usize>, Option<(u32, u32)>), (usize, ErrorKind)> {
+    fn parse_fields(raw: &RawSentence) -> Result<Fields, (usize, ErrorKind)> {
         let mut heads = Vec::new();
         let mut head_fields = Vec::new();
         let mut head_lines = Vec::new();
         let mut sent_id = None;
+        let mut last_range = None;
         for (number, (at, line)) in lines(&raw.text).enumerate() {
             let line_no = raw.first_line + number;
+            if line_no == 1 && at == 0 && line.starts_with(b"\xEF\xBB\xBF") {
+                return Err((line_no, ErrorKind::ByteOrderMark));
+            }
+            if memchr::memchr(b'\r', line).is_some() {
+                return Err((line_no, ErrorKind::CarriageReturn));
+            }
             if line.is_empty() {
                 continue;
             }
@@ -228,13 +284,19 @@ impl Sentence {
             }
             let id = &line[..tabs[0]];
             let head = (tabs[5] + 1, tabs[6]);
+            let expected = heads.len() + 1;
             if let Some(word) = parse_usize(id) {
-                let expected = heads.len() + 1;
+                if id.len() > 1 && id[0] == b'0' {
+                    return Err((line_no, ErrorKind::LeadingZero { id: lossy(id) }));
+                }
                 if word != expected {
                     return Err((line_no, ErrorKind::IdOutOfOrder { id: lossy(id), expected }));
                 }
                 let field = &line[head.0..head.1];
                 let Some(h) = parse_usize(field) else {
+                    if !field.is_empty() && field.iter().all(u8::is_ascii_digit) {
+                        return Err((line_no, ErrorKind::HeadTooLarge { word, head: lossy(field) }));
+                    }
                     return Err((line_no, ErrorKind::BadHead { head: lossy(field) }));
                 };
                 heads.push(h);
@@ -245,12 +307,21 @@ impl Sentence {
                     let mut parts = id.splitn(2, |&b| b == sep);
                     matches!((parts.next(), parts.next()), (Some(a), Some(b)) if parse_usize(a).is_some() && parse_usize(b).is_some())
                 };
-                if !(ok(b'-') || ok(b'.')) {
+                if ok(b'-') {
+                    let (a, b) = id.split_at(id.iter().position(|&c| c == b'-').expect("has a dash"));
+                    let (a, b) = (parse_usize(a).expect("checked"), parse_usize(&b[1..]).expect("checked"));
+                    if a >= b || a != expected {
+                        return Err((line_no, ErrorKind::BadRange { id: lossy(id), expected }));
+                    }
+                    if last_range.as_ref().is_none_or(|&(_, end, _)| b > end) {
+                        last_range = Some((line_no, b, lossy(id)));
+                    }
+                } else if !ok(b'.') {
                     return Err((line_no, ErrorKind::BadId { id: lossy(id) }));
                 }
             }
         }
-        Ok((heads, head_fields, head_lines, sent_id))
+        Ok(Fields { heads, head_fields, head_lines, sent_id, last_range })
     }
 
     /// The gold tree.

@@ -25,6 +25,7 @@
 
 mod backtrace;
 mod chart;
+mod count_best;
 
 pub use backtrace::{Derivation, FirstChoice, TieBreak, WordDerivation};
 
@@ -41,6 +42,9 @@ pub enum EngineError {
     /// A terminal id that the grammar does not have.
     #[error("terminal id {id} at position {position} is not a terminal of this grammar")]
     UnknownTerminal { position: usize, id: u16 },
+    /// The chart would exceed the memory limit ([`crate::memory`]).
+    #[error(transparent)]
+    TooMuchMemory(#[from] crate::memory::TooMuchMemory),
 }
 
 /// The attachment rules regrouped for the inner loops: which (left state,
@@ -154,6 +158,10 @@ impl<'g, S: Semiring> Parser<'g, S> {
         let plan = &self.plan;
         let c = &mut self.chart;
         let size = input.len();
+        // Seven tables of size² cells (see `Chart::reset`): refuse before allocating.
+        let tables = 2 * (g.num_left_states() + g.num_right_states() + plan.pairs.len()) + 1;
+        let cells = size.checked_mul(size).and_then(|sq| sq.checked_mul(tables));
+        crate::memory::check(cells, std::mem::size_of::<S>(), || format!("the chart for {size} terminals"))?;
         c.reset(size, g.num_left_states(), g.num_right_states(), plan.pairs.len());
         for h in 0..size {
             for d in 0..size {
@@ -228,42 +236,11 @@ fn sum_of_dots<T, S: Semiring>(xs: &[T], term: impl Fn(&T) -> S) -> S {
     }
 }
 
-/// ⊕ᵢ aᵢ ⊗ bᵢ over two slices of equal length: the inner sum of every
-/// recurrence of Table 2. O(len).
-///
-/// Long sums use four independent partial sums, combined at the end: ⊕ is
-/// associative and commutative (a semiring law), so the order is free, and
-/// the CPU overlaps four ⊕ chains instead of waiting on one. Only sums of
-/// fewer than four terms run as one chain. (Measured: with a single chain up
-/// to 16 terms, max-plus over `i64` was 1.85× the specialised Eisner at
-/// n = 20; with four chains from 4 terms on, 1.17×; `benches/README.md`.)
+/// ⊕ᵢ aᵢ ⊗ bᵢ: the inner sum of every recurrence of Table 2, as the
+/// semiring computes it ([`Semiring::dot`]). O(len).
 #[inline(always)]
 fn dot<S: Semiring>(a: &[S], b: &[S]) -> S {
-    debug_assert_eq!(a.len(), b.len());
-    if a.len() < 4 {
-        let mut acc = S::zero();
-        for (x, y) in a.iter().zip(b) {
-            acc.plus_assign(&x.times(y));
-        }
-        return acc;
-    }
-    let len = a.len().min(b.len());
-    let (a, b) = (&a[..len], &b[..len]);
-    let split = len - len % 4;
-    let [mut s0, mut s1, mut s2, mut s3] = [S::zero(), S::zero(), S::zero(), S::zero()];
-    for (x, y) in a[..split].chunks_exact(4).zip(b[..split].chunks_exact(4)) {
-        s0.plus_assign(&x[0].times(&y[0]));
-        s1.plus_assign(&x[1].times(&y[1]));
-        s2.plus_assign(&x[2].times(&y[2]));
-        s3.plus_assign(&x[3].times(&y[3]));
-    }
-    for (x, y) in a[split..].iter().zip(&b[split..]) {
-        s0.plus_assign(&x.times(y));
-    }
-    s0.plus_assign(&s1);
-    s2.plus_assign(&s3);
-    s0.plus_assign(&s2);
-    s0
+    S::dot(a, b)
 }
 
 #[cfg(test)]

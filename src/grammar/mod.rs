@@ -20,6 +20,7 @@
 
 pub mod analysis;
 pub mod text;
+pub mod weights;
 
 use hashbrown::HashMap;
 use std::fmt;

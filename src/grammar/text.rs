@@ -94,9 +94,41 @@ impl fmt::Display for Diagnostic {
         let pad = " ".repeat(num.len());
         writeln!(f, "{}:{}:{}: {kind}: {}", self.path, self.line, self.column, self.message)?;
         writeln!(f, "{pad} |")?;
-        writeln!(f, "{num} | {}", self.source_line)?;
-        write!(f, "{pad} | {}{}", " ".repeat(self.column - 1), "^".repeat(self.width.max(1)))
+        // A long line is shown as a window of WINDOW characters around the column.
+        const WINDOW: usize = 100;
+        let chars: Vec<char> = self.source_line.chars().collect();
+        let col = self.column.saturating_sub(1).min(chars.len());
+        let (start, end) = if chars.len() <= WINDOW {
+            (0, chars.len())
+        } else {
+            let start = col.saturating_sub(WINDOW / 3).min(chars.len() - WINDOW);
+            (start, start + WINDOW)
+        };
+        let before = if start > 0 { "…" } else { "" };
+        let after = if end < chars.len() { "…" } else { "" };
+        let shown: String = chars[start..end].iter().collect();
+        writeln!(f, "{num} | {before}{shown}{after}")?;
+        let caret_at = col - start + before.chars().count();
+        let width = self.width.max(1).min(end.saturating_sub(col).max(1));
+        write!(f, "{pad} | {}{}", " ".repeat(caret_at), "^".repeat(width))
     }
+}
+
+/// `message` with every `quoted` name longer than 60 characters elided in
+/// the middle, so that a 100,000-character name is not echoed whole.
+fn elide_quoted(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(400));
+    for (i, part) in message.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        if i % 2 == 1 {
+            out.push_str(&crate::conllu::elide(part));
+        } else {
+            out.push_str(part);
+        }
+    }
+    out
 }
 
 /// All errors (and warnings) of one grammar text; `Display` prints them in
@@ -156,6 +188,16 @@ pub enum GrammarFileError {
         /// Why reading failed.
         source: std::io::Error,
     },
+    /// The file is not UTF-8 text.
+    #[error("{path}:{line}:{column}: error: not UTF-8 text (invalid byte here)")]
+    NotUtf8 {
+        /// The path as given.
+        path: String,
+        /// 1-based line of the first invalid byte.
+        line: usize,
+        /// 1-based column, in characters.
+        column: usize,
+    },
     /// The text has errors.
     #[error("{0}")]
     Invalid(#[from] GrammarErrors),
@@ -164,7 +206,14 @@ pub enum GrammarFileError {
 /// Reads, parses and validates a grammar file.
 pub fn parse_file(path: &Path) -> Result<ParsedGrammar, GrammarFileError> {
     let shown = path.display().to_string();
-    let src = std::fs::read_to_string(path).map_err(|source| GrammarFileError::Io { path: shown.clone(), source })?;
+    let bytes = std::fs::read(path).map_err(|source| GrammarFileError::Io { path: shown.clone(), source })?;
+    let src = String::from_utf8(bytes).map_err(|e| {
+        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+        let line_start = valid.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let column = String::from_utf8_lossy(&valid[line_start..]).chars().count() + 1;
+        GrammarFileError::NotUtf8 { path: shown.clone(), line, column }
+    })?;
     Ok(parse_str(&shown, &src)?)
 }
 
@@ -366,7 +415,7 @@ impl Reader<'_> {
         let source_line = self.line_text(span.line);
         self.diagnostics.push(Diagnostic {
             severity,
-            message,
+            message: elide_quoted(&message),
             line: span.line,
             column: span.column,
             width: span.width,

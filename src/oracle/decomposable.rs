@@ -52,7 +52,7 @@ pub struct Loss {
 
 /// A closed-form oracle for one gold tree: the counts and R, kept up to
 /// date along a computation ([`ClosedForm::apply`]) or filled anew for any
-/// configuration ([`ClosedForm::reset`]).
+/// configuration ([`ClosedForm::start`]).
 pub struct ClosedForm {
     formulas: &'static dyn Decomposable,
     book: GoldBook,

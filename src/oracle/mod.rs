@@ -146,7 +146,7 @@ pub enum OracleError {
     Repeated(usize),
     #[error("the stack must be increasing and lie before the remaining input, but {0} follows {1}")]
     OutOfOrder(usize, usize),
-    #[error("the remaining input must be the suffix {first}..={n} of the sentence, but it is {found:?}")]
+    #[error("the remaining input must be the words {first} to {n} (a suffix of the sentence after the stack), but it is {}", system::short_list(.found))]
     BufferNotSuffix { first: usize, n: usize, found: Vec<usize> },
     #[error("node {node} is out of range for a sentence of {n} words")]
     NodeOutOfRange { node: usize, n: usize },
@@ -184,6 +184,8 @@ pub enum OracleError {
     GrammarTerminal(#[from] grammar_oracle::MissingTerminal),
     #[error("the engine failed: {0}")]
     Engine(#[from] crate::engine::EngineError),
+    #[error(transparent)]
+    TooMuchMemory(#[from] crate::memory::TooMuchMemory),
 }
 
 /// All oracle algorithms of all systems behind one call, with their

@@ -234,7 +234,8 @@ impl Configuration {
         if let Some(&x) = buffer.iter().find(|&&x| stack.contains(&x)) {
             return Err(OracleError::Repeated(x));
         }
-        let first = n + 1 - buffer.len().min(n + 1);
+        // The expected first word (1 if the buffer is too long for a suffix).
+        let first = (n + 1 - buffer.len().min(n + 1)).max(1);
         if buffer.len() > n || !buffer.iter().copied().eq(first..=n) {
             return Err(OracleError::BufferNotSuffix { first, n, found: buffer.to_vec() });
         }
@@ -417,4 +418,13 @@ impl Configuration {
         self.stack.push(self.next);
         self.next += 1;
     }
+}
+
+/// A list of nodes for a message: at most 12 shown, then how many more.
+pub(crate) fn short_list(nodes: &[usize]) -> String {
+    if nodes.len() <= 12 {
+        return format!("{nodes:?}");
+    }
+    let shown: Vec<String> = nodes[..10].iter().map(usize::to_string).collect();
+    format!("[{}, … ({} more)]", shown.join(", "), nodes.len() - 10)
 }

@@ -210,9 +210,23 @@ fn checksum(bytes: &[u8]) -> u64 {
 }
 
 /// Writes `bytes` to a temporary file beside `path`, then renames it over
-/// `path`: readers never see a partial file.
+/// `path`: readers never see a partial file. A symbolic link is followed to
+/// its target; a path that exists but is not a regular file (a device such as
+/// `/dev/null`, a FIFO) is written in place, never replaced.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ParserError> {
     let io = |p: &Path, e: std::io::Error| ParserError::Io(format!("{}: {e}", p.display()));
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        let written = std::fs::OpenOptions::new().write(true).open(path).and_then(|mut f| f.write_all(bytes));
+        return written.map_err(|e| io(path, e));
+    }
+    let mut resolved = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::read_link(&resolved) {
+            Ok(link) => resolved = resolved.parent().map_or(link.clone(), |dir| dir.join(&link)),
+            Err(_) => break,
+        }
+    }
+    let path = resolved.as_path();
     let name = path.file_name().ok_or_else(|| ParserError::Io(format!("{}: not a file name", path.display())))?;
     let mut temp_name = std::ffi::OsString::from(".");
     temp_name.push(name);

@@ -55,6 +55,30 @@ impl<C: Semiring> Semiring for MaxCount<C> {
     fn is_zero(&self) -> bool {
         self.score.is_zero()
     }
+    /// Two passes: the best score of the pairs, then the sum of the count
+    /// products of the pairs reaching it. Products of counts that ⊕ would
+    /// discard (lower scores) are never computed: with arbitrary-precision
+    /// counts these are most of the work. O(len) score operations, and
+    /// count operations only for the pairs of best score.
+    fn dot(a: &[Self], b: &[Self]) -> Self {
+        let mut best = MaxPlus::zero();
+        for (x, y) in a.iter().zip(b) {
+            let s = x.score.times(&y.score);
+            if s > best {
+                best = s;
+            }
+        }
+        if best.is_zero() {
+            return Self::zero();
+        }
+        let mut count = C::zero();
+        for (x, y) in a.iter().zip(b) {
+            if x.score.times(&y.score) == best {
+                count.plus_assign(&x.count.times(&y.count));
+            }
+        }
+        MaxCount { score: best, count }
+    }
 }
 
 impl<C: Semiring> Selective for MaxCount<C> {

@@ -59,6 +59,52 @@ pub trait Semiring: Clone + Debug + PartialEq {
         self.plus_assign(other);
         self
     }
+    /// ⊕ᵢ aᵢ ⊗ bᵢ over two slices of equal length: the engine's inner loop.
+    /// The default ([`dot_all`]) computes every product; a semiring may skip
+    /// products that cannot change the sum ([`MaxCount`] multiplies the
+    /// counts only of the pairs reaching the best score). O(len) operations.
+    #[inline(always)]
+    fn dot(a: &[Self], b: &[Self]) -> Self {
+        dot_all(a, b)
+    }
+}
+
+/// ⊕ᵢ aᵢ ⊗ bᵢ over two slices of equal length, every product computed: the
+/// default [`Semiring::dot`], the inner sum of every recurrence of Table 2. O(len).
+///
+/// Long sums use four independent partial sums, combined at the end: ⊕ is
+/// associative and commutative (a semiring law), so the order is free, and
+/// the CPU overlaps four ⊕ chains instead of waiting on one. Only sums of
+/// fewer than four terms run as one chain. (Measured: with a single chain up
+/// to 16 terms, max-plus over `i64` was 1.85× the specialised Eisner at
+/// n = 20; with four chains from 4 terms on, 1.17×; `benches/README.md`.)
+#[inline(always)]
+pub fn dot_all<S: Semiring>(a: &[S], b: &[S]) -> S {
+    debug_assert_eq!(a.len(), b.len());
+    if a.len() < 4 {
+        let mut acc = S::zero();
+        for (x, y) in a.iter().zip(b) {
+            acc.plus_assign(&x.times(y));
+        }
+        return acc;
+    }
+    let len = a.len().min(b.len());
+    let (a, b) = (&a[..len], &b[..len]);
+    let split = len - len % 4;
+    let [mut s0, mut s1, mut s2, mut s3] = [S::zero(), S::zero(), S::zero(), S::zero()];
+    for (x, y) in a[..split].chunks_exact(4).zip(b[..split].chunks_exact(4)) {
+        s0.plus_assign(&x[0].times(&y[0]));
+        s1.plus_assign(&x[1].times(&y[1]));
+        s2.plus_assign(&x[2].times(&y[2]));
+        s3.plus_assign(&x[3].times(&y[3]));
+    }
+    for (x, y) in a[split..].iter().zip(&b[split..]) {
+        s0.plus_assign(&x.times(y));
+    }
+    s0.plus_assign(&s1);
+    s2.plus_assign(&s3);
+    s0.plus_assign(&s2);
+    s0
 }
 
 /// A semiring whose ⊕ selects: the sum of a set of values is attained by

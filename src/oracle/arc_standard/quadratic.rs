@@ -72,11 +72,20 @@
 //! tables are reused across calls and invalidated in O(1) by a stamp.
 
 use super::critical::{Prepared, BOT};
+use crate::memory::TooMuchMemory;
 use crate::oracle::{Algorithm, Configuration, OracleError, StepScores, Strategy, System};
 use crate::tree::DepTree;
 
 /// −∞ of the max-plus semiring (any value ≤ this is −∞).
 const NEG: i32 = i32::MIN / 4;
+
+/// The recursion checks the room left on the thread's stack every this many
+/// stack positions; [`RED_ZONE`] bytes cover the frames in between (two per
+/// position at most, about 200 bytes each), and the stack grows by
+/// [`STACK_GROWTH`] bytes at a time.
+const DEPTH_CHECK: isize = 64;
+const RED_ZONE: usize = 256 << 10;
+const STACK_GROWTH: usize = 16 << 20;
 
 /// States of Sec. 5.
 const N: usize = 0;
@@ -84,16 +93,36 @@ const C: usize = 1;
 const F: usize = 2;
 
 /// A memo table whose entries are invalidated in O(1) by bumping a stamp,
-/// so that a call touching few entries costs no more than that.
+/// so that a call touching few entries costs no more than that. Beyond
+/// [`StampedMemo::DENSE_MAX`] entries a sparse table may be used instead
+/// (the linear algorithm touches O(k + m) of its O(k²) entries), so that
+/// memory stays proportional to use.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct StampedMemo {
     cells: Vec<(u32, i32)>,
     stamp: u32,
+    sparse: Option<hashbrown::HashMap<usize, i32>>,
 }
 
 impl StampedMemo {
-    /// Invalidates every entry and makes room for `len` entries.
-    pub(crate) fn reset(&mut self, len: usize) {
+    /// The largest dense table used when a sparse one is allowed (8 MiB).
+    const DENSE_MAX: usize = 1 << 20;
+
+    /// Invalidates every entry and makes room for `len` entries: a dense
+    /// table, or a sparse one when `sparse_ok` and `len` is large. A dense
+    /// table beyond the memory limit ([`crate::memory`]) is refused before
+    /// allocating.
+    pub(crate) fn reset(&mut self, len: Option<usize>, sparse_ok: bool) -> Result<(), TooMuchMemory> {
+        if sparse_ok && len.is_none_or(|l| l > Self::DENSE_MAX) {
+            let map = self.sparse.get_or_insert_with(Default::default);
+            map.clear();
+            return Ok(());
+        }
+        self.sparse = None;
+        crate::memory::check(len, std::mem::size_of::<(u32, i32)>(), || {
+            format!("the quadratic oracle's table of {} entries", len.map_or("too many".into(), |l| l.to_string()))
+        })?;
+        let len = len.expect("checked");
         if self.cells.len() < len {
             self.cells.resize(len, (0, 0));
         }
@@ -102,14 +131,22 @@ impl StampedMemo {
             self.cells.iter_mut().for_each(|c| c.0 = 0);
             self.stamp = 1;
         }
+        Ok(())
     }
     #[inline]
     pub(crate) fn get(&self, idx: usize) -> Option<i32> {
+        if let Some(map) = &self.sparse {
+            return map.get(&idx).copied();
+        }
         let (s, v) = self.cells[idx];
         (s == self.stamp).then_some(v)
     }
     #[inline]
     pub(crate) fn set(&mut self, idx: usize, v: i32) {
+        if let Some(map) = &mut self.sparse {
+            map.insert(idx, v);
+            return;
+        }
         self.cells[idx] = (self.stamp, v);
     }
 }
@@ -166,7 +203,7 @@ impl<const PRUNE: bool> TableOracle<PRUNE> {
             if config.is_applicable(step) {
                 let gained = self.prep.prepare(config, gold, strategy, step);
                 self.prep_work += self.prep.work;
-                let s = self.sigma_max(gold);
+                let s = self.sigma_max(gold)?;
                 out.set(step, (s > NEG).then(|| s as u32 + gained));
             }
         }
@@ -174,16 +211,20 @@ impl<const PRUNE: bool> TableOracle<PRUNE> {
     }
 
     /// σ_max = M ⊗ score(k − 1, k, N) ⊗ nchildren(k) of the prepared configuration.
-    fn sigma_max(&mut self, gold: &DepTree) -> i32 {
+    fn sigma_max(&mut self, gold: &DepTree) -> Result<i32, TooMuchMemory> {
         let k = self.prep.k();
         let m = self.prep.m();
-        self.memo.reset((k + 1) * (k + 1) * 3);
-        self.memo2.reset((k + 1) * (m + 1));
+        // Indices are computed with plain arithmetic below: they fit when the
+        // table sizes do (checked here).
+        let len = (k + 1).checked_mul(k + 1).and_then(|x| x.checked_mul(3));
+        let len2 = (k + 1).checked_mul(m + 1);
+        self.memo.reset(len, PRUNE)?;
+        self.memo2.reset(len2, PRUNE)?;
         let top = if k == 0 { 0 } else { self.score(k as isize - 1, k, N, gold) };
         if top <= NEG {
-            return NEG;
+            return Ok(NEG);
         }
-        self.prep.m_internal as i32 + top + self.prep.nchildren[k] as i32
+        Ok(self.prep.m_internal as i32 + top + self.prep.nchildren[k] as i32)
     }
 
     fn tau(&self, i: usize, j: usize, q: usize) -> usize {
@@ -219,7 +260,18 @@ impl<const PRUNE: bool> TableOracle<PRUNE> {
         }
     }
 
+    /// score(i, j, q). The recursion descends one stack position per call,
+    /// so a stack of 10⁶ nodes would overflow the thread's stack: every
+    /// [`DEPTH_CHECK`] positions it makes sure enough stack is left, growing
+    /// it on the heap if not.
     fn score(&mut self, i: isize, j: usize, q: usize, gold: &DepTree) -> i32 {
+        if i > 0 && i % DEPTH_CHECK == 0 {
+            return stacker::maybe_grow(RED_ZONE, STACK_GROWTH, || self.score_body(i, j, q, gold));
+        }
+        self.score_body(i, j, q, gold)
+    }
+
+    fn score_body(&mut self, i: isize, j: usize, q: usize, gold: &DepTree) -> i32 {
         if i < 0 {
             return 0;
         }
@@ -257,7 +309,15 @@ impl<const PRUNE: bool> TableOracle<PRUNE> {
         best
     }
 
+    /// score'(i, j); deep recursion as in [`Self::score`].
     fn score2(&mut self, i: isize, j: usize, gold: &DepTree) -> i32 {
+        if i > 0 && i % DEPTH_CHECK == 0 {
+            return stacker::maybe_grow(RED_ZONE, STACK_GROWTH, || self.score2_body(i, j, gold));
+        }
+        self.score2_body(i, j, gold)
+    }
+
+    fn score2_body(&mut self, i: isize, j: usize, gold: &DepTree) -> i32 {
         if i < 0 {
             return 0;
         }

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Runs the fuzz targets, each for SECONDS (default 20), after seeding their
+# corpora from tests/data. Needs a nightly toolchain (cargo-fuzz builds with
+# sanitizer flags); without one it says so and exits 0, so CI can call it
+# unconditionally. Installs cargo-fuzz from the registry if missing.
+#
+#   fuzz/run.sh [SECONDS] [TARGET ...]
+#
+# Crashes are saved under fuzz/artifacts/TARGET/ (and the script fails);
+# replay one with `cargo +nightly fuzz run TARGET fuzz/artifacts/TARGET/crash-…`.
+set -euo pipefail
+cd "$(dirname "$0")"
+secs=${1:-20}
+[ $# -gt 0 ] && shift
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(conllu_roundtrip grammar_text oracle_json weights)
+
+if ! command -v rustup >/dev/null || ! rustup toolchain list | grep -q '^nightly'; then
+  echo "fuzz/run.sh: no nightly toolchain installed (rustup toolchain install nightly); skipping the fuzz smoke"
+  exit 0
+fi
+if ! cargo fuzz --version >/dev/null 2>&1; then
+  echo "fuzz/run.sh: installing cargo-fuzz"
+  cargo install cargo-fuzz --locked
+fi
+
+# Seeds: every file of tests/data that the target reads, one input per file.
+seed() {
+  local dir=corpus/$1
+  mkdir -p "$dir"
+  case $1 in
+    conllu_roundtrip) cp ../tests/data/conllu/*.conllu ../tests/data/oracle/*.conllu ../data/*.conllu "$dir"/ ;;
+    grammar_text) cp ../grammars/*.grammar ../tests/data/grammars/*.grammar "$dir"/ ;;
+    oracle_json)
+      local i=0
+      while IFS= read -r line; do
+        i=$((i + 1))
+        printf '%s' "$line" > "$dir/seed-$i.json"
+      done < ../tests/data/oracle/configurations.jsonl
+      # Every system, with arcs (arc-eager needs them beyond the root).
+      printf '%s' '{"system":"arc-hybrid","stack":[0,1],"buffer":[3,4],"gold":[-1,2,0,2,3],"arcs":[[1,2]]}' > "$dir/seed-hybrid.json"
+      printf '%s' '{"system":"arc-eager","stack":[0,3,5],"buffer":[6,7],"gold":[-1,2,0,2,5,3,5,5],"arcs":[[3,1],[3,2],[3,5],[5,4]]}' > "$dir/seed-eager.json"
+      printf '%s' '{"system":"arc-eager","stack":[0],"buffer":[1,2,3],"gold":[-1,2,0,2],"strategy":"none"}' > "$dir/seed-eager-initial.json" ;;
+    weights)
+      # The first byte is the matrix size (mod 16).
+      { printf '\x04'; cat ../tests/data/grammars/weights-4.txt; } > "$dir/seed-weights-4"
+      printf '\x02%s' $'0 -inf\n3 0\n' > "$dir/seed-2" ;;
+  esac
+}
+
+for t in "${targets[@]}"; do
+  seed "$t"
+  echo "== fuzz $t for ${secs}s"
+  log=$(mktemp)
+  status=0
+  cargo +nightly fuzz run -O "$t" "corpus/$t" -- \
+    -max_total_time="$secs" -rss_limit_mb=4096 -timeout=20 -print_final_stats=1 >"$log" 2>&1 || status=$?
+  grep -E '^(#[0-9]+.*DONE|stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb))' "$log" || true
+  if [ "$status" -ne 0 ]; then
+    grep -E 'panicked|ERROR|Test unit written' -A3 "$log" | head -n 20
+    echo "fuzz $t: FAILED (status $status), input saved under fuzz/artifacts/$t/"
+    rm -f "$log"
+    exit 1
+  fi
+  rm -f "$log"
+done

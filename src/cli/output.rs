@@ -1,0 +1,236 @@
+//! Output files that never harm their target.
+//!
+//! `-o`, `--tsv` and `--plot` go through [`Output`]:
+//! - `-` or nothing: standard output;
+//! - a regular file, or a path that does not exist yet: a temporary file in
+//!   the target's directory (symbolic links followed to their final target),
+//!   renamed over the target by [`Output::commit`]. It is deleted if the run
+//!   fails, and on SIGINT, SIGTERM and SIGHUP, so neither a truncated output
+//!   nor a stray temporary file is ever left behind;
+//! - anything else (a device such as `/dev/null`, a FIFO, `/dev/stdout`, any
+//!   path under `/dev` or `/proc`): written straight through, never replaced.
+//!
+//! [`Output::create`] runs before any input is read, so an unwritable or
+//! missing directory is reported at once; every message names the path the
+//! user gave, never the temporary file.
+
+use super::CliError;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, Once};
+
+/// Temporary files not yet committed, deleted by the signal handler.
+static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+static HANDLER: Once = Once::new();
+
+/// Installs (once) the SIGINT/SIGTERM/SIGHUP handler that deletes the
+/// pending temporary files and exits with status 130.
+fn install_handler() {
+    HANDLER.call_once(|| {
+        // If another handler is already installed the temporary files are
+        // still deleted on every ordinary failure; nothing more to do.
+        let _ = ctrlc::set_handler(|| {
+            let pending = PENDING.lock().unwrap_or_else(|e| e.into_inner());
+            for p in pending.iter() {
+                let _ = fs::remove_file(p);
+            }
+            eprintln!("tabula: interrupted; no output written");
+            std::process::exit(130);
+        });
+    });
+}
+
+fn register(p: &Path) {
+    PENDING.lock().unwrap_or_else(|e| e.into_inner()).push(p.to_path_buf());
+}
+
+fn unregister(p: &Path) {
+    PENDING.lock().unwrap_or_else(|e| e.into_inner()).retain(|q| q != p);
+}
+
+/// An I/O error without the temporary file's name that tempfile adds.
+fn plain(e: io::Error) -> io::Error {
+    match e.raw_os_error() {
+        Some(code) => io::Error::from_raw_os_error(code),
+        None => io::Error::from(e.kind()),
+    }
+}
+
+/// Where an output goes.
+enum Sink {
+    Stdout(BufWriter<io::Stdout>),
+    /// A device, FIFO or other special file, written in place.
+    Direct(BufWriter<File>),
+    /// A temporary file beside the resolved target.
+    Temp {
+        writer: Option<BufWriter<tempfile::NamedTempFile>>,
+        target: PathBuf,
+    },
+}
+
+/// An output stream (see the module documentation).
+pub(crate) struct Output {
+    sink: Sink,
+    /// The path as the user gave it, for messages.
+    shown: String,
+}
+
+/// Whether output to `p` must be written in place: special files live there.
+fn special_dir(p: &Path) -> bool {
+    p.starts_with("/dev") || p.starts_with("/proc")
+}
+
+/// `path` with its symbolic links followed (at most 40 of them) to a path
+/// that is not a link: an existing file, or where a new one will be made.
+fn resolve_links(path: &Path) -> io::Result<PathBuf> {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        match fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let link = fs::read_link(&p)?;
+                p = match p.parent() {
+                    Some(dir) if link.is_relative() => dir.join(link),
+                    _ => link,
+                };
+            }
+            _ => return Ok(p),
+        }
+    }
+    Err(io::Error::other("too many levels of symbolic links"))
+}
+
+impl Output {
+    /// Opens the output `path` (`-` or `None`: standard output). Fails, naming
+    /// `path`, when it cannot be written: a directory, a missing directory, no
+    /// permission.
+    pub(crate) fn create(path: Option<&Path>) -> Result<Output, CliError> {
+        let p = match path {
+            Some(p) if p != Path::new("-") => p,
+            _ => {
+                return Ok(Output {
+                    sink: Sink::Stdout(BufWriter::with_capacity(1 << 16, io::stdout())),
+                    shown: "standard output".into(),
+                })
+            }
+        };
+        let shown = p.display().to_string();
+        let fail = |e: io::Error| -> CliError { format!("cannot write {shown}: {e}").into() };
+        let existing = match fs::metadata(p) {
+            Ok(m) if m.is_dir() => return Err(format!("cannot write {shown}: it is a directory").into()),
+            Ok(m) => Some(m),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(fail(e)),
+        };
+        let target = resolve_links(p).map_err(fail)?;
+        let in_place = match &existing {
+            Some(m) => !m.is_file() || special_dir(p) || special_dir(&target),
+            None => special_dir(p) || special_dir(&target),
+        };
+        if in_place {
+            let f = OpenOptions::new().write(true).open(p).map_err(fail)?;
+            return Ok(Output { sink: Sink::Direct(BufWriter::with_capacity(1 << 16, f)), shown });
+        }
+        let dir = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        if !dir.is_dir() {
+            return Err(format!("cannot write {shown}: directory {} does not exist", dir.display()).into());
+        }
+        let name = target.file_name().ok_or_else(|| format!("cannot write {shown}: not a file name"))?;
+        let mut prefix = std::ffi::OsString::from(".");
+        prefix.push(name);
+        prefix.push(".");
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(".tabula-tmp");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            // As a plain create would: 0666 less the umask (applied by open).
+            builder.permissions(fs::Permissions::from_mode(0o666));
+        }
+        install_handler();
+        let temp = builder.tempfile_in(&dir).map_err(|e| fail(plain(e)))?;
+        register(temp.path());
+        if let Some(m) = &existing {
+            // Keep the target's permissions.
+            let _ = temp.as_file().set_permissions(m.permissions());
+        }
+        Ok(Output { sink: Sink::Temp { writer: Some(BufWriter::with_capacity(1 << 16, temp)), target }, shown })
+    }
+
+    /// The writer: write errors name the output (a broken pipe keeps its
+    /// kind, so that the command can end quietly).
+    pub(crate) fn writer(&mut self) -> &mut dyn Write {
+        self
+    }
+
+    fn named(&self, e: io::Error) -> io::Error {
+        io::Error::new(e.kind(), format!("cannot write {}: {e}", self.shown))
+    }
+
+    /// Flushes and, for a temporary file, renames it over the target.
+    pub(crate) fn commit(mut self) -> Result<(), CliError> {
+        let shown = std::mem::take(&mut self.shown);
+        let fail =
+            |e: io::Error| -> CliError { Box::new(io::Error::new(e.kind(), format!("cannot write {shown}: {e}"))) };
+        match &mut self.sink {
+            Sink::Stdout(w) => w.flush().map_err(fail)?,
+            Sink::Direct(w) => w.flush().map_err(fail)?,
+            Sink::Temp { writer, target } => {
+                let w = writer.take().expect("committed once");
+                let temp = w.into_inner().map_err(|e| fail(e.into_error()))?;
+                let temp_path = temp.path().to_path_buf();
+                let result = temp.persist(&*target);
+                unregister(&temp_path);
+                // On failure the temporary file is dropped, hence deleted.
+                result.map_err(|e| fail(plain(e.error)))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let r = match &mut self.sink {
+            Sink::Stdout(w) => w.write(buf),
+            Sink::Direct(w) => w.write(buf),
+            Sink::Temp { writer, .. } => writer.as_mut().expect("not committed").write(buf),
+        };
+        r.map_err(|e| self.named(e))
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        let r = match &mut self.sink {
+            Sink::Stdout(w) => w.write_all(buf),
+            Sink::Direct(w) => w.write_all(buf),
+            Sink::Temp { writer, .. } => writer.as_mut().expect("not committed").write_all(buf),
+        };
+        r.map_err(|e| self.named(e))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let r = match &mut self.sink {
+            Sink::Stdout(w) => w.flush(),
+            Sink::Direct(w) => w.flush(),
+            Sink::Temp { writer, .. } => writer.as_mut().expect("not committed").flush(),
+        };
+        r.map_err(|e| self.named(e))
+    }
+}
+
+impl Drop for Output {
+    fn drop(&mut self) {
+        if let Sink::Temp { writer, .. } = &mut self.sink {
+            if let Some(w) = writer.take() {
+                let path = w.get_ref().path().to_path_buf();
+                // Dropping the buffer flushes it (errors ignored); dropping
+                // the temporary file deletes it.
+                drop(w);
+                unregister(&path);
+            }
+        }
+    }
+}
