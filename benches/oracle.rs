@@ -2,24 +2,13 @@
 //! random gold trees (non-projective allowed for cubic), stack height k =
 //! (k + m) / 4.
 
+mod common;
+
+use common::random_tree;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use tabula::oracle::{Algorithm, Configuration, Oracle, Strategy, System};
 use tabula::tree::DepTree;
-
-/// A random tree over 0 … n: nodes in random order, each headed by 0 or an earlier one.
-fn random_tree(n: usize, rng: &mut impl Rng) -> DepTree {
-    let mut order: Vec<usize> = (1..=n).collect();
-    for i in (1..n).rev() {
-        order.swap(i, rng.gen_range(0..=i));
-    }
-    let mut heads = vec![0; n];
-    for (i, &v) in order.iter().enumerate() {
-        let c = rng.gen_range(0..=i);
-        heads[v - 1] = if c == 0 { 0 } else { order[c - 1] };
-    }
-    DepTree::from_heads(&heads).expect("acyclic")
-}
 
 fn bench(c: &mut Criterion) {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);

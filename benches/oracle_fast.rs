@@ -11,6 +11,9 @@
 //! `cargo bench --bench oracle_fast`; per-configuration time is the reported
 //! time divided by the batch size (criterion shows it as throughput).
 
+mod common;
+
+use common::random_projective;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -20,28 +23,6 @@ use tabula::oracle::arc_standard::quadratic::QuadraticOracle;
 use tabula::oracle::session::OracleSession;
 use tabula::oracle::{Algorithm, Configuration, Oracle, Step, Strategy, System};
 use tabula::tree::DepTree;
-
-/// A random projective tree (consecutive segments hang from a common head).
-fn random_projective(n: usize, rng: &mut ChaCha8Rng) -> DepTree {
-    fn fill(lo: usize, hi: usize, head: usize, heads: &mut [usize], rng: &mut ChaCha8Rng) {
-        let mut s = lo;
-        while s <= hi {
-            // Short segments, like natural language: a few children per head.
-            let span = rng.gen_range(0..8);
-            let e = rng.gen_range(s..=hi.min(s + span));
-            let r = rng.gen_range(s..=e);
-            heads[r - 1] = head;
-            if r > s {
-                fill(s, r - 1, r, heads, rng);
-            }
-            fill(r + 1, e, r, heads, rng);
-            s = e + 1;
-        }
-    }
-    let mut heads = vec![0; n];
-    fill(1, n, 0, &mut heads, rng);
-    DepTree::from_heads(&heads).expect("a tree")
-}
 
 /// Configurations with k + m = `size` (± 2), on random computations that
 /// mostly follow the gold tree, as a trained parser would.

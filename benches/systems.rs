@@ -12,6 +12,9 @@
 //! `cargo bench --bench systems`; criterion reports throughput in
 //! configurations per second; the time per configuration is its inverse.
 
+mod common;
+
+use common::{random_projective, random_tree};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -20,40 +23,6 @@ use std::hint::black_box;
 use tabula::oracle::session::OracleSession;
 use tabula::oracle::{Algorithm, Configuration, Oracle, Step, Strategy, System};
 use tabula::tree::DepTree;
-
-/// A random tree over 0 … n: nodes in random order, each headed by 0 or an
-/// earlier one (generally non-projective).
-fn random_tree(n: usize, rng: &mut ChaCha8Rng) -> DepTree {
-    let mut order: Vec<usize> = (1..=n).collect();
-    order.shuffle(rng);
-    let mut heads = vec![0; n];
-    for (i, &v) in order.iter().enumerate() {
-        let c = rng.gen_range(0..=i);
-        heads[v - 1] = if c == 0 { 0 } else { order[c - 1] };
-    }
-    DepTree::from_heads(&heads).expect("acyclic")
-}
-
-/// A random projective tree with a few children per head, like natural language.
-fn random_projective(n: usize, rng: &mut ChaCha8Rng) -> DepTree {
-    fn fill(lo: usize, hi: usize, head: usize, heads: &mut [usize], rng: &mut ChaCha8Rng) {
-        let mut s = lo;
-        while s <= hi {
-            let span = rng.gen_range(0..8);
-            let e = rng.gen_range(s..=hi.min(s + span));
-            let r = rng.gen_range(s..=e);
-            heads[r - 1] = head;
-            if r > s {
-                fill(s, r - 1, r, heads, rng);
-            }
-            fill(r + 1, e, r, heads, rng);
-            s = e + 1;
-        }
-    }
-    let mut heads = vec![0; n];
-    fill(1, n, 0, &mut heads, rng);
-    DepTree::from_heads(&heads).expect("a tree")
-}
 
 /// One computation per gold tree (stray 0.3): the steps taken, and every
 /// non-final configuration on the way.
