@@ -30,7 +30,7 @@ pub enum WalkError {
     Options(OracleError),
     #[error("sentence {sentence} (line {line}): {source}")]
     Oracle { sentence: usize, line: usize, source: OracleError },
-    #[error("sentence {sentence}: the algorithms disagree at stack {stack:?}, input {next}..={n}: {answers}")]
+    #[error("sentence {sentence}: the algorithms disagree at stack {stack:?}, input {next} to {n}: {answers}")]
     Disagreement { sentence: usize, stack: Vec<usize>, next: usize, n: usize, answers: String },
 }
 
