@@ -110,10 +110,7 @@ impl<S: Selective, T: TieBreak<S>> Tracer<'_, '_, S, T> {
         let p = self.parser;
         let c = &p.chart;
         let n = c.size() - 1;
-        let mut total = S::zero();
-        for &(l, r) in &p.plan.start {
-            total.plus_assign(&c.left(l.index(), 0, 0).times(c.right(r.index(), 0, n)));
-        }
+        let total = p.start_value();
         if total.is_zero() {
             return None;
         }

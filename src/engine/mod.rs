@@ -212,12 +212,19 @@ impl<'g, S: Semiring> Parser<'g, S> {
                 }
             }
         }
-        let n = size - 1;
+        Ok(self.start_value())
+    }
+
+    /// The value of the whole input in the filled chart: ⊕ over the start
+    /// rules of (left state at position 0) ⊗ (right state over 0 … n). O(start rules).
+    fn start_value(&self) -> S {
+        let c = &self.chart;
+        let n = c.size() - 1;
         let mut total = S::zero();
-        for &(l, r) in &plan.start {
+        for &(l, r) in &self.plan.start {
             total.plus_assign(&c.left(l.index(), 0, 0).times(c.right(r.index(), 0, n)));
         }
-        Ok(total)
+        total
     }
 }
 

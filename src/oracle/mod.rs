@@ -318,11 +318,19 @@ impl<'g> Oracle<'g> {
                     other => other,
                 },
             },
-            System::ArcHybrid | System::ArcEager => match Self::resolve(algorithm, gold) {
-                Algorithm::Linear => self.closed_form_scores(config, gold),
-                _ if system == System::ArcHybrid => self.hybrid.scores(config, gold),
-                _ => self.eager.scores(config, gold),
-            },
+            System::ArcHybrid | System::ArcEager => {
+                // The closed form checks projectivity itself (once per tree), so `auto` tries it first.
+                if matches!(algorithm, Algorithm::Linear | Algorithm::Auto) {
+                    match self.closed_form_scores(config, gold) {
+                        Err(OracleError::NonProjectiveGold(_)) if algorithm == Algorithm::Auto => {}
+                        other => return other,
+                    }
+                }
+                match system {
+                    System::ArcHybrid => self.hybrid.scores(config, gold),
+                    _ => self.eager.scores(config, gold),
+                }
+            }
         }
     }
 
