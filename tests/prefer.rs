@@ -22,7 +22,8 @@ fn grammar(src: &str) -> Grammar {
     text::parse_str("test.grammar", src).unwrap().grammar
 }
 
-const DEPRELS: [&str; 9] = ["root", "nsubj", "obj", "punct", "cc", "conj", "aux:pass", "det", "flat:name"];
+const DEPRELS: [&str; 11] =
+    ["root", "nsubj", "obj", "punct", "cc", "conj", "aux:pass", "det", "flat:name", "advmod", "fixed"];
 const UPOS: [&str; 4] = ["NOUN", "VERB", "PUNCT", "ADP"];
 
 /// A rule of the weights file, kept for the naive reference.
@@ -34,6 +35,7 @@ enum Rule {
     DepDeprel(&'static str, i64),
     DepUpos(&'static str, i64),
     HeadAfter(&'static str, i64),
+    Leaf(i64),
     Root(i64),
     SameSide(i64),
 }
@@ -48,6 +50,7 @@ impl Rule {
             Rule::DepDeprel(r, w) => format!("dep-deprel {r} {w}"),
             Rule::DepUpos(u, w) => format!("dep-upos {u} {w}"),
             Rule::HeadAfter(r, w) => format!("head-after {r} {w}"),
+            Rule::Leaf(w) => format!("leaf {w}"),
             Rule::Root(w) => format!("root {w}"),
             Rule::SameSide(w) => format!("same-side {w}"),
         }
@@ -91,6 +94,9 @@ fn random_rules(seed: u64) -> Vec<Rule> {
         }
     }
     if r.gen_bool(0.5) {
+        rules.push(Rule::Leaf(w(&mut r)));
+    }
+    if r.gen_bool(0.5) {
         rules.push(Rule::Root(w(&mut r)));
     }
     if r.gen_bool(0.5) {
@@ -102,6 +108,40 @@ fn random_rules(seed: u64) -> Vec<Rule> {
 /// Whether a DEPREL matches a rule's REL among the rules of its kind `names`.
 fn matches(rel: &str, deprel: &str, names: &[&str]) -> bool {
     deprel == rel || (!names.contains(&deprel) && deprel.split(':').next() == Some(rel))
+}
+
+/// Whether UD's rule on function-word modifiers forbids a word with DEPREL
+/// `dep` under one with DEPREL `head` (the table of docs/projectivize.md;
+/// no FEATS here, so no negation or `Poss=Yes` exceptions).
+fn naive_leaf(head: &str, dep: &str) -> bool {
+    let (head, dep) = (head.split(':').next().unwrap(), dep.split(':').next().unwrap());
+    let allowed: &[&str] = match head {
+        "mark" | "case" | "clf" => &["advmod", "obl", "goeswith", "fixed", "reparandum", "conj", "cc", "punct"],
+        "aux" | "cop" => &["goeswith", "fixed", "reparandum", "conj", "cc", "punct"],
+        "det" => &[
+            "det",
+            "case",
+            "advmod",
+            "obl",
+            "clf",
+            "goeswith",
+            "fixed",
+            "flat",
+            "compound",
+            "reparandum",
+            "discourse",
+            "parataxis",
+            "conj",
+            "cc",
+            "punct",
+        ],
+        "cc" => &["goeswith", "fixed", "reparandum", "conj", "punct"],
+        "fixed" => &["goeswith", "reparandum", "conj", "punct"],
+        "goeswith" => &[],
+        "punct" => &["punct"],
+        _ => return false,
+    };
+    !allowed.contains(&dep)
 }
 
 /// The secondary score of `tree`, read off the rule table naively.
@@ -122,6 +162,7 @@ fn naive_secondary(rules: &[Rule], gold: &DepTree, labels: &[(&str, &str)], tree
                     Rule::HeadDeprel(rel, w) if h != 0 && matches(rel, hr, &head_rels) => w,
                     Rule::HeadUpos(u, w) if h != 0 && hu == u => w,
                     Rule::HeadAfter(rel, w) if h > d && matches(rel, dr, &after_rels) => w,
+                    Rule::Leaf(w) if h != 0 && naive_leaf(hr, dr) => w,
                     _ => 0,
                 };
             }
@@ -148,6 +189,7 @@ fn naive_secondary(rules: &[Rule], gold: &DepTree, labels: &[(&str, &str)], tree
                 Rule::DepDeprel(rel, w) if matches(rel, dr, &dep_rels) => w,
                 Rule::DepUpos(u, w) if du == u => w,
                 Rule::HeadAfter(rel, w) if h > d && matches(rel, dr, &after_rels) => w,
+                Rule::Leaf(w) if h != 0 && naive_leaf(hr, dr) => w,
                 Rule::Root(w) if h == 0 => w,
                 Rule::SameSide(w) if (h < d) == (g < d) => w,
                 _ => 0,
@@ -183,12 +225,10 @@ fn default_rules() -> Vec<Rule> {
         Rule::Ancestor(Some(3), 20),
         Rule::Ancestor(Some(4), 10),
         Rule::Ancestor(None, 5),
+        Rule::Leaf(-100),
         Rule::Root(-1000),
         Rule::SameSide(1),
     ];
-    for rel in ["punct", "cc", "case", "mark", "det", "aux", "cop", "clf", "fixed", "goeswith"] {
-        rules.push(Rule::HeadDeprel(rel, -100));
-    }
     for rel in ["conj", "flat", "fixed", "goeswith", "appos"] {
         rules.push(Rule::HeadAfter(rel, -50));
     }
@@ -273,7 +313,7 @@ proptest! {
         let count = trees.iter().filter(|t| key(t) == best).count() as u64;
         let mut matrix = Vec::new();
         let word_labels = WordLabels::from_pairs(labels.iter().copied());
-        weights_of(&rules).fill(&gold, &word_labels, &mut matrix, &mut Vec::new()).unwrap();
+        weights_of(&rules).fill(&gold, &word_labels, &mut matrix, &mut Default::default()).unwrap();
         let size = gold.len() + 1;
         let a = g.terminal("a").unwrap();
         let mut parser = Parser::<Lexicographic<MaxPlus<i64>, MaxCount<Count>>>::new(&g);
@@ -380,7 +420,7 @@ fn a_weights_file_with_errors_names_the_file_and_every_line() {
         String::from_utf8_lossy(&o.stderr),
         format!(
             "error: {w}:3: `head-deprel` takes 2 field(s) after its name, found 1\n\
-             {w}:4: unknown rule `bogus` (expected ancestor, head-deprel, head-upos, dep-deprel, dep-upos, head-after, root or same-side)\n\
+             {w}:4: unknown rule `bogus` (expected ancestor, head-deprel, head-upos, dep-deprel, dep-upos, head-after, leaf, root or same-side)\n\
              {w}:5: a rule for `root` was already given on line 2\n"
         )
     );

@@ -25,6 +25,10 @@ impl Sentence {
     pub(crate) fn tree_ref(&self) -> &DepTree {
         self.inner.tree()
     }
+    /// The sentence's lines as read, borrowed.
+    pub(crate) fn raw_text(&self) -> &[u8] {
+        &self.inner.raw().text
+    }
 }
 
 #[pymethods]

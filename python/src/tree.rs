@@ -7,6 +7,7 @@
 //! that the batch functions, which release the GIL and run on rayon's
 //! threads, allocate nothing per tree once warm beyond the answer.
 
+use crate::conllu::Sentence;
 use crate::convert::{self, heads_of, value_error};
 use num_bigint::BigUint;
 use pyo3::exceptions::PyValueError;
@@ -17,9 +18,13 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::cell::RefCell;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use tabula::grammar::{text, Grammar};
-use tabula::projectivize::{lift, Counter, OptimalProjectivizer, OptimalSampler, ProjectivizeError, TreeClass};
+use tabula::projectivize::{
+    lift, Counter, OptimalProjectivizer, OptimalSampler, PreferringProjectivizer, ProjectivizeError, TreeClass,
+    Weights, WordLabels,
+};
 use tabula::tree::DepTree;
 
 /// A dependency tree over words 1 … n, position 0 being the root: checked
@@ -102,6 +107,8 @@ struct Engines {
     projectivizers: [Option<OptimalProjectivizer<'static>>; 2],
     samplers: [Option<OptimalSampler<'static>>; 2],
     counters: [Option<Counter<'static>>; 2],
+    preferring: [Option<PreferringProjectivizer<'static>>; 2],
+    labels: WordLabels,
 }
 
 thread_local! {
@@ -132,20 +139,79 @@ fn counter<'a>(slot: &'a mut Option<Counter<'static>>, single_root: bool) -> &'a
     })
 }
 
+/// A preferring projectivizer for `weights` (the thread's own, rebuilt when
+/// the weights change).
+fn preferring<'a>(
+    slot: &'a mut Option<PreferringProjectivizer<'static>>,
+    single_root: bool,
+    weights: &Weights,
+) -> &'a mut PreferringProjectivizer<'static> {
+    if slot.as_ref().is_some_and(|p| p.weights() != weights) {
+        *slot = None;
+    }
+    slot.get_or_insert_with(|| {
+        match PreferringProjectivizer::new(grammar(single_root), class(single_root), weights.clone()) {
+            Ok(p) => p,
+            Err(e) => unreachable!("the embedded grammars have the terminal a: {e}"),
+        }
+    })
+}
+
+/// The weights of `prefer`: `None` for no preference (`None` or `"none"`),
+/// the built-in ones for `"default"`, else a weights file (`ValueError` with
+/// every error as `path:line: message`; `OSError` if unreadable).
+fn load_weights(prefer: Option<&Path>) -> PyResult<Option<Weights>> {
+    match prefer {
+        None => Ok(None),
+        Some(p) if p == Path::new("none") => Ok(None),
+        Some(p) if p == Path::new("default") => Ok(Some(Weights::default())),
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", p.display())))?;
+            let weights = Weights::parse(&text).map_err(|errors| {
+                let lines: Vec<String> =
+                    errors.0.iter().map(|e| format!("{}:{}: {}", p.display(), e.line, e.kind)).collect();
+                value_error(lines.join("\n"))
+            })?;
+            Ok(Some(weights))
+        }
+    }
+}
+
+/// The CoNLL-U text of a `Sentence` (its labels, for `prefer`), or `None`.
+fn sentence_text<'a>(obj: &'a Bound<'_, PyAny>) -> Option<&'a [u8]> {
+    obj.cast::<Sentence>().ok().map(|s| s.get().raw_text())
+}
+
+const PREFER_NEEDS_LABELS: &str =
+    "prefer weighs arcs by UPOS, FEATS and DEPREL: pass Sentences (from read_conllu), not heads or Trees";
+
 /// How to projectivize.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Method {
+enum Method<'w> {
     /// The first optimal tree (deterministic ties).
     Optimal,
+    /// The optimal tree with the best secondary score for these weights.
+    Prefer(&'w Weights),
     /// An optimal tree drawn uniformly, from this seed (tree i: stream i).
     Sample(u64),
     /// Pseudo-projective lifting.
     Lift,
 }
 
-fn method(name: &str, single_root: bool, sample: Option<u64>) -> PyResult<Method> {
+fn method<'w>(
+    name: &str,
+    single_root: bool,
+    sample: Option<u64>,
+    weights: Option<&'w Weights>,
+) -> PyResult<Method<'w>> {
+    if weights.is_some() && (name != "optimal" || sample.is_some()) {
+        return Err(PyValueError::new_err(
+            "prefer applies to method optimal without sample (sample draws among all optimal trees)",
+        ));
+    }
     let m = match (name, sample) {
-        ("optimal", None) => Method::Optimal,
+        ("optimal", None) => weights.map_or(Method::Optimal, Method::Prefer),
         ("optimal", Some(seed)) => Method::Sample(seed),
         ("lift", None) => Method::Lift,
         ("lift", Some(_)) => return Err(PyValueError::new_err("sample applies to method optimal only")),
@@ -157,10 +223,23 @@ fn method(name: &str, single_root: bool, sample: Option<u64>) -> PyResult<Method
     Ok(m)
 }
 
-/// The projectivization of tree number `index` on the calling thread.
-fn project(gold: &DepTree, method: Method, single_root: bool, index: u64) -> Result<DepTree, ProjectivizeError> {
+/// The projectivization of tree number `index` on the calling thread;
+/// `text`: the sentence's CoNLL-U lines, which `Method::Prefer` needs.
+fn project(
+    gold: &DepTree,
+    text: Option<&[u8]>,
+    method: Method<'_>,
+    single_root: bool,
+    index: u64,
+) -> Result<DepTree, ProjectivizeError> {
     let slot = usize::from(single_root);
     match method {
+        Method::Prefer(weights) => ENGINES.with(|e| {
+            let mut e = e.borrow_mut();
+            let e = &mut *e;
+            e.labels.read_conllu(text.unwrap_or_default());
+            preferring(&mut e.preferring[slot], single_root, weights).projectivize(gold, &e.labels).map(|p| p.tree)
+        }),
         Method::Lift => Ok(lift(gold)),
         Method::Optimal => ENGINES.with(|e| {
             let mut e = e.borrow_mut();
@@ -203,48 +282,74 @@ pub(crate) fn index_error(e: PyErr, what: &str, i: usize) -> PyErr {
 /// pseudo-projective lifting (Nivre & Nilsson 2005). With `sample=SEED`, an
 /// optimal tree drawn uniformly ((max, count) semiring), as `tabula
 /// projectivize --sample SEED` draws for the sentence numbered `stream`
-/// (from 0). Returns the heads of words 1 … n. O(n) for a projective tree,
-/// O(n³) otherwise.
+/// (from 0). With `prefer="default"` or a weights file (a `Sentence`
+/// only: the weights read its UPOS, FEATS and DEPREL), among the optimal
+/// trees one with the best secondary score, as `tabula projectivize` writes
+/// by default (`--prefer`); `prefer=None` or `"none"`: ties broken as
+/// `--prefer none`. Returns the heads of words 1 … n. O(n) for a projective
+/// tree, O(n³) otherwise.
 #[pyfunction]
-#[pyo3(signature = (heads, method = "optimal", *, single_root = false, sample = None, stream = 0))]
+#[pyo3(signature = (heads, method = "optimal", *, single_root = false, sample = None, stream = 0, prefer = None))]
 pub fn projectivize(
     heads: &Bound<'_, PyAny>,
     method: &str,
     single_root: bool,
     sample: Option<u64>,
     stream: u64,
+    prefer: Option<PathBuf>,
 ) -> PyResult<Vec<usize>> {
-    let m = self::method(method, single_root, sample)?;
+    let weights = load_weights(prefer.as_deref())?;
+    let m = self::method(method, single_root, sample, weights.as_ref())?;
     let gold = convert::tree(heads, "heads")?;
-    project(&gold, m, single_root, stream).map(|t| heads_of(&t)).map_err(value_error)
+    let text = sentence_text(heads);
+    if matches!(m, Method::Prefer(_)) && text.is_none() {
+        return Err(value_error(PREFER_NEEDS_LABELS));
+    }
+    project(&gold, text, m, single_root, stream).map(|t| heads_of(&t)).map_err(value_error)
 }
 
 /// [`projectivize`] for many trees (heads, `Tree`s or `Sentence`s), on
 /// rayon's threads with the GIL released; with `sample=SEED`, tree i is drawn
 /// with stream i, as the command line does. Returns `Tree`s, which every call
 /// takes without conversion; a `Tree` given that is already projective comes
-/// back as the same object.
+/// back as the same object. `prefer` as for [`projectivize`] (every item a
+/// `Sentence`).
 #[pyfunction]
-#[pyo3(signature = (trees, method = "optimal", *, single_root = false, sample = None))]
+#[pyo3(signature = (trees, method = "optimal", *, single_root = false, sample = None, prefer = None))]
 pub fn projectivize_batch<'py>(
     py: Python<'py>,
     trees: Vec<Bound<'py, PyAny>>,
     method: &str,
     single_root: bool,
     sample: Option<u64>,
+    prefer: Option<PathBuf>,
 ) -> PyResult<Vec<Py<Tree>>> {
-    let m = self::method(method, single_root, sample)?;
+    let weights = load_weights(prefer.as_deref())?;
+    let m = self::method(method, single_root, sample, weights.as_ref())?;
     let golds = self::trees(&trees, "tree")?;
+    let texts: Vec<Option<&[u8]>> = trees.iter().map(sentence_text).collect();
+    if matches!(m, Method::Prefer(_)) {
+        if let Some(i) = texts.iter().position(Option::is_none) {
+            return Err(value_error(format!("tree {i}: {PREFER_NEEDS_LABELS}")));
+        }
+    }
     let class = if m == Method::Lift { TreeClass::Projective } else { class(single_root) };
     // `None`: the tree is its own projectivization.
-    let results: Vec<Result<Option<DepTree>, ProjectivizeError>> = py.detach(|| {
-        golds
-            .par_iter()
-            .enumerate()
-            .with_min_len(16)
-            .map(|(i, g)| if class.contains(g) { Ok(None) } else { project(g, m, single_root, i as u64).map(Some) })
-            .collect()
-    });
+    let results: Vec<Result<Option<DepTree>, ProjectivizeError>> =
+        py.detach(|| {
+            golds
+                .par_iter()
+                .enumerate()
+                .with_min_len(16)
+                .map(|(i, g)| {
+                    if class.contains(g) {
+                        Ok(None)
+                    } else {
+                        project(g, texts[i], m, single_root, i as u64).map(Some)
+                    }
+                })
+                .collect()
+        });
     results
         .into_iter()
         .zip(&trees)

@@ -214,11 +214,14 @@ def projectivize(
     single_root: bool = False,
     sample: Optional[int] = None,
     stream: int = 0,
+    prefer: Optional[_PathLike] = None,
 ) -> list[int]:
-    """A projective tree keeping the most gold arcs (Sec. 3, Sec. 8.1; ties as
-    ``tabula projectivize --prefer none`` breaks them: the label-aware preference of
-    the command line's default is not in the Python API yet), or pseudo-projective
-    lifting (``method="lift"``).
+    """A projective tree keeping the most gold arcs (Sec. 3, Sec. 8.1), or
+    pseudo-projective lifting (``method="lift"``). Ties among optimal trees: with
+    ``prefer=None`` or ``"none"`` as ``tabula projectivize --prefer none`` breaks them;
+    with ``prefer="default"`` or a weights file (``heads`` must then be a
+    :class:`Sentence`, whose UPOS, FEATS and DEPREL the weights read) the tree with
+    the best secondary score, as ``tabula projectivize`` writes by default.
     With ``sample=SEED``: an optimal tree drawn uniformly, as ``tabula projectivize
     --sample SEED`` draws for sentence number ``stream`` (from 0).
     O(n) for a projective tree, O(n^3) otherwise."""
@@ -229,10 +232,11 @@ def projectivize_batch(
     *,
     single_root: bool = False,
     sample: Optional[int] = None,
+    prefer: Optional[_PathLike] = None,
 ) -> list[Tree]:
     """:func:`projectivize` for many trees, on several threads with the GIL
     released; with ``sample=SEED`` tree i is drawn with stream i, as the command
-    line does. Returns :class:`Tree` objects (``.heads`` for lists), which every
+    line does; ``prefer`` as for :func:`projectivize` (every item a :class:`Sentence`). Returns :class:`Tree` objects (``.heads`` for lists), which every
     call takes without conversion; a given :class:`Tree` that is already
     projective comes back as the same object."""
 

@@ -18,7 +18,7 @@ TREEBANKS = [SMALL, ROOT / "data" / "sample.conllu"]
 @pytest.mark.parametrize("args", [("optimal", False), ("lift", False), ("optimal", True)], ids=str)
 def test_projectivize_writes_what_the_cli_writes(cli, tmp_path, path, args):
     method, single_root = args
-    # The Python API breaks ties among optimal trees as `--prefer none` does (no labels yet).
+    # Without `prefer`, the Python API breaks ties among optimal trees as `--prefer none` does.
     flags = ["--method", method] + (["--single-root"] if single_root else [])
     flags += ["--prefer", "none"] if method == "optimal" else []
     expected = run(cli, "projectivize", str(path), *flags).stdout
@@ -33,6 +33,44 @@ def test_projectivize_writes_what_the_cli_writes(cli, tmp_path, path, args):
     tabula.write_conllu(out, sentences, trees)
     assert out.read_text() == expected
     assert all(t.is_projective for t in trees)
+
+
+@pytest.mark.parametrize("path", TREEBANKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("prefer", ["default", "file"])
+def test_prefer_writes_what_the_cli_writes(cli, tmp_path, path, prefer):
+    if prefer == "file":
+        weights = tmp_path / "w.txt"
+        weights.write_text("# mine\nleaf -7\nsame-side 3\nroot -100\nhead-upos NOUN 2\n")
+        prefer_arg: object = weights
+        flag = str(weights)
+    else:
+        prefer_arg = flag = "default"
+    expected = run(cli, "projectivize", str(path), "--prefer", flag).stdout
+    sentences = tabula.read_conllu(path)
+    trees = tabula.projectivize_batch(sentences, prefer=prefer_arg)
+    assert [t.heads for t in trees] == [tabula.projectivize(s, prefer=prefer_arg) for s in sentences]
+    out = tmp_path / "out.conllu"
+    tabula.write_conllu(out, sentences, trees)
+    assert out.read_text() == expected
+
+
+def test_prefer_errors(tmp_path):
+    sentence = tabula.parse_conllu("1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n\n")[0]
+    with pytest.raises(ValueError, match="pass Sentences"):
+        tabula.projectivize([0], prefer="default")
+    with pytest.raises(ValueError, match="tree 1: .*pass Sentences"):
+        tabula.projectivize_batch([sentence, [0]], prefer="default")
+    with pytest.raises(ValueError, match="prefer applies to method optimal without sample"):
+        tabula.projectivize(sentence, "lift", prefer="default")
+    with pytest.raises(ValueError, match="prefer applies to method optimal without sample"):
+        tabula.projectivize(sentence, sample=3, prefer="default")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("leaf\nbogus 1\n")
+    with pytest.raises(ValueError, match=r"bad.txt:1: `leaf` takes 1 field\(s\).*\n.*bad.txt:2: unknown rule `bogus`"):
+        tabula.projectivize(sentence, prefer=bad)
+    with pytest.raises(OSError, match="missing.txt"):
+        tabula.projectivize(sentence, prefer=tmp_path / "missing.txt")
+    assert tabula.projectivize(sentence, prefer="none") == [0]
 
 
 @pytest.mark.parametrize("seed", [1, 7])

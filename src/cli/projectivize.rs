@@ -15,8 +15,8 @@ use std::time::Instant;
 use tabula::conllu::{ConlluError, InvalidSentence, RawSentence, Reader, Sentence};
 use tabula::grammar::{text, Grammar};
 use tabula::projectivize::{
-    lift, OptimalProjectivizer, OptimalSampler, PreferringProjectivizer, ProjectivizeError, TreeClass, Weights,
-    WordLabels,
+    lift, FunctionWords, OptimalProjectivizer, OptimalSampler, PreferringProjectivizer, ProjectivizeError, TreeClass,
+    Weights, WordLabels,
 };
 use tabula::tree::DepTree;
 
@@ -195,6 +195,9 @@ struct Stats {
     nonprojective: u64,
     tokens: u64,
     kept: u64,
+    /// Arcs under function words that may not take them, in the input and the output.
+    leaf_before: u64,
+    leaf_after: u64,
 }
 
 /// Sentences per parallel batch.
@@ -235,6 +238,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let bar = progress(len);
     let mut stats = Stats::default();
     let mut bad: Vec<ConlluError> = Vec::new();
+    let (mut labels, mut function_words) = (WordLabels::default(), FunctionWords::default());
 
     let mut emit = |outcome: Outcome, out: &mut dyn Write| -> Result<(), CliError> {
         match outcome {
@@ -242,6 +246,13 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 let gold = sentence.tree();
                 stats.trees += 1;
                 stats.tokens += gold.len() as u64;
+                if args.stats {
+                    labels.read_conllu(&sentence.raw().text);
+                    function_words.read(&labels);
+                    let before = function_words.violations(gold) as u64;
+                    stats.leaf_before += before;
+                    stats.leaf_after += tree.as_ref().map_or(before, |t| function_words.violations(t) as u64);
+                }
                 match tree {
                     None => {
                         stats.kept += gold.len() as u64;
@@ -341,6 +352,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         eprintln!("tokens: {}", stats.tokens);
         eprintln!("tokens whose head was kept: {}", stats.kept);
         eprintln!("attachment score: {score:.4} %");
+        eprintln!(
+            "words under a function word that may not take them (UD, leaf-*): input {}, output {}",
+            stats.leaf_before, stats.leaf_after
+        );
         eprintln!("time: {:.3} s", start.elapsed().as_secs_f64());
     }
     Ok(ExitCode::SUCCESS)

@@ -41,16 +41,18 @@
 //! tree, never on the thread count.
 
 mod count;
+mod function_words;
 mod lift;
 mod optimal;
 mod prefer;
 
 pub use count::{Counted, Counter};
+pub use function_words::FunctionWords;
 pub use lift::lift;
 pub use optimal::{OptimalProjectivizer, OptimalSampler, Projectivized};
 pub use prefer::{
-    GoldThenPreference, Preferred, PreferringProjectivizer, Weights, WeightsError, WeightsErrorKind, WeightsErrors,
-    WordLabels, DEFAULT_WEIGHTS, MAX_WEIGHT,
+    FillBuffers, GoldThenPreference, Preferred, PreferringProjectivizer, Weights, WeightsError, WeightsErrorKind,
+    WeightsErrors, WordLabels, DEFAULT_WEIGHTS, MAX_WEIGHT,
 };
 
 use crate::engine::EngineError;

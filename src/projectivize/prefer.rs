@@ -10,6 +10,7 @@
 //! tree keeps, the best secondary score among the trees keeping them), and the
 //! backtrace returns a tree reaching both.
 
+use super::function_words::FunctionWords;
 use super::{ProjectivizeError, SentenceTerminals, TreeClass};
 use crate::engine::Parser;
 use crate::grammar::{Grammar, Terminal};
@@ -28,7 +29,7 @@ pub const MAX_WEIGHT: i64 = 1_000_000_000;
 
 /// A secondary weight function over arcs (h, d), by the positions of h and
 /// d in the gold tree and their UPOS and DEPREL: w₂(h, d) is the sum of the
-/// rules that match. The first three look at the head and the arc's
+/// rules that match. The first four look at the head and the arc's
 /// direction and apply to every arc, gold or not (so among equally many gold
 /// arcs, those under leaves are the ones to drop); the others describe a
 /// *new* head and apply only to arcs that are not gold arcs.
@@ -38,6 +39,7 @@ pub const MAX_WEIGHT: i64 = 1_000_000_000;
 /// | `head-deprel REL W` | all | h's DEPREL is REL (h ≥ 1) |
 /// | `head-upos UPOS W` | all | h's UPOS is UPOS (h ≥ 1) |
 /// | `head-after REL W` | all | d's DEPREL is REL and h > d (the head follows the word) |
+/// | `leaf W` | all | h is a function word that may not take d (UD's rule, [`FunctionWords`]) |
 /// | `ancestor K W` | new | h is d's gold ancestor K ≥ 2 steps up (`K` = `*`: any K without a rule of its own) |
 /// | `dep-deprel REL W` | new | d's DEPREL is REL (the cost of moving d) |
 /// | `dep-upos UPOS W` | new | d's UPOS is UPOS |
@@ -58,6 +60,7 @@ pub struct Weights {
     dep_deprel: HashMap<Box<[u8]>, i64>,
     dep_upos: HashMap<Box<[u8]>, i64>,
     head_after: HashMap<Box<[u8]>, i64>,
+    leaf: i64,
     root: i64,
     same_side: i64,
 }
@@ -65,7 +68,7 @@ pub struct Weights {
 /// One error in a weights file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WeightsErrorKind {
-    #[error("unknown rule `{0}` (expected ancestor, head-deprel, head-upos, dep-deprel, dep-upos, head-after, root or same-side)")]
+    #[error("unknown rule `{0}` (expected ancestor, head-deprel, head-upos, dep-deprel, dep-upos, head-after, leaf, root or same-side)")]
     UnknownRule(String),
     #[error("`{rule}` takes {expected} field(s) after its name, found {found}")]
     Arity { rule: &'static str, expected: usize, found: usize },
@@ -120,6 +123,7 @@ impl Weights {
             dep_deprel: HashMap::new(),
             dep_upos: HashMap::new(),
             head_after: HashMap::new(),
+            leaf: 0,
             root: 0,
             same_side: 0,
         }
@@ -146,6 +150,7 @@ impl Weights {
                 "dep-deprel" => ("dep-deprel", 2),
                 "dep-upos" => ("dep-upos", 2),
                 "head-after" => ("head-after", 2),
+                "leaf" => ("leaf", 1),
                 "root" => ("root", 1),
                 "same-side" => ("same-side", 1),
                 other => {
@@ -190,6 +195,7 @@ impl Weights {
                 "dep-deprel" => drop(w.dep_deprel.insert(label(), weight)),
                 "dep-upos" => drop(w.dep_upos.insert(label(), weight)),
                 "head-after" => drop(w.head_after.insert(label(), weight)),
+                "leaf" => w.leaf = weight,
                 "root" => w.root = weight,
                 _ => w.same_side = weight,
             }
@@ -213,8 +219,8 @@ impl Weights {
 
     /// Fills `matrix` ((n+1)², row = head, column = dependent) with w₂ for
     /// every arc of a sentence with gold tree `gold` and words `labels`
-    /// (UPOS and DEPREL of words 1 … n). The diagonal gets 0.
-    /// O(n²) time plus O(n) hash look-ups; `matrix` and `scratch` are reused
+    /// (UPOS, FEATS and DEPREL of words 1 … n). The diagonal gets 0.
+    /// O(n²) time plus O(n) hash look-ups; `matrix` and `buffers` are reused
     /// (no allocation once they have grown).
     ///
     /// # Errors
@@ -224,7 +230,7 @@ impl Weights {
         gold: &DepTree,
         labels: &WordLabels,
         matrix: &mut Vec<i64>,
-        scratch: &mut Vec<i64>,
+        buffers: &mut FillBuffers,
     ) -> Result<(), ProjectivizeError> {
         let n = gold.len();
         if labels.len() != n {
@@ -232,6 +238,11 @@ impl Weights {
         }
         let size = n + 1;
         // Per word: its weight as a head, as a dependent, and with a head after it.
+        let FillBuffers { per_word: scratch, function_words } = buffers;
+        let leaf = self.leaf != 0;
+        if leaf {
+            function_words.read(labels);
+        }
         scratch.clear();
         scratch.resize(3 * size, 0);
         let (as_head, rest) = scratch.split_at_mut(size);
@@ -248,12 +259,14 @@ impl Weights {
         for d in 1..size {
             let g = gold.head(d);
             // A gold arc: only the rules about the head itself.
-            matrix[g * size + d] = if g == 0 { 0 } else { as_head[g] } + if g > d { after[d] } else { 0 };
+            let leaf_weight = |h: usize| if leaf && h >= 1 && function_words.forbids(h, d) { self.leaf } else { 0 };
+            matrix[g * size + d] =
+                if g == 0 { 0 } else { as_head[g] } + if g > d { after[d] } else { 0 } + leaf_weight(g);
             for h in 0..size {
                 if h == d || h == g {
                     continue;
                 }
-                let mut v = as_head[h] + as_dep[d];
+                let mut v = as_head[h] + as_dep[d] + leaf_weight(h);
                 if h > d {
                     v += after[d];
                 }
@@ -274,6 +287,13 @@ impl Weights {
         }
         Ok(())
     }
+}
+
+/// Reusable buffers of [`Weights::fill`].
+#[derive(Clone, Debug, Default)]
+pub struct FillBuffers {
+    per_word: Vec<i64>,
+    function_words: FunctionWords,
 }
 
 /// The weight for a DEPREL: its full value, else its universal part.
@@ -300,17 +320,19 @@ fn lookup(map: &HashMap<Box<[u8]>, i64>, key: &[u8]) -> i64 {
     }
 }
 
-/// UPOS and DEPREL of each word of a sentence, as byte ranges into the
-/// sentence's CoNLL-U text (reused between sentences).
+/// UPOS, FEATS and DEPREL of each word of a sentence, as byte ranges into
+/// the sentence's CoNLL-U text (reused between sentences).
 #[derive(Clone, Debug, Default)]
 pub struct WordLabels {
     text: Vec<u8>,
     /// (UPOS start, end, DEPREL start, end) for words 1 … n.
     ranges: Vec<(u32, u32, u32, u32)>,
+    /// (FEATS start, end) for words 1 … n.
+    feats: Vec<(u32, u32)>,
 }
 
 impl WordLabels {
-    /// Reads the UPOS (4th) and DEPREL (8th) columns of the word lines
+    /// Reads the UPOS (4th), FEATS (6th) and DEPREL (8th) columns of the word lines
     /// (integer ID) of one CoNLL-U sentence block; comment lines, ranges
     /// (`1-2`) and empty nodes (`1.1`) are skipped. A word line with fewer
     /// than eight columns gets empty labels. O(bytes); reuses its buffers.
@@ -318,6 +340,7 @@ impl WordLabels {
         self.text.clear();
         self.text.extend_from_slice(block);
         self.ranges.clear();
+        self.feats.clear();
         let mut start = 0;
         while start < block.len() {
             let end = memchr::memchr(b'\n', &block[start..]).map_or(block.len(), |i| start + i);
@@ -335,21 +358,30 @@ impl WordLabels {
                     at += field.len() + 1;
                 }
                 self.ranges.push((fields[3].0, fields[3].1, fields[7].0, fields[7].1));
+                self.feats.push(fields[5]);
             }
             start = end + 1;
         }
     }
 
-    /// Labels from (UPOS, DEPREL) pairs of words 1 … n.
+    /// Labels from (UPOS, DEPREL) pairs of words 1 … n (FEATS empty).
     pub fn from_pairs<'a>(words: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
+        Self::from_columns(words.into_iter().map(|(upos, deprel)| (upos, "_", deprel)))
+    }
+
+    /// Labels from (UPOS, FEATS, DEPREL) triples of words 1 … n.
+    pub fn from_columns<'a>(words: impl IntoIterator<Item = (&'a str, &'a str, &'a str)>) -> Self {
         let mut l = WordLabels::default();
-        for (upos, deprel) in words {
+        for (upos, feats, deprel) in words {
             let a = l.text.len() as u32;
             l.text.extend_from_slice(upos.as_bytes());
             let b = l.text.len() as u32;
             l.text.extend_from_slice(deprel.as_bytes());
             let c = l.text.len() as u32;
+            l.text.extend_from_slice(feats.as_bytes());
+            let d = l.text.len() as u32;
             l.ranges.push((a, b, b, c));
+            l.feats.push((c, d));
         }
         l
     }
@@ -369,6 +401,13 @@ impl WordLabels {
     pub fn get(&self, i: usize) -> (&[u8], &[u8]) {
         let (a, b, c, d) = self.ranges[i - 1];
         (&self.text[a as usize..b as usize], &self.text[c as usize..d as usize])
+    }
+
+    /// FEATS of word i (1-based), as written (`_` or `Name=Value|…`).
+    #[inline]
+    pub fn feats(&self, i: usize) -> &[u8] {
+        let (a, b) = self.feats[i - 1];
+        &self.text[a as usize..b as usize]
     }
 }
 
@@ -402,7 +441,7 @@ pub type GoldThenPreference = Lexicographic<MaxPlus<i64>, MaxPlus<i64>>;
 /// let g = text::parse_str("p", tabula::grammars::PROJECTIVE).unwrap().grammar;
 /// let mut p = PreferringProjectivizer::new(&g, TreeClass::Projective, Weights::default()).unwrap();
 /// // 1 -> 3 crosses 0 -> 2: one of them goes. Word 3 may not hang from the comma 2
-/// // (rule `head-deprel punct`) nor from the root (rule `root`), so it keeps its head and
+/// // (rule `leaf`) nor from the root (rule `root`), so it keeps its head and
 /// // the comma moves to 1, on the same side as its gold head (rule `same-side`).
 /// let gold = DepTree::from_heads(&[0, 0, 1]).unwrap();
 /// let labels = WordLabels::from_pairs([("VERB", "root"), ("PUNCT", "punct"), ("ADV", "advmod")]);
@@ -419,7 +458,7 @@ pub struct PreferringProjectivizer<'g> {
     weights: Weights,
     input: Vec<Terminal>,
     matrix: Vec<i64>,
-    scratch: Vec<i64>,
+    scratch: FillBuffers,
 }
 
 impl<'g> PreferringProjectivizer<'g> {
@@ -435,7 +474,7 @@ impl<'g> PreferringProjectivizer<'g> {
             weights,
             input: Vec::new(),
             matrix: Vec::new(),
-            scratch: Vec::new(),
+            scratch: FillBuffers::default(),
         })
     }
 
@@ -554,9 +593,8 @@ mod tests {
         assert_eq!(w.ancestor(2), 30);
         assert_eq!(w.ancestor(9), 5);
         assert_eq!(w.root, -1000);
-        assert_eq!(relation(&w.head_deprel, b"punct"), -100);
-        assert_eq!(relation(&w.head_deprel, b"aux:pass"), -100);
-        assert_eq!(relation(&w.head_deprel, b"nsubj"), 0);
+        assert_eq!(w.leaf, -100);
+        assert!(w.head_deprel.is_empty());
     }
 
     #[test]
@@ -568,7 +606,7 @@ mod tests {
             lines,
             [
                 "line 2: `1` is not an ancestor distance (an integer from 2 to 10000, or `*`)",
-                "line 3: unknown rule `foo` (expected ancestor, head-deprel, head-upos, dep-deprel, dep-upos, head-after, root or same-side)",
+                "line 3: unknown rule `foo` (expected ancestor, head-deprel, head-upos, dep-deprel, dep-upos, head-after, leaf, root or same-side)",
                 "line 4: `head-deprel` takes 2 field(s) after its name, found 1",
                 "line 5: `x` is not an integer weight within ±1000000000",
                 "line 7: a rule for `root` was already given on line 6",
@@ -593,7 +631,7 @@ mod tests {
         let gold = DepTree::from_heads(&[0, 1, 2]).unwrap();
         let labels = WordLabels::from_pairs([("VERB", "root"), ("PUNCT", "punct"), ("NOUN", "conj")]);
         let w = Weights::default();
-        let (mut m, mut s) = (Vec::new(), Vec::new());
+        let (mut m, mut s) = (Vec::new(), FillBuffers::default());
         w.fill(&gold, &labels, &mut m, &mut s).unwrap();
         let at = |h: usize, d: usize| m[h * 4 + d];
         assert_eq!(at(1, 2), 0, "gold arc under the root word");
