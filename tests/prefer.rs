@@ -434,3 +434,26 @@ fn a_weights_file_with_errors_names_the_file_and_every_line() {
     let o = tabula(&["projectivize", input.to_str().unwrap(), "--method", "lift", "--prefer", "none"]);
     assert!(!o.status.success());
 }
+
+#[test]
+fn stats_count_words_under_function_words() {
+    // Sentence 1 (projective) hangs an advmod from a comma: a violation in the input,
+    // kept. Sentence 2: the comma 2 → 4 crosses 1 → 3; `--prefer none` moves the
+    // comma under the case word 3 or 4, the default (rule `leaf`) does not.
+    let input = "1\tgo\tgo\tVERB\t_\t_\t0\troot\t_\t_\n2\t,\t,\tPUNCT\t_\t_\t1\tpunct\t_\t_\n\
+                 3\tnow\tnow\tADV\t_\t_\t2\tadvmod\t_\t_\n\n\
+                 1\ta\ta\tVERB\t_\t_\t0\troot\t_\t_\n2\t,\t,\tPUNCT\t_\t_\t4\tpunct\t_\t_\n\
+                 3\tb\tb\tADP\t_\t_\t1\tcase\t_\t_\n4\tc\tc\tADP\t_\t_\t1\tcase\t_\t_\n\n";
+    let dir = scratch("stats");
+    let path = dir.join("in.conllu");
+    fs::write(&path, input).unwrap();
+    let count = |prefer: &str| {
+        let o = tabula(&["projectivize", path.to_str().unwrap(), "--prefer", prefer, "--stats", "-o", "-"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let e = String::from_utf8(o.stderr).unwrap();
+        let line = e.lines().find(|l| l.starts_with("words under a function word")).unwrap_or_else(|| panic!("{e}"));
+        line.rsplit(": ").next().unwrap().to_owned()
+    };
+    assert_eq!(count("none"), "input 1, output 2");
+    assert_eq!(count("default"), "input 1, output 1");
+}

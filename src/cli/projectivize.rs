@@ -49,7 +49,9 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Method::Optimal)]
     method: Method,
     /// Print trees, non-projective trees, tokens, tokens whose head was kept,
-    /// that attachment score and the time to standard error.
+    /// that attachment score, the words under function words that may not take
+    /// them (the UD validator's leaf-* errors) in the input and the output, and
+    /// the time to standard error.
     #[arg(long)]
     stats: bool,
     /// Worker threads (output is identical for every value).
