@@ -30,11 +30,8 @@ use tabula::tree::DepTree;
 /// What the future of an LR-spine configuration depends on: stack, next
 /// input word and the spines of the stack elements.
 fn spine_key(c: &Configuration) -> (Vec<Vec<usize>>, Option<usize>) {
-    let spines = c
-        .stack()
-        .iter()
-        .map(|&a| c.left_spine(a).chain([usize::MAX]).chain(c.right_spine(a)).collect())
-        .collect();
+    let spines =
+        c.stack().iter().map(|&a| c.left_spine(a).chain([usize::MAX]).chain(c.right_spine(a)).collect()).collect();
     (spines, c.next_input())
 }
 
@@ -209,12 +206,12 @@ fn the_documented_counterexamples() {
 fn errors_are_typed() {
     let mut oracle = Oracle::new();
     let nonprojective = all_trees(4).into_iter().find(|t| !t.is_projective()).unwrap();
-    for system in [System::ArcStandard, System::LrSpine] {
+    for (system, error) in [
+        (System::ArcStandard, OracleError::NonProjectiveGold(Algorithm::Goldberg)),
+        (System::LrSpine, OracleError::ProjectiveOnly(System::LrSpine)),
+    ] {
         let c = Configuration::initial(system, 4);
-        assert_eq!(
-            oracle.scores(&c, &nonprojective, Strategy::None, Algorithm::Goldberg),
-            Err(OracleError::NonProjectiveGold(Algorithm::Goldberg))
-        );
+        assert_eq!(oracle.scores(&c, &nonprojective, Strategy::None, Algorithm::Goldberg), Err(error));
         assert_eq!(
             oracle.scores(&c, &nonprojective, Strategy::Lbr, Algorithm::Goldberg),
             Err(OracleError::StrategyNotOffered { algorithm: Algorithm::Goldberg, strategy: Strategy::Lbr })
@@ -257,4 +254,108 @@ fn a_long_random_walk_stays_consistent() {
             c.apply(step).unwrap();
         }
     }
+}
+
+/// Runs the binary with `args` on `stdin`.
+fn tabula(args: &[&str], stdin: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_owned();
+    let writer = std::thread::spawn(move || pipe.write_all(input.as_bytes()));
+    let out = child.wait_with_output().unwrap();
+    let _ = writer.join().unwrap();
+    out
+}
+
+#[test]
+fn the_command_line_answers_lr_spine_lines_as_the_brute_force() {
+    // Every reachable configuration (distinct spines) of one projective tree, with its arcs.
+    let heads = [2, 0, 4, 2, 2, 5];
+    let gold = DepTree::from_heads(&heads).unwrap();
+    let gold_json = "[-1,2,0,4,2,2,5]";
+    let configs = spine_configurations(heads.len());
+    let lines: String = configs
+        .iter()
+        .map(|c| {
+            let arcs: Vec<[usize; 2]> = c.arcs().map(|(h, d)| [h, d]).collect();
+            format!(
+                "{{\"stack\":{:?},\"buffer\":{:?},\"gold\":{gold_json},\"arcs\":{arcs:?}}}\n",
+                c.stack(),
+                c.buffer().collect::<Vec<_>>()
+            )
+        })
+        .collect();
+    let out = tabula(&["oracle", "--system", "lr-spine"], &lines);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(stdout.lines().count(), configs.len());
+    let mut spine_steps = 0;
+    for (c, line) in configs.iter().zip(stdout.lines()) {
+        let s = Exhaustive::new(&gold, Strategy::None).step_scores(c).unwrap();
+        let steps: Vec<String> = c
+            .steps()
+            .map(|st| format!("\"{st}\":{}", s.get(st).map_or("null".to_owned(), |v| v.to_string())))
+            .collect();
+        spine_steps += c.steps().filter(|st| matches!(st, Step::LeftArcAt(k) | Step::RightArcAt(k) if *k >= 2)).count();
+        assert!(line.contains(&format!("\"steps\":{{{}}}", steps.join(","))), "{line} vs {s:?}");
+        let optimal: Vec<String> = s.optimal().iter().map(|st| format!("\"{st}\"")).collect();
+        assert!(line.ends_with(&format!("\"optimal\":[{}]}}", optimal.join(","))), "{line}");
+    }
+    assert!(spine_steps > 100, "{spine_steps}");
+}
+
+#[test]
+fn misuse_is_an_error_naming_the_line() {
+    let lines = concat!(
+        "{\"system\":\"lr-spine\",\"stack\":[0,1,2],\"buffer\":[3],\"gold\":[-1,2,0,2],\"arcs\":[]}\n",
+        "{\"system\":\"lr-spine\",\"strategy\":\"lbr\",\"stack\":[0],\"buffer\":[1,2],\"gold\":[-1,2,0]}\n",
+        "{\"system\":\"lr-spine\",\"stack\":[0],\"buffer\":[1,2,3,4],\"gold\":[-1,3,4,0,3]}\n",
+        "{\"system\":\"lr-spine\",\"stack\":[0,2],\"buffer\":[3],\"gold\":[-1,2,0,2],\"arcs\":[[1,2]]}\n",
+        "{\"stack\":[0,1],\"buffer\":[2],\"gold\":[-1,2,0],\"strategy\":\"rbl\"}\n",
+    );
+    let out = tabula(&["oracle", "--algorithm", "goldberg"], lines);
+    assert!(!out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    assert!(stdout.contains("\"left_arc_1\":3,\"right_arc_1\":1"), "{stdout}");
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        concat!(
+            "line 2: the goldberg algorithm scores every computation (strategy none); strategy lbr is not available with it\n",
+            "line 3: lr-spine has an oracle for projective gold trees only (projectivize the gold tree first, e.g. `--projectivize` in walks)\n",
+            "line 4: the arcs are inconsistent with this lr-spine configuration: word 1 has left the stack but has no head\n",
+            "line 5: the goldberg algorithm scores every computation (strategy none); strategy rbl is not available with it\n",
+            "error: 4 bad lines\n",
+        )
+    );
+    let out = tabula(&["oracle", "--system", "lr-spine", "--algorithm", "linear"], "");
+    assert!(!out.status.success() || out.stdout.is_empty());
+}
+
+#[test]
+fn walks_run_for_lr_spine_and_goldberg() {
+    let conllu = "1\ta\t_\t_\t_\t_\t2\t_\t_\t_\n2\tb\t_\t_\t_\t_\t0\t_\t_\t_\n3\tc\t_\t_\t_\t_\t2\t_\t_\t_\n4\td\t_\t_\t_\t_\t3\t_\t_\t_\n\n";
+    let dir = std::env::temp_dir().join(format!("tabula-lr-spine-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("t.conllu");
+    std::fs::write(&path, conllu.repeat(5)).unwrap();
+    let file = path.to_str().unwrap();
+    for args in [
+        &["--system", "lr-spine", "--stray", "0.5"][..],
+        &["--algorithm", "goldberg", "--check-agreement", "--stray", "0.5"][..],
+    ] {
+        let out = tabula(&[&["oracle", "--walk", file, "--json"][..], args].concat(), "");
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(stdout.contains("\"strategy\":\"none\""), "{stdout}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
 }

@@ -190,6 +190,8 @@ pub enum OracleError {
     StrategyNotOffered { algorithm: Algorithm, strategy: Strategy },
     #[error("a spine of {len} nodes is longer than the {max} spine positions scored per direction")]
     SpineTooLong { len: usize, max: usize },
+    #[error("{0} has an oracle for projective gold trees only (projectivize the gold tree first, e.g. `--projectivize` in walks)")]
+    ProjectiveOnly(System),
     #[error("the parser cannot be trained for {0} (its steps with a spine position have no fixed class)")]
     SystemNotTrainable(System),
     #[error("the configuration is final: no step applies")]

@@ -150,7 +150,12 @@ impl GoldbergOracle {
     /// trees only ([`OracleError::NonProjectiveGold`]); other strategies
     /// are refused. O(n + ℓ_L · ℓ_R · (ℓ_L + ℓ_R)) with ℓ_L the stack and ℓ_R
     /// the right stack; no allocation once warm.
-    pub fn scores(&mut self, config: &Configuration, gold: &DepTree, strategy: Strategy) -> Result<StepScores, OracleError> {
+    pub fn scores(
+        &mut self,
+        config: &Configuration,
+        gold: &DepTree,
+        strategy: Strategy,
+    ) -> Result<StepScores, OracleError> {
         if config.system() != System::ArcStandard {
             return Err(OracleError::WrongSystem { expected: System::ArcStandard, found: config.system() });
         }

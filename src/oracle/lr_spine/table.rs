@@ -41,7 +41,7 @@
 //! depth. Every buffer is kept in [`SpineTable`]: no allocation once warm.
 
 use crate::oracle::arc_standard::goldberg::GoldIndex;
-use crate::oracle::{Algorithm, Configuration, OracleError, Step, StepScores, System, SPINE_CAPACITY};
+use crate::oracle::{Configuration, OracleError, Step, StepScores, System, SPINE_CAPACITY};
 use crate::tree::DepTree;
 use std::ops::Range;
 
@@ -136,7 +136,7 @@ impl SpineTable {
 
     /// Scores every applicable step of `config` (LR-spine) for `gold`, over
     /// all computations (strategy none). Projective gold trees only
-    /// ([`OracleError::NonProjectiveGold`]); spines of s₀ and s₁ up to
+    /// ([`OracleError::ProjectiveOnly`]); spines of s₀ and s₁ up to
     /// [`SPINE_CAPACITY`] ([`OracleError::SpineTooLong`]). See the module doc
     /// for the complexity; no allocation once warm.
     pub fn scores(&mut self, config: &Configuration, gold: &DepTree) -> Result<StepScores, OracleError> {
@@ -146,7 +146,7 @@ impl SpineTable {
         config.check_gold(gold)?;
         self.gold.prepare(gold);
         if !self.gold.is_projective() {
-            return Err(OracleError::NonProjectiveGold(Algorithm::Goldberg));
+            return Err(OracleError::ProjectiveOnly(System::LrSpine));
         }
         let (nl, nr) = super::LrSpine::spine_lengths(config);
         if nl.max(nr) > SPINE_CAPACITY {
