@@ -301,6 +301,18 @@ fn print_walk(args: &Args, stats: &WalkStats) -> Result<(), CliError> {
         let total = t.total();
         writeln!(out, "{name}\tall\t{}\t{:.3}", total.configurations, total.mean_us())?;
     }
+    for s in &stats.slowest {
+        writeln!(
+            out,
+            "# slow: {:.1} us at sentence {} (line {}), n = {}, k+m = {}, stack {}",
+            s.nanos as f64 / 1000.0,
+            s.sentence,
+            s.line,
+            s.n,
+            s.length,
+            tabula::oracle::system::short_list(&s.stack)
+        )?;
+    }
     writeln!(out, "# per tree, everything included (with --session: set-up and steps), by sentence length")?;
     writeln!(out, "sentence_length\tconfigurations\tmean_us")?;
     for (n, b) in &stats.by_sentence {

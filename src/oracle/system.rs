@@ -559,7 +559,7 @@ impl Configuration {
 }
 
 /// A list of nodes for a message: at most 12 shown, then how many more.
-pub(crate) fn short_list(nodes: &[usize]) -> String {
+pub fn short_list(nodes: &[usize]) -> String {
     if nodes.len() <= 12 {
         return format!("{nodes:?}");
     }
