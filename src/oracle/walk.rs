@@ -223,14 +223,8 @@ impl WalkStats {
         }
         let at = self.slowest.iter().position(|s| s.nanos < nanos).unwrap_or(self.slowest.len());
         let length = config.stack().len() - 1 + config.buffer().count();
-        let slow = Slow {
-            nanos,
-            sentence: index + 1,
-            line,
-            n: config.sentence_len(),
-            length,
-            stack: config.stack().to_vec(),
-        };
+        let slow =
+            Slow { nanos, sentence: index + 1, line, n: config.sentence_len(), length, stack: config.stack().to_vec() };
         self.slowest.insert(at, slow);
         self.slowest.truncate(SLOWEST);
     }
