@@ -349,8 +349,12 @@ impl<'g> Oracle<'g> {
     /// cubic is the grammar oracle, O((k + m)³), any gold tree; linear the
     /// closed form, O(n), projective gold trees only; their computations give
     /// every word its left children before its right ones, so none, lbr and
-    /// strict-lbr are the same strategy there and rbl is refused. No
-    /// allocation once warm.
+    /// strict-lbr are the same strategy there and rbl is refused.
+    /// Goldberg (arc-standard, Goldberg et al. 2014 Sec. 4): O(n + ℓ_L ℓ_R
+    /// (ℓ_L + ℓ_R)) per step, projective gold trees and strategy none only.
+    /// LR-spine: goldberg (or auto), Sec. 6, strategy none, projective gold
+    /// trees, spines of s₀ and s₁ up to [`SPINE_CAPACITY`]. No allocation
+    /// once warm.
     pub fn scores(
         &mut self,
         config: &Configuration,
