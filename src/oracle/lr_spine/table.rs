@@ -116,6 +116,10 @@ pub struct SpineTable {
     survivors: Vec<Entry>,
     scratch_ls: Vec<u32>,
     scratch_rs: Vec<u32>,
+    /// The values of the tables of the current family of steps, by their
+    /// T[1, 1] pair: (start in `memo_arena`, |ls|, |rs|, value).
+    memo: Vec<(u32, u32, u32, i32)>,
+    memo_arena: Vec<u32>,
     /// Test hook: the first restriction as printed (k < i for ls).
     printed_restriction: bool,
 }
@@ -176,6 +180,7 @@ impl SpineTable {
         let k = self.stack.len();
         let mut scores = StepScores::default();
         if next <= n {
+            self.clear_memo();
             self.left.clear();
             let s = self.spines.len();
             self.spines.extend([next, next]);
@@ -190,6 +195,7 @@ impl SpineTable {
             let (s1, s0) = (self.stack[k - 2].clone(), self.stack[k - 1].clone());
             // right_arc_K: rs(s₁)[K] → s₀, pop s₀; the new top is s₁ with rs(s₁)[..K] ⊕ rs(s₀).
             self.on_stack[s0.root] = false;
+            self.clear_memo();
             for kk in 1..=s1.rs.len() {
                 let h = self.spines[s1.rs.start + kk - 1];
                 let s = self.spines.len();
@@ -207,6 +213,7 @@ impl SpineTable {
             if k >= 3 {
                 // left_arc_K: ls(s₀)[K] → s₁, remove s₁; the new top is s₀ with ls(s₀)[..K] ⊕ ls(s₁).
                 self.on_stack[s1.root] = false;
+                self.clear_memo();
                 for kk in 1..=s0.ls.len() {
                     let h = self.spines[s0.ls.start + kk - 1];
                     let s = self.spines.len();
@@ -224,6 +231,12 @@ impl SpineTable {
             }
         }
         Ok(scores)
+    }
+
+    /// Forgets the tables of the previous family of steps.
+    fn clear_memo(&mut self) {
+        self.memo.clear();
+        self.memo_arena.clear();
     }
 
     /// Whether word `x` stays on a left spine in row `i` (1-based): it has a
@@ -282,6 +295,42 @@ impl SpineTable {
             let root = top.root as u32;
             self.row.push(0, root, 0, &self.scratch_ls, &self.scratch_rs);
         }
+        // Within a family of steps (every `right_arc_K`, every `left_arc_K`)
+        // only T[1, 1] differs; after restriction 1 many K give the same one.
+        let key = (self.scratch_ls.len(), self.scratch_rs.len());
+        let found = self.memo.iter().find(|m| {
+            let (a, b) = (m.0 as usize, m.0 as usize + key.0);
+            (m.1 as usize, m.2 as usize) == key
+                && self.memo_arena[a..b] == self.scratch_ls[..]
+                && self.memo_arena[b..b + key.1] == self.scratch_rs[..]
+        });
+        let best = match found {
+            Some(m) => m.3,
+            None => {
+                let start = self.memo_arena.len() as u32;
+                self.memo_arena.extend_from_slice(&self.scratch_ls);
+                self.memo_arena.extend_from_slice(&self.scratch_rs);
+                let best = self.table(ll, lr);
+                self.memo.push((start, key.0 as u32, key.1 as u32, best));
+                best
+            }
+        };
+        for e in self.left.iter() {
+            let h = self.gold.head(e.root);
+            if h != DepTree::NO_HEAD {
+                self.need_left[h] = 0;
+            }
+        }
+        for &c in self.right.iter() {
+            self.need_right[self.gold.head(c)] = 0;
+        }
+        debug_assert!(best >= 0, "every configuration completes");
+        best.max(0) as u32 + inside
+    }
+
+    /// Algorithm 1 over spine pairs from T[1, 1] (already in `row`) to
+    /// T[ℓ_L, ℓ_R]: the best entry with root 0.
+    fn table(&mut self, ll: usize, lr: usize) -> i32 {
         let mut best = i32::MIN;
         for i in 1..=ll {
             if i < ll {
@@ -309,17 +358,7 @@ impl SpineTable {
                 std::mem::swap(&mut self.row, &mut self.next_row);
             }
         }
-        for e in self.left.iter() {
-            let h = self.gold.head(e.root);
-            if h != DepTree::NO_HEAD {
-                self.need_left[h] = 0;
-            }
-        }
-        for &c in self.right.iter() {
-            self.need_right[self.gold.head(c)] = 0;
-        }
-        debug_assert!(best >= 0, "every configuration completes");
-        best.max(0) as u32 + inside
+        best
     }
 
     /// The second restriction of Sec. 6.3 on column `j` (0-based) of the
