@@ -366,25 +366,34 @@ impl SpineTable {
     /// root has superset spines and at least its value (ties: the first kept).
     fn prune(&mut self, j: usize) {
         self.survivors.clear();
+        // By root, then most gold arcs first: only entries of one root compete.
+        self.row.cells[j].sort_unstable_by(|x, y| x.root.cmp(&y.root).then(y.value.cmp(&x.value)));
         let cell = &self.row.cells[j];
-        'entries: for (a, ea) in cell.iter().enumerate() {
-            for (b, eb) in cell.iter().enumerate() {
-                if a == b || ea.root != eb.root || eb.value < ea.value {
-                    continue;
-                }
-                let covers = subset(self.row.spine(ea.ls), self.row.spine(eb.ls))
-                    && subset(self.row.spine(ea.rs), self.row.spine(eb.rs));
-                if covers {
-                    let same = eb.value == ea.value
-                        && subset(self.row.spine(eb.ls), self.row.spine(ea.ls))
-                        && subset(self.row.spine(eb.rs), self.row.spine(ea.rs));
-                    // Equal entries: keep the first only.
-                    if !same || b < a {
-                        continue 'entries;
+        let mut start = 0;
+        while start < cell.len() {
+            let end = start + cell[start..].iter().take_while(|e| e.root == cell[start].root).count();
+            let group = &cell[start..end];
+            'entries: for (a, ea) in group.iter().enumerate() {
+                // Sorted by value descending: only earlier entries (or equal ones) can dominate.
+                for (b, eb) in group.iter().enumerate() {
+                    if a == b || eb.value < ea.value {
+                        continue;
+                    }
+                    let covers = subset(self.row.spine(ea.ls), self.row.spine(eb.ls))
+                        && subset(self.row.spine(ea.rs), self.row.spine(eb.rs));
+                    if covers {
+                        let same = eb.value == ea.value
+                            && subset(self.row.spine(eb.ls), self.row.spine(ea.ls))
+                            && subset(self.row.spine(eb.rs), self.row.spine(ea.rs));
+                        // Equal entries: keep the first only.
+                        if !same || b < a {
+                            continue 'entries;
+                        }
                     }
                 }
+                self.survivors.push(*ea);
             }
-            self.survivors.push(*ea);
+            start = end;
         }
     }
 
