@@ -45,7 +45,7 @@ use crate::tree::DepTree;
 
 /// The gold tree indexed for the right stack: heads, left dependents, and
 /// whether it is projective (computed once per tree, kept while the same
-/// tree is asked about).
+/// tree is asked about; its buffers are reused for the next tree).
 #[derive(Debug, Default)]
 pub struct GoldIndex {
     heads: Vec<usize>,
@@ -53,6 +53,8 @@ pub struct GoldIndex {
     /// Gold left dependents of v at `left[left_start[v] .. left_start[v + 1]]`.
     left_start: Vec<usize>,
     left: Vec<usize>,
+    /// Scratch for filling `left`.
+    fill: Vec<usize>,
 }
 
 impl GoldIndex {
@@ -78,12 +80,13 @@ impl GoldIndex {
         }
         self.left.clear();
         self.left.resize(self.left_start[n + 1], 0);
-        let mut fill = self.left_start.clone();
+        self.fill.clear();
+        self.fill.extend_from_slice(&self.left_start);
         for d in 1..=n {
             let h = self.heads[d];
             if h > d {
-                self.left[fill[h]] = d;
-                fill[h] += 1;
+                self.left[self.fill[h]] = d;
+                self.fill[h] += 1;
             }
         }
     }
