@@ -228,6 +228,9 @@ fn errors_are_typed() {
         oracle.scores(&c, &gold, Strategy::None, Algorithm::Goldberg),
         Err(OracleError::UnsupportedAlgorithm { .. })
     ));
+    // Without arcs, the spines are unknown once a word has left the stack.
+    assert_eq!(Configuration::new(System::LrSpine, &[0, 2], &[3], 3), Err(OracleError::SpinesNeeded(System::LrSpine)));
+    assert!(Configuration::new(System::LrSpine, &[0, 1, 2], &[3], 3).is_ok());
     assert_eq!(System::LrSpine.parse_step("left_arc_3"), Some(Step::LeftArcAt(3)));
     assert_eq!(System::LrSpine.parse_step("left_arc_0"), None);
     assert_eq!(System::LrSpine.parse_step("shift"), Some(Step::Shift));

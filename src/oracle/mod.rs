@@ -182,6 +182,8 @@ pub enum OracleError {
     InconsistentArcs { system: System, reason: String },
     #[error("{0} needs the arcs built so far (which stack words have a head) for a stack of more than the root")]
     ArcsNeeded(System),
+    #[error("{0} needs the arcs built so far once a word has left the stack (its steps depend on the spines)")]
+    SpinesNeeded(System),
     #[error("the {algorithm} algorithm is not available for {system} (use {available})")]
     UnsupportedAlgorithm { system: System, algorithm: Algorithm, available: &'static str },
     #[error("strategy {strategy} is not available for {system}: its computations always give a word its left children before its right ones (use none, lbr or strict-lbr, which are the same there)")]

@@ -279,6 +279,10 @@ impl Configuration {
         if system.definition().stack_words_have_heads() && c.stack.len() > 1 {
             return Err(OracleError::ArcsNeeded(system));
         }
+        // LR-spine: once a word has left the stack, the spines depend on the arcs.
+        if system.definition().has_spine_steps() && c.stack.len() < c.next {
+            return Err(OracleError::SpinesNeeded(system));
+        }
         Ok(c)
     }
 
