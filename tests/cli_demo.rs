@@ -1,7 +1,7 @@
 //! The README's main command: `tabula demo` on the embedded sample.
 
 use std::process::Command;
-use tabula::oracle::{exhaustive, Configuration, Strategy, System};
+use tabula::oracle::{exhaustive, Algorithm, Configuration, Oracle, Strategy, System};
 use tabula::tree::DepTree;
 
 #[test]
@@ -16,7 +16,7 @@ fn demo_runs_on_the_embedded_sample_and_optimal_beats_lifting() {
     assert!(text.contains("attachment score kept (Table 6): optimal 87.80 %, lift 85.37 % of 41 words"));
     // The oracle lines agree with the brute-force reference, for every system.
     let gold = DepTree::from_heads(&[2, 0, 4, 2, 2, 8, 8, 4]).unwrap();
-    for system in System::ALL {
+    for system in System::ALL.into_iter().filter(|&s| Oracle::algorithms(s).contains(&Algorithm::Cubic)) {
         let config = Configuration::with_arcs(system, &[0, 1, 2, 3], &[4, 5, 6, 7, 8], &[], 8).unwrap();
         let s = exhaustive::step_scores(&config, &gold, Strategy::Lbr).unwrap();
         let steps: Vec<String> = system

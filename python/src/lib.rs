@@ -48,10 +48,14 @@ fn _tabula(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// The names of the transition systems the library has.
+/// The names of the transition systems with the whole Python API (sessions,
+/// batches, training defaults). `lr-spine` is not listed: its one-shot
+/// `Oracle(system="lr-spine", strategy="none").scores(...)` works (spine
+/// steps included), but its batch arrays have columns for K = 1 only.
 #[pyfunction]
 fn systems() -> Vec<&'static str> {
-    tabula::oracle::System::ALL.iter().map(|s| s.name()).collect()
+    use tabula::oracle::System;
+    System::ALL.iter().filter(|&&s| s != System::LrSpine).map(|s| s.name()).collect()
 }
 
 /// The names of a system's steps, in the order of `scores` and of the

@@ -42,7 +42,7 @@ fn settings(system: &str, strategy: &str, algorithm: &str) -> PyResult<(System, 
 
 /// The step named `name`, which must be a step of `system`.
 fn step(system: System, name: &str) -> Result<Step, OracleError> {
-    Step::from_name(name).filter(|s| system.steps().contains(s)).ok_or_else(|| OracleError::UnknownStep {
+    system.parse_step(name).ok_or_else(|| OracleError::UnknownStep {
         step: name.to_owned(),
         system,
         expected: system.steps().iter().map(|s| s.name()).collect::<Vec<_>>().join(", "),
@@ -61,6 +61,10 @@ fn scores_dict<'py>(py: Python<'py>, system: System, scores: &StepScores) -> PyR
     for &s in system.steps() {
         d.set_item(PyString::intern(py, s.name()), scores.get(s))?;
     }
+    // LR-spine: `left_arc_K` / `right_arc_K` for K ≥ 2 where scored.
+    for (s, v) in scores.iter().filter(|(s, _)| s.spine().is_some() && !system.steps().contains(s)) {
+        d.set_item(PyString::intern(py, s.name()), v)?;
+    }
     Ok(d)
 }
 
@@ -69,7 +73,8 @@ fn optimal_list<'py>(py: Python<'py>, scores: &StepScores) -> PyResult<Bound<'py
     PyList::new(py, scores.optimal().into_iter().map(|s| PyString::intern(py, s.name())))
 }
 
-/// Writes one row of a batch answer: the score of each of `system`'s steps, −1 where none.
+/// Writes one row of a batch answer: the score of each of `system`'s steps, −1 where none
+/// (LR-spine: shift, left_arc_1 and right_arc_1 only).
 fn fill_row(row: &mut [i64], system: System, scores: &StepScores) {
     for (cell, &s) in row.iter_mut().zip(system.steps()) {
         *cell = scores.get(s).map_or(-1, i64::from);

@@ -30,16 +30,20 @@ use tabula::tree::DepTree;
 pub struct Args {
     /// JSON lines of configurations (`-` or absent: standard input).
     input: Option<PathBuf>,
-    /// Transition system when a line has none: arc-standard, arc-hybrid, arc-eager.
+    /// Transition system when a line has none: arc-standard, arc-hybrid,
+    /// arc-eager, lr-spine.
     #[arg(long, default_value = "arc-standard")]
     system: System,
-    /// Strategy when a line has none: none, lbr, strict-lbr, rbl.
-    #[arg(long, default_value = "lbr")]
-    strategy: Strategy,
+    /// Strategy when a line has none: none, lbr, strict-lbr, rbl [default:
+    /// none for lr-spine and --algorithm goldberg, lbr otherwise].
+    #[arg(long)]
+    strategy: Option<Strategy>,
     /// cubic (the system's grammar; any gold tree), quadratic (arc-standard,
     /// Sec. 5), linear (projective gold trees: arc-standard Sec. 6, the
-    /// arc-hybrid and arc-eager closed forms) or auto (linear for projective
-    /// gold trees, cubic otherwise).
+    /// arc-hybrid and arc-eager closed forms), goldberg (projective gold
+    /// trees, strategy none: Goldberg et al. 2014's tables, arc-standard and
+    /// lr-spine) or auto (linear for projective gold trees, cubic otherwise;
+    /// lr-spine: goldberg).
     #[arg(long, default_value = "auto")]
     algorithm: Algorithm,
     /// Grammar for the cubic algorithm of `--system`, replacing the embedded
@@ -108,7 +112,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 /// The terminal mapping of a system's grammar oracle (arc-standard has its own cubic oracle).
 fn mapping(system: System) -> Option<&'static dyn TerminalMapping> {
     match system {
-        System::ArcStandard => None,
+        System::ArcStandard | System::LrSpine => None,
         System::ArcHybrid => Some(&HybridMapping),
         System::ArcEager => Some(&EagerMapping),
     }
@@ -204,15 +208,15 @@ fn answer(line: &str, args: &Args, oracle: &mut Oracle<'_>) -> Result<Value, Str
         );
     }
     let gold = DepTree::from_heads(&heads).map_err(|e| format!("`gold` is not a tree: {e}"))?;
-    let strategy = match obj.get("strategy") {
-        None | Some(Value::Null) => args.strategy,
-        Some(Value::String(s)) => s.parse().map_err(|e| format!("{e}"))?,
-        Some(other) => return Err(format!("`strategy` must be a string, found {other}")),
-    };
     let system = match obj.get("system") {
         None | Some(Value::Null) => args.system,
         Some(Value::String(s)) => s.parse().map_err(|e| format!("{e}"))?,
         Some(other) => return Err(format!("`system` must be a string, found {other}")),
+    };
+    let strategy = match obj.get("strategy") {
+        None | Some(Value::Null) => strategy_for(args, system),
+        Some(Value::String(s)) => s.parse().map_err(|e| format!("{e}"))?,
+        Some(other) => return Err(format!("`strategy` must be a string, found {other}")),
     };
     let config = match obj.get("arcs") {
         None | Some(Value::Null) => Configuration::new(system, &stack, &buffer, gold.len()),
@@ -221,12 +225,23 @@ fn answer(line: &str, args: &Args, oracle: &mut Oracle<'_>) -> Result<Value, Str
     .map_err(|e| e.to_string())?;
     let scores = oracle.scores(&config, &gold, strategy, args.algorithm).map_err(|e| e.to_string())?;
     let mut steps = Map::new();
-    for &step in system.steps() {
+    for step in config.steps() {
         steps.insert(step.name().to_owned(), scores.get(step).map_or(Value::Null, Value::from));
     }
     obj.insert("steps".into(), Value::Object(steps));
     obj.insert("optimal".into(), Value::Array(scores.optimal().into_iter().map(|s| Value::from(s.name())).collect()));
     Ok(Value::Object(obj))
+}
+
+/// The strategy of `--strategy`, or its default for `system`: none for
+/// lr-spine and the goldberg algorithm (which score every computation), lbr
+/// otherwise.
+fn strategy_for(args: &Args, system: System) -> Strategy {
+    args.strategy.unwrap_or(if system == System::LrSpine || args.algorithm == Algorithm::Goldberg {
+        Strategy::None
+    } else {
+        Strategy::Lbr
+    })
 }
 
 fn run_walk(args: &Args, path: &std::path::Path, oracle: &mut Oracle<'_>) -> Result<ExitCode, CliError> {
@@ -240,7 +255,7 @@ fn run_walk(args: &Args, path: &std::path::Path, oracle: &mut Oracle<'_>) -> Res
     let sentences = walk::read_gold(std::io::BufReader::new(file), &path.display().to_string(), args.projectivize)?;
     let opts = WalkOptions {
         system: args.system,
-        strategy: args.strategy,
+        strategy: strategy_for(args, args.system),
         algorithm: args.algorithm,
         stray: args.stray,
         check_agreement: args.check_agreement,
@@ -265,7 +280,7 @@ fn print_walk(args: &Args, stats: &WalkStats) -> Result<(), CliError> {
         args.system,
         stats.trees,
         stats.steps,
-        args.strategy,
+        strategy_for(args, args.system),
         args.stray,
         args.seed,
         if args.projectivize { ", projectivized" } else { "" }
@@ -286,6 +301,18 @@ fn print_walk(args: &Args, stats: &WalkStats) -> Result<(), CliError> {
         let total = t.total();
         writeln!(out, "{name}\tall\t{}\t{:.3}", total.configurations, total.mean_us())?;
     }
+    for s in &stats.slowest {
+        writeln!(
+            out,
+            "# slow: {:.1} us at sentence {} (line {}), n = {}, k+m = {}, stack {}",
+            s.nanos as f64 / 1000.0,
+            s.sentence,
+            s.line,
+            s.n,
+            s.length,
+            tabula::oracle::system::short_list(&s.stack)
+        )?;
+    }
     writeln!(out, "# per tree, everything included (with --session: set-up and steps), by sentence length")?;
     writeln!(out, "sentence_length\tconfigurations\tmean_us")?;
     for (n, b) in &stats.by_sentence {
@@ -295,7 +322,7 @@ fn print_walk(args: &Args, stats: &WalkStats) -> Result<(), CliError> {
         let mut obj = Map::new();
         obj.insert("system".into(), Value::from(args.system.name()));
         obj.insert("algorithm".into(), Value::from(args.algorithm.name()));
-        obj.insert("strategy".into(), Value::from(args.strategy.name()));
+        obj.insert("strategy".into(), Value::from(strategy_for(args, args.system).name()));
         let total = stats.followed.total();
         obj.insert("configurations".into(), Value::from(total.configurations));
         obj.insert("mean_us".into(), Value::from(total.mean_us()));

@@ -14,8 +14,9 @@
 //! (`tests/systems.rs`).
 //!
 //! Memoised on (stack, remaining input, for each stack word and b₁ whether
-//! it has a head and whether it obtained new left / right children): the
-//! future score depends on nothing else.
+//! it has a head and whether it obtained new left / right children, and for
+//! LR-spine the spines of the stack elements): the future score depends on
+//! nothing else.
 
 use super::system::{Configuration, Step, System};
 use super::{OracleError, StepScores, Strategy};
@@ -55,10 +56,8 @@ impl<'a> Exhaustive<'a> {
         }
         let start = State { config: config.clone(), left: vec![false; n + 1], right: vec![false; n + 1] };
         let mut scores = StepScores::default();
-        for &step in config.system().steps() {
-            if config.is_applicable(step) {
-                scores.set(step, search.after(&start, step));
-            }
+        for step in config.applicable_steps() {
+            scores.set(step, search.after(&start, step));
         }
         Ok(scores)
     }
@@ -90,6 +89,9 @@ struct Key {
     /// Stack words, then b₁ (if any), with their bits: head, new left, new right.
     live: Vec<(usize, u8)>,
     next: usize,
+    /// Systems with spine steps (LR-spine): the spines of the stack
+    /// elements, each ended by `usize::MAX`.
+    spines: Vec<usize>,
 }
 
 impl State {
@@ -97,7 +99,13 @@ impl State {
         let c = &self.config;
         let bits = |v: usize| (c.head(v).is_some() as u8) | (self.left[v] as u8) << 1 | (self.right[v] as u8) << 2;
         let live = c.stack().iter().copied().chain(c.next_input()).map(|v| (v, bits(v))).collect();
-        Key { system: c.system(), live, next: c.next_input().unwrap_or(c.sentence_len() + 1) }
+        let mut spines = Vec::new();
+        if c.system().definition().has_spine_steps() {
+            for &a in c.stack() {
+                spines.extend(c.left_spine(a).chain([usize::MAX]).chain(c.right_spine(a)).chain([usize::MAX]));
+            }
+        }
+        Key { system: c.system(), live, next: c.next_input().unwrap_or(c.sentence_len() + 1), spines }
     }
 }
 

@@ -13,7 +13,10 @@
 //!   quadratic and linear (Sec. 5, 6) and the incremental session (Sec. 7);
 //! * [`arc_hybrid`] and [`arc_eager`] — the grammar oracle (any gold tree)
 //!   and the closed forms for projective gold trees ([`decomposable`]: O(1)
-//!   per step in a session, O(n) from scratch; and their static oracles).
+//!   per step in a session, O(n) from scratch; and their static oracles);
+//! * [`lr_spine`] — the LR-spine parser and the tabular oracle of Goldberg,
+//!   Sartorio and Satta (2014), Sec. 6 (projective gold trees, strategy
+//!   none); their arc-standard table (Sec. 4) is [`arc_standard::goldberg`].
 //!
 //! From a [`Configuration`], each applicable [`Step`] is scored by the
 //! largest number of gold arcs that complete computations starting with
@@ -28,6 +31,7 @@ pub mod arc_standard;
 pub mod decomposable;
 pub mod exhaustive;
 pub mod grammar_oracle;
+pub mod lr_spine;
 pub mod session;
 pub mod system;
 pub mod walk;
@@ -35,7 +39,7 @@ pub mod walk;
 pub use system::{Configuration, Step, System, TransitionSystem};
 
 use crate::tree::{DepTree, TreeError};
-use arc_standard::{cubic, incremental, linear, quadratic};
+use arc_standard::{cubic, goldberg, incremental, linear, quadratic};
 use decomposable::{ClosedForm, Decomposable};
 use grammar_oracle::GrammarOracle;
 use std::fmt;
@@ -101,19 +105,26 @@ pub enum Algorithm {
     /// Projective gold trees only, O(n): arc-standard, Sec. 6; arc-hybrid
     /// and arc-eager, the closed forms ([`decomposable`]).
     Linear,
-    /// Linear when the gold tree is projective, cubic otherwise.
+    /// Linear when the gold tree is projective, cubic otherwise (LR-spine:
+    /// Goldberg's table).
     #[default]
     Auto,
+    /// Goldberg, Sartorio and Satta (2014): arc-standard, Sec. 4
+    /// (Algorithm 1 with the right stack), O(ℓ_L ℓ_R (ℓ_L + ℓ_R)); LR-spine,
+    /// Sec. 6 (the table keyed by spine pairs). Projective gold trees and
+    /// strategy none only.
+    Goldberg,
 }
 
 impl Algorithm {
-    /// `cubic`, `quadratic`, `linear` or `auto`.
+    /// `cubic`, `quadratic`, `linear`, `auto` or `goldberg`.
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Cubic => "cubic",
             Algorithm::Quadratic => "quadratic",
             Algorithm::Linear => "linear",
             Algorithm::Auto => "auto",
+            Algorithm::Goldberg => "goldberg",
         }
     }
 }
@@ -132,6 +143,7 @@ impl FromStr for Algorithm {
             "quadratic" => Ok(Algorithm::Quadratic),
             "linear" => Ok(Algorithm::Linear),
             "auto" => Ok(Algorithm::Auto),
+            "goldberg" => Ok(Algorithm::Goldberg),
             _ => Err(OracleError::UnknownAlgorithm(s.to_owned())),
         }
     }
@@ -158,9 +170,9 @@ pub enum OracleError {
     NonProjectiveGold(Algorithm),
     #[error("unknown strategy `{0}` (expected none, lbr, strict-lbr or rbl)")]
     UnknownStrategy(String),
-    #[error("unknown algorithm `{0}` (expected cubic, quadratic, linear or auto)")]
+    #[error("unknown algorithm `{0}` (expected cubic, quadratic, linear, auto or goldberg)")]
     UnknownAlgorithm(String),
-    #[error("unknown system `{0}` (expected arc-standard, arc-hybrid or arc-eager)")]
+    #[error("unknown system `{0}` (expected arc-standard, arc-hybrid, arc-eager or lr-spine)")]
     UnknownSystem(String),
     #[error("unknown step `{step}` for {system} (expected {expected})")]
     UnknownStep { step: String, system: System, expected: String },
@@ -170,10 +182,20 @@ pub enum OracleError {
     InconsistentArcs { system: System, reason: String },
     #[error("{0} needs the arcs built so far (which stack words have a head) for a stack of more than the root")]
     ArcsNeeded(System),
+    #[error("{0} needs the arcs built so far once a word has left the stack (its steps depend on the spines)")]
+    SpinesNeeded(System),
     #[error("the {algorithm} algorithm is not available for {system} (use {available})")]
     UnsupportedAlgorithm { system: System, algorithm: Algorithm, available: &'static str },
     #[error("strategy {strategy} is not available for {system}: its computations always give a word its left children before its right ones (use none, lbr or strict-lbr, which are the same there)")]
     UnsupportedStrategy { system: System, strategy: Strategy },
+    #[error("the {algorithm} algorithm scores every computation (strategy none); strategy {strategy} is not available with it")]
+    StrategyNotOffered { algorithm: Algorithm, strategy: Strategy },
+    #[error("a spine of {len} nodes is longer than the {max} spine positions scored per direction")]
+    SpineTooLong { len: usize, max: usize },
+    #[error("{0} has an oracle for projective gold trees only (projectivize the gold tree first, e.g. `--projectivize` in walks)")]
+    ProjectiveOnly(System),
+    #[error("the parser cannot be trained for {0} (its steps with a spine position have no fixed class)")]
+    SystemNotTrainable(System),
     #[error("the configuration is final: no step applies")]
     Final,
     #[error("an oracle for {expected} was given a {found} configuration")]
@@ -195,6 +217,8 @@ pub struct Oracle<'g> {
     cubic: cubic::CubicOracle<'g>,
     quadratic: quadratic::QuadraticOracle,
     linear: linear::LinearOracle,
+    goldberg: goldberg::GoldbergOracle,
+    spine: lr_spine::table::SpineTable,
     /// The engine of the incremental [`session::OracleSession`] that
     /// borrows this oracle; kept between sessions for its buffers.
     pub(crate) incremental: incremental::IncrementalLinear,
@@ -228,6 +252,8 @@ impl<'g> Oracle<'g> {
             cubic,
             quadratic: quadratic::QuadraticOracle::new(),
             linear: linear::LinearOracle::new(),
+            goldberg: goldberg::GoldbergOracle::new(),
+            spine: lr_spine::table::SpineTable::new(),
             incremental: incremental::IncrementalLinear::default(),
             hybrid: GrammarOracle::embedded(&arc_hybrid::grammar::HybridMapping),
             eager: GrammarOracle::embedded(&arc_eager::grammar::EagerMapping),
@@ -242,6 +268,7 @@ impl<'g> Oracle<'g> {
             System::ArcHybrid => self.hybrid = grammar,
             System::ArcEager => self.eager = grammar,
             System::ArcStandard => unreachable!("arc-standard's grammar oracle is the cubic oracle"),
+            System::LrSpine => unreachable!("LR-spine has no grammar oracle"),
         }
         self
     }
@@ -249,25 +276,38 @@ impl<'g> Oracle<'g> {
     /// The algorithm [`Algorithm::Auto`] resolves to for `gold`: linear when
     /// it is projective, cubic otherwise. O(n log n).
     pub fn resolve(algorithm: Algorithm, gold: &DepTree) -> Algorithm {
+        Self::resolve_for(System::ArcStandard, algorithm, gold)
+    }
+
+    /// [`Oracle::resolve`] for `system` (LR-spine: always Goldberg's table).
+    pub fn resolve_for(system: System, algorithm: Algorithm, gold: &DepTree) -> Algorithm {
         match algorithm {
+            Algorithm::Auto if system == System::LrSpine => Algorithm::Goldberg,
             Algorithm::Auto if gold.is_projective() => Algorithm::Linear,
             Algorithm::Auto => Algorithm::Cubic,
             a => a,
         }
     }
 
-    /// The algorithms available for `system`, in the order cubic, quadratic, linear.
+    /// The algorithms available for `system`, in the order cubic, quadratic, linear, goldberg.
     pub fn algorithms(system: System) -> &'static [Algorithm] {
         match system {
-            System::ArcStandard => &[Algorithm::Cubic, Algorithm::Quadratic, Algorithm::Linear],
+            System::ArcStandard => &[Algorithm::Cubic, Algorithm::Quadratic, Algorithm::Linear, Algorithm::Goldberg],
             System::ArcHybrid | System::ArcEager => &[Algorithm::Cubic, Algorithm::Linear],
+            System::LrSpine => &[Algorithm::Goldberg],
         }
+    }
+
+    /// Whether `algorithm` scores computations under `strategy` (Goldberg's
+    /// tables: strategy none only).
+    pub fn offers(algorithm: Algorithm, strategy: Strategy) -> bool {
+        algorithm != Algorithm::Goldberg || strategy == Strategy::None
     }
 
     /// The closed-form formulas of `system` (arc-hybrid, arc-eager), if it has them.
     pub fn formulas(system: System) -> Option<&'static dyn Decomposable> {
         match system {
-            System::ArcStandard => None,
+            System::ArcStandard | System::LrSpine => None,
             System::ArcHybrid => Some(&arc_hybrid::closed_form::HybridFormulas),
             System::ArcEager => Some(&arc_eager::closed_form::EagerFormulas),
         }
@@ -275,8 +315,23 @@ impl<'g> Oracle<'g> {
 
     /// Checks that `system` offers `strategy` and `algorithm`.
     pub fn check_support(system: System, strategy: Strategy, algorithm: Algorithm) -> Result<(), OracleError> {
+        if system == System::LrSpine {
+            if !matches!(algorithm, Algorithm::Goldberg | Algorithm::Auto) {
+                return Err(OracleError::UnsupportedAlgorithm { system, algorithm, available: "goldberg or auto" });
+            }
+            if strategy != Strategy::None {
+                return Err(OracleError::StrategyNotOffered { algorithm: Algorithm::Goldberg, strategy });
+            }
+            return Ok(());
+        }
+        if algorithm == Algorithm::Goldberg && strategy != Strategy::None {
+            return Err(OracleError::StrategyNotOffered { algorithm, strategy });
+        }
         if system == System::ArcStandard {
             return Ok(());
+        }
+        if algorithm == Algorithm::Goldberg {
+            return Err(OracleError::UnsupportedAlgorithm { system, algorithm, available: "cubic, linear or auto" });
         }
         if strategy == Strategy::Rbl {
             return Err(OracleError::UnsupportedStrategy { system, strategy });
@@ -296,8 +351,12 @@ impl<'g> Oracle<'g> {
     /// cubic is the grammar oracle, O((k + m)³), any gold tree; linear the
     /// closed form, O(n), projective gold trees only; their computations give
     /// every word its left children before its right ones, so none, lbr and
-    /// strict-lbr are the same strategy there and rbl is refused. No
-    /// allocation once warm.
+    /// strict-lbr are the same strategy there and rbl is refused.
+    /// Goldberg (arc-standard, Goldberg et al. 2014 Sec. 4): O(n + ℓ_L ℓ_R
+    /// (ℓ_L + ℓ_R)) per step, projective gold trees and strategy none only.
+    /// LR-spine: goldberg (or auto), Sec. 6, strategy none, projective gold
+    /// trees, spines of s₀ and s₁ up to [`SPINE_CAPACITY`]. No allocation
+    /// once warm.
     pub fn scores(
         &mut self,
         config: &Configuration,
@@ -312,6 +371,7 @@ impl<'g> Oracle<'g> {
                 Algorithm::Cubic => self.cubic.scores(config, gold, strategy),
                 Algorithm::Quadratic => self.quadratic.scores(config, gold, strategy),
                 Algorithm::Linear => self.linear.scores(config, gold, strategy),
+                Algorithm::Goldberg => self.goldberg.scores(config, gold, strategy),
                 // The linear oracle checks projectivity itself (cached per tree).
                 Algorithm::Auto => match self.linear.scores(config, gold, strategy) {
                     Err(OracleError::NonProjectiveGold(_)) => self.cubic.scores(config, gold, strategy),
@@ -331,6 +391,7 @@ impl<'g> Oracle<'g> {
                     _ => self.eager.scores(config, gold),
                 }
             }
+            System::LrSpine => self.spine.scores(config, gold),
         }
     }
 
@@ -363,13 +424,36 @@ impl<'g> Oracle<'g> {
     }
 }
 
+/// How many spine positions K a [`StepScores`] holds per direction: the
+/// scores of `left_arc_K` / `right_arc_K` for K ≤ 32. The LR-spine oracles
+/// refuse a configuration with a longer spine ([`OracleError::SpineTooLong`]).
+pub const SPINE_CAPACITY: usize = 32;
+
 /// For each step, the largest number of gold arcs that computations starting
 /// with it (and respecting the strategy) can still build; `None` where the
 /// step is not applicable (or not a step of the system), or no computation
 /// completes after it.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+///
+/// Layout: a fixed part indexed by [`Step::index`] (the steps of
+/// [`Step::ALL`]) and a spine part for `left_arc_K` / `right_arc_K`,
+/// K ≤ [`SPINE_CAPACITY`], inline, so that the type stays `Copy` and a
+/// scoring never allocates (≈ 300 bytes; the spine part is written only by
+/// LR-spine). Setting a spine step beyond the capacity is ignored.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct StepScores {
     scores: [Option<u32>; Step::ALL.len()],
+    /// `left_arc_K` at K − 1, `right_arc_K` at [`SPINE_CAPACITY`] + K − 1;
+    /// [`NO_SCORE`] where unset.
+    spine: [u32; 2 * SPINE_CAPACITY],
+}
+
+/// The unset value of the spine part of [`StepScores`].
+const NO_SCORE: u32 = u32::MAX;
+
+impl Default for StepScores {
+    fn default() -> Self {
+        StepScores { scores: Default::default(), spine: [NO_SCORE; 2 * SPINE_CAPACITY] }
+    }
 }
 
 impl StepScores {
@@ -381,23 +465,43 @@ impl StepScores {
         }
         s
     }
+    /// The slot of a spine step, if within the capacity.
+    fn spine_slot(right: bool, k: u32) -> Option<usize> {
+        let k = k as usize;
+        (1..=SPINE_CAPACITY).contains(&k).then(|| right as usize * SPINE_CAPACITY + k - 1)
+    }
     /// The score of `step`.
     pub fn get(&self, step: Step) -> Option<u32> {
-        self.scores[step.index()]
+        match step.spine() {
+            None => self.scores[step.index()],
+            Some((right, k)) => Self::spine_slot(right, k).map(|i| self.spine[i]).filter(|&v| v != NO_SCORE),
+        }
     }
-    /// Sets the score of `step`.
+    /// Sets the score of `step` (a spine step beyond [`SPINE_CAPACITY`] is ignored).
     pub fn set(&mut self, step: Step, score: Option<u32>) {
-        self.scores[step.index()] = score;
+        match step.spine() {
+            None => self.scores[step.index()] = score,
+            Some((right, k)) => {
+                if let Some(i) = Self::spine_slot(right, k) {
+                    self.spine[i] = score.unwrap_or(NO_SCORE);
+                }
+            }
+        }
     }
-    /// The steps with a score, in the order of [`Step::ALL`].
+    /// The steps with a score: those of [`Step::ALL`] in its order, then
+    /// `left_arc_K` and `right_arc_K` by increasing K.
     pub fn iter(&self) -> impl Iterator<Item = (Step, u32)> + '_ {
-        Step::ALL.into_iter().filter_map(|s| self.get(s).map(|v| (s, v)))
+        let spine = self.spine.iter().enumerate().filter(|(_, &v)| v != NO_SCORE).map(|(i, &v)| {
+            let k = (i % SPINE_CAPACITY + 1) as u32;
+            (if i < SPINE_CAPACITY { Step::LeftArcAt(k) } else { Step::RightArcAt(k) }, v)
+        });
+        Step::ALL.into_iter().filter_map(|s| self.get(s).map(|v| (s, v))).chain(spine)
     }
     /// The best score, if any step has one.
     pub fn best(&self) -> Option<u32> {
         self.iter().map(|(_, v)| v).max()
     }
-    /// The steps reaching the best score, in the order of [`Step::ALL`].
+    /// The steps reaching the best score, in the order of [`StepScores::iter`].
     pub fn optimal(&self) -> Vec<Step> {
         let best = self.best();
         self.iter().filter(|&(_, v)| Some(v) == best).map(|(s, _)| s).collect()

@@ -16,6 +16,7 @@
 use super::arc_eager::ArcEager;
 use super::arc_hybrid::ArcHybrid;
 use super::arc_standard::ArcStandard;
+use super::lr_spine::LrSpine;
 use super::OracleError;
 use crate::tree::DepTree;
 use std::fmt;
@@ -37,16 +38,26 @@ pub enum Step {
     RightArc,
     /// Arc-eager: pop s₀, which has a head.
     Reduce,
+
+    // Steps with a spine position K ≥ 1 (LR-spine, Goldberg et al. 2014, Sec. 6.1);
+    // not in `Step::ALL`, scored in the spine part of `StepScores`.
+    /// LR-spine `left_arc_K`: ls(s₀)[K] → root(s₁), remove s₁ (K = 1: s₀ → s₁).
+    LeftArcAt(u32),
+    /// LR-spine `right_arc_K`: rs(s₁)[K] → root(s₀), pop s₀ (K = 1: s₁ → s₀).
+    RightArcAt(u32),
 }
 
 impl Step {
-    /// Every step of every system, in the order of [`StepScores`](super::StepScores).
+    /// Every step without a spine position, in the order of [`StepScores`](super::StepScores).
     pub const ALL: [Step; 6] =
         [Step::Shift, Step::ReduceLeft, Step::ReduceRight, Step::LeftArc, Step::RightArc, Step::Reduce];
 
-    /// The name used on the command line and in JSON.
+    /// The name used on the command line and in JSON (`left_arc_K` /
+    /// `right_arc_K` for the spine steps; interned, see [`spine_name`]).
     pub fn name(self) -> &'static str {
         match self {
+            Step::LeftArcAt(k) => spine_name(false, k),
+            Step::RightArcAt(k) => spine_name(true, k),
             Step::Shift => "shift",
             Step::ReduceLeft => "reduce_left",
             Step::ReduceRight => "reduce_right",
@@ -56,15 +67,61 @@ impl Step {
         }
     }
 
-    /// The index of this step in [`Step::ALL`].
+    /// The index of this step in [`Step::ALL`]; for a spine step, the
+    /// length of [`Step::ALL`] (it has none). O(|ALL|).
     pub fn index(self) -> usize {
-        self as usize
+        Step::ALL.iter().position(|&s| s == self).unwrap_or(Step::ALL.len())
     }
 
-    /// The step named `name` ([`Step::name`]).
+    /// The spine position K of `left_arc_K` / `right_arc_K`, and whether it
+    /// is a right arc.
+    pub fn spine(self) -> Option<(bool, u32)> {
+        match self {
+            Step::LeftArcAt(k) => Some((false, k)),
+            Step::RightArcAt(k) => Some((true, k)),
+            _ => None,
+        }
+    }
+
+    /// The step named `name` among [`Step::ALL`] ([`Step::name`]); spine
+    /// steps are parsed by [`System::parse_step`], since a name like
+    /// `left_arc_2` may mean different steps in different systems.
     pub fn from_name(name: &str) -> Option<Step> {
         Step::ALL.into_iter().find(|s| s.name() == name)
     }
+
+    /// `left_arc_K` / `right_arc_K` with K ≥ 1 as a spine step.
+    fn spine_from_name(name: &str) -> Option<Step> {
+        let (right, k) = if let Some(k) = name.strip_prefix("left_arc_") {
+            (false, k)
+        } else {
+            (true, name.strip_prefix("right_arc_")?)
+        };
+        if k.is_empty() || !k.bytes().all(|b| b.is_ascii_digit()) || k.starts_with('0') {
+            return None;
+        }
+        let k: u32 = k.parse().ok()?;
+        Some(if right { Step::RightArcAt(k) } else { Step::LeftArcAt(k) })
+    }
+}
+
+/// The interned name `left_arc_K` / `right_arc_K` of a spine step: built
+/// once per (direction, K) and kept for the life of the process (at most
+/// two strings per spine position ever seen, so bounded by the longest
+/// spine).
+pub fn spine_name(right: bool, k: u32) -> &'static str {
+    use std::sync::{Mutex, OnceLock};
+    static NAMES: OnceLock<Mutex<[Vec<&'static str>; 2]>> = OnceLock::new();
+    let names = NAMES.get_or_init(|| Mutex::new([Vec::new(), Vec::new()]));
+    let mut names = names.lock().unwrap_or_else(|e| e.into_inner());
+    let list = &mut names[right as usize];
+    let k = k as usize;
+    while list.len() <= k {
+        let i = list.len();
+        let s = format!("{}_arc_{i}", if right { "right" } else { "left" });
+        list.push(Box::leak(s.into_boxed_str()));
+    }
+    list[k]
 }
 
 impl fmt::Display for Step {
@@ -83,11 +140,14 @@ pub enum System {
     ArcHybrid,
     /// Arc-eager (Nivre 2003; seed 004, Sec. 2): `shift`, `left_arc`, `right_arc`, `reduce`.
     ArcEager,
+    /// LR-spine (Sartorio et al. 2013; Goldberg et al. 2014, Sec. 6.1):
+    /// `shift`, `left_arc_K`, `right_arc_K`.
+    LrSpine,
 }
 
 impl System {
     /// Every system.
-    pub const ALL: [System; 3] = [System::ArcStandard, System::ArcHybrid, System::ArcEager];
+    pub const ALL: [System; 4] = [System::ArcStandard, System::ArcHybrid, System::ArcEager, System::LrSpine];
 
     /// The definition of the system.
     pub fn definition(self) -> &'static dyn TransitionSystem {
@@ -95,21 +155,36 @@ impl System {
             System::ArcStandard => &ArcStandard,
             System::ArcHybrid => &ArcHybrid,
             System::ArcEager => &ArcEager,
+            System::LrSpine => &LrSpine,
         }
     }
 
-    /// `arc-standard`, `arc-hybrid` or `arc-eager`.
+    /// `arc-standard`, `arc-hybrid`, `arc-eager` or `lr-spine`.
     pub fn name(self) -> &'static str {
         match self {
             System::ArcStandard => "arc-standard",
             System::ArcHybrid => "arc-hybrid",
             System::ArcEager => "arc-eager",
+            System::LrSpine => "lr-spine",
         }
     }
 
-    /// The steps of the system, in the order of [`Step::ALL`].
+    /// The steps of the system, in the order of [`Step::ALL`] (LR-spine:
+    /// those with K = 1; [`Configuration::steps`] has all of a configuration).
     pub fn steps(self) -> &'static [Step] {
         self.definition().steps()
+    }
+
+    /// The step of this system named `name`: one of [`System::steps`], or
+    /// (systems with spine steps) `left_arc_K` / `right_arc_K` for any K ≥ 1.
+    pub fn parse_step(self, name: &str) -> Option<Step> {
+        let def = self.definition();
+        if def.has_spine_steps() {
+            if let Some(step) = Step::spine_from_name(name) {
+                return Some(step);
+            }
+        }
+        self.steps().iter().copied().find(|s| s.name() == name)
     }
 }
 
@@ -150,6 +225,16 @@ pub trait TransitionSystem: Send + Sync + 'static {
     /// Whether a stack word other than 0 can have a head (arc-eager: after
     /// `right_arc`, and then it is the stack word below it).
     fn stack_words_have_heads(&self) -> bool;
+    /// Whether the system has steps with a spine position
+    /// ([`Step::LeftArcAt`], [`Step::RightArcAt`]) beyond [`TransitionSystem::steps`].
+    fn has_spine_steps(&self) -> bool {
+        false
+    }
+    /// How many `left_arc_K` and `right_arc_K` steps `c` offers (LR-spine:
+    /// |ls(s₀)| and |rs(s₁)| when they apply); (0, 0) for other systems.
+    fn spine_steps(&self, _c: &Configuration) -> (usize, usize) {
+        (0, 0)
+    }
 }
 
 /// A configuration of a transition system for a sentence of n words: the
@@ -165,12 +250,22 @@ pub struct Configuration {
     /// `heads[d]`: the head given to d so far, or [`DepTree::NO_HEAD`];
     /// `heads[0]` is always `NO_HEAD`.
     pub(crate) heads: Vec<usize>,
+    /// `outer[v]`: the leftmost and the rightmost dependent given to v so
+    /// far ([`DepTree::NO_HEAD`] if none); the spines of LR-spine.
+    pub(crate) outer: Vec<[usize; 2]>,
 }
 
 impl Configuration {
     /// The initial configuration (0, 1 2 … n) of `system`, with no arcs. O(n).
     pub fn initial(system: System, n: usize) -> Self {
-        Configuration { system, stack: vec![0], next: 1, n, heads: vec![DepTree::NO_HEAD; n + 1] }
+        Configuration {
+            system,
+            stack: vec![0],
+            next: 1,
+            n,
+            heads: vec![DepTree::NO_HEAD; n + 1],
+            outer: vec![[DepTree::NO_HEAD; 2]; n + 1],
+        }
     }
 
     /// A configuration of `system` from its stack and remaining input,
@@ -183,6 +278,10 @@ impl Configuration {
         let c = Self::unchecked_arcs(system, stack, buffer, n)?;
         if system.definition().stack_words_have_heads() && c.stack.len() > 1 {
             return Err(OracleError::ArcsNeeded(system));
+        }
+        // LR-spine: once a word has left the stack, the spines depend on the arcs.
+        if system.definition().has_spine_steps() && c.stack.len() < c.next {
+            return Err(OracleError::SpinesNeeded(system));
         }
         Ok(c)
     }
@@ -242,7 +341,14 @@ impl Configuration {
         if first <= top {
             return Err(OracleError::OutOfOrder(first, top));
         }
-        Ok(Configuration { system, stack: stack.to_vec(), next: first, n, heads: vec![DepTree::NO_HEAD; n + 1] })
+        Ok(Configuration {
+            system,
+            stack: stack.to_vec(),
+            next: first,
+            n,
+            heads: vec![DepTree::NO_HEAD; n + 1],
+            outer: vec![[DepTree::NO_HEAD; 2]; n + 1],
+        })
     }
 
     /// Records `arcs` as the arcs built so far, after checking them (see
@@ -344,7 +450,23 @@ impl Configuration {
             }
         }
         self.heads = heads;
+        for d in 1..=n {
+            if self.heads[d] != DepTree::NO_HEAD {
+                self.note_arc(self.heads[d], d);
+            }
+        }
         Ok(())
+    }
+
+    /// Records d as a dependent of h in `outer`.
+    fn note_arc(&mut self, h: usize, d: usize) {
+        let o = &mut self.outer[h];
+        if o[0] == DepTree::NO_HEAD || d < o[0] {
+            o[0] = d;
+        }
+        if o[1] == DepTree::NO_HEAD || d > o[1] {
+            o[1] = d;
+        }
     }
 
     /// The transition system.
@@ -385,9 +507,28 @@ impl Configuration {
     pub fn is_applicable(&self, step: Step) -> bool {
         self.system.definition().is_applicable(self, step)
     }
-    /// The applicable steps, in the order of [`Step::ALL`].
+    /// The steps of the system at this configuration: [`System::steps`],
+    /// then (LR-spine) `left_arc_K` for K = 2 … |ls(s₀)| and `right_arc_K`
+    /// for K = 2 … |rs(s₁)|.
+    pub fn steps(&self) -> impl Iterator<Item = Step> + '_ {
+        let (l, r) = self.system.definition().spine_steps(self);
+        let more = |n: usize, f: fn(u32) -> Step| (2..=n as u32).map(f);
+        self.system.steps().iter().copied().chain(more(l, Step::LeftArcAt)).chain(more(r, Step::RightArcAt))
+    }
+    /// The applicable steps, in the order of [`Configuration::steps`].
     pub fn applicable_steps(&self) -> impl Iterator<Item = Step> + '_ {
-        self.system.steps().iter().copied().filter(|&s| self.is_applicable(s))
+        self.steps().filter(|&s| self.is_applicable(s))
+    }
+    /// The left spine of the subtree built so far under `v`: v, its leftmost
+    /// left dependent, that one's, … (Goldberg et al. 2014, Sec. 6.1, with
+    /// *left* dependents only: see `docs/systems.md`). O(length).
+    pub fn left_spine(&self, v: usize) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(Some(v), move |&u| Some(self.outer[u][0]).filter(|&d| d < u))
+    }
+    /// The right spine of the subtree built so far under `v`: v, its
+    /// rightmost right dependent, that one's, … O(length).
+    pub fn right_spine(&self, v: usize) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(Some(v), move |&u| Some(self.outer[u][1]).filter(|&d| d > u && d != DepTree::NO_HEAD))
     }
     /// Applies `step`, returning the arc (head, dependent) it builds, if any.
     pub fn apply(&mut self, step: Step) -> Result<Option<(usize, usize)>, OracleError> {
@@ -398,6 +539,7 @@ impl Configuration {
         let arc = def.apply(self, step);
         if let Some((h, d)) = arc {
             self.heads[d] = h;
+            self.note_arc(h, d);
         }
         Ok(arc)
     }
@@ -421,7 +563,7 @@ impl Configuration {
 }
 
 /// A list of nodes for a message: at most 12 shown, then how many more.
-pub(crate) fn short_list(nodes: &[usize]) -> String {
+pub fn short_list(nodes: &[usize]) -> String {
     if nodes.len() <= 12 {
         return format!("{nodes:?}");
     }

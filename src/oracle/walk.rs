@@ -145,6 +145,25 @@ pub struct WalkStats {
     pub by_sentence: BTreeMap<usize, Bucket>,
     /// Configurations where the algorithms were compared.
     pub compared: u64,
+    /// The slowest answers of the followed algorithm, slowest first (at most
+    /// [`SLOWEST`]).
+    pub slowest: Vec<Slow>,
+}
+
+/// How many of the slowest answers [`WalkStats::slowest`] keeps.
+pub const SLOWEST: usize = 5;
+
+/// One slow answer of a walk: where and how long.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Slow {
+    pub nanos: u128,
+    /// 1-based index of the sentence and its first line.
+    pub sentence: usize,
+    pub line: usize,
+    /// Sentence length n and k + m (stack words after the root plus remaining input).
+    pub n: usize,
+    pub length: usize,
+    pub stack: Vec<usize>,
 }
 
 /// Walks one computation per tree (see the [module documentation](self)).
@@ -160,7 +179,7 @@ pub fn walk<R: Rng>(
     let others = Oracle::algorithms(opts.system);
     for (index, sentence) in sentences.iter().enumerate() {
         let gold = &sentence.tree;
-        let main = Oracle::resolve(opts.algorithm, gold);
+        let main = Oracle::resolve_for(opts.system, opts.algorithm, gold);
         let err = |source| WalkError::Oracle { sentence: index + 1, line: sentence.line, source };
         stats.trees += 1;
         if opts.session {
@@ -179,6 +198,7 @@ pub fn walk<R: Rng>(
                 let length = config.stack().len() - 1 + config.buffer().count();
                 stats.timings.entry(main.name()).or_default().add(length, nanos);
                 stats.followed.add(length, nanos);
+                stats.note_slow(nanos, index, sentence.line, &config);
                 tree.configurations += 1;
                 tree.nanos += nanos;
                 if opts.check_agreement {
@@ -196,6 +216,18 @@ pub fn walk<R: Rng>(
 }
 
 impl WalkStats {
+    /// Keeps the answer among the [`SLOWEST`] if it is one. O(SLOWEST).
+    fn note_slow(&mut self, nanos: u128, index: usize, line: usize, config: &Configuration) {
+        if self.slowest.len() == SLOWEST && self.slowest.last().is_some_and(|s| s.nanos >= nanos) {
+            return;
+        }
+        let at = self.slowest.iter().position(|s| s.nanos < nanos).unwrap_or(self.slowest.len());
+        let length = config.stack().len() - 1 + config.buffer().count();
+        let slow =
+            Slow { nanos, sentence: index + 1, line, n: config.sentence_len(), length, stack: config.stack().to_vec() };
+        self.slowest.insert(at, slow);
+        self.slowest.truncate(SLOWEST);
+    }
     /// Adds the totals of one tree of `n` words to [`WalkStats::by_sentence`].
     fn add_tree(&mut self, n: usize, tree: Bucket) {
         let b = self.by_sentence.entry(n).or_default();
@@ -221,6 +253,7 @@ fn walk_session<R: Rng>(
         Algorithm::Cubic => "cubic+session",
         Algorithm::Quadratic => "quadratic+session",
         Algorithm::Linear | Algorithm::Auto => "linear+session",
+        Algorithm::Goldberg => "goldberg+session",
     };
     // Time not spent in a timed `scores` (the set-up, and each `apply`) is
     // added to the next timed configuration.
@@ -239,6 +272,7 @@ fn walk_session<R: Rng>(
             let length = config.stack().len() - 1 + config.buffer().count();
             stats.timings.entry(name).or_default().add(length, nanos);
             stats.followed.add(length, nanos);
+            stats.note_slow(nanos, index, sentence.line, &config);
             tree.configurations += 1;
             tree.nanos += nanos;
             if opts.check_agreement {
@@ -272,7 +306,7 @@ fn check(
     let projective = gold.is_projective();
     let mut answers = vec![(main, *scores)];
     for &a in others {
-        if a == main || (a != Algorithm::Cubic && !projective) {
+        if a == main || (a != Algorithm::Cubic && !projective) || !Oracle::offers(a, strategy) {
             continue;
         }
         let t0 = Instant::now();

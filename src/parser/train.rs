@@ -42,7 +42,7 @@ use super::perceptron::Averaged;
 use super::ParserError;
 use crate::conllu::Reader;
 use crate::oracle::session::OracleSession;
-use crate::oracle::{Algorithm, Configuration, Oracle, Step, Strategy, System};
+use crate::oracle::{Algorithm, Configuration, Oracle, OracleError, Step, Strategy, System};
 use crate::projectivize::{lift, OptimalProjectivizer, TreeClass};
 use crate::tree::DepTree;
 use rand::seq::SliceRandom;
@@ -293,6 +293,10 @@ impl Trainer {
         labels: Option<Vec<String>>,
     ) -> Result<Trainer, ParserError> {
         Oracle::check_support(options.system, options.strategy, options.algorithm)?;
+        if options.system.definition().has_spine_steps() {
+            // The model scores a fixed set of steps; spine steps have no class.
+            return Err(OracleError::SystemNotTrainable(options.system).into());
+        }
         let labels: Vec<String> = labels.unwrap_or_else(|| {
             data.iter().flat_map(|s| s.deprels.iter().cloned()).collect::<BTreeSet<_>>().into_iter().collect()
         });

@@ -5,13 +5,15 @@
 //! with the arc a₁ → a₂; `reduce_right` (α a₁ a₂, β) ⊢ (α a₂, β) with the
 //! arc a₂ → a₁, needing |α| > 0. Final: (0, ε).
 //!
-//! Oracles: [`cubic`] (Sec. 4: the engine with the Table 4 grammar, any gold
+//! Oracles: [`goldberg`] (Goldberg et al. 2014, Sec. 4: the right stack and
+//! Algorithm 1, projective gold trees, strategy none), [`cubic`] (Sec. 4: the engine with the Table 4 grammar, any gold
 //! tree, with the strategy masks), [`quadratic`] and [`linear`] (Sec. 5 and
 //! 6: projective gold trees, over the critical nodes of [`critical`]), and
 //! [`incremental`] (Sec. 7: the linear algorithm kept from step to step).
 
 pub mod critical;
 pub mod cubic;
+pub mod goldberg;
 pub mod incremental;
 pub mod linear;
 pub mod quadratic;
