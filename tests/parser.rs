@@ -13,7 +13,8 @@ use std::process::{Command, Output};
 use tabula::oracle::session::OracleSession;
 use tabula::oracle::{Algorithm, Configuration, Oracle, Strategy, System};
 use tabula::parser::eval::evaluate;
-use tabula::parser::model::Model;
+use tabula::parser::features::FEATURE_SET;
+use tabula::parser::model::{Model, MODEL_VERSION};
 use tabula::parser::train::{
     arc_standard_static, attachment, read_gold, GoldSentence, OracleKind, Projectivize, TrainOptions, Trainer,
 };
@@ -238,13 +239,15 @@ fn model_files_round_trip_and_bad_ones_are_errors() {
     assert!(matches!(Model::from_bytes(&longer), Err(ParserError::ModelCorrupt(_))));
     assert!(matches!(Model::from_bytes(b"1\tHi\t_\n"), Err(ParserError::ModelForeign)));
     // A header announcing huge tables is checked against the file size before any allocation.
-    let huge = b"TABULA-PARSER-MODEL\nversion 1\nsystem arc-eager\nfeatures zn2011-v1\nstep-bits 30\nlabel-bits 30\nlabels 1\nx\nend\n0000";
-    assert!(matches!(Model::from_bytes(huge), Err(ParserError::ModelTruncated)));
-    let text = String::from_utf8_lossy(&bytes[..60]).replace("version 1", "version 9");
+    let huge = format!(
+        "TABULA-PARSER-MODEL\nversion {MODEL_VERSION}\nsystem arc-eager\nfeatures {FEATURE_SET}\nstep-bits 30\nlabel-bits 30\nlabels 1\nx\nend\n0000"
+    );
+    assert!(matches!(Model::from_bytes(huge.as_bytes()), Err(ParserError::ModelTruncated)));
+    let text = String::from_utf8_lossy(&bytes[..60]).replace(&format!("version {MODEL_VERSION}"), "version 9");
     let mut other = text.into_bytes();
     other.extend_from_slice(&bytes[60..]);
     assert!(matches!(Model::from_bytes(&other), Err(ParserError::ModelVersion { .. })));
-    let features = String::from_utf8_lossy(&bytes[..80]).replace("zn2011-v1", "zn2011-v0");
+    let features = String::from_utf8_lossy(&bytes[..80]).replace(FEATURE_SET, "zn2011-v0");
     let mut other = features.into_bytes();
     other.extend_from_slice(&bytes[80..]);
     assert!(matches!(Model::from_bytes(&other), Err(ParserError::ModelFeatures { .. })));
@@ -428,27 +431,37 @@ fn a_second_pass_continues_from_a_model() {
     assert!(matches!(Trainer::from_model(second, unknown, "g", model), Err(ParserError::InitMismatch(_))));
 }
 
-/// Model files never replace a device or a symbolic link (issue 10's rule for every output).
+/// Model files never replace a device or a symbolic link (issue 10's rule
+/// for every output): `tabula train -o` writes through the CLI's shared
+/// output code, like every other command.
 #[test]
 fn model_files_keep_devices_and_follow_symbolic_links() {
     use std::os::unix::fs::FileTypeExt;
-    use tabula::parser::model::write_atomic;
-    let dir = std::env::temp_dir().join(format!("tabula-model-out-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("model_output");
+    let train = dir.join("train.conllu");
+    fs::write(&train, synthetic(20, 5)).unwrap();
     let target = dir.join("m.model");
     let link = dir.join("link.model");
     std::os::unix::fs::symlink(&target, &link).unwrap();
-    write_atomic(&link, b"first").unwrap();
-    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link is kept");
-    assert_eq!(std::fs::read(&target).unwrap(), b"first");
-    write_atomic(&link, b"second").unwrap();
-    assert_eq!(std::fs::read(&target).unwrap(), b"second");
-    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2, "no temporary file left");
-    std::fs::remove_dir_all(&dir).unwrap();
-    let null = std::path::Path::new("/dev/null");
-    if std::fs::metadata(null).is_ok_and(|m| m.file_type().is_char_device()) {
-        write_atomic(null, b"model").unwrap();
-        assert!(std::fs::metadata(null).unwrap().file_type().is_char_device(), "/dev/null stays a device");
+    let args = |out: &Path| {
+        tabula(&["train", s(&train), "-o", s(out), "--epochs", "1", "--step-bits", "8", "--label-bits", "6"])
+    };
+    for _ in 0..2 {
+        let out = args(&link);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link is kept");
+        assert!(Model::load(&target).is_ok(), "the target holds the model");
     }
+    assert_eq!(fs::read_dir(&dir).unwrap().count(), 3, "no temporary file left");
+    let null = Path::new("/dev/null");
+    if fs::metadata(null).is_ok_and(|m| m.file_type().is_char_device()) {
+        let out = args(null);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(fs::metadata(null).unwrap().file_type().is_char_device(), "/dev/null stays a device");
+    }
+    // An unwritable output is reported before the training starts.
+    let out = args(&dir.join("missing").join("m.model"));
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("does not exist") && !err.contains("epoch"), "{err}");
 }

@@ -38,7 +38,6 @@ use super::features::{hash_bytes, mix, ArcState, Extractor, Tokens, FEATURE_SET}
 use super::perceptron::Weights;
 use super::ParserError;
 use crate::oracle::{Configuration, Step, System};
-use std::io::Write;
 use std::path::Path;
 
 const MAGIC: &str = "TABULA-PARSER-MODEL\n";
@@ -178,12 +177,6 @@ impl Model {
         Ok(model)
     }
 
-    /// Writes the model to `path` atomically (a temporary file beside it,
-    /// renamed over it). O(size).
-    pub fn save(&self, path: &Path) -> Result<(), ParserError> {
-        write_atomic(path, &self.to_bytes())
-    }
-
     /// Reads a model file (see [`Model::from_bytes`]).
     pub fn load(path: &Path) -> Result<Model, ParserError> {
         let bytes = std::fs::read(path).map_err(|e| ParserError::Io(format!("{}: {e}", path.display())))?;
@@ -207,44 +200,6 @@ fn checksum(bytes: &[u8]) -> u64 {
         h = mix(h ^ u64::from_le_bytes(c.try_into().expect("8 bytes")));
     }
     mix(h ^ hash_bytes(chunks.remainder()) ^ bytes.len() as u64)
-}
-
-/// Writes `bytes` to a temporary file beside `path`, then renames it over
-/// `path`: readers never see a partial file. A symbolic link is followed to
-/// its target; a path that exists but is not a regular file (a device such as
-/// `/dev/null`, a FIFO) is written in place, never replaced.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ParserError> {
-    let io = |p: &Path, e: std::io::Error| ParserError::Io(format!("{}: {e}", p.display()));
-    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
-        let written = std::fs::OpenOptions::new().write(true).open(path).and_then(|mut f| f.write_all(bytes));
-        return written.map_err(|e| io(path, e));
-    }
-    let mut resolved = path.to_path_buf();
-    for _ in 0..40 {
-        match std::fs::read_link(&resolved) {
-            Ok(link) => resolved = resolved.parent().map_or(link.clone(), |dir| dir.join(&link)),
-            Err(_) => break,
-        }
-    }
-    let path = resolved.as_path();
-    let name = path.file_name().ok_or_else(|| ParserError::Io(format!("{}: not a file name", path.display())))?;
-    let mut temp_name = std::ffi::OsString::from(".");
-    temp_name.push(name);
-    temp_name.push(format!(".tabula-{}.tmp", std::process::id()));
-    let temp = path.with_file_name(temp_name);
-    let result = (|| {
-        let mut f = std::fs::File::create(&temp)?;
-        f.write_all(bytes)?;
-        f.sync_all()
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&temp);
-        return Err(io(&temp, e));
-    }
-    std::fs::rename(&temp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&temp);
-        io(path, e)
-    })
 }
 
 /// Picks the best of `scores` among the classes where `allowed` holds
