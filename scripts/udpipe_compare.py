@@ -2,7 +2,7 @@
 parser with its defaults) and parses a test file with it; used by
 scripts/udpipe-compare.sh (issue 13). Only runs UDPipe (PyPI ufal.udpipe).
 
-Usage: udpipe_compare.py train TRAIN.conllu DEV.conllu MODEL
+Usage: udpipe_compare.py train TRAIN.conllu DEV.conllu MODEL [PARSER_OPTIONS]
        udpipe_compare.py parse MODEL TEST.conllu OUT.conllu
 Prints one line of JSON: the wall-clock and CPU seconds (training, or parsing
 without loading the model) and the words processed.
@@ -33,11 +33,12 @@ def words(path):
 
 
 def main(argv):
-    if len(argv) == 5 and argv[1] == "train":
+    if len(argv) in (5, 6) and argv[1] == "train":
         train, dev, model = read(argv[2]), read(argv[3]), argv[4]
         err = u.ProcessingError()
         start, cpu = time.perf_counter(), time.process_time()
-        data = u.Trainer.train("morphodita_parsito", train, dev, "none", "none", "", err)
+        options = argv[5] if len(argv) == 6 else ""
+        data = u.Trainer.train("morphodita_parsito", train, dev, "none", "none", options, err)
         secs, cpu = time.perf_counter() - start, time.process_time() - cpu
         if err.occurred() and not data:
             sys.exit(f"training failed: {err.message}")
