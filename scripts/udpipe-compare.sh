@@ -11,7 +11,8 @@
 # Usage: scripts/udpipe-compare.sh [TREEBANK]   (default el_gdt; from the repo root)
 # Environment: UD (../shared/ud/v2.2), OUT (target/udpipe/TREEBANK),
 # OURS (train options; default the headline regime), SKIP_UDPIPE=1 (reuse
-# an existing UDPipe model in OUT), NICE (default 10).
+# an existing UDPipe model in OUT), NICE (default 10), UDPIPE_OPTS (UDPipe
+# parser options instead of its defaults, e.g. "embedding_feats=0": no FEATS).
 set -euo pipefail
 TB=${1:-el_gdt}
 UD=${UD:-../shared/ud/v2.2}
@@ -33,7 +34,7 @@ PY="$(dirname "$0")/udpipe_compare.py"
 echo "load before: $(uptime)" | tee "$OUT/load.txt"
 if [ "${SKIP_UDPIPE:-0}" != 1 ] || [ ! -f "$OUT/udpipe.model" ]; then
   nice -n "$NICE" "$VENV/bin/python" "$PY" train "$OUT/train.conllu" "$OUT/dev.conllu" "$OUT/udpipe.model" \
-    > "$OUT/udpipe.train.json" 2> "$OUT/udpipe.train.log"
+    ${UDPIPE_OPTS:+"$UDPIPE_OPTS"} > "$OUT/udpipe.train.json" 2> "$OUT/udpipe.train.log"
 fi
 nice -n "$NICE" "$VENV/bin/python" "$PY" parse "$OUT/udpipe.model" "$OUT/test.conllu" "$OUT/udpipe.test.conllu" \
   > "$OUT/udpipe.parse.json"
