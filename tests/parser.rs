@@ -13,7 +13,7 @@ use std::process::{Command, Output};
 use tabula::oracle::session::OracleSession;
 use tabula::oracle::{Algorithm, Configuration, Oracle, Strategy, System};
 use tabula::parser::eval::evaluate;
-use tabula::parser::features::FEATURE_SET;
+use tabula::parser::features::{FEATURE_SET, FEATURE_SET_FEATS};
 use tabula::parser::model::{Model, MODEL_VERSION};
 use tabula::parser::train::{
     arc_standard_static, attachment, read_gold, GoldSentence, OracleKind, Projectivize, TrainOptions, Trainer,
@@ -427,8 +427,48 @@ fn a_second_pass_continues_from_a_model() {
         Trainer::from_model(other, gold.clone(), "syn", model.clone()),
         Err(ParserError::InitMismatch(_))
     ));
+    let with_feats = TrainOptions { feats: true, ..second.clone() };
+    assert!(matches!(
+        Trainer::from_model(with_feats, gold.clone(), "syn", model.clone()),
+        Err(ParserError::InitMismatch(_))
+    ));
     let unknown = read_gold(GOLD.as_bytes(), "g").unwrap();
     assert!(matches!(Trainer::from_model(second, unknown, "g", model), Err(ParserError::InitMismatch(_))));
+}
+
+/// `--feats`: the FEATS column adds features; the model file says so (its
+/// feature set), reads back with the flag, and parses with the same features.
+#[test]
+fn models_with_feats_name_their_feature_set_and_round_trip() {
+    let text = synthetic(40, 21);
+    // Give every word a FEATS value that depends on its UPOS.
+    let text: String = text
+        .lines()
+        .map(|l| {
+            let mut f: Vec<&str> = l.split('\t').collect();
+            let feats = if f.len() == 10 { format!("Tag={}", f[3]) } else { String::new() };
+            if f.len() == 10 {
+                f[5] = &feats;
+            }
+            f.join("\t") + "\n"
+        })
+        .collect();
+    let gold = read_gold(text.as_bytes(), "syn").unwrap();
+    let options = small(TrainOptions { feats: true, ..TrainOptions::default() });
+    let mut t = Trainer::new(options, gold.clone(), "syn").unwrap();
+    for _ in 0..3 {
+        t.epoch(&mut |_| {}).unwrap();
+    }
+    let model = t.model();
+    assert!(model.feats);
+    let bytes = model.to_bytes();
+    assert!(String::from_utf8_lossy(&bytes[..120]).contains(&format!("features {FEATURE_SET_FEATS}\n")));
+    let back = Model::from_bytes(&bytes).unwrap();
+    assert_eq!(back, model);
+    assert_eq!(attachment(&back, &gold), attachment(&model, &gold));
+    let mut plain = model.clone();
+    plain.feats = false;
+    assert_ne!(attachment(&plain, &gold).heads, 0, "the same tables without the FEATS features still parse");
 }
 
 /// Model files never replace a device or a symbolic link (issue 10's rule

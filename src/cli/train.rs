@@ -61,6 +61,10 @@ pub struct Args {
     /// Leave out non-projective training trees (the seeds' "projective subset").
     #[arg(long)]
     skip_nonprojective: bool,
+    /// Also use the FEATS column (morphological features) as features
+    /// (off by default: FORM and UPOS only).
+    #[arg(long)]
+    feats: bool,
     #[arg(long, default_value_t = 10)]
     epochs: usize,
     /// Epochs that follow the oracle before exploration starts (dynamic).
@@ -106,6 +110,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         strategy,
         projectivize,
         skip_nonprojective: args.skip_nonprojective,
+        feats: args.feats,
         explore_from: args.explore_from,
         explore_p: args.explore_p,
         seed: args.seed,

@@ -19,6 +19,7 @@ use std::ops::Range;
 pub struct Word {
     pub form: Range<usize>,
     pub upos: Range<usize>,
+    pub feats: Range<usize>,
     pub head: Range<usize>,
     pub deprel: Range<usize>,
     /// 1-based line number in the file.
@@ -66,6 +67,7 @@ impl Columns {
                 cols.words.push(Word {
                     form: field(1),
                     upos: field(3),
+                    feats: field(5),
                     head: field(6),
                     deprel: field(7),
                     line: line_no,

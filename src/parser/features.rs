@@ -18,6 +18,9 @@ use crate::oracle::Configuration;
 /// read back by the same templates.
 pub const FEATURE_SET: &str = "zn2011-v2";
 
+/// The same templates and a few on the FEATS column (`tabula train --feats`).
+pub const FEATURE_SET_FEATS: &str = "zn2011-v2+feats";
+
 const NONE: u32 = u32::MAX;
 
 /// A 64-bit mixer (the finalizer of MurmurHash3). O(1).
@@ -48,6 +51,8 @@ pub struct Tokens {
     /// The last three characters of the FORM (the whole FORM if shorter):
     /// what generalises to unknown words.
     pub suffixes: Vec<u64>,
+    /// The FEATS column (morphological features), hashed whole.
+    pub feats: Vec<u64>,
 }
 
 impl Tokens {
@@ -63,6 +68,8 @@ impl Tokens {
         self.words.clear();
         self.tags.clear();
         self.suffixes.clear();
+        self.feats.clear();
+        self.feats.push(hash_bytes(b"<ROOT>"));
         self.words.push(hash_bytes(b"<ROOT>"));
         self.tags.push(hash_bytes(b"<ROOT>"));
         self.suffixes.push(hash_bytes(b"<ROOT>"));
@@ -71,6 +78,7 @@ impl Tokens {
             self.words.push(hash_bytes(form));
             self.tags.push(hash_bytes(&text[w.upos.clone()]));
             self.suffixes.push(hash_bytes(suffix(form, 3)) ^ 0x5bd1_e995);
+            self.feats.push(hash_bytes(&text[w.feats.clone()]) ^ 0x27d4_eb2f);
         }
     }
 
@@ -172,6 +180,8 @@ impl ArcState {
 pub struct Extractor {
     /// The features of the last configuration extracted.
     pub features: Vec<u64>,
+    /// Whether to add the FEATS templates ([`FEATURE_SET_FEATS`]).
+    pub use_feats: bool,
 }
 
 const W_NONE: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -342,5 +352,17 @@ impl Extractor {
         // Word of one with the tag of the other, s1 and b0.
         self.push(167, s1w, b0t, 0);
         self.push(168, s1t, b0w, 0);
+        if self.use_feats {
+            let f = |p: u32| if p == NONE { T_NONE } else { tokens.feats[p as usize] };
+            self.push(170, f(s0), 0, 0);
+            self.push(171, f(s1), 0, 0);
+            self.push(172, f(b0), 0, 0);
+            self.push(173, f(b1), 0, 0);
+            self.push(174, f(s0), f(b0), 0);
+            self.push(175, f(s1), f(s0), 0);
+            self.push(176, f(s0), s0t, b0t);
+            self.push(177, f(s1), s1t, s0t);
+            self.push(178, f(b0), b0t, s0t);
+        }
     }
 }
