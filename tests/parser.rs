@@ -13,7 +13,8 @@ use std::process::{Command, Output};
 use tabula::oracle::session::OracleSession;
 use tabula::oracle::{Algorithm, Configuration, Oracle, Strategy, System};
 use tabula::parser::eval::evaluate;
-use tabula::parser::model::Model;
+use tabula::parser::features::{FEATURE_SET, FEATURE_SET_FEATS};
+use tabula::parser::model::{Model, MODEL_VERSION};
 use tabula::parser::train::{
     arc_standard_static, attachment, read_gold, GoldSentence, OracleKind, Projectivize, TrainOptions, Trainer,
 };
@@ -238,13 +239,15 @@ fn model_files_round_trip_and_bad_ones_are_errors() {
     assert!(matches!(Model::from_bytes(&longer), Err(ParserError::ModelCorrupt(_))));
     assert!(matches!(Model::from_bytes(b"1\tHi\t_\n"), Err(ParserError::ModelForeign)));
     // A header announcing huge tables is checked against the file size before any allocation.
-    let huge = b"TABULA-PARSER-MODEL\nversion 1\nsystem arc-eager\nfeatures zn2011-v1\nstep-bits 30\nlabel-bits 30\nlabels 1\nx\nend\n0000";
-    assert!(matches!(Model::from_bytes(huge), Err(ParserError::ModelTruncated)));
-    let text = String::from_utf8_lossy(&bytes[..60]).replace("version 1", "version 9");
+    let huge = format!(
+        "TABULA-PARSER-MODEL\nversion {MODEL_VERSION}\nsystem arc-eager\nfeatures {FEATURE_SET}\nstep-bits 30\nlabel-bits 30\nlabels 1\nx\nend\n0000"
+    );
+    assert!(matches!(Model::from_bytes(huge.as_bytes()), Err(ParserError::ModelTruncated)));
+    let text = String::from_utf8_lossy(&bytes[..60]).replace(&format!("version {MODEL_VERSION}"), "version 9");
     let mut other = text.into_bytes();
     other.extend_from_slice(&bytes[60..]);
     assert!(matches!(Model::from_bytes(&other), Err(ParserError::ModelVersion { .. })));
-    let features = String::from_utf8_lossy(&bytes[..80]).replace("zn2011-v1", "zn2011-v0");
+    let features = String::from_utf8_lossy(&bytes[..80]).replace(FEATURE_SET, "zn2011-v0");
     let mut other = features.into_bytes();
     other.extend_from_slice(&bytes[80..]);
     assert!(matches!(Model::from_bytes(&other), Err(ParserError::ModelFeatures { .. })));
@@ -424,31 +427,81 @@ fn a_second_pass_continues_from_a_model() {
         Trainer::from_model(other, gold.clone(), "syn", model.clone()),
         Err(ParserError::InitMismatch(_))
     ));
+    let with_feats = TrainOptions { feats: true, ..second.clone() };
+    assert!(matches!(
+        Trainer::from_model(with_feats, gold.clone(), "syn", model.clone()),
+        Err(ParserError::InitMismatch(_))
+    ));
     let unknown = read_gold(GOLD.as_bytes(), "g").unwrap();
     assert!(matches!(Trainer::from_model(second, unknown, "g", model), Err(ParserError::InitMismatch(_))));
 }
 
-/// Model files never replace a device or a symbolic link (issue 10's rule for every output).
+/// `--feats`: the FEATS column adds features; the model file says so (its
+/// feature set), reads back with the flag, and parses with the same features.
+#[test]
+fn models_with_feats_name_their_feature_set_and_round_trip() {
+    let text = synthetic(40, 21);
+    // Give every word a FEATS value that depends on its UPOS.
+    let text: String = text
+        .lines()
+        .map(|l| {
+            let mut f: Vec<&str> = l.split('\t').collect();
+            let feats = if f.len() == 10 { format!("Tag={}", f[3]) } else { String::new() };
+            if f.len() == 10 {
+                f[5] = &feats;
+            }
+            f.join("\t") + "\n"
+        })
+        .collect();
+    let gold = read_gold(text.as_bytes(), "syn").unwrap();
+    let options = small(TrainOptions { feats: true, ..TrainOptions::default() });
+    let mut t = Trainer::new(options, gold.clone(), "syn").unwrap();
+    for _ in 0..3 {
+        t.epoch(&mut |_| {}).unwrap();
+    }
+    let model = t.model();
+    assert!(model.feats);
+    let bytes = model.to_bytes();
+    assert!(String::from_utf8_lossy(&bytes[..120]).contains(&format!("features {FEATURE_SET_FEATS}\n")));
+    let back = Model::from_bytes(&bytes).unwrap();
+    assert_eq!(back, model);
+    assert_eq!(attachment(&back, &gold), attachment(&model, &gold));
+    let mut plain = model.clone();
+    plain.feats = false;
+    assert_ne!(attachment(&plain, &gold).heads, 0, "the same tables without the FEATS features still parse");
+}
+
+/// Model files never replace a device or a symbolic link (issue 10's rule
+/// for every output): `tabula train -o` writes through the CLI's shared
+/// output code, like every other command.
 #[test]
 fn model_files_keep_devices_and_follow_symbolic_links() {
     use std::os::unix::fs::FileTypeExt;
-    use tabula::parser::model::write_atomic;
-    let dir = std::env::temp_dir().join(format!("tabula-model-out-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("model_output");
+    let train = dir.join("train.conllu");
+    fs::write(&train, synthetic(20, 5)).unwrap();
     let target = dir.join("m.model");
     let link = dir.join("link.model");
     std::os::unix::fs::symlink(&target, &link).unwrap();
-    write_atomic(&link, b"first").unwrap();
-    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link is kept");
-    assert_eq!(std::fs::read(&target).unwrap(), b"first");
-    write_atomic(&link, b"second").unwrap();
-    assert_eq!(std::fs::read(&target).unwrap(), b"second");
-    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2, "no temporary file left");
-    std::fs::remove_dir_all(&dir).unwrap();
-    let null = std::path::Path::new("/dev/null");
-    if std::fs::metadata(null).is_ok_and(|m| m.file_type().is_char_device()) {
-        write_atomic(null, b"model").unwrap();
-        assert!(std::fs::metadata(null).unwrap().file_type().is_char_device(), "/dev/null stays a device");
+    let args = |out: &Path| {
+        tabula(&["train", s(&train), "-o", s(out), "--epochs", "1", "--step-bits", "8", "--label-bits", "6"])
+    };
+    for _ in 0..2 {
+        let out = args(&link);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link is kept");
+        assert!(Model::load(&target).is_ok(), "the target holds the model");
     }
+    assert_eq!(fs::read_dir(&dir).unwrap().count(), 3, "no temporary file left");
+    let null = Path::new("/dev/null");
+    if fs::metadata(null).is_ok_and(|m| m.file_type().is_char_device()) {
+        let out = args(null);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(fs::metadata(null).unwrap().file_type().is_char_device(), "/dev/null stays a device");
+    }
+    // An unwritable output is reported before the training starts.
+    let out = args(&dir.join("missing").join("m.model"));
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("does not exist") && !err.contains("epoch"), "{err}");
 }

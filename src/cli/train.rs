@@ -1,6 +1,7 @@
 //! `tabula train`: trains the greedy parser with a static or dynamic oracle.
 
 use super::eval::open;
+use super::output::Output;
 use super::CliError;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -60,6 +61,10 @@ pub struct Args {
     /// Leave out non-projective training trees (the seeds' "projective subset").
     #[arg(long)]
     skip_nonprojective: bool,
+    /// Also use the FEATS column (morphological features) as features
+    /// (off by default: FORM and UPOS only).
+    #[arg(long)]
+    feats: bool,
     #[arg(long, default_value_t = 10)]
     epochs: usize,
     /// Epochs that follow the oracle before exploration starts (dynamic).
@@ -105,12 +110,15 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         strategy,
         projectivize,
         skip_nonprojective: args.skip_nonprojective,
+        feats: args.feats,
         explore_from: args.explore_from,
         explore_p: args.explore_p,
         seed: args.seed,
         step_bits: args.step_bits,
         label_bits: args.label_bits,
     };
+    // Opened before any input is read: an unwritable path fails at once.
+    let mut output = Output::create(Some(&args.output))?;
     let (input, name) = open(&args.train)?;
     let gold = read_gold(input, &name)?;
     let dev = match &args.dev {
@@ -189,7 +197,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let Some((uas, las, epoch, model)) = best else {
         return Err("--epochs 0: nothing trained".into());
     };
-    model.save(&args.output)?;
+    output.writer().write_all(&model.to_bytes())?;
+    output.commit()?;
     if dev.is_some() {
         eprintln!("wrote {} (epoch {epoch}: dev UAS {uas:.2} LAS {las:.2})", args.output.display());
     } else {

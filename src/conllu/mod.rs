@@ -25,6 +25,8 @@
 //! assert_eq!(out, text.as_bytes());
 //! ```
 
+pub mod fields;
+
 use crate::tree::{DepTree, TreeError};
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;

@@ -8,6 +8,7 @@
 //! O(bytes) to scan, no copy of the text.
 
 use super::ParserError;
+use crate::conllu::fields::field_lines;
 use crate::conllu::RawSentence;
 use crate::tree::DepTree;
 use std::io::{self, Write};
@@ -18,6 +19,7 @@ use std::ops::Range;
 pub struct Word {
     pub form: Range<usize>,
     pub upos: Range<usize>,
+    pub feats: Range<usize>,
     pub head: Range<usize>,
     pub deprel: Range<usize>,
     /// 1-based line number in the file.
@@ -46,54 +48,36 @@ impl Columns {
     pub fn scan(raw: &RawSentence, file: &str) -> Result<Columns, ParserError> {
         let mut cols = Columns { words: Vec::new(), first_line: raw.first_line };
         let text = &raw.text;
-        let mut start = 0;
-        let mut line_no = raw.first_line;
-        while start < text.len() {
-            let end = memchr::memchr(b'\n', &text[start..]).map_or(text.len(), |i| start + i);
-            let mut stop = end;
-            if stop > start && text[stop - 1] == b'\r' {
-                stop -= 1;
+        for l in field_lines(text) {
+            let line_no = raw.first_line + l.index;
+            let bad = |reason: String| ParserError::Conllu { file: file.to_owned(), line: line_no, reason };
+            if l.fields != 10 {
+                return Err(bad(format!("expected 10 tab-separated columns, found {}", l.fields)));
             }
-            let line = &text[start..stop];
-            if !line.is_empty() && line[0] != b'#' {
-                let bad = |reason: String| ParserError::Conllu { file: file.to_owned(), line: line_no, reason };
-                let mut tabs = [0usize; 9];
-                let mut count = 0;
-                for k in memchr::memchr_iter(b'\t', line) {
-                    if count < 9 {
-                        tabs[count] = k;
-                    }
-                    count += 1;
-                }
-                if count != 9 {
-                    return Err(bad(format!("expected 10 tab-separated columns, found {}", count + 1)));
-                }
-                let id = &line[..tabs[0]];
-                if let Some(w) = parse_usize(id) {
-                    if w != cols.words.len() + 1 {
-                        return Err(bad(format!(
-                            "word ID {} out of order: expected {}",
-                            String::from_utf8_lossy(id),
-                            cols.words.len() + 1
-                        )));
-                    }
-                    let r = |a: usize, b: usize| start + a..start + b;
-                    cols.words.push(Word {
-                        form: r(tabs[0] + 1, tabs[1]),
-                        upos: r(tabs[2] + 1, tabs[3]),
-                        head: r(tabs[5] + 1, tabs[6]),
-                        deprel: r(tabs[6] + 1, tabs[7]),
-                        line: line_no,
-                    });
-                } else if !id.contains(&b'-') && !id.contains(&b'.') {
+            let field = |i: usize| l.field(i).expect("10 fields");
+            let id = &text[field(0)];
+            if let Some(w) = parse_usize(id) {
+                if w != cols.words.len() + 1 {
                     return Err(bad(format!(
-                        "ID `{}` is not an integer, a range n-m or an empty node n.k",
-                        String::from_utf8_lossy(id)
+                        "word ID {} out of order: expected {}",
+                        String::from_utf8_lossy(id),
+                        cols.words.len() + 1
                     )));
                 }
+                cols.words.push(Word {
+                    form: field(1),
+                    upos: field(3),
+                    feats: field(5),
+                    head: field(6),
+                    deprel: field(7),
+                    line: line_no,
+                });
+            } else if !id.contains(&b'-') && !id.contains(&b'.') {
+                return Err(bad(format!(
+                    "ID `{}` is not an integer, a range n-m or an empty node n.k",
+                    String::from_utf8_lossy(id)
+                )));
             }
-            start = end + 1;
-            line_no += 1;
         }
         Ok(cols)
     }

@@ -16,7 +16,10 @@ use crate::oracle::Configuration;
 
 /// The name of this feature set, stored in model files: a model is only
 /// read back by the same templates.
-pub const FEATURE_SET: &str = "zn2011-v1";
+pub const FEATURE_SET: &str = "zn2011-v2";
+
+/// The same templates and a few on the FEATS column (`tabula train --feats`).
+pub const FEATURE_SET_FEATS: &str = "zn2011-v2+feats";
 
 const NONE: u32 = u32::MAX;
 
@@ -45,6 +48,11 @@ pub(crate) fn hash_bytes(bytes: &[u8]) -> u64 {
 pub struct Tokens {
     pub words: Vec<u64>,
     pub tags: Vec<u64>,
+    /// The last three characters of the FORM (the whole FORM if shorter):
+    /// what generalises to unknown words.
+    pub suffixes: Vec<u64>,
+    /// The FEATS column (morphological features), hashed whole.
+    pub feats: Vec<u64>,
 }
 
 impl Tokens {
@@ -59,11 +67,18 @@ impl Tokens {
     pub fn fill(&mut self, text: &[u8], cols: &Columns) {
         self.words.clear();
         self.tags.clear();
+        self.suffixes.clear();
+        self.feats.clear();
+        self.feats.push(hash_bytes(b"<ROOT>"));
         self.words.push(hash_bytes(b"<ROOT>"));
         self.tags.push(hash_bytes(b"<ROOT>"));
+        self.suffixes.push(hash_bytes(b"<ROOT>"));
         for w in &cols.words {
-            self.words.push(hash_bytes(&text[w.form.clone()]));
+            let form = &text[w.form.clone()];
+            self.words.push(hash_bytes(form));
             self.tags.push(hash_bytes(&text[w.upos.clone()]));
+            self.suffixes.push(hash_bytes(suffix(form, 3)) ^ 0x5bd1_e995);
+            self.feats.push(hash_bytes(&text[w.feats.clone()]) ^ 0x27d4_eb2f);
         }
     }
 
@@ -78,6 +93,21 @@ impl Tokens {
     }
 }
 
+/// The last `chars` UTF-8 characters of `form` (all of it if shorter).
+/// O(chars).
+fn suffix(form: &[u8], chars: usize) -> &[u8] {
+    let mut start = form.len();
+    let mut seen = 0;
+    while start > 0 && seen < chars {
+        start -= 1;
+        // A character starts at a byte that is not a continuation byte.
+        if form[start] & 0xc0 != 0x80 {
+            seen += 1;
+        }
+    }
+    &form[start..]
+}
+
 /// Labels and outer children of every position, updated arc by arc.
 #[derive(Clone, Debug, Default)]
 pub struct ArcState {
@@ -88,6 +118,9 @@ pub struct ArcState {
     right: Vec<[u32; 2]>,
     nleft: Vec<u16>,
     nright: Vec<u16>,
+    /// The labels of the left / right children, as a set (bit `label % 64`).
+    lset: Vec<u64>,
+    rset: Vec<u64>,
 }
 
 impl ArcState {
@@ -103,6 +136,10 @@ impl ArcState {
         self.nleft.resize(n + 1, 0);
         self.nright.clear();
         self.nright.resize(n + 1, 0);
+        self.lset.clear();
+        self.lset.resize(n + 1, 0);
+        self.rset.clear();
+        self.rset.resize(n + 1, 0);
     }
 
     /// Records the arc head → dep with label index `label`. O(1).
@@ -118,6 +155,7 @@ impl ArcState {
                 l[1] = d;
             }
             self.nleft[head] = self.nleft[head].saturating_add(1);
+            self.lset[head] |= 1 << (label % 64);
         } else {
             let r = &mut self.right[head];
             if r[0] == NONE || d > r[0] {
@@ -127,6 +165,7 @@ impl ArcState {
                 r[1] = d;
             }
             self.nright[head] = self.nright[head].saturating_add(1);
+            self.rset[head] |= 1 << (label % 64);
         }
     }
 
@@ -141,6 +180,8 @@ impl ArcState {
 pub struct Extractor {
     /// The features of the last configuration extracted.
     pub features: Vec<u64>,
+    /// Whether to add the FEATS templates ([`FEATURE_SET_FEATS`]).
+    pub use_feats: bool,
 }
 
 const W_NONE: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -271,5 +312,57 @@ impl Extractor {
         // Labels of the stack words themselves (arc-eager: s0 may have a head).
         self.push(135, l(s0), s0t, 0);
         self.push(136, l(s1), s1t, 0);
+        // Label sets of the left / right children (Zhang & Nivre 2011).
+        let ls = |p: u32| if p == NONE { 1 } else { arcs.lset[p as usize] ^ 0x100 };
+        let rs = |p: u32| if p == NONE { 1 } else { arcs.rset[p as usize] ^ 0x100 };
+        self.push(140, s0w, rs(s0), 0);
+        self.push(141, s0t, rs(s0), 0);
+        self.push(142, s0w, ls(s0), 0);
+        self.push(143, s0t, ls(s0), 0);
+        self.push(144, s1w, rs(s1), 0);
+        self.push(145, s1t, rs(s1), 0);
+        self.push(146, s1w, ls(s1), 0);
+        self.push(147, s1t, ls(s1), 0);
+        self.push(148, b0w, ls(b0), 0);
+        self.push(149, b0t, ls(b0), 0);
+        // Heads (arc-eager: s0 may have one) and heads' heads.
+        let h = |p: u32| if p == NONE { NONE } else { c.head(p as usize).map_or(NONE, |h| h as u32) };
+        let (s0h, s1h) = (h(s0), h(s1));
+        let s0hh = h(s0h);
+        self.push(150, w(s0h), 0, 0);
+        self.push(151, t(s0h), 0, 0);
+        self.push(152, t(s0h), s0t, b0t);
+        self.push(153, t(s0hh), l(s0h), 0);
+        self.push(154, w(s1h), t(s1h), 0);
+        // Tags of the two outer children.
+        self.push(155, s0t, t(s0l), t(s0l2));
+        self.push(156, s0t, t(s0r), t(s0r2));
+        self.push(157, s1t, t(s1l), t(s1l2));
+        self.push(158, s1t, t(s1r), t(s1r2));
+        self.push(159, b0t, t(b0l), t(b0l2));
+        // Suffixes (unknown words).
+        let sf = |p: u32| if p == NONE { W_NONE } else { tokens.suffixes[p as usize] };
+        self.push(160, sf(s0), 0, 0);
+        self.push(161, sf(s0), s0t, 0);
+        self.push(162, sf(b0), 0, 0);
+        self.push(163, sf(b0), b0t, 0);
+        self.push(164, sf(s1), s1t, 0);
+        self.push(165, sf(b1), t(b1), 0);
+        self.push(166, sf(s0), sf(b0), 0);
+        // Word of one with the tag of the other, s1 and b0.
+        self.push(167, s1w, b0t, 0);
+        self.push(168, s1t, b0w, 0);
+        if self.use_feats {
+            let f = |p: u32| if p == NONE { T_NONE } else { tokens.feats[p as usize] };
+            self.push(170, f(s0), 0, 0);
+            self.push(171, f(s1), 0, 0);
+            self.push(172, f(b0), 0, 0);
+            self.push(173, f(b1), 0, 0);
+            self.push(174, f(s0), f(b0), 0);
+            self.push(175, f(s1), f(s0), 0);
+            self.push(176, f(s0), s0t, b0t);
+            self.push(177, f(s1), s1t, s0t);
+            self.push(178, f(b0), b0t, s0t);
+        }
     }
 }

@@ -19,7 +19,7 @@
 //! TABULA-PARSER-MODEL
 //! version 1
 //! system arc-hybrid
-//! features zn2011-v1
+//! features zn2011-v2
 //! step-bits 20
 //! label-bits 18
 //! labels 3
@@ -34,11 +34,10 @@
 //! or feature set is refused by name; a short file is truncated; a bad
 //! checksum or trailing bytes are corruption. Never a panic.
 
-use super::features::{hash_bytes, mix, ArcState, Extractor, Tokens, FEATURE_SET};
+use super::features::{hash_bytes, mix, ArcState, Extractor, Tokens, FEATURE_SET, FEATURE_SET_FEATS};
 use super::perceptron::Weights;
 use super::ParserError;
 use crate::oracle::{Configuration, Step, System};
-use std::io::Write;
 use std::path::Path;
 
 const MAGIC: &str = "TABULA-PARSER-MODEL\n";
@@ -68,6 +67,8 @@ pub struct Model {
     pub labels: Vec<String>,
     pub steps: Weights,
     pub arcs: Weights,
+    /// Whether the features include the FEATS column ([`FEATURE_SET_FEATS`]).
+    pub feats: bool,
 }
 
 impl Model {
@@ -75,7 +76,7 @@ impl Model {
     pub fn zeros(system: System, labels: Vec<String>, step_bits: u32, label_bits: u32) -> Model {
         let steps = Weights::zeros(step_bits, system.steps().len());
         let arcs = Weights::zeros(label_bits, arc_steps(system).count() * labels.len().max(1));
-        Model { system, labels, steps, arcs }
+        Model { system, labels, steps, arcs, feats: false }
     }
 
     /// The label given to words left without a head at the end (attached to
@@ -89,8 +90,9 @@ impl Model {
         let mut out = Vec::with_capacity(4 * (self.steps.w.len() + self.arcs.w.len()) + 1024);
         out.extend_from_slice(MAGIC.as_bytes());
         let header = format!(
-            "version {MODEL_VERSION}\nsystem {}\nfeatures {FEATURE_SET}\nstep-bits {}\nlabel-bits {}\nlabels {}\n",
+            "version {MODEL_VERSION}\nsystem {}\nfeatures {}\nstep-bits {}\nlabel-bits {}\nlabels {}\n",
             self.system,
+            if self.feats { FEATURE_SET_FEATS } else { FEATURE_SET },
             self.steps.bits(),
             self.arcs.bits(),
             self.labels.len()
@@ -135,7 +137,7 @@ impl Model {
         let system: System =
             field("system")?.parse().map_err(|e: crate::oracle::OracleError| corrupt(&e.to_string()))?;
         let features = field("features")?;
-        if features != FEATURE_SET {
+        if features != FEATURE_SET && features != FEATURE_SET_FEATS {
             return Err(ParserError::ModelFeatures { found: features, expected: FEATURE_SET });
         }
         let bits = |s: String| -> Result<u32, ParserError> {
@@ -171,17 +173,12 @@ impl Model {
             return Err(corrupt("checksum mismatch"));
         }
         let mut model = Model::zeros(system, labels, step_bits, label_bits);
+        model.feats = features == FEATURE_SET_FEATS;
         let mut chunks = rest[..4 * floats].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")));
         for w in model.steps.w.iter_mut().chain(model.arcs.w.iter_mut()) {
             *w = chunks.next().expect("sized");
         }
         Ok(model)
-    }
-
-    /// Writes the model to `path` atomically (a temporary file beside it,
-    /// renamed over it). O(size).
-    pub fn save(&self, path: &Path) -> Result<(), ParserError> {
-        write_atomic(path, &self.to_bytes())
     }
 
     /// Reads a model file (see [`Model::from_bytes`]).
@@ -207,44 +204,6 @@ fn checksum(bytes: &[u8]) -> u64 {
         h = mix(h ^ u64::from_le_bytes(c.try_into().expect("8 bytes")));
     }
     mix(h ^ hash_bytes(chunks.remainder()) ^ bytes.len() as u64)
-}
-
-/// Writes `bytes` to a temporary file beside `path`, then renames it over
-/// `path`: readers never see a partial file. A symbolic link is followed to
-/// its target; a path that exists but is not a regular file (a device such as
-/// `/dev/null`, a FIFO) is written in place, never replaced.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ParserError> {
-    let io = |p: &Path, e: std::io::Error| ParserError::Io(format!("{}: {e}", p.display()));
-    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
-        let written = std::fs::OpenOptions::new().write(true).open(path).and_then(|mut f| f.write_all(bytes));
-        return written.map_err(|e| io(path, e));
-    }
-    let mut resolved = path.to_path_buf();
-    for _ in 0..40 {
-        match std::fs::read_link(&resolved) {
-            Ok(link) => resolved = resolved.parent().map_or(link.clone(), |dir| dir.join(&link)),
-            Err(_) => break,
-        }
-    }
-    let path = resolved.as_path();
-    let name = path.file_name().ok_or_else(|| ParserError::Io(format!("{}: not a file name", path.display())))?;
-    let mut temp_name = std::ffi::OsString::from(".");
-    temp_name.push(name);
-    temp_name.push(format!(".tabula-{}.tmp", std::process::id()));
-    let temp = path.with_file_name(temp_name);
-    let result = (|| {
-        let mut f = std::fs::File::create(&temp)?;
-        f.write_all(bytes)?;
-        f.sync_all()
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&temp);
-        return Err(io(&temp, e));
-    }
-    std::fs::rename(&temp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&temp);
-        io(path, e)
-    })
 }
 
 /// Picks the best of `scores` among the classes where `allowed` holds
@@ -279,7 +238,7 @@ impl<'m> Parser<'m> {
         Parser {
             model,
             arcs: ArcState::default(),
-            extractor: Extractor::default(),
+            extractor: Extractor { use_feats: model.feats, ..Extractor::default() },
             step_scores: vec![0.0; model.system.steps().len()],
             label_scores: vec![0.0; model.labels.len()],
             heads: Vec::new(),

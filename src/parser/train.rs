@@ -156,6 +156,8 @@ pub struct TrainOptions {
     pub seed: u64,
     pub step_bits: u32,
     pub label_bits: u32,
+    /// Also use the FEATS column ([`FEATURE_SET_FEATS`](super::features::FEATURE_SET_FEATS)).
+    pub feats: bool,
 }
 
 impl Default for TrainOptions {
@@ -172,6 +174,7 @@ impl Default for TrainOptions {
             seed: 1,
             step_bits: 20,
             label_bits: 18,
+            feats: false,
         }
     }
 }
@@ -280,6 +283,13 @@ impl Trainer {
                 )));
             }
         }
+        if init.feats != options.feats {
+            return Err(ParserError::InitMismatch(format!(
+                "the model {} the FEATS column, training {}",
+                if init.feats { "uses" } else { "does not use" },
+                if options.feats { "does" } else { "does not" }
+            )));
+        }
         let mut t = Self::build(options, data, file, Some(init.labels.clone()))?;
         t.learner.steps = Averaged::from_weights(init.steps);
         t.learner.arcs = Averaged::from_weights(init.arcs);
@@ -342,7 +352,7 @@ impl Trainer {
             steps: Averaged::zeros(options.step_bits, model.steps.width()),
             arcs: Averaged::zeros(options.label_bits, model.arcs.width()),
             state: ArcState::default(),
-            extractor: Extractor::default(),
+            extractor: Extractor { use_feats: options.feats, ..Extractor::default() },
             step_scores: vec![0.0; options.system.steps().len()],
             label_scores: vec![0.0; labels.len()],
             missing: Vec::new(),
@@ -389,6 +399,7 @@ impl Trainer {
             labels: self.labels.clone(),
             steps: self.learner.steps.averaged(),
             arcs: self.learner.arcs.averaged(),
+            feats: self.options.feats,
         }
     }
 }

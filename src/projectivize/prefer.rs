@@ -341,26 +341,13 @@ impl WordLabels {
         self.text.extend_from_slice(block);
         self.ranges.clear();
         self.feats.clear();
-        let mut start = 0;
-        while start < block.len() {
-            let end = memchr::memchr(b'\n', &block[start..]).map_or(block.len(), |i| start + i);
-            let mut line = &block[start..end];
-            if let [rest @ .., b'\r'] = line {
-                line = rest;
+        for l in crate::conllu::fields::field_lines(block) {
+            if l.is_word(block) {
+                let range = |i: usize| l.field(i).map_or((0, 0), |r| (r.start as u32, r.end as u32));
+                let (upos, feats, deprel) = (range(3), range(5), range(7));
+                self.ranges.push((upos.0, upos.1, deprel.0, deprel.1));
+                self.feats.push(feats);
             }
-            let is_word = line.first().is_some_and(u8::is_ascii_digit)
-                && line.iter().take_while(|&&b| b != b'\t').all(u8::is_ascii_digit);
-            if is_word {
-                let mut fields = [(0u32, 0u32); 8];
-                let mut at = start;
-                for (i, field) in line.split(|&b| b == b'\t').take(8).enumerate() {
-                    fields[i] = (at as u32, (at + field.len()) as u32);
-                    at += field.len() + 1;
-                }
-                self.ranges.push((fields[3].0, fields[3].1, fields[7].0, fields[7].1));
-                self.feats.push(fields[5]);
-            }
-            start = end + 1;
         }
     }
 
