@@ -442,17 +442,18 @@ pub const SPINE_CAPACITY: usize = 32;
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct StepScores {
     scores: [Option<u32>; Step::ALL.len()],
-    /// `left_arc_K` at K − 1, `right_arc_K` at [`SPINE_CAPACITY`] + K − 1;
-    /// [`NO_SCORE`] where unset.
+    /// Bit i: slot i of `spine` holds a score (the other slots hold 0), so
+    /// that the default is all zeros and other systems never scan the slots.
+    spine_set: u64,
+    /// `left_arc_K` at K − 1, `right_arc_K` at [`SPINE_CAPACITY`] + K − 1.
     spine: [u32; 2 * SPINE_CAPACITY],
 }
 
-/// The unset value of the spine part of [`StepScores`].
-const NO_SCORE: u32 = u32::MAX;
+const _: () = assert!(2 * SPINE_CAPACITY <= u64::BITS as usize, "spine_set has a bit per slot");
 
 impl Default for StepScores {
     fn default() -> Self {
-        StepScores { scores: Default::default(), spine: [NO_SCORE; 2 * SPINE_CAPACITY] }
+        StepScores { scores: Default::default(), spine_set: 0, spine: [0; 2 * SPINE_CAPACITY] }
     }
 }
 
@@ -474,7 +475,9 @@ impl StepScores {
     pub fn get(&self, step: Step) -> Option<u32> {
         match step.spine() {
             None => self.scores[step.index()],
-            Some((right, k)) => Self::spine_slot(right, k).map(|i| self.spine[i]).filter(|&v| v != NO_SCORE),
+            Some((right, k)) => {
+                Self::spine_slot(right, k).filter(|&i| self.spine_set & (1 << i) != 0).map(|i| self.spine[i])
+            }
         }
     }
     /// Sets the score of `step` (a spine step beyond [`SPINE_CAPACITY`] is ignored).
@@ -483,7 +486,11 @@ impl StepScores {
             None => self.scores[step.index()] = score,
             Some((right, k)) => {
                 if let Some(i) = Self::spine_slot(right, k) {
-                    self.spine[i] = score.unwrap_or(NO_SCORE);
+                    self.spine[i] = score.unwrap_or(0);
+                    match score {
+                        Some(_) => self.spine_set |= 1 << i,
+                        None => self.spine_set &= !(1 << i),
+                    }
                 }
             }
         }
@@ -491,9 +498,15 @@ impl StepScores {
     /// The steps with a score: those of [`Step::ALL`] in its order, then
     /// `left_arc_K` and `right_arc_K` by increasing K.
     pub fn iter(&self) -> impl Iterator<Item = (Step, u32)> + '_ {
-        let spine = self.spine.iter().enumerate().filter(|(_, &v)| v != NO_SCORE).map(|(i, &v)| {
-            let k = (i % SPINE_CAPACITY + 1) as u32;
-            (if i < SPINE_CAPACITY { Step::LeftArcAt(k) } else { Step::RightArcAt(k) }, v)
+        // The set bits, lowest first (none at all outside LR-spine).
+        let mut bits = self.spine_set;
+        let spine = std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let k = (i % SPINE_CAPACITY + 1) as u32;
+                (if i < SPINE_CAPACITY { Step::LeftArcAt(k) } else { Step::RightArcAt(k) }, self.spine[i])
+            })
         });
         Step::ALL.into_iter().filter_map(|s| self.get(s).map(|v| (s, v))).chain(spine)
     }
@@ -511,5 +524,25 @@ impl StepScores {
 impl fmt::Debug for StepScores {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_map().entries(self.iter().map(|(s, v)| (s.name(), v))).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn step_scores_set_get_and_iterate_spine_steps() {
+        let mut s = StepScores::new(&[(Step::Shift, Some(3)), (Step::RightArcAt(2), Some(4))]);
+        s.set(Step::LeftArcAt(1), Some(0));
+        s.set(Step::LeftArcAt(SPINE_CAPACITY as u32 + 1), Some(9)); // beyond the capacity: ignored
+        assert_eq!(s.get(Step::RightArcAt(2)), Some(4));
+        assert_eq!(s.get(Step::RightArcAt(1)), None);
+        let all: Vec<(Step, u32)> = s.iter().collect();
+        assert_eq!(all, [(Step::Shift, 3), (Step::LeftArcAt(1), 0), (Step::RightArcAt(2), 4)]);
+        assert_eq!(s.optimal(), [Step::RightArcAt(2)]);
+        s.set(Step::RightArcAt(2), None);
+        s.set(Step::LeftArcAt(1), None);
+        assert_eq!(s, StepScores::new(&[(Step::Shift, Some(3))]), "unsetting restores equality");
     }
 }

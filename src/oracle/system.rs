@@ -68,9 +68,17 @@ impl Step {
     }
 
     /// The index of this step in [`Step::ALL`]; for a spine step, the
-    /// length of [`Step::ALL`] (it has none). O(|ALL|).
+    /// length of [`Step::ALL`] (it has none). O(1).
     pub fn index(self) -> usize {
-        Step::ALL.iter().position(|&s| s == self).unwrap_or(Step::ALL.len())
+        match self {
+            Step::Shift => 0,
+            Step::ReduceLeft => 1,
+            Step::ReduceRight => 2,
+            Step::LeftArc => 3,
+            Step::RightArc => 4,
+            Step::Reduce => 5,
+            Step::LeftArcAt(_) | Step::RightArcAt(_) => Step::ALL.len(),
+        }
     }
 
     /// The spine position K of `left_arc_K` / `right_arc_K`, and whether it
@@ -569,4 +577,17 @@ pub fn short_list(nodes: &[usize]) -> String {
     }
     let shown: Vec<String> = nodes[..10].iter().map(usize::to_string).collect();
     format!("[{}, … ({} more)]", shown.join(", "), nodes.len() - 10)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_step_of_all_sits_at_its_index() {
+        for (i, step) in Step::ALL.into_iter().enumerate() {
+            assert_eq!(step.index(), i, "{step}");
+        }
+        assert_eq!(Step::LeftArcAt(2).index(), Step::ALL.len());
+    }
 }
