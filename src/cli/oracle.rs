@@ -30,18 +30,24 @@ use tabula::tree::DepTree;
 pub struct Args {
     /// JSON lines of configurations (`-` or absent: standard input).
     input: Option<PathBuf>,
-    /// Transition system when a line has none: arc-standard, arc-hybrid, arc-eager.
+    /// Transition system when a line has none: arc-standard, arc-hybrid, arc-eager, attardi.
     #[arg(long, default_value = "arc-standard")]
     system: System,
-    /// Strategy when a line has none: none, lbr, strict-lbr, rbl.
-    #[arg(long, default_value = "lbr")]
-    strategy: Strategy,
+    /// Strategy when a line has none: none, lbr, strict-lbr, rbl [default:
+    /// lbr; attardi: none, its only strategy].
+    #[arg(long)]
+    strategy: Option<Strategy>,
     /// cubic (the system's grammar; any gold tree), quadratic (arc-standard,
     /// Sec. 5), linear (projective gold trees: arc-standard Sec. 6, the
     /// arc-hybrid and arc-eager closed forms) or auto (linear for projective
-    /// gold trees, cubic otherwise).
+    /// gold trees, cubic otherwise; attardi: tabular), tabular (attardi:
+    /// seed 002's Algorithm 1, corrected; any gold tree).
     #[arg(long, default_value = "auto")]
     algorithm: Algorithm,
+    /// Attardi: the largest |γ| (stack plus reduced input) the tabular
+    /// oracle runs its O(|γ|⁸) table on; beyond it, an error.
+    #[arg(long, default_value_t = tabula::oracle::attardi::tabular::DEFAULT_MAX_GAMMA)]
+    max_gamma: usize,
     /// Grammar for the cubic algorithm of `--system`, replacing the embedded
     /// one: arc-standard (strategies none, lbr, rbl): shift-reduce.grammar,
     /// terminals `p` and `s`; arc-hybrid: arc-hybrid.grammar, terminals `p`
@@ -96,6 +102,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         strict.as_ref().unwrap_or_else(|| cubic::shift_reduce_strict_grammar()),
     )?;
     let mut oracle = Oracle::with_cubic(cubic);
+    oracle.attardi_mut().set_max_gamma(args.max_gamma);
     if let (Some(g), Some(mapping)) = (&general, mapping(args.system)) {
         oracle = oracle.with_grammar_oracle(GrammarOracle::new(mapping, g)?);
     }
@@ -111,6 +118,15 @@ fn mapping(system: System) -> Option<&'static dyn TerminalMapping> {
         System::ArcStandard => None,
         System::ArcHybrid => Some(&HybridMapping),
         System::ArcEager => Some(&EagerMapping),
+        System::Attardi => None,
+    }
+}
+
+impl Args {
+    /// The strategy for `system` when none is given: `--strategy`, else none
+    /// for attardi (its only one) and lbr for the others.
+    fn strategy_for(&self, system: System) -> Strategy {
+        self.strategy.unwrap_or(if system == System::Attardi { Strategy::None } else { Strategy::Lbr })
     }
 }
 
@@ -204,15 +220,15 @@ fn answer(line: &str, args: &Args, oracle: &mut Oracle<'_>) -> Result<Value, Str
         );
     }
     let gold = DepTree::from_heads(&heads).map_err(|e| format!("`gold` is not a tree: {e}"))?;
-    let strategy = match obj.get("strategy") {
-        None | Some(Value::Null) => args.strategy,
-        Some(Value::String(s)) => s.parse().map_err(|e| format!("{e}"))?,
-        Some(other) => return Err(format!("`strategy` must be a string, found {other}")),
-    };
     let system = match obj.get("system") {
         None | Some(Value::Null) => args.system,
         Some(Value::String(s)) => s.parse().map_err(|e| format!("{e}"))?,
         Some(other) => return Err(format!("`system` must be a string, found {other}")),
+    };
+    let strategy = match obj.get("strategy") {
+        None | Some(Value::Null) => args.strategy_for(system),
+        Some(Value::String(s)) => s.parse().map_err(|e| format!("{e}"))?,
+        Some(other) => return Err(format!("`strategy` must be a string, found {other}")),
     };
     let config = match obj.get("arcs") {
         None | Some(Value::Null) => Configuration::new(system, &stack, &buffer, gold.len()),
@@ -240,7 +256,7 @@ fn run_walk(args: &Args, path: &std::path::Path, oracle: &mut Oracle<'_>) -> Res
     let sentences = walk::read_gold(std::io::BufReader::new(file), &path.display().to_string(), args.projectivize)?;
     let opts = WalkOptions {
         system: args.system,
-        strategy: args.strategy,
+        strategy: args.strategy_for(args.system),
         algorithm: args.algorithm,
         stray: args.stray,
         check_agreement: args.check_agreement,
@@ -265,7 +281,7 @@ fn print_walk(args: &Args, stats: &WalkStats) -> Result<(), CliError> {
         args.system,
         stats.trees,
         stats.steps,
-        args.strategy,
+        args.strategy_for(args.system),
         args.stray,
         args.seed,
         if args.projectivize { ", projectivized" } else { "" }
@@ -295,7 +311,7 @@ fn print_walk(args: &Args, stats: &WalkStats) -> Result<(), CliError> {
         let mut obj = Map::new();
         obj.insert("system".into(), Value::from(args.system.name()));
         obj.insert("algorithm".into(), Value::from(args.algorithm.name()));
-        obj.insert("strategy".into(), Value::from(args.strategy.name()));
+        obj.insert("strategy".into(), Value::from(args.strategy_for(args.system).name()));
         let total = stats.followed.total();
         obj.insert("configurations".into(), Value::from(total.configurations));
         obj.insert("mean_us".into(), Value::from(total.mean_us()));

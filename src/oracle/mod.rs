@@ -13,7 +13,9 @@
 //!   quadratic and linear (Sec. 5, 6) and the incremental session (Sec. 7);
 //! * [`arc_hybrid`] and [`arc_eager`] — the grammar oracle (any gold tree)
 //!   and the closed forms for projective gold trees ([`decomposable`]: O(1)
-//!   per step in a session, O(n) from scratch; and their static oracles).
+//!   per step in a session, O(n) from scratch; and their static oracles);
+//! * [`attardi`] — Attardi's non-projective parser and its tabular oracle
+//!   (seed 002, Algorithm 1, corrected), any gold tree, strategy none.
 //!
 //! From a [`Configuration`], each applicable [`Step`] is scored by the
 //! largest number of gold arcs that complete computations starting with
@@ -25,6 +27,7 @@
 pub mod arc_eager;
 pub mod arc_hybrid;
 pub mod arc_standard;
+pub mod attardi;
 pub mod decomposable;
 pub mod exhaustive;
 pub mod grammar_oracle;
@@ -101,19 +104,25 @@ pub enum Algorithm {
     /// Projective gold trees only, O(n): arc-standard, Sec. 6; arc-hybrid
     /// and arc-eager, the closed forms ([`decomposable`]).
     Linear,
-    /// Linear when the gold tree is projective, cubic otherwise.
+    /// Linear when the gold tree is projective, cubic otherwise (Attardi:
+    /// tabular).
     #[default]
     Auto,
+    /// Attardi: the tabular oracle of seed 002 (Algorithm 1 with the buffer
+    /// reduction, corrected; [`attardi::tabular`]); any gold tree. O(n⁸) in
+    /// the worst case, guarded by a limit.
+    Tabular,
 }
 
 impl Algorithm {
-    /// `cubic`, `quadratic`, `linear` or `auto`.
+    /// `cubic`, `quadratic`, `linear`, `auto` or `tabular`.
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Cubic => "cubic",
             Algorithm::Quadratic => "quadratic",
             Algorithm::Linear => "linear",
             Algorithm::Auto => "auto",
+            Algorithm::Tabular => "tabular",
         }
     }
 }
@@ -132,6 +141,7 @@ impl FromStr for Algorithm {
             "quadratic" => Ok(Algorithm::Quadratic),
             "linear" => Ok(Algorithm::Linear),
             "auto" => Ok(Algorithm::Auto),
+            "tabular" => Ok(Algorithm::Tabular),
             _ => Err(OracleError::UnknownAlgorithm(s.to_owned())),
         }
     }
@@ -158,9 +168,9 @@ pub enum OracleError {
     NonProjectiveGold(Algorithm),
     #[error("unknown strategy `{0}` (expected none, lbr, strict-lbr or rbl)")]
     UnknownStrategy(String),
-    #[error("unknown algorithm `{0}` (expected cubic, quadratic, linear or auto)")]
+    #[error("unknown algorithm `{0}` (expected cubic, quadratic, linear, auto or tabular)")]
     UnknownAlgorithm(String),
-    #[error("unknown system `{0}` (expected arc-standard, arc-hybrid or arc-eager)")]
+    #[error("unknown system `{0}` (expected arc-standard, arc-hybrid, arc-eager or attardi)")]
     UnknownSystem(String),
     #[error("unknown step `{step}` for {system} (expected {expected})")]
     UnknownStep { step: String, system: System, expected: String },
@@ -174,6 +184,10 @@ pub enum OracleError {
     UnsupportedAlgorithm { system: System, algorithm: Algorithm, available: &'static str },
     #[error("strategy {strategy} is not available for {system}: its computations always give a word its left children before its right ones (use none, lbr or strict-lbr, which are the same there)")]
     UnsupportedStrategy { system: System, strategy: Strategy },
+    #[error(
+        "strategy {strategy} is not available for {system}: its oracle scores every computation (use --strategy none)"
+    )]
+    OnlyStrategyNone { system: System, strategy: Strategy },
     #[error("the configuration is final: no step applies")]
     Final,
     #[error("an oracle for {expected} was given a {found} configuration")]
@@ -186,6 +200,8 @@ pub enum OracleError {
     Engine(#[from] crate::engine::EngineError),
     #[error(transparent)]
     TooMuchMemory(#[from] crate::memory::TooMuchMemory),
+    #[error("the Attardi oracle would run its O(|γ|⁸) table on |γ| = {gamma} words (stack and reduced input), more than the limit of {limit} (raise it with --max-gamma, or TabularOracle::set_max_gamma)")]
+    TooLarge { gamma: usize, limit: usize },
 }
 
 /// All oracle algorithms of all systems behind one call, with their
@@ -204,6 +220,8 @@ pub struct Oracle<'g> {
     /// call, or following the [`session::OracleSession`] that borrows this
     /// oracle; kept for its buffers.
     pub(crate) closed_form: ClosedForm,
+    /// Attardi's tabular oracle.
+    attardi: attardi::tabular::TabularOracle,
 }
 
 impl Oracle<'static> {
@@ -232,6 +250,7 @@ impl<'g> Oracle<'g> {
             hybrid: GrammarOracle::embedded(&arc_hybrid::grammar::HybridMapping),
             eager: GrammarOracle::embedded(&arc_eager::grammar::EagerMapping),
             closed_form: ClosedForm::new(&arc_hybrid::closed_form::HybridFormulas),
+            attardi: attardi::tabular::TabularOracle::new(),
         }
     }
 
@@ -242,12 +261,14 @@ impl<'g> Oracle<'g> {
             System::ArcHybrid => self.hybrid = grammar,
             System::ArcEager => self.eager = grammar,
             System::ArcStandard => unreachable!("arc-standard's grammar oracle is the cubic oracle"),
+            System::Attardi => unreachable!("Attardi has no grammar oracle"),
         }
         self
     }
 
     /// The algorithm [`Algorithm::Auto`] resolves to for `gold`: linear when
-    /// it is projective, cubic otherwise. O(n log n).
+    /// it is projective, cubic otherwise. O(n log n). (Attardi: see
+    /// [`Oracle::resolve_for`].)
     pub fn resolve(algorithm: Algorithm, gold: &DepTree) -> Algorithm {
         match algorithm {
             Algorithm::Auto if gold.is_projective() => Algorithm::Linear,
@@ -256,12 +277,28 @@ impl<'g> Oracle<'g> {
         }
     }
 
-    /// The algorithms available for `system`, in the order cubic, quadratic, linear.
+    /// The algorithm [`Algorithm::Auto`] resolves to for `system` and `gold`
+    /// (Attardi: tabular; the others: [`Oracle::resolve`]).
+    pub fn resolve_for(system: System, algorithm: Algorithm, gold: &DepTree) -> Algorithm {
+        match system {
+            System::Attardi => Algorithm::Tabular,
+            _ => Self::resolve(algorithm, gold),
+        }
+    }
+
+    /// The algorithms available for `system`, in the order cubic, quadratic, linear, tabular.
     pub fn algorithms(system: System) -> &'static [Algorithm] {
         match system {
             System::ArcStandard => &[Algorithm::Cubic, Algorithm::Quadratic, Algorithm::Linear],
             System::ArcHybrid | System::ArcEager => &[Algorithm::Cubic, Algorithm::Linear],
+            System::Attardi => &[Algorithm::Tabular],
         }
+    }
+
+    /// Attardi's tabular oracle (e.g. to change its limit,
+    /// [`attardi::tabular::TabularOracle::set_max_gamma`]).
+    pub fn attardi_mut(&mut self) -> &mut attardi::tabular::TabularOracle {
+        &mut self.attardi
     }
 
     /// The closed-form formulas of `system` (arc-hybrid, arc-eager), if it has them.
@@ -270,11 +307,28 @@ impl<'g> Oracle<'g> {
             System::ArcStandard => None,
             System::ArcHybrid => Some(&arc_hybrid::closed_form::HybridFormulas),
             System::ArcEager => Some(&arc_eager::closed_form::EagerFormulas),
+            System::Attardi => None,
         }
     }
 
     /// Checks that `system` offers `strategy` and `algorithm`.
     pub fn check_support(system: System, strategy: Strategy, algorithm: Algorithm) -> Result<(), OracleError> {
+        if system == System::Attardi {
+            if strategy != Strategy::None {
+                return Err(OracleError::OnlyStrategyNone { system, strategy });
+            }
+            if !matches!(algorithm, Algorithm::Tabular | Algorithm::Auto) {
+                return Err(OracleError::UnsupportedAlgorithm { system, algorithm, available: "tabular or auto" });
+            }
+            return Ok(());
+        }
+        if algorithm == Algorithm::Tabular {
+            return Err(OracleError::UnsupportedAlgorithm {
+                system,
+                algorithm,
+                available: "cubic, quadratic, linear or auto",
+            });
+        }
         if system == System::ArcStandard {
             return Ok(());
         }
@@ -308,6 +362,7 @@ impl<'g> Oracle<'g> {
         let system = config.system();
         Self::check_support(system, strategy, algorithm)?;
         match system {
+            System::Attardi => self.attardi.scores(config, gold),
             System::ArcStandard => match algorithm {
                 Algorithm::Cubic => self.cubic.scores(config, gold, strategy),
                 Algorithm::Quadratic => self.quadratic.scores(config, gold, strategy),
@@ -317,6 +372,7 @@ impl<'g> Oracle<'g> {
                     Err(OracleError::NonProjectiveGold(_)) => self.cubic.scores(config, gold, strategy),
                     other => other,
                 },
+                Algorithm::Tabular => unreachable!("refused by check_support"),
             },
             System::ArcHybrid | System::ArcEager => {
                 // The closed form checks projectivity itself (once per tree), so `auto` tries it first.

@@ -101,7 +101,7 @@ impl<'o, 'g> OracleSession<'o, 'g> {
     ) -> Result<Self, OracleError> {
         config.check_gold(&gold)?;
         Oracle::check_support(config.system(), strategy, algorithm)?;
-        let algorithm = Oracle::resolve(algorithm, &gold);
+        let algorithm = Oracle::resolve_for(config.system(), algorithm, &gold);
         let mode = match Oracle::formulas(config.system()) {
             _ if algorithm != Algorithm::Linear || !gold.is_projective() => Mode::OneShot,
             None => {

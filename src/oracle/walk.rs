@@ -160,7 +160,7 @@ pub fn walk<R: Rng>(
     let others = Oracle::algorithms(opts.system);
     for (index, sentence) in sentences.iter().enumerate() {
         let gold = &sentence.tree;
-        let main = Oracle::resolve(opts.algorithm, gold);
+        let main = Oracle::resolve_for(opts.system, opts.algorithm, gold);
         let err = |source| WalkError::Oracle { sentence: index + 1, line: sentence.line, source };
         stats.trees += 1;
         if opts.session {
@@ -221,6 +221,7 @@ fn walk_session<R: Rng>(
         Algorithm::Cubic => "cubic+session",
         Algorithm::Quadratic => "quadratic+session",
         Algorithm::Linear | Algorithm::Auto => "linear+session",
+        Algorithm::Tabular => "tabular+session",
     };
     // Time not spent in a timed `scores` (the set-up, and each `apply`) is
     // added to the next timed configuration.

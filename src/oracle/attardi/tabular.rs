@@ -1,0 +1,541 @@
+//! The tabular dynamic oracle of Attardi's parser (Gómez-Rodríguez, Sartorio
+//! and Satta 2014 = seed 002, Sec. 4–5, Algorithm 1), corrected.
+//!
+//! # The algorithm
+//!
+//! The best score of a configuration c = (σ, β) (the most gold arcs that
+//! complete computations from c build) is found in two stages.
+//!
+//! 1. **Buffer reduction** (Sec. 5.2). A complete gold subtree t rooted at
+//!    k ∈ β whose words in β, B = t ∩ β, can be built on their own and
+//!    without loss is replaced by k: the reduced buffer βR. Its |B| − 1 gold
+//!    arcs are added to the score. The conditions (the printed ones are
+//!    unsound, see *Corrections*): B is an interval of positions (zero
+//!    gap-degree); every word of B but k has its gold head in B (*closed*);
+//!    no word of B but k has a gold child on the stack (bottom-up
+//!    completeness).
+//! 2. **The table** (Sec. 4, 5.3; Cohen et al. 2011). Over γ = σ βR
+//!    (ℓ = |σ|) and a bottom symbol $, the item [h₁, h₂ h₃] over γ[i..j)
+//!    stands for the computations that start with h₁ on top, shift
+//!    γ[i] … γ[j−1] and end with h₂ h₃ on top, never going below h₁'s stack
+//!    depth + 2 in between; its value is the most gold arcs they build. The
+//!    items over the stack part are forced (the stack words were shifted
+//!    one after the other, c is passed through): T[i, i+1] = [γ[i−1],
+//!    γ[i−1] γ[i]] for i < ℓ; a buffer word γ[i] can be shifted on any
+//!    h < i. Two items [h₁, h₂ h₃] ⊗ [h₃, h₄ h₅] over adjacent spans and a
+//!    reduction give [h₁, h₂ h₅] (`la`, h₅ → h₄), [h₁, h₂ h₄] (`ra`,
+//!    h₄ → h₅), [h₁, h₄ h₅] (`la₂`, h₅ → h₂), [h₁, h₂ h₄] (`ra₂`,
+//!    h₂ → h₅). Spans that start in the stack split only at i + 1 or at
+//!    k ≥ ℓ. The answer is T[0, |γ|]([$, $ 0]).
+//!
+//! Each step is scored by applying it and computing the best score of the
+//! result (plus 1 for a gold arc built by the step). Works for any gold tree,
+//! projective or not.
+//!
+//! # Corrections to the printed text
+//!
+//! See `docs/systems.md` (section *Attardi*) for each with its
+//! counterexample; [`Rules::printed`] restores the printed versions for the
+//! regression tests (`tests/attardi.rs`).
+//!
+//! # Complexity
+//!
+//! O(n) for the reduction; the table O(|σ|³|γ|²|βR| + |γ|⁴|βR|⁴) (Sec. 6),
+//! O(n⁸) in the worst case, for each of the at most five steps. Guarded by a
+//! limit on |γ| ([`TabularOracle::max_gamma`], default
+//! [`DEFAULT_MAX_GAMMA`]): beyond it, [`OracleError::TooLarge`]. Memory: the
+//! items of the table, checked against [`crate::memory::max_memory`]. No
+//! allocation once warm.
+
+use crate::memory;
+use crate::oracle::system::{Configuration, Step, System};
+use crate::oracle::{OracleError, StepScores};
+use crate::tree::DepTree;
+
+/// The default limit on |γ| = |σ| + |βR| (after the buffer reduction).
+pub const DEFAULT_MAX_GAMMA: usize = 48;
+
+/// Which version of each corrected part of Algorithm 1 to run. The default
+/// is the corrected one; the printed versions are kept for the tests that
+/// show they fail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// The filter of lines 18, 21, 24 and 27.
+    pub filter: Filter,
+    /// The buffer reduction of Sec. 5.2.
+    pub reduction: Reduction,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules { filter: Filter::None, reduction: Reduction::Closed }
+    }
+}
+
+impl Rules {
+    /// The printed filter and reduction.
+    pub fn printed() -> Self {
+        Rules { filter: Filter::Printed, reduction: Reduction::Printed }
+    }
+    /// No filter, no reduction: the plain table of Cohen et al. (2011)
+    /// restricted to computations through c.
+    pub fn plain() -> Self {
+        Rules { filter: Filter::None, reduction: Reduction::None }
+    }
+}
+
+/// The filter on reductions inside the reduced buffer (items with i ≥ ℓ).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Filter {
+    /// Every arc.
+    None,
+    /// As printed: an arc h → d only if it is gold or h ∉ γ (always false:
+    /// so only gold arcs).
+    Printed,
+    /// As the prose says: an arc h → d only if it is gold or d's gold head
+    /// is not in γ.
+    Prose,
+}
+
+/// The buffer reduction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reduction {
+    /// None: βR = β.
+    None,
+    /// As printed: bottom-up completeness and zero gap-degree.
+    Printed,
+    /// Corrected: also every word of B but k has its gold head in B.
+    Closed,
+}
+
+/// An item [h₁, h₂ h₃] with its value; positions in γ, [`DOLLAR`] for $.
+#[derive(Clone, Copy, Debug)]
+struct Item {
+    h1: u16,
+    h2: u16,
+    h3: u16,
+    value: i32,
+}
+
+const NONE: i32 = i32::MIN;
+
+/// The tabular oracle with its reusable buffers.
+#[derive(Debug)]
+pub struct TabularOracle {
+    rules: Rules,
+    max_gamma: usize,
+    /// γ as words.
+    gamma: Vec<usize>,
+    /// Position in γ of each word, or `u16::MAX`.
+    pos: Vec<u16>,
+    /// Cells T[i, j] at i · (g + 1) + j, items sorted by h₁.
+    cells: Vec<Vec<Item>>,
+    /// Dense scratch of the cell being filled, indexed (h₁, h₂, h₃).
+    scratch: Vec<i32>,
+    touched: Vec<u32>,
+    /// Start / end of each h₁'s items in the right cell of a combination.
+    group: Vec<(u32, u32)>,
+    /// Buffer reduction: per word, in σ / in β, and subtree aggregates.
+    on_stack: Vec<bool>,
+    children: Vec<Vec<usize>>,
+    order: Vec<usize>,
+    agg: Vec<Agg>,
+    stack: Vec<usize>,
+}
+
+/// Per word v, over the β words of its gold subtree t(v).
+#[derive(Clone, Copy, Debug, Default)]
+struct Agg {
+    count: usize,
+    min: usize,
+    max: usize,
+    /// Some β word of t(v) other than v breaks a condition.
+    bad: bool,
+}
+
+impl Default for TabularOracle {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TabularOracle {
+    /// The corrected oracle.
+    pub fn new() -> Self {
+        Self::with_rules(Rules::default())
+    }
+
+    /// The oracle with the given versions of the corrected parts.
+    pub fn with_rules(rules: Rules) -> Self {
+        TabularOracle {
+            rules,
+            max_gamma: DEFAULT_MAX_GAMMA,
+            gamma: Vec::new(),
+            pos: Vec::new(),
+            cells: Vec::new(),
+            scratch: Vec::new(),
+            touched: Vec::new(),
+            group: Vec::new(),
+            on_stack: Vec::new(),
+            children: Vec::new(),
+            order: Vec::new(),
+            agg: Vec::new(),
+            stack: Vec::new(),
+        }
+    }
+
+    /// The limit on |γ| = |σ| + |βR| beyond which [`TabularOracle::scores`]
+    /// returns [`OracleError::TooLarge`] instead of running (the table is
+    /// O(|γ|⁸)).
+    pub fn max_gamma(&self) -> usize {
+        self.max_gamma
+    }
+
+    /// Sets the limit on |γ| (see [`TabularOracle::max_gamma`]).
+    pub fn set_max_gamma(&mut self, limit: usize) {
+        self.max_gamma = limit.min(u16::MAX as usize - 2);
+    }
+
+    /// Scores every applicable step of `config` (an Attardi configuration)
+    /// for `gold`: the most gold arcs that complete computations starting
+    /// with the step build. Any gold tree. O(|γ|⁸) per step in the worst
+    /// case (module documentation).
+    pub fn scores(&mut self, config: &Configuration, gold: &DepTree) -> Result<StepScores, OracleError> {
+        if config.system() != System::Attardi {
+            return Err(OracleError::WrongSystem { expected: System::Attardi, found: config.system() });
+        }
+        config.check_gold(gold)?;
+        let mut scores = StepScores::default();
+        for &step in System::Attardi.steps() {
+            if !config.is_applicable(step) {
+                continue;
+            }
+            let mut stack = std::mem::take(&mut self.stack);
+            stack.clear();
+            stack.extend_from_slice(config.stack());
+            let mut next = config.next;
+            let arc = apply(&mut stack, &mut next, step);
+            let gained = arc.is_some_and(|(h, d)| gold.has_arc(h, d)) as u32;
+            let rest = self.best_of(&stack, next, gold);
+            self.stack = stack;
+            scores.set(step, Some(rest? + gained));
+        }
+        Ok(scores)
+    }
+
+    /// The best score from the configuration (stack, next) (no arcs needed:
+    /// the future does not depend on them).
+    pub fn best(&mut self, config: &Configuration, gold: &DepTree) -> Result<u32, OracleError> {
+        config.check_gold(gold)?;
+        self.best_of(config.stack(), config.next, gold)
+    }
+
+    fn best_of(&mut self, stack: &[usize], next: usize, gold: &DepTree) -> Result<u32, OracleError> {
+        let n = gold.len();
+        if stack.len() == 1 && next > n {
+            return Ok(0);
+        }
+        let bonus = self.reduce_buffer(stack, next, gold);
+        let g = self.gamma.len();
+        if g > self.max_gamma {
+            return Err(OracleError::TooLarge { gamma: g, limit: self.max_gamma });
+        }
+        let best = self.table(stack.len(), gold)?;
+        debug_assert!(best >= 0, "every configuration can be completed");
+        Ok(best.max(0) as u32 + bonus)
+    }
+
+    /// Stage 1: fills γ = σ βR and returns the gold arcs inside the reduced
+    /// subtrees. O(n).
+    fn reduce_buffer(&mut self, stack: &[usize], next: usize, gold: &DepTree) -> u32 {
+        let n = gold.len();
+        self.gamma.clear();
+        self.gamma.extend_from_slice(stack);
+        if self.rules.reduction == Reduction::None || next > n {
+            self.gamma.extend(next..=n);
+            return 0;
+        }
+        self.on_stack.clear();
+        self.on_stack.resize(n + 1, false);
+        for &a in stack {
+            self.on_stack[a] = true;
+        }
+        let in_beta = |v: usize| v >= next && v <= n;
+        if self.children.len() < n + 1 {
+            self.children.resize_with(n + 1, Vec::new);
+        }
+        for c in &mut self.children[..=n] {
+            c.clear();
+        }
+        for d in 1..=n {
+            self.children[gold.head(d)].push(d);
+        }
+        // Post-order of the gold tree from 0.
+        self.order.clear();
+        self.order.push(0);
+        let mut i = 0;
+        while i < self.order.len() {
+            let v = self.order[i];
+            i += 1;
+            for &c in &self.children[v] {
+                self.order.push(c);
+            }
+        }
+        self.agg.clear();
+        self.agg.resize(n + 1, Agg::default());
+        let closed = self.rules.reduction == Reduction::Closed;
+        for idx in (0..self.order.len()).rev() {
+            let v = self.order[idx];
+            let mut a = Agg { count: 0, min: usize::MAX, max: 0, bad: false };
+            if in_beta(v) {
+                a.count = 1;
+                a.min = v;
+                a.max = v;
+            }
+            for &c in &self.children[v] {
+                let ca = self.agg[c];
+                a.count += ca.count;
+                a.min = a.min.min(ca.min);
+                a.max = a.max.max(ca.max);
+                a.bad |= ca.bad;
+                if in_beta(c) {
+                    // Conditions on c as a non-root β word of t(v) (and above).
+                    let stack_child = self.children[c].iter().any(|&x| self.on_stack[x]);
+                    a.bad |= stack_child;
+                    if closed && (!in_beta(v) || ca.max + 1 - ca.min != ca.count) {
+                        a.bad = true;
+                    }
+                }
+            }
+            self.agg[v] = a;
+        }
+        // Reducible roots: β words whose t is good and contiguous over β.
+        let reducible = |agg: &[Agg], k: usize| {
+            let a = agg[k];
+            !a.bad && a.max + 1 - a.min == a.count
+        };
+        let mut bonus = 0u32;
+        let mut v = next;
+        while v <= n {
+            // The topmost reducible ancestor-or-self of v within β-rooted subtrees.
+            let mut root = None;
+            let mut u = v;
+            loop {
+                if in_beta(u) && reducible(&self.agg, u) && self.agg[u].min == v.min(self.agg[u].min) {
+                    root = Some(u);
+                }
+                if u == 0 {
+                    break;
+                }
+                u = gold.head(u);
+            }
+            match root {
+                Some(k) if self.agg[k].min == v => {
+                    let a = self.agg[k];
+                    self.gamma.push(k);
+                    bonus += (a.count - 1) as u32;
+                    v = a.max + 1;
+                }
+                _ => {
+                    self.gamma.push(v);
+                    v += 1;
+                }
+            }
+        }
+        bonus
+    }
+
+    /// Stage 2: Algorithm 1 over γ with ℓ = `ell`; the most gold arcs of a
+    /// completion (T[0, |γ|]([$, $ 0])).
+    fn table(&mut self, ell: usize, gold: &DepTree) -> Result<i32, OracleError> {
+        let g = self.gamma.len();
+        let dollar = g as u16;
+        let n = gold.len();
+        self.pos.clear();
+        self.pos.resize(n + 1, u16::MAX);
+        for (p, &w) in self.gamma.iter().enumerate() {
+            self.pos[w] = p as u16;
+        }
+        let width = g + 1;
+        let cells = width * width;
+        if self.cells.len() < cells {
+            self.cells.resize_with(cells, Vec::new);
+        }
+        for c in &mut self.cells[..cells] {
+            c.clear();
+        }
+        let scratch = (g + 1) * (g + 1) * g;
+        memory::check(Some(scratch), 4, || format!("the Attardi oracle's scratch for |γ| = {g}"))?;
+        if self.scratch.len() < scratch {
+            self.scratch.resize(scratch, NONE);
+        }
+        if self.group.len() < g + 1 {
+            self.group.resize(g + 1, (0, 0));
+        }
+        // Initialisation (lines 1–6).
+        self.cells[1].push(Item { h1: dollar, h2: dollar, h3: 0, value: 0 });
+        for i in 1..ell {
+            let (a, b) = ((i - 1) as u16, i as u16);
+            self.cells[i * width + i + 1].push(Item { h1: a, h2: a, h3: b, value: 0 });
+        }
+        for i in ell..g {
+            for h in 0..i {
+                self.cells[i * width + i + 1].push(Item { h1: h as u16, h2: h as u16, h3: i as u16, value: 0 });
+            }
+        }
+        // Lines 7–12.
+        let mut items = 0usize;
+        for d in 2..=g {
+            for i in ell.saturating_sub(d)..=g - d {
+                let j = i + d;
+                self.process(i, i + 1, j, ell, gold);
+                for k in (i + 2).max(ell)..j {
+                    self.process(i, k, j, ell, gold);
+                }
+                items += self.flush(i, j);
+            }
+            memory::check(Some(items), std::mem::size_of::<Item>(), || {
+                format!("the Attardi oracle's table for |γ| = {g}")
+            })?;
+        }
+        let top = &self.cells[g];
+        Ok(top.iter().find(|it| it.h1 == dollar && it.h2 == dollar && it.h3 == 0).map_or(NONE, |it| it.value))
+    }
+
+    /// Moves the scratch of T[i, j] into its cell, sorted by h₁; returns the
+    /// number of items.
+    fn flush(&mut self, i: usize, j: usize) -> usize {
+        let g = self.gamma.len();
+        let width = g + 1;
+        let cell = &mut self.cells[i * width + j];
+        for &t in &self.touched {
+            let t = t as usize;
+            let value = std::mem::replace(&mut self.scratch[t], NONE);
+            let h3 = t % g;
+            let h2 = (t / g) % (g + 1);
+            let h1 = t / g / (g + 1);
+            cell.push(Item { h1: h1 as u16, h2: h2 as u16, h3: h3 as u16, value });
+        }
+        self.touched.clear();
+        cell.sort_unstable_by_key(|it| it.h1);
+        cell.len()
+    }
+
+    /// PROCESSCELL(T, i, k, j) (lines 14–28), into the scratch of T[i, j].
+    fn process(&mut self, i: usize, k: usize, j: usize, ell: usize, gold: &DepTree) {
+        let g = self.gamma.len();
+        let width = g + 1;
+        let (left, right) = (i * width + k, k * width + j);
+        if self.cells[left].is_empty() || self.cells[right].is_empty() {
+            return;
+        }
+        // Groups of the right cell by h₁.
+        let right_items = &self.cells[right];
+        let mut start = 0;
+        while start < right_items.len() {
+            let h = right_items[start].h1;
+            let mut end = start;
+            while end < right_items.len() && right_items[end].h1 == h {
+                end += 1;
+            }
+            if (h as usize) < g {
+                self.group[h as usize] = (start as u32, end as u32);
+            }
+            start = end;
+        }
+        let filtered = i >= ell && self.rules.filter != Filter::None;
+        let prose = self.rules.filter == Filter::Prose;
+        let gamma = &self.gamma;
+        let pos = &self.pos;
+        // Arc h → d between positions: None if not allowed, else 1 if gold.
+        let arc = |h: u16, d: u16| -> Option<i32> {
+            if h as usize >= g || d as usize >= g {
+                return None;
+            }
+            let (hw, dw) = (gamma[h as usize], gamma[d as usize]);
+            if dw == 0 {
+                return None;
+            }
+            let is_gold = gold.head(dw) == hw;
+            if filtered && !is_gold {
+                // Printed: "h ∉ γ" never holds. Prose: d's gold head not in γ.
+                if !prose || pos[gold.head(dw)] != u16::MAX {
+                    return None;
+                }
+            }
+            Some(is_gold as i32)
+        };
+        let (lo, hi) = self.cells.split_at_mut(right.max(left));
+        let (left_items, right_items): (&Vec<Item>, &Vec<Item>) =
+            if left < right { (&lo[left], &hi[0]) } else { (&hi[0], &lo[right]) };
+        let scratch = &mut self.scratch;
+        let touched = &mut self.touched;
+        let mut update = |h1: u16, h2: u16, h3: u16, value: i32| {
+            let t = (h1 as usize * (g + 1) + h2 as usize) * g + h3 as usize;
+            let slot = &mut scratch[t];
+            if *slot == NONE {
+                touched.push(t as u32);
+                *slot = value;
+            } else if value > *slot {
+                *slot = value;
+            }
+        };
+        for a in left_items {
+            let (s, e) = self.group[a.h3 as usize];
+            if s == e || right_items[s as usize].h1 != a.h3 {
+                continue;
+            }
+            for b in &right_items[s as usize..e as usize] {
+                let base = a.value + b.value;
+                let (h1, h2, h4, h5) = (a.h1, a.h2, b.h2, b.h3);
+                if let Some(x) = arc(h5, h4) {
+                    update(h1, h2, h5, base + x);
+                }
+                if let Some(x) = arc(h4, h5) {
+                    update(h1, h2, h4, base + x);
+                }
+                if let Some(x) = arc(h5, h2) {
+                    update(h1, h4, h5, base + x);
+                }
+                if let Some(x) = arc(h2, h5) {
+                    update(h1, h2, h4, base + x);
+                }
+            }
+        }
+        // Reset the groups used.
+        for it in right_items.iter() {
+            if (it.h1 as usize) < g {
+                self.group[it.h1 as usize] = (0, 0);
+            }
+        }
+    }
+}
+
+/// Applies an Attardi step to (stack, next); the arc built, if any.
+fn apply(stack: &mut Vec<usize>, next: &mut usize, step: Step) -> Option<(usize, usize)> {
+    let k = stack.len();
+    match step {
+        Step::Shift => {
+            stack.push(*next);
+            *next += 1;
+            None
+        }
+        Step::LeftArc => {
+            let s1 = stack.remove(k - 2);
+            Some((stack[k - 2], s1))
+        }
+        Step::RightArc => {
+            let s0 = stack.pop().expect("applicable");
+            Some((stack[k - 2], s0))
+        }
+        Step::LeftArc2 => {
+            let s2 = stack.remove(k - 3);
+            Some((stack[k - 2], s2))
+        }
+        Step::RightArc2 => {
+            let s0 = stack.pop().expect("applicable");
+            Some((stack[k - 3], s0))
+        }
+        _ => unreachable!("not an Attardi step: {step}"),
+    }
+}
