@@ -114,8 +114,19 @@ struct Item {
     h1: u16,
     h2: u16,
     h3: u16,
+    /// For items whose computations pass through c: the first step after c
+    /// ([`STEPS`] index), or [`AT_C`]; otherwise [`UNTAGGED`].
+    tag: u8,
     value: i32,
 }
+
+/// The steps in tag order.
+const STEPS: [Step; 5] = [Step::Shift, Step::LeftArc, Step::RightArc, Step::LeftArc2, Step::RightArc2];
+/// The tag of T[ℓ−1, ℓ]: its computation ends at c.
+const AT_C: u8 = 5;
+/// The tag of items whose computations do not contain c.
+const UNTAGGED: u8 = 6;
+const TAGS: usize = 7;
 
 const NONE: i32 = i32::MIN;
 
@@ -140,7 +151,6 @@ pub struct TabularOracle {
     children: Vec<Vec<usize>>,
     order: Vec<usize>,
     agg: Vec<Agg>,
-    stack: Vec<usize>,
 }
 
 /// Per word v, over the β words of its gold subtree t(v).
@@ -180,7 +190,6 @@ impl TabularOracle {
             children: Vec::new(),
             order: Vec::new(),
             agg: Vec::new(),
-            stack: Vec::new(),
         }
     }
 
@@ -206,43 +215,28 @@ impl TabularOracle {
         }
         config.check_gold(gold)?;
         let mut scores = StepScores::default();
-        for &step in System::Attardi.steps() {
-            if !config.is_applicable(step) {
-                continue;
-            }
-            let mut stack = std::mem::take(&mut self.stack);
-            stack.clear();
-            stack.extend_from_slice(config.stack());
-            let mut next = config.next;
-            let arc = apply(&mut stack, &mut next, step);
-            let gained = arc.is_some_and(|(h, d)| gold.has_arc(h, d)) as u32;
-            let rest = self.best_of(&stack, next, gold);
-            self.stack = stack;
-            scores.set(step, Some(rest? + gained));
+        if config.is_final() {
+            return Ok(scores);
         }
-        Ok(scores)
-    }
-
-    /// The best score from the configuration (stack, next) (no arcs needed:
-    /// the future does not depend on them).
-    pub fn best(&mut self, config: &Configuration, gold: &DepTree) -> Result<u32, OracleError> {
-        config.check_gold(gold)?;
-        self.best_of(config.stack(), config.next, gold)
-    }
-
-    fn best_of(&mut self, stack: &[usize], next: usize, gold: &DepTree) -> Result<u32, OracleError> {
-        let n = gold.len();
-        if stack.len() == 1 && next > n {
-            return Ok(0);
-        }
-        let bonus = self.reduce_buffer(stack, next, gold);
+        let bonus = self.reduce_buffer(config.stack(), config.next, gold);
         let g = self.gamma.len();
         if g > self.max_gamma {
             return Err(OracleError::TooLarge { gamma: g, limit: self.max_gamma });
         }
-        let best = self.table(stack.len(), gold)?;
-        debug_assert!(best >= 0, "every configuration can be completed");
-        Ok(best.max(0) as u32 + bonus)
+        self.table(config.stack().len(), gold)?;
+        let dollar = g as u16;
+        for it in &self.cells[g] {
+            if it.h1 == dollar && it.h2 == dollar && it.h3 == 0 && (it.tag as usize) < STEPS.len() {
+                scores.set(STEPS[it.tag as usize], Some(it.value as u32 + bonus));
+            }
+        }
+        Ok(scores)
+    }
+
+    /// The best score from `config`: the most gold arcs that complete
+    /// computations from it build (0 if it is final).
+    pub fn best(&mut self, config: &Configuration, gold: &DepTree) -> Result<u32, OracleError> {
+        Ok(self.scores(config, gold)?.best().unwrap_or(0))
     }
 
     /// Stage 1: fills γ = σ βR and returns the gold arcs inside the reduced
@@ -260,7 +254,16 @@ impl TabularOracle {
         for &a in stack {
             self.on_stack[a] = true;
         }
-        let in_beta = |v: usize| v >= next && v <= n;
+        let closed = self.rules.reduction == Reduction::Closed;
+        // Corrected: reduce as for the configuration after `shift`, with b₁
+        // on the stack and never reduced, so that the reduction is sound for
+        // every step's successor (the shift's included), not only for the best.
+        let first = if closed { next + 1 } else { next };
+        if closed {
+            self.on_stack[next] = true;
+            self.gamma.push(next);
+        }
+        let in_beta = |v: usize| v >= first && v <= n;
         if self.children.len() < n + 1 {
             self.children.resize_with(n + 1, Vec::new);
         }
@@ -283,7 +286,6 @@ impl TabularOracle {
         }
         self.agg.clear();
         self.agg.resize(n + 1, Agg::default());
-        let closed = self.rules.reduction == Reduction::Closed;
         for idx in (0..self.order.len()).rev() {
             let v = self.order[idx];
             let mut a = Agg { count: 0, min: usize::MAX, max: 0, bad: false };
@@ -315,7 +317,7 @@ impl TabularOracle {
             !a.bad && a.max + 1 - a.min == a.count
         };
         let mut bonus = 0u32;
-        let mut v = next;
+        let mut v = first;
         while v <= n {
             // The topmost reducible ancestor-or-self of v within β-rooted subtrees.
             let mut root = None;
@@ -347,7 +349,7 @@ impl TabularOracle {
 
     /// Stage 2: Algorithm 1 over γ with ℓ = `ell`; the most gold arcs of a
     /// completion (T[0, |γ|]([$, $ 0])).
-    fn table(&mut self, ell: usize, gold: &DepTree) -> Result<i32, OracleError> {
+    fn table(&mut self, ell: usize, gold: &DepTree) -> Result<(), OracleError> {
         let g = self.gamma.len();
         let dollar = g as u16;
         let n = gold.len();
@@ -364,7 +366,7 @@ impl TabularOracle {
         for c in &mut self.cells[..cells] {
             c.clear();
         }
-        let scratch = (g + 1) * (g + 1) * g;
+        let scratch = TAGS * (g + 1) * (g + 1) * g;
         memory::check(Some(scratch), 4, || format!("the Attardi oracle's scratch for |γ| = {g}"))?;
         if self.scratch.len() < scratch {
             self.scratch.resize(scratch, NONE);
@@ -373,14 +375,16 @@ impl TabularOracle {
             self.group.resize(g + 1, (0, 0));
         }
         // Initialisation (lines 1–6).
-        self.cells[1].push(Item { h1: dollar, h2: dollar, h3: 0, value: 0 });
+        let tag = |i: usize| if i + 1 == ell { AT_C } else { UNTAGGED };
+        self.cells[1].push(Item { h1: dollar, h2: dollar, h3: 0, tag: tag(0), value: 0 });
         for i in 1..ell {
             let (a, b) = ((i - 1) as u16, i as u16);
-            self.cells[i * width + i + 1].push(Item { h1: a, h2: a, h3: b, value: 0 });
+            self.cells[i * width + i + 1].push(Item { h1: a, h2: a, h3: b, tag: tag(i), value: 0 });
         }
         for i in ell..g {
             for h in 0..i {
-                self.cells[i * width + i + 1].push(Item { h1: h as u16, h2: h as u16, h3: i as u16, value: 0 });
+                let (h, b) = (h as u16, i as u16);
+                self.cells[i * width + i + 1].push(Item { h1: h, h2: h, h3: b, tag: UNTAGGED, value: 0 });
             }
         }
         // Lines 7–12.
@@ -398,8 +402,7 @@ impl TabularOracle {
                 format!("the Attardi oracle's table for |γ| = {g}")
             })?;
         }
-        let top = &self.cells[g];
-        Ok(top.iter().find(|it| it.h1 == dollar && it.h2 == dollar && it.h3 == 0).map_or(NONE, |it| it.value))
+        Ok(())
     }
 
     /// Moves the scratch of T[i, j] into its cell, sorted by h₁; returns the
@@ -413,8 +416,9 @@ impl TabularOracle {
             let value = std::mem::replace(&mut self.scratch[t], NONE);
             let h3 = t % g;
             let h2 = (t / g) % (g + 1);
-            let h1 = t / g / (g + 1);
-            cell.push(Item { h1: h1 as u16, h2: h2 as u16, h3: h3 as u16, value });
+            let h1 = (t / g / (g + 1)) % (g + 1);
+            let tag = t / g / (g + 1) / (g + 1);
+            cell.push(Item { h1: h1 as u16, h2: h2 as u16, h3: h3 as u16, tag: tag as u8, value });
         }
         self.touched.clear();
         cell.sort_unstable_by_key(|it| it.h1);
@@ -470,8 +474,8 @@ impl TabularOracle {
             if left < right { (&lo[left], &hi[0]) } else { (&hi[0], &lo[right]) };
         let scratch = &mut self.scratch;
         let touched = &mut self.touched;
-        let mut update = |h1: u16, h2: u16, h3: u16, value: i32| {
-            let t = (h1 as usize * (g + 1) + h2 as usize) * g + h3 as usize;
+        let mut update = |tag: u8, h1: u16, h2: u16, h3: u16, value: i32| {
+            let t = ((tag as usize * (g + 1) + h1 as usize) * (g + 1) + h2 as usize) * g + h3 as usize;
             let slot = &mut scratch[t];
             if *slot == NONE {
                 touched.push(t as u32);
@@ -488,17 +492,26 @@ impl TabularOracle {
             for b in &right_items[s as usize..e as usize] {
                 let base = a.value + b.value;
                 let (h1, h2, h4, h5) = (a.h1, a.h2, b.h2, b.h3);
+                // The first step after c: the shift of γ[ℓ] if the left item
+                // ends at c; this reduction if the right one does; else
+                // the tag of the item that passes through c.
+                let tag = |reduction: u8| match (a.tag, b.tag) {
+                    (AT_C, _) => 0,
+                    (_, AT_C) => reduction,
+                    (UNTAGGED, t) => t,
+                    (t, _) => t,
+                };
                 if let Some(x) = arc(h5, h4) {
-                    update(h1, h2, h5, base + x);
+                    update(tag(1), h1, h2, h5, base + x);
                 }
                 if let Some(x) = arc(h4, h5) {
-                    update(h1, h2, h4, base + x);
+                    update(tag(2), h1, h2, h4, base + x);
                 }
                 if let Some(x) = arc(h5, h2) {
-                    update(h1, h4, h5, base + x);
+                    update(tag(3), h1, h4, h5, base + x);
                 }
                 if let Some(x) = arc(h2, h5) {
-                    update(h1, h2, h4, base + x);
+                    update(tag(4), h1, h2, h4, base + x);
                 }
             }
         }
@@ -508,34 +521,5 @@ impl TabularOracle {
                 self.group[it.h1 as usize] = (0, 0);
             }
         }
-    }
-}
-
-/// Applies an Attardi step to (stack, next); the arc built, if any.
-fn apply(stack: &mut Vec<usize>, next: &mut usize, step: Step) -> Option<(usize, usize)> {
-    let k = stack.len();
-    match step {
-        Step::Shift => {
-            stack.push(*next);
-            *next += 1;
-            None
-        }
-        Step::LeftArc => {
-            let s1 = stack.remove(k - 2);
-            Some((stack[k - 2], s1))
-        }
-        Step::RightArc => {
-            let s0 = stack.pop().expect("applicable");
-            Some((stack[k - 2], s0))
-        }
-        Step::LeftArc2 => {
-            let s2 = stack.remove(k - 3);
-            Some((stack[k - 2], s2))
-        }
-        Step::RightArc2 => {
-            let s0 = stack.pop().expect("applicable");
-            Some((stack[k - 3], s0))
-        }
-        _ => unreachable!("not an Attardi step: {step}"),
     }
 }
