@@ -68,7 +68,7 @@ pub struct Rules {
 
 impl Default for Rules {
     fn default() -> Self {
-        Rules { filter: Filter::None, reduction: Reduction::Closed }
+        Rules { filter: Filter::None, reduction: Reduction::Sound }
     }
 }
 
@@ -104,8 +104,13 @@ pub enum Reduction {
     None,
     /// As printed: bottom-up completeness and zero gap-degree.
     Printed,
-    /// Corrected: also every word of B but k has its gold head in B.
+    /// Printed, and every word of B but k has its gold head in B (closed).
     Closed,
+    /// Closed, and B projective, but b₁ may be reduced.
+    ClosedProjective,
+    /// Corrected: closed, B projective, b₁ never reduced (the reduction
+    /// of the configuration after `shift`).
+    Sound,
 }
 
 /// An item [h₁, h₂ h₃] with its value; positions in γ, [`DOLLAR`] for $.
@@ -254,12 +259,14 @@ impl TabularOracle {
         for &a in stack {
             self.on_stack[a] = true;
         }
-        let closed = self.rules.reduction == Reduction::Closed;
+        let closed = self.rules.reduction != Reduction::Printed;
+        let projective = matches!(self.rules.reduction, Reduction::ClosedProjective | Reduction::Sound);
+        let keep_first = self.rules.reduction == Reduction::Sound;
         // Corrected: reduce as for the configuration after `shift`, with b₁
         // on the stack and never reduced, so that the reduction is sound for
         // every step's successor (the shift's included), not only for the best.
-        let first = if closed { next + 1 } else { next };
-        if closed {
+        let first = if keep_first { next + 1 } else { next };
+        if keep_first {
             self.on_stack[next] = true;
             self.gamma.push(next);
         }
@@ -304,9 +311,8 @@ impl TabularOracle {
                     // Conditions on c as a non-root β word of t(v) (and above).
                     let stack_child = self.children[c].iter().any(|&x| self.on_stack[x]);
                     a.bad |= stack_child;
-                    if closed && (!in_beta(v) || ca.max + 1 - ca.min != ca.count) {
-                        a.bad = true;
-                    }
+                    a.bad |= closed && !in_beta(v);
+                    a.bad |= projective && ca.max + 1 - ca.min != ca.count;
                 }
             }
             self.agg[v] = a;
