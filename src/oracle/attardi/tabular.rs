@@ -149,6 +149,9 @@ pub struct TabularOracle {
     /// Dense scratch of the cell being filled, indexed (h₁, h₂, h₃).
     scratch: Vec<i32>,
     touched: Vec<u32>,
+    /// Arcs between positions, (g + 1)² (see [`TabularOracle::table`]).
+    arcs_all: Vec<i8>,
+    arcs_buffer: Vec<i8>,
     /// Start / end of each h₁'s items in the right cell of a combination.
     group: Vec<(u32, u32)>,
     /// Buffer reduction: per word, in σ / in β, and subtree aggregates.
@@ -190,6 +193,8 @@ impl TabularOracle {
             cells: Vec::new(),
             scratch: Vec::new(),
             touched: Vec::new(),
+            arcs_all: Vec::new(),
+            arcs_buffer: Vec::new(),
             group: Vec::new(),
             on_stack: Vec::new(),
             children: Vec::new(),
@@ -380,6 +385,29 @@ impl TabularOracle {
         if self.group.len() < g + 1 {
             self.group.resize(g + 1, (0, 0));
         }
+        // The arcs between positions ($ = g): -1 not allowed (a dependent $ or
+        // 0, a head $), else 1 if gold; in the buffer, the filter applies.
+        self.arcs_all.clear();
+        self.arcs_buffer.clear();
+        for h in 0..=g {
+            for d in 0..=g {
+                let (mut all, mut buffer) = (-1i8, -1i8);
+                if h < g && d < g && h != d && self.gamma[d] != 0 {
+                    let (hw, dw) = (self.gamma[h], self.gamma[d]);
+                    let is_gold = gold.head(dw) == hw;
+                    all = is_gold as i8;
+                    // Printed: "h ∉ γ" never holds. Prose: d's gold head not in γ.
+                    let kept = match self.rules.filter {
+                        Filter::None => true,
+                        Filter::Printed => is_gold,
+                        Filter::Prose => is_gold || self.pos[gold.head(dw)] == u16::MAX,
+                    };
+                    buffer = if kept { all } else { -1 };
+                }
+                self.arcs_all.push(all);
+                self.arcs_buffer.push(buffer);
+            }
+        }
         // Initialisation (lines 1–6).
         let tag = |i: usize| if i + 1 == ell { AT_C } else { UNTAGGED };
         self.cells[1].push(Item { h1: dollar, h2: dollar, h3: 0, tag: tag(0), value: 0 });
@@ -398,9 +426,9 @@ impl TabularOracle {
         for d in 2..=g {
             for i in ell.saturating_sub(d)..=g - d {
                 let j = i + d;
-                self.process(i, i + 1, j, ell, gold);
+                self.process(i, i + 1, j, ell);
                 for k in (i + 2).max(ell)..j {
-                    self.process(i, k, j, ell, gold);
+                    self.process(i, k, j, ell);
                 }
                 items += self.flush(i, j);
             }
@@ -432,7 +460,7 @@ impl TabularOracle {
     }
 
     /// PROCESSCELL(T, i, k, j) (lines 14–28), into the scratch of T[i, j].
-    fn process(&mut self, i: usize, k: usize, j: usize, ell: usize, gold: &DepTree) {
+    fn process(&mut self, i: usize, k: usize, j: usize, ell: usize) {
         let g = self.gamma.len();
         let width = g + 1;
         let (left, right) = (i * width + k, k * width + j);
@@ -453,27 +481,11 @@ impl TabularOracle {
             }
             start = end;
         }
-        let filtered = i >= ell && self.rules.filter != Filter::None;
-        let prose = self.rules.filter == Filter::Prose;
-        let gamma = &self.gamma;
-        let pos = &self.pos;
+        let table = if i >= ell { &self.arcs_buffer } else { &self.arcs_all };
         // Arc h → d between positions: None if not allowed, else 1 if gold.
         let arc = |h: u16, d: u16| -> Option<i32> {
-            if h as usize >= g || d as usize >= g {
-                return None;
-            }
-            let (hw, dw) = (gamma[h as usize], gamma[d as usize]);
-            if dw == 0 {
-                return None;
-            }
-            let is_gold = gold.head(dw) == hw;
-            if filtered && !is_gold {
-                // Printed: "h ∉ γ" never holds. Prose: d's gold head not in γ.
-                if !prose || pos[gold.head(dw)] != u16::MAX {
-                    return None;
-                }
-            }
-            Some(is_gold as i32)
+            let x = table[h as usize * (g + 1) + d as usize];
+            (x >= 0).then_some(x as i32)
         };
         let (lo, hi) = self.cells.split_at_mut(right.max(left));
         let (left_items, right_items): (&Vec<Item>, &Vec<Item>) =
