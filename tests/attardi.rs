@@ -255,3 +255,66 @@ proptest! {
         prop_assert_eq!(oracle.scores(&c, &gold, Strategy::None, Algorithm::Tabular).unwrap(), want);
     }
 }
+
+fn tabula(args: &[&str], stdin: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_owned();
+    let writer = std::thread::spawn(move || pipe.write_all(input.as_bytes()));
+    let out = child.wait_with_output().unwrap();
+    let _ = writer.join().unwrap();
+    out
+}
+
+#[test]
+fn the_command_line_answers_json_lines_and_names_bad_lines() {
+    // Gold 0 → 1, 4 → 2, 1 → 3, 1 → 4 (non-projective); strategy none is the default for attardi.
+    let lines = "{\"stack\":[0,1],\"buffer\":[2,3,4],\"gold\":[-1,0,4,1,1]}\n\
+                 {\"stack\":[0,1],\"buffer\":[2,3,4],\"gold\":[-1,0,4,1,1],\"strategy\":\"lbr\"}\n\
+                 {\"stack\":[0,2],\"buffer\":[4],\"gold\":[-1,0,4,1,1],\"arcs\":[[2,1],[0,3]]}\n";
+    let out = tabula(&["oracle", "--system", "attardi"], lines);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let got: Vec<&str> = stdout.lines().collect();
+    assert_eq!(got.len(), 2, "{stdout}");
+    assert!(
+        got[0].ends_with(
+            "\"steps\":{\"shift\":4,\"left_arc\":null,\"right_arc\":2,\"left_arc_2\":null,\"right_arc_2\":null},\"optimal\":[\"shift\"]}"
+        ),
+        "{}",
+        got[0]
+    );
+    assert!(got[1].contains("\"steps\":{\"shift\":"), "{}", got[1]);
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "line 2: strategy lbr is not available for attardi: its oracle scores every computation (use --strategy none)\nerror: 1 bad line\n"
+    );
+}
+
+#[test]
+fn the_command_line_walks_with_the_brute_force_check() {
+    let data = format!("{}/tests/data/oracle/small.conllu", env!("CARGO_MANIFEST_DIR"));
+    let out = tabula(
+        &["oracle", "--walk", &data, "--system", "attardi", "--stray", "0.5", "--check-agreement", "--json"],
+        "",
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.starts_with("# attardi: "), "{stdout}");
+    let last = stdout.lines().last().unwrap();
+    assert!(last.contains("\"system\":\"attardi\"") && last.contains("\"exhaustive\""), "{last}");
+    let out = tabula(&["oracle", "--walk", &data, "--system", "attardi", "--algorithm", "cubic"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: the cubic algorithm is not available for attardi (use tabular or auto)\n"
+    );
+}

@@ -140,8 +140,9 @@ const NONE: i32 = i32::MIN;
 pub struct TabularOracle {
     rules: Rules,
     max_gamma: usize,
-    /// γ as words.
+    /// γ as words, and ℓ = |σ| of the last call.
     gamma: Vec<usize>,
+    ell: usize,
     /// Position in γ of each word, or `u16::MAX`.
     pos: Vec<u16>,
     /// Cells T[i, j] at i · (g + 1) + j, items sorted by h₁.
@@ -189,6 +190,7 @@ impl TabularOracle {
             rules,
             max_gamma: DEFAULT_MAX_GAMMA,
             gamma: Vec::new(),
+            ell: 0,
             pos: Vec::new(),
             cells: Vec::new(),
             scratch: Vec::new(),
@@ -233,7 +235,8 @@ impl TabularOracle {
         if g > self.max_gamma {
             return Err(OracleError::TooLarge { gamma: g, limit: self.max_gamma });
         }
-        self.table(config.stack().len(), gold)?;
+        self.ell = config.stack().len();
+        self.table(self.ell, gold)?;
         let dollar = g as u16;
         for it in &self.cells[g] {
             if it.h1 == dollar && it.h2 == dollar && it.h3 == 0 && (it.tag as usize) < STEPS.len() {
@@ -241,6 +244,12 @@ impl TabularOracle {
             }
         }
         Ok(scores)
+    }
+
+    /// The sizes of the last table run: (|σ|, |βR|) (|γ| is their sum; βR
+    /// includes b₁, never reduced). For reports on slow configurations.
+    pub fn last_size(&self) -> (usize, usize) {
+        (self.ell, self.gamma.len().saturating_sub(self.ell))
     }
 
     /// The best score from `config`: the most gold arcs that complete
