@@ -13,7 +13,9 @@
 //!    unsound, see *Corrections*): B is an interval of positions (zero
 //!    gap-degree); every word of B but k has its gold head in B (*closed*);
 //!    no word of B but k has a gold child on the stack (bottom-up
-//!    completeness).
+//!    completeness); B can be built on its own (projective, or all of t(k)
+//!    and buildable, decided by this oracle on t(k), memoised per tree);
+//!    b₁ is never reduced.
 //! 2. **The table** (Sec. 4, 5.3; Cohen et al. 2011). Over γ = σ βR
 //!    (ℓ = |σ|) and a bottom symbol $, the item [h₁, h₂ h₃] over γ[i..j)
 //!    stands for the computations that start with h₁ on top, shift
@@ -108,8 +110,9 @@ pub enum Reduction {
     Closed,
     /// Closed, and B projective, but b₁ may be reduced.
     ClosedProjective,
-    /// Corrected: closed, B projective, b₁ never reduced (the reduction
-    /// of the configuration after `shift`).
+    /// Corrected: closed, B buildable on its own (projective, or the whole
+    /// subtree t(k) and buildable), b₁ never reduced (the reduction of the
+    /// configuration after `shift`).
     Sound,
 }
 
@@ -160,6 +163,13 @@ pub struct TabularOracle {
     children: Vec<Vec<usize>>,
     order: Vec<usize>,
     agg: Vec<Agg>,
+    reducible: Vec<bool>,
+    /// Per word k of the gold tree `built_for`: whether t(k), a contiguous
+    /// subtree, can be built on its own (0 unknown, 1 yes, 2 no).
+    built: Vec<u8>,
+    built_for: Vec<usize>,
+    /// The oracle that decides it (on t(k) as a sentence), made on demand.
+    inner: Option<Box<TabularOracle>>,
 }
 
 /// Per word v, over the β words of its gold subtree t(v).
@@ -170,6 +180,10 @@ struct Agg {
     max: usize,
     /// Some β word of t(v) other than v breaks a condition.
     bad: bool,
+    /// Some β word of t(v) other than v has β words of its subtree that are not contiguous.
+    nonprojective: bool,
+    /// The number of words of t(v).
+    size: usize,
 }
 
 impl Default for TabularOracle {
@@ -202,6 +216,10 @@ impl TabularOracle {
             children: Vec::new(),
             order: Vec::new(),
             agg: Vec::new(),
+            reducible: Vec::new(),
+            built: Vec::new(),
+            built_for: Vec::new(),
+            inner: None,
         }
     }
 
@@ -309,7 +327,7 @@ impl TabularOracle {
         self.agg.resize(n + 1, Agg::default());
         for idx in (0..self.order.len()).rev() {
             let v = self.order[idx];
-            let mut a = Agg { count: 0, min: usize::MAX, max: 0, bad: false };
+            let mut a = Agg { count: 0, min: usize::MAX, max: 0, bad: false, nonprojective: false, size: 1 };
             if in_beta(v) {
                 a.count = 1;
                 a.min = v;
@@ -321,21 +339,34 @@ impl TabularOracle {
                 a.min = a.min.min(ca.min);
                 a.max = a.max.max(ca.max);
                 a.bad |= ca.bad;
+                a.nonprojective |= ca.nonprojective;
+                a.size += ca.size;
                 if in_beta(c) {
                     // Conditions on c as a non-root β word of t(v) (and above).
                     let stack_child = self.children[c].iter().any(|&x| self.on_stack[x]);
                     a.bad |= stack_child;
                     a.bad |= closed && !in_beta(v);
-                    a.bad |= projective && ca.max + 1 - ca.min != ca.count;
+                    a.nonprojective |= ca.max + 1 - ca.min != ca.count;
                 }
             }
             self.agg[v] = a;
         }
-        // Reducible roots: β words whose t is good and contiguous over β.
-        let reducible = |agg: &[Agg], k: usize| {
-            let a = agg[k];
-            !a.bad && a.max + 1 - a.min == a.count
-        };
+        // Reducible roots: β words whose t is good and contiguous over β,
+        // and (corrected) B can be built on its own: B projective, or B the
+        // whole subtree t(k) and t(k) buildable (checked once per tree).
+        self.reducible.clear();
+        self.reducible.resize(n + 1, false);
+        for k in first..=n {
+            let a = self.agg[k];
+            let mut ok = !a.bad && a.max + 1 - a.min == a.count;
+            if ok && projective && a.nonprojective {
+                ok = self.rules.reduction == Reduction::Sound
+                    && a.count == a.size
+                    && self.buildable(gold, k, a.min, a.max);
+            }
+            self.reducible[k] = ok;
+        }
+        let reducible = |r: &[bool], k: usize| r[k];
         let mut bonus = 0u32;
         let mut v = first;
         while v <= n {
@@ -343,7 +374,7 @@ impl TabularOracle {
             let mut root = None;
             let mut u = v;
             loop {
-                if in_beta(u) && reducible(&self.agg, u) && self.agg[u].min == v.min(self.agg[u].min) {
+                if in_beta(u) && reducible(&self.reducible, u) {
                     root = Some(u);
                 }
                 if u == 0 {
@@ -365,6 +396,37 @@ impl TabularOracle {
             }
         }
         bonus
+    }
+
+    /// Whether the subtree t(k) of `gold`, whose words are `lo` … `hi`, can
+    /// be built on its own (on top of any stack, never touching it): the
+    /// oracle on t(k) as a sentence, k hanging from the root, finds all its
+    /// arcs. Memoised per gold tree; the inner oracle's reduction asks the
+    /// same of smaller subtrees only.
+    fn buildable(&mut self, gold: &DepTree, k: usize, lo: usize, hi: usize) -> bool {
+        let n = gold.len();
+        if self.built_for.len() != n || (1..=n).any(|d| self.built_for[d - 1] != gold.head(d)) {
+            self.built_for.clear();
+            self.built_for.extend((1..=n).map(|d| gold.head(d)));
+            self.built.clear();
+            self.built.resize(n + 1, 0);
+        }
+        if self.built[k] == 0 {
+            let heads: Vec<usize> = (lo..=hi).map(|d| if d == k { 0 } else { gold.head(d) + 1 - lo }).collect();
+            let m = heads.len();
+            let ok = match DepTree::from_heads(&heads) {
+                Ok(mini) => {
+                    let inner = self.inner.get_or_insert_with(|| Box::new(TabularOracle::new()));
+                    inner.max_gamma = self.max_gamma;
+                    let c = Configuration::initial(System::Attardi, m);
+                    // Too large to decide: not reduced (sound, only slower).
+                    inner.best(&c, &mini).is_ok_and(|b| b as usize == m)
+                }
+                Err(_) => false,
+            };
+            self.built[k] = if ok { 1 } else { 2 };
+        }
+        self.built[k] == 1
     }
 
     /// Stage 2: Algorithm 1 over γ with ℓ = `ell`; the most gold arcs of a
