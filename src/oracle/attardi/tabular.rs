@@ -47,7 +47,8 @@
 //! limit on |γ| ([`TabularOracle::max_gamma`], default
 //! [`DEFAULT_MAX_GAMMA`]): beyond it, [`OracleError::TooLarge`]. Memory: the
 //! items of the table, checked against [`crate::memory::max_memory`]. No
-//! allocation once warm.
+//! allocation once warm, except, once per gold tree, for the memo of which
+//! non-projective subtrees can be built on their own.
 
 use crate::memory;
 use crate::oracle::system::{Configuration, Step, System};
