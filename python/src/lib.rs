@@ -48,10 +48,14 @@ fn _tabula(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// The names of the transition systems the library has.
+/// The names of the transition systems with the full Python interface
+/// (every strategy and the cubic algorithm). `attardi` is accepted by name
+/// too (`Oracle(system="attardi", strategy="none")`), but has only strategy
+/// none and the tabular algorithm, so it is not listed here.
 #[pyfunction]
 fn systems() -> Vec<&'static str> {
-    tabula::oracle::System::ALL.iter().map(|s| s.name()).collect()
+    use tabula::oracle::System;
+    System::ALL.iter().filter(|&&s| s != System::Attardi).map(|s| s.name()).collect()
 }
 
 /// The names of a system's steps, in the order of `scores` and of the
