@@ -30,9 +30,12 @@
 //!    h₂ → h₅). Spans that start in the stack split only at i + 1 or at
 //!    k ≥ ℓ. The answer is T[0, |γ|]([$, $ 0]).
 //!
-//! Each step is scored by applying it and computing the best score of the
-//! result (plus 1 for a gold arc built by the step). Works for any gold tree,
-//! projective or not.
+//! Every step is scored from the one table (an extension: the seed computes
+//! the loss of c only): the items whose computations pass through c carry
+//! the first step taken after c — the shift of γ[ℓ] when the left part ends
+//! at c, the combining reduction when the right part does, else the tag of
+//! the part that passes through c — and T[0, |γ|]([$, $ 0], step) is the
+//! step's score. Works for any gold tree, projective or not.
 //!
 //! # Corrections to the printed text
 //!
@@ -43,7 +46,7 @@
 //! # Complexity
 //!
 //! O(n) for the reduction; the table O(|σ|³|γ|²|βR| + |γ|⁴|βR|⁴) (Sec. 6),
-//! O(n⁸) in the worst case, for each of the at most five steps. Guarded by a
+//! O(n⁸) in the worst case (the items through c carry one of five tags). Guarded by a
 //! limit on |γ| ([`TabularOracle::max_gamma`], default
 //! [`DEFAULT_MAX_GAMMA`]): beyond it, [`OracleError::TooLarge`]. Memory: the
 //! items of the table, checked against [`crate::memory::max_memory`]. No
@@ -117,7 +120,7 @@ pub enum Reduction {
     Sound,
 }
 
-/// An item [h₁, h₂ h₃] with its value; positions in γ, [`DOLLAR`] for $.
+/// An item [h₁, h₂ h₃] with its value; positions in γ, |γ| for $.
 #[derive(Clone, Copy, Debug)]
 struct Item {
     h1: u16,
