@@ -62,6 +62,27 @@ fn the_tabular_oracle_equals_the_brute_force_on_all_trees_up_to_6() {
 }
 
 #[test]
+fn one_table_and_two_tables_both_equal_the_brute_force_up_to_6() {
+    for choice in [false, true] {
+        for n in 1..=6 {
+            let configs = reachable_configurations_of(System::Attardi, n);
+            all_trees(n).par_iter().for_each(|gold| {
+                let mut oracle = TabularOracle::new();
+                oracle.force_two_tables(Some(choice));
+                let mut brute = Exhaustive::new(gold, Strategy::None);
+                for c in &configs {
+                    assert_eq!(
+                        oracle.scores(c, gold).unwrap(),
+                        brute.step_scores(c).unwrap(),
+                        "{choice} {gold:?} {c:?}"
+                    );
+                }
+            });
+        }
+    }
+}
+
+#[test]
 fn every_printed_part_restored_fails_somewhere_up_to_5() {
     // The plain table (no filter, no reduction) is exact: the corrections
     // are in the shortcuts.

@@ -118,6 +118,9 @@ pub enum Reduction {
     /// subtree t(k) and buildable), b₁ never reduced (the reduction of the
     /// configuration after `shift`).
     Sound,
+    /// As `Sound`, but b₁ may be reduced (exact for the best score and the
+    /// reductions' scores, not for `shift`'s).
+    FirstReducible,
 }
 
 /// An item [h₁, h₂ h₃] with its value; positions in γ, |γ| for $.
@@ -168,6 +171,10 @@ pub struct TabularOracle {
     order: Vec<usize>,
     agg: Vec<Agg>,
     reducible: Vec<bool>,
+    /// The stack after `shift`.
+    shifted: Vec<usize>,
+    /// Forces one table (false) or two (true) instead of the cheaper; tests.
+    two_tables: Option<bool>,
     /// Per word k of the gold tree `built_for`: whether t(k), a contiguous
     /// subtree, can be built on its own (0 unknown, 1 yes, 2 no).
     built: Vec<u8>,
@@ -221,6 +228,8 @@ impl TabularOracle {
             order: Vec::new(),
             agg: Vec::new(),
             reducible: Vec::new(),
+            shifted: Vec::new(),
+            two_tables: None,
             built: Vec::new(),
             built_for: Vec::new(),
             inner: None,
@@ -252,12 +261,63 @@ impl TabularOracle {
         if config.is_final() {
             return Ok(scores);
         }
-        let bonus = self.reduce_buffer(config.stack(), config.next, gold);
-        let g = self.gamma.len();
+        let (stack, next) = (config.stack(), config.next);
+        if self.rules.reduction == Reduction::Sound && next <= config.n {
+            // Two smaller tables may beat one: with b₁ reducible, the table of c
+            // is exact for the reductions (and the best), and the best of
+            // c' = shift(c) is the shift's score. Cost ~ |γ|⁶ (measured).
+            let one = self.reduce_buffer(stack, next, gold, true).1;
+            let first = self.reduce_buffer(stack, next, gold, false).1;
+            let mut shifted = std::mem::take(&mut self.shifted);
+            shifted.clear();
+            shifted.extend_from_slice(stack);
+            shifted.push(next);
+            let second = self.reduce_buffer(&shifted, next + 1, gold, false).1;
+            let cost = |g: usize| (g as f64).powi(6);
+            let two = match self.two_tables {
+                Some(forced) => forced,
+                None => cost(first) + cost(second) < cost(one),
+            };
+            let result = if two {
+                self.run(&shifted, next + 1, gold, false)
+                    .map(|s| {
+                        scores.set(Step::Shift, s.best());
+                    })
+                    .and_then(|()| self.run(stack, next, gold, false))
+                    .map(|s| {
+                        for step in &STEPS[1..] {
+                            scores.set(*step, s.get(*step));
+                        }
+                    })
+            } else {
+                self.run(stack, next, gold, true).map(|s| scores = s)
+            };
+            self.shifted = shifted;
+            result?;
+            return Ok(scores);
+        }
+        let keep_first = self.rules.reduction == Reduction::Sound;
+        self.run(stack, next, gold, keep_first)
+    }
+
+    /// Reduces the buffer and runs the table for (stack, next); the scores
+    /// of the tags.
+    fn run(
+        &mut self,
+        stack: &[usize],
+        next: usize,
+        gold: &DepTree,
+        keep_first: bool,
+    ) -> Result<StepScores, OracleError> {
+        let mut scores = StepScores::default();
+        if stack.len() == 1 && next > gold.len() {
+            return Ok(scores);
+        }
+        let (bonus, g) = self.reduce_buffer(stack, next, gold, keep_first);
         if g > self.max_gamma {
             return Err(OracleError::TooLarge { gamma: g, limit: self.max_gamma });
         }
-        self.ell = config.stack().len();
+        self.ell = stack.len();
         self.table(self.ell, gold)?;
         let dollar = g as u16;
         for it in &self.cells[g] {
@@ -266,6 +326,15 @@ impl TabularOracle {
             }
         }
         Ok(scores)
+    }
+
+    /// Forces the choice between one table for every step (`Some(false)`)
+    /// and two smaller ones, with b₁ reducible (`Some(true)`): the table of c
+    /// for the reductions, the best of the configuration after `shift` for
+    /// `shift`. `None` (the default): the cheaper by |γ|⁶. For tests.
+    #[doc(hidden)]
+    pub fn force_two_tables(&mut self, choice: Option<bool>) {
+        self.two_tables = choice;
     }
 
     /// The sizes of the last table run: (|σ|, |βR|) (|γ| is their sum; βR
@@ -282,7 +351,12 @@ impl TabularOracle {
 
     /// Stage 1: fills γ = σ βR and returns the gold arcs inside the reduced
     /// subtrees. O(n).
-    fn reduce_buffer(&mut self, stack: &[usize], next: usize, gold: &DepTree) -> u32 {
+    fn reduce_buffer(&mut self, stack: &[usize], next: usize, gold: &DepTree, keep_first: bool) -> (u32, usize) {
+        let bonus = self.reduce_buffer_bonus(stack, next, gold, keep_first);
+        (bonus, self.gamma.len())
+    }
+
+    fn reduce_buffer_bonus(&mut self, stack: &[usize], next: usize, gold: &DepTree, keep_first: bool) -> u32 {
         let n = gold.len();
         self.gamma.clear();
         self.gamma.extend_from_slice(stack);
@@ -296,8 +370,8 @@ impl TabularOracle {
             self.on_stack[a] = true;
         }
         let closed = self.rules.reduction != Reduction::Printed;
-        let projective = matches!(self.rules.reduction, Reduction::ClosedProjective | Reduction::Sound);
-        let keep_first = self.rules.reduction == Reduction::Sound;
+        let projective =
+            matches!(self.rules.reduction, Reduction::ClosedProjective | Reduction::Sound | Reduction::FirstReducible);
         // Corrected: reduce as for the configuration after `shift`, with b₁
         // on the stack and never reduced, so that the reduction is sound for
         // every step's successor (the shift's included), not only for the best.
@@ -364,7 +438,11 @@ impl TabularOracle {
             let a = self.agg[k];
             let mut ok = !a.bad && a.max + 1 - a.min == a.count;
             if ok && projective && a.nonprojective {
-                ok = self.rules.reduction == Reduction::Sound
+                // Never for a block holding b₁: deciding it would ask the
+                // same question of the same subtree (the inner oracle starts
+                // at its initial configuration).
+                ok = matches!(self.rules.reduction, Reduction::Sound | Reduction::FirstReducible)
+                    && a.min > next
                     && a.count == a.size
                     && self.buildable(gold, k, a.min, a.max);
             }
