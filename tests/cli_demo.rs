@@ -18,7 +18,8 @@ fn demo_runs_on_the_embedded_sample_and_optimal_beats_lifting() {
     let gold = DepTree::from_heads(&[2, 0, 4, 2, 2, 8, 8, 4]).unwrap();
     for system in System::ALL.into_iter().filter(|&s| Oracle::algorithms(s).contains(&Algorithm::Cubic)) {
         let config = Configuration::with_arcs(system, &[0, 1, 2, 3], &[4, 5, 6, 7, 8], &[], 8).unwrap();
-        let s = exhaustive::step_scores(&config, &gold, Strategy::Lbr).unwrap();
+        let strategy = if system == System::Attardi { Strategy::None } else { Strategy::Lbr };
+        let s = exhaustive::step_scores(&config, &gold, strategy).unwrap();
         let steps: Vec<String> = system
             .steps()
             .iter()

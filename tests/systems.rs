@@ -9,7 +9,8 @@
 //!   configuration of every gold tree with n ≤ 6, projective or not, and on
 //!   random configurations up to n = 9 (proptest);
 //! * `Configuration::with_arcs` accepts exactly the reachable
-//!   configurations (n ≤ 4, every stack, input and arc set);
+//!   configurations (n ≤ 4, every stack, input and arc set; Attardi: every
+//!   reachable one, and some unreachable ones, see `docs/systems.md`);
 //! * lbr and strict-lbr change nothing for arc-hybrid and arc-eager.
 
 mod common;
@@ -205,7 +206,12 @@ fn arcs_are_accepted_exactly_for_reachable_configurations() {
                         let result = Configuration::with_arcs(system, &stack, &buffer, &arcs, n);
                         let is_reachable = result.as_ref().is_ok_and(|c| reachable.contains(c));
                         match &result {
-                            Ok(c) => assert!(is_reachable, "{system}: accepted unreachable {c:?}"),
+                            // Attardi: only necessary conditions are checked
+                            // (docs/systems.md; tests/attardi.rs).
+                            Ok(c) => assert!(
+                                is_reachable || system == System::Attardi,
+                                "{system}: accepted unreachable {c:?}"
+                            ),
                             Err(e) => assert!(
                                 matches!(e, OracleError::InconsistentArcs { .. }),
                                 "{system}: {stack:?} {buffer:?} {arcs:?}: {e}"
@@ -215,7 +221,23 @@ fn arcs_are_accepted_exactly_for_reachable_configurations() {
                     }
                 }
             }
-            assert_eq!(accepted, reachable.len(), "{system} n = {n}: some reachable configurations were refused");
+            let accepted_reachable = if system == System::Attardi {
+                reachable
+                    .iter()
+                    .filter(|c| {
+                        let arcs: Vec<_> = c.arcs().collect();
+                        let buffer: Vec<_> = c.buffer().collect();
+                        Configuration::with_arcs(system, c.stack(), &buffer, &arcs, n).is_ok()
+                    })
+                    .count()
+            } else {
+                accepted
+            };
+            assert_eq!(
+                accepted_reachable,
+                reachable.len(),
+                "{system} n = {n}: some reachable configurations were refused"
+            );
         }
     }
 }

@@ -49,13 +49,15 @@ fn _tabula(m: &Bound<'_, PyModule>) -> PyResult<()> {
 }
 
 /// The names of the transition systems with the whole Python API (sessions,
-/// batches, training defaults). `lr-spine` is not listed: its one-shot
-/// `Oracle(system="lr-spine", strategy="none").scores(...)` works (spine
-/// steps included), but its batch arrays have columns for K = 1 only.
+/// batches, every strategy, training defaults). `lr-spine` and `attardi` are
+/// accepted by name with `strategy="none"` (`Oracle(system=..., strategy="none")
+/// .scores(...)`, spine steps included), but are not listed: LR-spine's batch
+/// arrays have columns for K = 1 only, and Attardi has only strategy none and
+/// the tabular algorithm.
 #[pyfunction]
 fn systems() -> Vec<&'static str> {
     use tabula::oracle::System;
-    System::ALL.iter().filter(|&&s| s != System::LrSpine).map(|s| s.name()).collect()
+    System::ALL.iter().filter(|&&s| !matches!(s, System::LrSpine | System::Attardi)).map(|s| s.name()).collect()
 }
 
 /// The names of a system's steps, in the order of `scores` and of the

@@ -564,9 +564,10 @@ impl PySession {
     ) -> PyResult<Self> {
         let (system, strategy, mut algorithm) = settings(system, strategy, algorithm)?;
         // `auto` means linear for a projective gold tree only where the
-        // system has a linear algorithm; elsewhere it is the cubic one.
+        // system has a linear algorithm; elsewhere it is the system's first
+        // (cubic; Attardi: tabular).
         if algorithm == Algorithm::Auto && !Oracle::algorithms(system).contains(&Algorithm::Linear) {
-            algorithm = Algorithm::Cubic;
+            algorithm = Oracle::algorithms(system)[0];
         }
         let gold: Py<Tree> = match gold.cast::<Tree>() {
             Ok(t) => t.clone().unbind(),

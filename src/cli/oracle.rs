@@ -31,21 +31,26 @@ pub struct Args {
     /// JSON lines of configurations (`-` or absent: standard input).
     input: Option<PathBuf>,
     /// Transition system when a line has none: arc-standard, arc-hybrid,
-    /// arc-eager, lr-spine.
+    /// arc-eager, lr-spine, attardi.
     #[arg(long, default_value = "arc-standard")]
     system: System,
     /// Strategy when a line has none: none, lbr, strict-lbr, rbl [default:
-    /// none for lr-spine and --algorithm goldberg, lbr otherwise].
+    /// none for lr-spine, attardi and --algorithm goldberg, lbr otherwise].
     #[arg(long)]
     strategy: Option<Strategy>,
     /// cubic (the system's grammar; any gold tree), quadratic (arc-standard,
     /// Sec. 5), linear (projective gold trees: arc-standard Sec. 6, the
     /// arc-hybrid and arc-eager closed forms), goldberg (projective gold
     /// trees, strategy none: Goldberg et al. 2014's tables, arc-standard and
-    /// lr-spine) or auto (linear for projective gold trees, cubic otherwise;
-    /// lr-spine: goldberg).
+    /// lr-spine), tabular (attardi: seed 002's Algorithm 1, corrected; any
+    /// gold tree) or auto (linear for projective gold trees, cubic otherwise;
+    /// lr-spine: goldberg; attardi: tabular).
     #[arg(long, default_value = "auto")]
     algorithm: Algorithm,
+    /// Attardi: the largest |γ| (stack plus reduced input) the tabular
+    /// oracle runs its O(|γ|⁸) table on; beyond it, an error.
+    #[arg(long, default_value_t = tabula::oracle::attardi::tabular::DEFAULT_MAX_GAMMA)]
+    max_gamma: usize,
     /// Grammar for the cubic algorithm of `--system`, replacing the embedded
     /// one: arc-standard (strategies none, lbr, rbl): shift-reduce.grammar,
     /// terminals `p` and `s`; arc-hybrid: arc-hybrid.grammar, terminals `p`
@@ -100,6 +105,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         strict.as_ref().unwrap_or_else(|| cubic::shift_reduce_strict_grammar()),
     )?;
     let mut oracle = Oracle::with_cubic(cubic);
+    oracle.attardi_mut().set_max_gamma(args.max_gamma);
     if let (Some(g), Some(mapping)) = (&general, mapping(args.system)) {
         oracle = oracle.with_grammar_oracle(GrammarOracle::new(mapping, g)?);
     }
@@ -115,6 +121,20 @@ fn mapping(system: System) -> Option<&'static dyn TerminalMapping> {
         System::ArcStandard | System::LrSpine => None,
         System::ArcHybrid => Some(&HybridMapping),
         System::ArcEager => Some(&EagerMapping),
+        System::Attardi => None,
+    }
+}
+
+impl Args {
+    /// The strategy for `system` when none is given: `--strategy`, else none
+    /// for attardi (its only one) and lbr for the others.
+    /// `--strategy`, or the default for `system`: none for attardi,
+    /// lr-spine and `--algorithm goldberg` (they score every computation),
+    /// lbr otherwise.
+    fn strategy_for(&self, system: System) -> Strategy {
+        let every_computation =
+            matches!(system, System::Attardi | System::LrSpine) || self.algorithm == Algorithm::Goldberg;
+        self.strategy.unwrap_or(if every_computation { Strategy::None } else { Strategy::Lbr })
     }
 }
 
@@ -214,7 +234,7 @@ fn answer(line: &str, args: &Args, oracle: &mut Oracle<'_>) -> Result<Value, Str
         Some(other) => return Err(format!("`system` must be a string, found {other}")),
     };
     let strategy = match obj.get("strategy") {
-        None | Some(Value::Null) => strategy_for(args, system),
+        None | Some(Value::Null) => args.strategy_for(system),
         Some(Value::String(s)) => s.parse().map_err(|e| format!("{e}"))?,
         Some(other) => return Err(format!("`strategy` must be a string, found {other}")),
     };
@@ -236,14 +256,6 @@ fn answer(line: &str, args: &Args, oracle: &mut Oracle<'_>) -> Result<Value, Str
 /// The strategy of `--strategy`, or its default for `system`: none for
 /// lr-spine and the goldberg algorithm (which score every computation), lbr
 /// otherwise.
-fn strategy_for(args: &Args, system: System) -> Strategy {
-    args.strategy.unwrap_or(if system == System::LrSpine || args.algorithm == Algorithm::Goldberg {
-        Strategy::None
-    } else {
-        Strategy::Lbr
-    })
-}
-
 fn run_walk(args: &Args, path: &std::path::Path, oracle: &mut Oracle<'_>) -> Result<ExitCode, CliError> {
     use rand::SeedableRng;
     if !(0.0..=1.0).contains(&args.stray) {
@@ -255,7 +267,7 @@ fn run_walk(args: &Args, path: &std::path::Path, oracle: &mut Oracle<'_>) -> Res
     let sentences = walk::read_gold(std::io::BufReader::new(file), &path.display().to_string(), args.projectivize)?;
     let opts = WalkOptions {
         system: args.system,
-        strategy: strategy_for(args, args.system),
+        strategy: args.strategy_for(args.system),
         algorithm: args.algorithm,
         stray: args.stray,
         check_agreement: args.check_agreement,
@@ -280,7 +292,7 @@ fn print_walk(args: &Args, stats: &WalkStats) -> Result<(), CliError> {
         args.system,
         stats.trees,
         stats.steps,
-        strategy_for(args, args.system),
+        args.strategy_for(args.system),
         args.stray,
         args.seed,
         if args.projectivize { ", projectivized" } else { "" }
@@ -322,7 +334,7 @@ fn print_walk(args: &Args, stats: &WalkStats) -> Result<(), CliError> {
         let mut obj = Map::new();
         obj.insert("system".into(), Value::from(args.system.name()));
         obj.insert("algorithm".into(), Value::from(args.algorithm.name()));
-        obj.insert("strategy".into(), Value::from(strategy_for(args, args.system).name()));
+        obj.insert("strategy".into(), Value::from(args.strategy_for(args.system).name()));
         let total = stats.followed.total();
         obj.insert("configurations".into(), Value::from(total.configurations));
         obj.insert("mean_us".into(), Value::from(total.mean_us()));

@@ -17,6 +17,8 @@
 //! * [`lr_spine`] — the LR-spine parser and the tabular oracle of Goldberg,
 //!   Sartorio and Satta (2014), Sec. 6 (projective gold trees, strategy
 //!   none); their arc-standard table (Sec. 4) is [`arc_standard::goldberg`].
+//! * [`attardi`] — Attardi's non-projective parser and its tabular oracle
+//!   (seed 002, Algorithm 1, corrected), any gold tree, strategy none.
 //!
 //! From a [`Configuration`], each applicable [`Step`] is scored by the
 //! largest number of gold arcs that complete computations starting with
@@ -28,6 +30,7 @@
 pub mod arc_eager;
 pub mod arc_hybrid;
 pub mod arc_standard;
+pub mod attardi;
 pub mod decomposable;
 pub mod exhaustive;
 pub mod grammar_oracle;
@@ -106,7 +109,7 @@ pub enum Algorithm {
     /// and arc-eager, the closed forms ([`decomposable`]).
     Linear,
     /// Linear when the gold tree is projective, cubic otherwise (LR-spine:
-    /// Goldberg's table).
+    /// Goldberg's table; Attardi: tabular).
     #[default]
     Auto,
     /// Goldberg, Sartorio and Satta (2014): arc-standard, Sec. 4
@@ -114,10 +117,14 @@ pub enum Algorithm {
     /// Sec. 6 (the table keyed by spine pairs). Projective gold trees and
     /// strategy none only.
     Goldberg,
+    /// Attardi: the tabular oracle of seed 002 (Algorithm 1 with the buffer
+    /// reduction, corrected; [`attardi::tabular`]); any gold tree. O(n⁸) in
+    /// the worst case, guarded by a limit.
+    Tabular,
 }
 
 impl Algorithm {
-    /// `cubic`, `quadratic`, `linear`, `auto` or `goldberg`.
+    /// `cubic`, `quadratic`, `linear`, `auto`, `goldberg` or `tabular`.
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Cubic => "cubic",
@@ -125,6 +132,7 @@ impl Algorithm {
             Algorithm::Linear => "linear",
             Algorithm::Auto => "auto",
             Algorithm::Goldberg => "goldberg",
+            Algorithm::Tabular => "tabular",
         }
     }
 }
@@ -144,6 +152,7 @@ impl FromStr for Algorithm {
             "linear" => Ok(Algorithm::Linear),
             "auto" => Ok(Algorithm::Auto),
             "goldberg" => Ok(Algorithm::Goldberg),
+            "tabular" => Ok(Algorithm::Tabular),
             _ => Err(OracleError::UnknownAlgorithm(s.to_owned())),
         }
     }
@@ -170,9 +179,9 @@ pub enum OracleError {
     NonProjectiveGold(Algorithm),
     #[error("unknown strategy `{0}` (expected none, lbr, strict-lbr or rbl)")]
     UnknownStrategy(String),
-    #[error("unknown algorithm `{0}` (expected cubic, quadratic, linear, auto or goldberg)")]
+    #[error("unknown algorithm `{0}` (expected cubic, quadratic, linear, auto, goldberg or tabular)")]
     UnknownAlgorithm(String),
-    #[error("unknown system `{0}` (expected arc-standard, arc-hybrid, arc-eager or lr-spine)")]
+    #[error("unknown system `{0}` (expected arc-standard, arc-hybrid, arc-eager, lr-spine or attardi)")]
     UnknownSystem(String),
     #[error("unknown step `{step}` for {system} (expected {expected})")]
     UnknownStep { step: String, system: System, expected: String },
@@ -196,6 +205,10 @@ pub enum OracleError {
     ProjectiveOnly(System),
     #[error("the parser cannot be trained for {0} (its steps with a spine position have no fixed class)")]
     SystemNotTrainable(System),
+    #[error(
+        "strategy {strategy} is not available for {system}: its oracle scores every computation (use --strategy none)"
+    )]
+    OnlyStrategyNone { system: System, strategy: Strategy },
     #[error("the configuration is final: no step applies")]
     Final,
     #[error("an oracle for {expected} was given a {found} configuration")]
@@ -208,6 +221,8 @@ pub enum OracleError {
     Engine(#[from] crate::engine::EngineError),
     #[error(transparent)]
     TooMuchMemory(#[from] crate::memory::TooMuchMemory),
+    #[error("the Attardi oracle would run its O(|γ|⁸) table on |γ| = {gamma} words (stack and reduced input), more than the limit of {limit} (raise it with --max-gamma, or TabularOracle::set_max_gamma)")]
+    TooLarge { gamma: usize, limit: usize },
 }
 
 /// All oracle algorithms of all systems behind one call, with their
@@ -228,6 +243,8 @@ pub struct Oracle<'g> {
     /// call, or following the [`session::OracleSession`] that borrows this
     /// oracle; kept for its buffers.
     pub(crate) closed_form: ClosedForm,
+    /// Attardi's tabular oracle.
+    attardi: attardi::tabular::TabularOracle,
 }
 
 impl Oracle<'static> {
@@ -258,6 +275,7 @@ impl<'g> Oracle<'g> {
             hybrid: GrammarOracle::embedded(&arc_hybrid::grammar::HybridMapping),
             eager: GrammarOracle::embedded(&arc_eager::grammar::EagerMapping),
             closed_form: ClosedForm::new(&arc_hybrid::closed_form::HybridFormulas),
+            attardi: attardi::tabular::TabularOracle::new(),
         }
     }
 
@@ -269,33 +287,44 @@ impl<'g> Oracle<'g> {
             System::ArcEager => self.eager = grammar,
             System::ArcStandard => unreachable!("arc-standard's grammar oracle is the cubic oracle"),
             System::LrSpine => unreachable!("LR-spine has no grammar oracle"),
+            System::Attardi => unreachable!("Attardi has no grammar oracle"),
         }
         self
     }
 
     /// The algorithm [`Algorithm::Auto`] resolves to for `gold`: linear when
-    /// it is projective, cubic otherwise. O(n log n).
+    /// it is projective, cubic otherwise. O(n log n). (Attardi: see
+    /// [`Oracle::resolve_for`].)
     pub fn resolve(algorithm: Algorithm, gold: &DepTree) -> Algorithm {
         Self::resolve_for(System::ArcStandard, algorithm, gold)
     }
 
-    /// [`Oracle::resolve`] for `system` (LR-spine: always Goldberg's table).
+    /// [`Oracle::resolve`] for `system` (LR-spine: always Goldberg's table;
+    /// Attardi: always the tabular oracle).
     pub fn resolve_for(system: System, algorithm: Algorithm, gold: &DepTree) -> Algorithm {
         match algorithm {
             Algorithm::Auto if system == System::LrSpine => Algorithm::Goldberg,
+            Algorithm::Auto if system == System::Attardi => Algorithm::Tabular,
             Algorithm::Auto if gold.is_projective() => Algorithm::Linear,
             Algorithm::Auto => Algorithm::Cubic,
             a => a,
         }
     }
 
-    /// The algorithms available for `system`, in the order cubic, quadratic, linear, goldberg.
+    /// The algorithms available for `system`, in the order cubic, quadratic, linear, goldberg, tabular.
     pub fn algorithms(system: System) -> &'static [Algorithm] {
         match system {
             System::ArcStandard => &[Algorithm::Cubic, Algorithm::Quadratic, Algorithm::Linear, Algorithm::Goldberg],
             System::ArcHybrid | System::ArcEager => &[Algorithm::Cubic, Algorithm::Linear],
             System::LrSpine => &[Algorithm::Goldberg],
+            System::Attardi => &[Algorithm::Tabular],
         }
+    }
+
+    /// Attardi's tabular oracle (e.g. to change its limit,
+    /// [`attardi::tabular::TabularOracle::set_max_gamma`]).
+    pub fn attardi_mut(&mut self) -> &mut attardi::tabular::TabularOracle {
+        &mut self.attardi
     }
 
     /// Whether `algorithm` scores computations under `strategy` (Goldberg's
@@ -310,11 +339,21 @@ impl<'g> Oracle<'g> {
             System::ArcStandard | System::LrSpine => None,
             System::ArcHybrid => Some(&arc_hybrid::closed_form::HybridFormulas),
             System::ArcEager => Some(&arc_eager::closed_form::EagerFormulas),
+            System::Attardi => None,
         }
     }
 
     /// Checks that `system` offers `strategy` and `algorithm`.
     pub fn check_support(system: System, strategy: Strategy, algorithm: Algorithm) -> Result<(), OracleError> {
+        if system == System::Attardi {
+            if strategy != Strategy::None {
+                return Err(OracleError::OnlyStrategyNone { system, strategy });
+            }
+            if !matches!(algorithm, Algorithm::Tabular | Algorithm::Auto) {
+                return Err(OracleError::UnsupportedAlgorithm { system, algorithm, available: "tabular or auto" });
+            }
+            return Ok(());
+        }
         if system == System::LrSpine {
             if !matches!(algorithm, Algorithm::Goldberg | Algorithm::Auto) {
                 return Err(OracleError::UnsupportedAlgorithm { system, algorithm, available: "goldberg or auto" });
@@ -326,6 +365,14 @@ impl<'g> Oracle<'g> {
         }
         if algorithm == Algorithm::Goldberg && strategy != Strategy::None {
             return Err(OracleError::StrategyNotOffered { algorithm, strategy });
+        }
+        if algorithm == Algorithm::Tabular {
+            let available = if system == System::ArcStandard {
+                "cubic, quadratic, linear, goldberg or auto"
+            } else {
+                "cubic, linear or auto"
+            };
+            return Err(OracleError::UnsupportedAlgorithm { system, algorithm, available });
         }
         if system == System::ArcStandard {
             return Ok(());
@@ -367,6 +414,7 @@ impl<'g> Oracle<'g> {
         let system = config.system();
         Self::check_support(system, strategy, algorithm)?;
         match system {
+            System::Attardi => self.attardi.scores(config, gold),
             System::ArcStandard => match algorithm {
                 Algorithm::Cubic => self.cubic.scores(config, gold, strategy),
                 Algorithm::Quadratic => self.quadratic.scores(config, gold, strategy),
@@ -377,6 +425,7 @@ impl<'g> Oracle<'g> {
                     Err(OracleError::NonProjectiveGold(_)) => self.cubic.scores(config, gold, strategy),
                     other => other,
                 },
+                Algorithm::Tabular => unreachable!("refused by check_support"),
             },
             System::ArcHybrid | System::ArcEager => {
                 // The closed form checks projectivity itself (once per tree), so `auto` tries it first.

@@ -16,6 +16,7 @@
 use super::arc_eager::ArcEager;
 use super::arc_hybrid::ArcHybrid;
 use super::arc_standard::ArcStandard;
+use super::attardi::Attardi;
 use super::lr_spine::LrSpine;
 use super::OracleError;
 use crate::tree::DepTree;
@@ -32,12 +33,16 @@ pub enum Step {
     ReduceLeft,
     /// Arc-standard: s₀ → s₁, remove s₁; needs a stack of three or more.
     ReduceRight,
-    /// Arc-hybrid and arc-eager: b → s₀, pop s₀.
+    /// Arc-hybrid and arc-eager: b → s₀, pop s₀. Attardi: s₀ → s₁, remove s₁.
     LeftArc,
-    /// Arc-hybrid: s₁ → s₀, pop s₀. Arc-eager: s₀ → b, push b.
+    /// Arc-hybrid and Attardi: s₁ → s₀, pop s₀. Arc-eager: s₀ → b, push b.
     RightArc,
     /// Arc-eager: pop s₀, which has a head.
     Reduce,
+    /// Attardi: s₀ → s₂, remove s₂ (seed 002, Fig. 1, `la₂`).
+    LeftArc2,
+    /// Attardi: s₂ → s₀, pop s₀ (seed 002, Fig. 1, `ra₂`).
+    RightArc2,
 
     // Steps with a spine position K ≥ 1 (LR-spine, Goldberg et al. 2014, Sec. 6.1);
     // not in `Step::ALL`, scored in the spine part of `StepScores`.
@@ -49,8 +54,16 @@ pub enum Step {
 
 impl Step {
     /// Every step without a spine position, in the order of [`StepScores`](super::StepScores).
-    pub const ALL: [Step; 6] =
-        [Step::Shift, Step::ReduceLeft, Step::ReduceRight, Step::LeftArc, Step::RightArc, Step::Reduce];
+    pub const ALL: [Step; 8] = [
+        Step::Shift,
+        Step::ReduceLeft,
+        Step::ReduceRight,
+        Step::LeftArc,
+        Step::RightArc,
+        Step::Reduce,
+        Step::LeftArc2,
+        Step::RightArc2,
+    ];
 
     /// The name used on the command line and in JSON (`left_arc_K` /
     /// `right_arc_K` for the spine steps; interned, see [`spine_name`]).
@@ -64,6 +77,8 @@ impl Step {
             Step::LeftArc => "left_arc",
             Step::RightArc => "right_arc",
             Step::Reduce => "reduce",
+            Step::LeftArc2 => "left_arc_2",
+            Step::RightArc2 => "right_arc_2",
         }
     }
 
@@ -77,6 +92,8 @@ impl Step {
             Step::LeftArc => 3,
             Step::RightArc => 4,
             Step::Reduce => 5,
+            Step::LeftArc2 => 6,
+            Step::RightArc2 => 7,
             Step::LeftArcAt(_) | Step::RightArcAt(_) => Step::ALL.len(),
         }
     }
@@ -151,11 +168,15 @@ pub enum System {
     /// LR-spine (Sartorio et al. 2013; Goldberg et al. 2014, Sec. 6.1):
     /// `shift`, `left_arc_K`, `right_arc_K`.
     LrSpine,
+    /// Attardi's non-projective parser of degree 2 (seed 002, Fig. 1):
+    /// `shift`, `left_arc`, `right_arc`, `left_arc_2`, `right_arc_2`.
+    Attardi,
 }
 
 impl System {
     /// Every system.
-    pub const ALL: [System; 4] = [System::ArcStandard, System::ArcHybrid, System::ArcEager, System::LrSpine];
+    pub const ALL: [System; 5] =
+        [System::ArcStandard, System::ArcHybrid, System::ArcEager, System::LrSpine, System::Attardi];
 
     /// The definition of the system.
     pub fn definition(self) -> &'static dyn TransitionSystem {
@@ -164,16 +185,18 @@ impl System {
             System::ArcHybrid => &ArcHybrid,
             System::ArcEager => &ArcEager,
             System::LrSpine => &LrSpine,
+            System::Attardi => &Attardi,
         }
     }
 
-    /// `arc-standard`, `arc-hybrid`, `arc-eager` or `lr-spine`.
+    /// `arc-standard`, `arc-hybrid`, `arc-eager`, `lr-spine` or `attardi`.
     pub fn name(self) -> &'static str {
         match self {
             System::ArcStandard => "arc-standard",
             System::ArcHybrid => "arc-hybrid",
             System::ArcEager => "arc-eager",
             System::LrSpine => "lr-spine",
+            System::Attardi => "attardi",
         }
     }
 
@@ -242,6 +265,12 @@ pub trait TransitionSystem: Send + Sync + 'static {
     /// |ls(s₀)| and |rs(s₁)| when they apply); (0, 0) for other systems.
     fn spine_steps(&self, _c: &Configuration) -> (usize, usize) {
         (0, 0)
+    }
+    /// Whether built arcs may cross one another or pass over a stack word
+    /// (Attardi: `left_arc_2` and `right_arc_2` link s₀ and s₂ over s₁).
+    /// Projective systems keep the default, `false`.
+    fn arcs_may_cross(&self) -> bool {
+        false
     }
 }
 
@@ -409,6 +438,9 @@ impl Configuration {
                 }));
             }
         }
+        if def.arcs_may_cross() {
+            return self.check_acyclic_and_set(heads, limit);
+        }
         // No arc passes over a stack word: prefix counts of stack words.
         let mut below = vec![0usize; n + 2];
         for p in 0..=n {
@@ -437,8 +469,16 @@ impl Configuration {
             }
             open.push((l, r));
         }
-        // Acyclic: with every non-root word of 1 … limit having at most one head and
-        // no crossings, a cycle is still possible in principle; follow heads.
+        self.check_acyclic_and_set(heads, limit)
+    }
+
+    /// The last check of [`Configuration::set_arcs`]: the arcs form no
+    /// cycle; then records them. O(n).
+    fn check_acyclic_and_set(&mut self, heads: Vec<usize>, limit: usize) -> Result<(), OracleError> {
+        let n = self.n;
+        let bad = |reason: String| OracleError::InconsistentArcs { system: self.system, reason };
+        // Every non-root word of 1 … limit has at most one head; a cycle is
+        // still possible in principle; follow heads.
         let mut state = vec![0u8; n + 1];
         for start in 1..=limit.min(n) {
             let mut v = start;

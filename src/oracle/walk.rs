@@ -80,7 +80,9 @@ pub struct WalkOptions {
     pub algorithm: Algorithm,
     /// Probability of a random applicable step instead of an optimal one.
     pub stray: f64,
-    /// Compare the answers of all available algorithms at every configuration.
+    /// Compare the answers of all available algorithms at every configuration
+    /// (Attardi: the brute force, on sentences of at most
+    /// [`ATTARDI_BRUTE_FORCE_MAX`] words).
     pub check_agreement: bool,
     /// Follow each tree with one [`OracleSession`] (told every step; Sec. 7)
     /// instead of one-shot calls; the session's set-up time and the time of
@@ -254,6 +256,7 @@ fn walk_session<R: Rng>(
         Algorithm::Quadratic => "quadratic+session",
         Algorithm::Linear | Algorithm::Auto => "linear+session",
         Algorithm::Goldberg => "goldberg+session",
+        Algorithm::Tabular => "tabular+session",
     };
     // Time not spent in a timed `scores` (the set-up, and each `apply`) is
     // added to the next timed configuration.
@@ -316,9 +319,24 @@ fn check(
         stats.timings.entry(a.name()).or_default().add(length, t0.elapsed().as_nanos());
         answers.push((a, s));
     }
+    // Attardi has one algorithm: short sentences are checked against the brute force.
+    let mut brute = None;
+    if config.system() == System::Attardi && config.sentence_len() <= ATTARDI_BRUTE_FORCE_MAX {
+        let t0 = Instant::now();
+        let s = super::exhaustive::step_scores(config, gold, strategy).map_err(|source| WalkError::Oracle {
+            sentence,
+            line,
+            source,
+        })?;
+        let length = config.stack().len() - 1 + config.buffer().count();
+        stats.timings.entry("exhaustive").or_default().add(length, t0.elapsed().as_nanos());
+        brute = Some(s);
+    }
     stats.compared += 1;
-    if answers.iter().any(|(_, s)| s != scores) {
-        let answers = answers.iter().map(|(a, s)| format!("{a} {s:?}")).collect::<Vec<_>>().join("; ");
+    if answers.iter().any(|(_, s)| s != scores) || brute.is_some_and(|b| b != *scores) {
+        let mut answers = answers.iter().map(|(a, s)| format!("{a} {s:?}")).collect::<Vec<_>>();
+        answers.extend(brute.map(|b| format!("exhaustive {b:?}")));
+        let answers = answers.join("; ");
         return Err(WalkError::Disagreement {
             sentence,
             stack: config.stack().to_vec(),
@@ -329,6 +347,10 @@ fn check(
     }
     Ok(())
 }
+
+/// With `--check-agreement`, Attardi's oracle is compared with the brute
+/// force ([`super::exhaustive`]) on sentences of at most this many words.
+pub const ATTARDI_BRUTE_FORCE_MAX: usize = 10;
 
 /// An optimal step chosen uniformly among the optimal ones, or with
 /// probability `stray` a uniformly random applicable step.

@@ -1,0 +1,696 @@
+//! The tabular dynamic oracle of Attardi's parser (Gómez-Rodríguez, Sartorio
+//! and Satta 2014 = seed 002, Sec. 4–5, Algorithm 1), corrected.
+//!
+//! # The algorithm
+//!
+//! The best score of a configuration c = (σ, β) (the most gold arcs that
+//! complete computations from c build) is found in two stages.
+//!
+//! 1. **Buffer reduction** (Sec. 5.2). A complete gold subtree t rooted at
+//!    k ∈ β whose words in β, B = t ∩ β, can be built on their own and
+//!    without loss is replaced by k: the reduced buffer βR. Its |B| − 1 gold
+//!    arcs are added to the score. The conditions (the printed ones are
+//!    unsound, see *Corrections*): B is an interval of positions (zero
+//!    gap-degree); every word of B but k has its gold head in B (*closed*);
+//!    no word of B but k has a gold child on the stack (bottom-up
+//!    completeness); B can be built on its own (projective, or all of t(k)
+//!    and buildable, decided by this oracle on t(k), memoised per tree);
+//!    b₁ is never reduced.
+//! 2. **The table** (Sec. 4, 5.3; Cohen et al. 2011). Over γ = σ βR
+//!    (ℓ = |σ|) and a bottom symbol $, the item [h₁, h₂ h₃] over γ[i..j)
+//!    stands for the computations that start with h₁ on top, shift
+//!    γ[i] … γ[j−1] and end with h₂ h₃ on top, never going below h₁'s stack
+//!    depth + 2 in between; its value is the most gold arcs they build. The
+//!    items over the stack part are forced (the stack words were shifted
+//!    one after the other, c is passed through): T[i, i+1] = [γ[i−1],
+//!    γ[i−1] γ[i]] for i < ℓ; a buffer word γ[i] can be shifted on any
+//!    h < i. Two items [h₁, h₂ h₃] ⊗ [h₃, h₄ h₅] over adjacent spans and a
+//!    reduction give [h₁, h₂ h₅] (`la`, h₅ → h₄), [h₁, h₂ h₄] (`ra`,
+//!    h₄ → h₅), [h₁, h₄ h₅] (`la₂`, h₅ → h₂), [h₁, h₂ h₄] (`ra₂`,
+//!    h₂ → h₅). Spans that start in the stack split only at i + 1 or at
+//!    k ≥ ℓ. The answer is T[0, |γ|]([$, $ 0]).
+//!
+//! Every step is scored from the one table (an extension: the seed computes
+//! the loss of c only): the items whose computations pass through c carry
+//! the first step taken after c — the shift of γ[ℓ] when the left part ends
+//! at c, the combining reduction when the right part does, else the tag of
+//! the part that passes through c — and T[0, |γ|]([$, $ 0], step) is the
+//! step's score. Works for any gold tree, projective or not.
+//!
+//! # Corrections to the printed text
+//!
+//! See `docs/systems.md` (section *Attardi*) for each with its
+//! counterexample; [`Rules::printed`] restores the printed versions for the
+//! regression tests (`tests/attardi.rs`).
+//!
+//! # Complexity
+//!
+//! O(n) for the reduction; the table O(|σ|³|γ|²|βR| + |γ|⁴|βR|⁴) (Sec. 6),
+//! O(n⁸) in the worst case (the items through c carry one of five tags). Guarded by a
+//! limit on |γ| ([`TabularOracle::max_gamma`], default
+//! [`DEFAULT_MAX_GAMMA`]): beyond it, [`OracleError::TooLarge`]. Memory: the
+//! items of the table, checked against [`crate::memory::max_memory`]. No
+//! allocation once warm, except, once per gold tree, for the memo of which
+//! non-projective subtrees can be built on their own.
+
+use crate::memory;
+use crate::oracle::system::{Configuration, Step, System};
+use crate::oracle::{OracleError, StepScores};
+use crate::tree::DepTree;
+
+/// The default limit on |γ| = |σ| + |βR| (after the buffer reduction).
+pub const DEFAULT_MAX_GAMMA: usize = 48;
+
+/// Which version of each corrected part of Algorithm 1 to run. The default
+/// is the corrected one; the printed versions are kept for the tests that
+/// show they fail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// The filter of lines 18, 21, 24 and 27.
+    pub filter: Filter,
+    /// The buffer reduction of Sec. 5.2.
+    pub reduction: Reduction,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules { filter: Filter::None, reduction: Reduction::Sound }
+    }
+}
+
+impl Rules {
+    /// The printed filter and reduction.
+    pub fn printed() -> Self {
+        Rules { filter: Filter::Printed, reduction: Reduction::Printed }
+    }
+    /// No filter, no reduction: the plain table of Cohen et al. (2011)
+    /// restricted to computations through c.
+    pub fn plain() -> Self {
+        Rules { filter: Filter::None, reduction: Reduction::None }
+    }
+}
+
+/// The filter on reductions inside the reduced buffer (items with i ≥ ℓ).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Filter {
+    /// Every arc.
+    None,
+    /// As printed: an arc h → d only if it is gold or h ∉ γ (always false:
+    /// so only gold arcs).
+    Printed,
+    /// As the prose says: an arc h → d only if it is gold or d's gold head
+    /// is not in γ.
+    Prose,
+}
+
+/// The buffer reduction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reduction {
+    /// None: βR = β.
+    None,
+    /// As printed: bottom-up completeness and zero gap-degree.
+    Printed,
+    /// Printed, and every word of B but k has its gold head in B (closed).
+    Closed,
+    /// Closed, and B projective, but b₁ may be reduced.
+    ClosedProjective,
+    /// Corrected: closed, B buildable on its own (projective, or the whole
+    /// subtree t(k) and buildable), b₁ never reduced (the reduction of the
+    /// configuration after `shift`).
+    Sound,
+    /// As `Sound`, but b₁ may be reduced (exact for the best score and the
+    /// reductions' scores, not for `shift`'s).
+    FirstReducible,
+}
+
+/// An item [h₁, h₂ h₃] with its value; positions in γ, |γ| for $.
+#[derive(Clone, Copy, Debug)]
+struct Item {
+    h1: u16,
+    h2: u16,
+    h3: u16,
+    /// For items whose computations pass through c: the first step after c
+    /// ([`STEPS`] index), or [`AT_C`]; otherwise [`UNTAGGED`].
+    tag: u8,
+    value: i32,
+}
+
+/// The steps in tag order.
+const STEPS: [Step; 5] = [Step::Shift, Step::LeftArc, Step::RightArc, Step::LeftArc2, Step::RightArc2];
+/// The tag of T[ℓ−1, ℓ]: its computation ends at c.
+const AT_C: u8 = 5;
+/// The tag of items whose computations do not contain c.
+const UNTAGGED: u8 = 6;
+const TAGS: usize = 7;
+
+const NONE: i32 = i32::MIN;
+
+/// The tabular oracle with its reusable buffers.
+#[derive(Debug)]
+pub struct TabularOracle {
+    rules: Rules,
+    max_gamma: usize,
+    /// γ as words, and ℓ = |σ| of the last call.
+    gamma: Vec<usize>,
+    ell: usize,
+    /// Position in γ of each word, or `u16::MAX`.
+    pos: Vec<u16>,
+    /// Cells T[i, j] at i · (g + 1) + j, items sorted by h₁.
+    cells: Vec<Vec<Item>>,
+    /// Dense scratch of the cell being filled, indexed (h₁, h₂, h₃).
+    scratch: Vec<i32>,
+    touched: Vec<u32>,
+    /// Arcs between positions, (g + 1)² (see [`TabularOracle::table`]).
+    arcs_all: Vec<i8>,
+    arcs_buffer: Vec<i8>,
+    /// Start / end of each h₁'s items in the right cell of a combination.
+    group: Vec<(u32, u32)>,
+    /// Buffer reduction: per word, in σ / in β, and subtree aggregates.
+    on_stack: Vec<bool>,
+    children: Vec<Vec<usize>>,
+    order: Vec<usize>,
+    agg: Vec<Agg>,
+    reducible: Vec<bool>,
+    /// The stack after `shift`.
+    shifted: Vec<usize>,
+    /// Forces one table (false) or two (true) instead of the cheaper; tests.
+    two_tables: Option<bool>,
+    /// Per word k of the gold tree `built_for`: whether t(k), a contiguous
+    /// subtree, can be built on its own (0 unknown, 1 yes, 2 no).
+    built: Vec<u8>,
+    built_for: Vec<usize>,
+    /// The oracle that decides it (on t(k) as a sentence), made on demand.
+    inner: Option<Box<TabularOracle>>,
+}
+
+/// Per word v, over the β words of its gold subtree t(v).
+#[derive(Clone, Copy, Debug, Default)]
+struct Agg {
+    count: usize,
+    min: usize,
+    max: usize,
+    /// Some β word of t(v) other than v breaks a condition.
+    bad: bool,
+    /// Some β word of t(v) other than v has β words of its subtree that are not contiguous.
+    nonprojective: bool,
+    /// The number of words of t(v).
+    size: usize,
+}
+
+impl Default for TabularOracle {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TabularOracle {
+    /// The corrected oracle.
+    pub fn new() -> Self {
+        Self::with_rules(Rules::default())
+    }
+
+    /// The oracle with the given versions of the corrected parts.
+    pub fn with_rules(rules: Rules) -> Self {
+        TabularOracle {
+            rules,
+            max_gamma: DEFAULT_MAX_GAMMA,
+            gamma: Vec::new(),
+            ell: 0,
+            pos: Vec::new(),
+            cells: Vec::new(),
+            scratch: Vec::new(),
+            touched: Vec::new(),
+            arcs_all: Vec::new(),
+            arcs_buffer: Vec::new(),
+            group: Vec::new(),
+            on_stack: Vec::new(),
+            children: Vec::new(),
+            order: Vec::new(),
+            agg: Vec::new(),
+            reducible: Vec::new(),
+            shifted: Vec::new(),
+            two_tables: None,
+            built: Vec::new(),
+            built_for: Vec::new(),
+            inner: None,
+        }
+    }
+
+    /// The limit on |γ| = |σ| + |βR| beyond which [`TabularOracle::scores`]
+    /// returns [`OracleError::TooLarge`] instead of running (the table is
+    /// O(|γ|⁸)).
+    pub fn max_gamma(&self) -> usize {
+        self.max_gamma
+    }
+
+    /// Sets the limit on |γ| (see [`TabularOracle::max_gamma`]).
+    pub fn set_max_gamma(&mut self, limit: usize) {
+        self.max_gamma = limit.min(u16::MAX as usize - 2);
+    }
+
+    /// Scores every applicable step of `config` (an Attardi configuration)
+    /// for `gold`: the most gold arcs that complete computations starting
+    /// with the step build. Any gold tree. O(|γ|⁸) per step in the worst
+    /// case (module documentation).
+    pub fn scores(&mut self, config: &Configuration, gold: &DepTree) -> Result<StepScores, OracleError> {
+        if config.system() != System::Attardi {
+            return Err(OracleError::WrongSystem { expected: System::Attardi, found: config.system() });
+        }
+        config.check_gold(gold)?;
+        let mut scores = StepScores::default();
+        if config.is_final() {
+            return Ok(scores);
+        }
+        let (stack, next) = (config.stack(), config.next);
+        if self.rules.reduction == Reduction::Sound && next <= config.n {
+            // Two smaller tables may beat one: with b₁ reducible, the table of c
+            // is exact for the reductions (and the best), and the best of
+            // c' = shift(c) is the shift's score. Cost ~ |γ|⁶ (measured).
+            let one = self.reduce_buffer(stack, next, gold, true).1;
+            let first = self.reduce_buffer(stack, next, gold, false).1;
+            let mut shifted = std::mem::take(&mut self.shifted);
+            shifted.clear();
+            shifted.extend_from_slice(stack);
+            shifted.push(next);
+            let second = self.reduce_buffer(&shifted, next + 1, gold, false).1;
+            let cost = |g: usize| (g as f64).powi(6);
+            let two = match self.two_tables {
+                Some(forced) => forced,
+                None => cost(first) + cost(second) < cost(one),
+            };
+            let result = if two {
+                self.run(&shifted, next + 1, gold, false)
+                    .map(|s| {
+                        scores.set(Step::Shift, s.best());
+                    })
+                    .and_then(|()| self.run(stack, next, gold, false))
+                    .map(|s| {
+                        for step in &STEPS[1..] {
+                            scores.set(*step, s.get(*step));
+                        }
+                    })
+            } else {
+                self.run(stack, next, gold, true).map(|s| scores = s)
+            };
+            self.shifted = shifted;
+            result?;
+            return Ok(scores);
+        }
+        let keep_first = self.rules.reduction == Reduction::Sound;
+        self.run(stack, next, gold, keep_first)
+    }
+
+    /// Reduces the buffer and runs the table for (stack, next); the scores
+    /// of the tags.
+    fn run(
+        &mut self,
+        stack: &[usize],
+        next: usize,
+        gold: &DepTree,
+        keep_first: bool,
+    ) -> Result<StepScores, OracleError> {
+        let mut scores = StepScores::default();
+        if stack.len() == 1 && next > gold.len() {
+            return Ok(scores);
+        }
+        let (bonus, g) = self.reduce_buffer(stack, next, gold, keep_first);
+        if g > self.max_gamma {
+            return Err(OracleError::TooLarge { gamma: g, limit: self.max_gamma });
+        }
+        self.ell = stack.len();
+        self.table(self.ell, gold)?;
+        let dollar = g as u16;
+        for it in &self.cells[g] {
+            if it.h1 == dollar && it.h2 == dollar && it.h3 == 0 && (it.tag as usize) < STEPS.len() {
+                scores.set(STEPS[it.tag as usize], Some(it.value as u32 + bonus));
+            }
+        }
+        Ok(scores)
+    }
+
+    /// Forces the choice between one table for every step (`Some(false)`)
+    /// and two smaller ones, with b₁ reducible (`Some(true)`): the table of c
+    /// for the reductions, the best of the configuration after `shift` for
+    /// `shift`. `None` (the default): the cheaper by |γ|⁶. For tests.
+    #[doc(hidden)]
+    pub fn force_two_tables(&mut self, choice: Option<bool>) {
+        self.two_tables = choice;
+    }
+
+    /// The sizes of the last table run: (|σ|, |βR|) (|γ| is their sum; βR
+    /// includes b₁, never reduced). For reports on slow configurations.
+    pub fn last_size(&self) -> (usize, usize) {
+        (self.ell, self.gamma.len().saturating_sub(self.ell))
+    }
+
+    /// The best score from `config`: the most gold arcs that complete
+    /// computations from it build (0 if it is final).
+    pub fn best(&mut self, config: &Configuration, gold: &DepTree) -> Result<u32, OracleError> {
+        Ok(self.scores(config, gold)?.best().unwrap_or(0))
+    }
+
+    /// Stage 1: fills γ = σ βR and returns the gold arcs inside the reduced
+    /// subtrees. O(n).
+    fn reduce_buffer(&mut self, stack: &[usize], next: usize, gold: &DepTree, keep_first: bool) -> (u32, usize) {
+        let bonus = self.reduce_buffer_bonus(stack, next, gold, keep_first);
+        (bonus, self.gamma.len())
+    }
+
+    fn reduce_buffer_bonus(&mut self, stack: &[usize], next: usize, gold: &DepTree, keep_first: bool) -> u32 {
+        let n = gold.len();
+        self.gamma.clear();
+        self.gamma.extend_from_slice(stack);
+        if self.rules.reduction == Reduction::None || next > n {
+            self.gamma.extend(next..=n);
+            return 0;
+        }
+        self.on_stack.clear();
+        self.on_stack.resize(n + 1, false);
+        for &a in stack {
+            self.on_stack[a] = true;
+        }
+        let closed = self.rules.reduction != Reduction::Printed;
+        let projective =
+            matches!(self.rules.reduction, Reduction::ClosedProjective | Reduction::Sound | Reduction::FirstReducible);
+        // Corrected: reduce as for the configuration after `shift`, with b₁
+        // on the stack and never reduced, so that the reduction is sound for
+        // every step's successor (the shift's included), not only for the best.
+        let first = if keep_first { next + 1 } else { next };
+        if keep_first {
+            self.on_stack[next] = true;
+            self.gamma.push(next);
+        }
+        let in_beta = |v: usize| v >= first && v <= n;
+        if self.children.len() < n + 1 {
+            self.children.resize_with(n + 1, Vec::new);
+        }
+        for c in &mut self.children[..=n] {
+            c.clear();
+        }
+        for d in 1..=n {
+            self.children[gold.head(d)].push(d);
+        }
+        // Post-order of the gold tree from 0.
+        self.order.clear();
+        self.order.push(0);
+        let mut i = 0;
+        while i < self.order.len() {
+            let v = self.order[i];
+            i += 1;
+            for &c in &self.children[v] {
+                self.order.push(c);
+            }
+        }
+        self.agg.clear();
+        self.agg.resize(n + 1, Agg::default());
+        for idx in (0..self.order.len()).rev() {
+            let v = self.order[idx];
+            let mut a = Agg { count: 0, min: usize::MAX, max: 0, bad: false, nonprojective: false, size: 1 };
+            if in_beta(v) {
+                a.count = 1;
+                a.min = v;
+                a.max = v;
+            }
+            for &c in &self.children[v] {
+                let ca = self.agg[c];
+                a.count += ca.count;
+                a.min = a.min.min(ca.min);
+                a.max = a.max.max(ca.max);
+                a.bad |= ca.bad;
+                a.nonprojective |= ca.nonprojective;
+                a.size += ca.size;
+                if in_beta(c) {
+                    // Conditions on c as a non-root β word of t(v) (and above).
+                    let stack_child = self.children[c].iter().any(|&x| self.on_stack[x]);
+                    a.bad |= stack_child;
+                    a.bad |= closed && !in_beta(v);
+                    a.nonprojective |= ca.max + 1 - ca.min != ca.count;
+                }
+            }
+            self.agg[v] = a;
+        }
+        // Reducible roots: β words whose t is good and contiguous over β,
+        // and (corrected) B can be built on its own: B projective, or B the
+        // whole subtree t(k) and t(k) buildable (checked once per tree).
+        self.reducible.clear();
+        self.reducible.resize(n + 1, false);
+        for k in first..=n {
+            let a = self.agg[k];
+            let mut ok = !a.bad && a.max + 1 - a.min == a.count;
+            if ok && projective && a.nonprojective {
+                // Never for a block holding b₁: deciding it would ask the
+                // same question of the same subtree (the inner oracle starts
+                // at its initial configuration).
+                ok = matches!(self.rules.reduction, Reduction::Sound | Reduction::FirstReducible)
+                    && a.min > next
+                    && a.count == a.size
+                    && self.buildable(gold, k, a.min, a.max);
+            }
+            self.reducible[k] = ok;
+        }
+        let reducible = |r: &[bool], k: usize| r[k];
+        let mut bonus = 0u32;
+        let mut v = first;
+        while v <= n {
+            // The topmost reducible ancestor-or-self of v within β-rooted subtrees.
+            let mut root = None;
+            let mut u = v;
+            loop {
+                if in_beta(u) && reducible(&self.reducible, u) {
+                    root = Some(u);
+                }
+                if u == 0 {
+                    break;
+                }
+                u = gold.head(u);
+            }
+            match root {
+                Some(k) if self.agg[k].min == v => {
+                    let a = self.agg[k];
+                    self.gamma.push(k);
+                    bonus += (a.count - 1) as u32;
+                    v = a.max + 1;
+                }
+                _ => {
+                    self.gamma.push(v);
+                    v += 1;
+                }
+            }
+        }
+        bonus
+    }
+
+    /// Whether the subtree t(k) of `gold`, whose words are `lo` … `hi`, can
+    /// be built on its own (on top of any stack, never touching it): the
+    /// oracle on t(k) as a sentence, k hanging from the root, finds all its
+    /// arcs. Memoised per gold tree; the inner oracle's reduction asks the
+    /// same of smaller subtrees only.
+    fn buildable(&mut self, gold: &DepTree, k: usize, lo: usize, hi: usize) -> bool {
+        let n = gold.len();
+        if self.built_for.len() != n || (1..=n).any(|d| self.built_for[d - 1] != gold.head(d)) {
+            self.built_for.clear();
+            self.built_for.extend((1..=n).map(|d| gold.head(d)));
+            self.built.clear();
+            self.built.resize(n + 1, 0);
+        }
+        if self.built[k] == 0 {
+            let heads: Vec<usize> = (lo..=hi).map(|d| if d == k { 0 } else { gold.head(d) + 1 - lo }).collect();
+            let m = heads.len();
+            let ok = match DepTree::from_heads(&heads) {
+                Ok(mini) => {
+                    let inner = self.inner.get_or_insert_with(|| Box::new(TabularOracle::new()));
+                    inner.max_gamma = self.max_gamma;
+                    let c = Configuration::initial(System::Attardi, m);
+                    // Too large to decide: not reduced (sound, only slower).
+                    inner.best(&c, &mini).is_ok_and(|b| b as usize == m)
+                }
+                Err(_) => false,
+            };
+            self.built[k] = if ok { 1 } else { 2 };
+        }
+        self.built[k] == 1
+    }
+
+    /// Stage 2: Algorithm 1 over γ with ℓ = `ell`; the most gold arcs of a
+    /// completion (T[0, |γ|]([$, $ 0])).
+    fn table(&mut self, ell: usize, gold: &DepTree) -> Result<(), OracleError> {
+        let g = self.gamma.len();
+        let dollar = g as u16;
+        let n = gold.len();
+        self.pos.clear();
+        self.pos.resize(n + 1, u16::MAX);
+        for (p, &w) in self.gamma.iter().enumerate() {
+            self.pos[w] = p as u16;
+        }
+        let width = g + 1;
+        let cells = width * width;
+        if self.cells.len() < cells {
+            self.cells.resize_with(cells, Vec::new);
+        }
+        for c in &mut self.cells[..cells] {
+            c.clear();
+        }
+        let scratch = TAGS * (g + 1) * (g + 1) * g;
+        memory::check(Some(scratch), 4, || format!("the Attardi oracle's scratch for |γ| = {g}"))?;
+        if self.scratch.len() < scratch {
+            self.scratch.resize(scratch, NONE);
+        }
+        if self.group.len() < g + 1 {
+            self.group.resize(g + 1, (0, 0));
+        }
+        // The arcs between positions ($ = g): -1 not allowed (a dependent $ or
+        // 0, a head $), else 1 if gold; in the buffer, the filter applies.
+        self.arcs_all.clear();
+        self.arcs_buffer.clear();
+        for h in 0..=g {
+            for d in 0..=g {
+                let (mut all, mut buffer) = (-1i8, -1i8);
+                if h < g && d < g && h != d && self.gamma[d] != 0 {
+                    let (hw, dw) = (self.gamma[h], self.gamma[d]);
+                    let is_gold = gold.head(dw) == hw;
+                    all = is_gold as i8;
+                    // Printed: "h ∉ γ" never holds. Prose: d's gold head not in γ.
+                    let kept = match self.rules.filter {
+                        Filter::None => true,
+                        Filter::Printed => is_gold,
+                        Filter::Prose => is_gold || self.pos[gold.head(dw)] == u16::MAX,
+                    };
+                    buffer = if kept { all } else { -1 };
+                }
+                self.arcs_all.push(all);
+                self.arcs_buffer.push(buffer);
+            }
+        }
+        // Initialisation (lines 1–6).
+        let tag = |i: usize| if i + 1 == ell { AT_C } else { UNTAGGED };
+        self.cells[1].push(Item { h1: dollar, h2: dollar, h3: 0, tag: tag(0), value: 0 });
+        for i in 1..ell {
+            let (a, b) = ((i - 1) as u16, i as u16);
+            self.cells[i * width + i + 1].push(Item { h1: a, h2: a, h3: b, tag: tag(i), value: 0 });
+        }
+        for i in ell..g {
+            for h in 0..i {
+                let (h, b) = (h as u16, i as u16);
+                self.cells[i * width + i + 1].push(Item { h1: h, h2: h, h3: b, tag: UNTAGGED, value: 0 });
+            }
+        }
+        // Lines 7–12.
+        let mut items = 0usize;
+        for d in 2..=g {
+            for i in ell.saturating_sub(d)..=g - d {
+                let j = i + d;
+                self.process(i, i + 1, j, ell);
+                for k in (i + 2).max(ell)..j {
+                    self.process(i, k, j, ell);
+                }
+                items += self.flush(i, j);
+            }
+            memory::check(Some(items), std::mem::size_of::<Item>(), || {
+                format!("the Attardi oracle's table for |γ| = {g}")
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Moves the scratch of T[i, j] into its cell, sorted by h₁; returns the
+    /// number of items.
+    fn flush(&mut self, i: usize, j: usize) -> usize {
+        let g = self.gamma.len();
+        let width = g + 1;
+        let cell = &mut self.cells[i * width + j];
+        for &t in &self.touched {
+            let t = t as usize;
+            let value = std::mem::replace(&mut self.scratch[t], NONE);
+            let h3 = t % g;
+            let h2 = (t / g) % (g + 1);
+            let h1 = (t / g / (g + 1)) % (g + 1);
+            let tag = t / g / (g + 1) / (g + 1);
+            cell.push(Item { h1: h1 as u16, h2: h2 as u16, h3: h3 as u16, tag: tag as u8, value });
+        }
+        self.touched.clear();
+        cell.sort_unstable_by_key(|it| it.h1);
+        cell.len()
+    }
+
+    /// PROCESSCELL(T, i, k, j) (lines 14–28), into the scratch of T[i, j].
+    fn process(&mut self, i: usize, k: usize, j: usize, ell: usize) {
+        let g = self.gamma.len();
+        let width = g + 1;
+        let (left, right) = (i * width + k, k * width + j);
+        if self.cells[left].is_empty() || self.cells[right].is_empty() {
+            return;
+        }
+        // Groups of the right cell by h₁.
+        let right_items = &self.cells[right];
+        let mut start = 0;
+        while start < right_items.len() {
+            let h = right_items[start].h1;
+            let mut end = start;
+            while end < right_items.len() && right_items[end].h1 == h {
+                end += 1;
+            }
+            if (h as usize) < g {
+                self.group[h as usize] = (start as u32, end as u32);
+            }
+            start = end;
+        }
+        let table = if i >= ell { &self.arcs_buffer } else { &self.arcs_all };
+        // Arc h → d between positions: None if not allowed, else 1 if gold.
+        let arc = |h: u16, d: u16| -> Option<i32> {
+            let x = table[h as usize * (g + 1) + d as usize];
+            (x >= 0).then_some(x as i32)
+        };
+        let (lo, hi) = self.cells.split_at_mut(right.max(left));
+        let (left_items, right_items): (&Vec<Item>, &Vec<Item>) =
+            if left < right { (&lo[left], &hi[0]) } else { (&hi[0], &lo[right]) };
+        let scratch = &mut self.scratch;
+        let touched = &mut self.touched;
+        let mut update = |tag: u8, h1: u16, h2: u16, h3: u16, value: i32| {
+            let t = ((tag as usize * (g + 1) + h1 as usize) * (g + 1) + h2 as usize) * g + h3 as usize;
+            let slot = &mut scratch[t];
+            if *slot == NONE {
+                touched.push(t as u32);
+                *slot = value;
+            } else if value > *slot {
+                *slot = value;
+            }
+        };
+        for a in left_items {
+            let (s, e) = self.group[a.h3 as usize];
+            if s == e || right_items[s as usize].h1 != a.h3 {
+                continue;
+            }
+            for b in &right_items[s as usize..e as usize] {
+                let base = a.value + b.value;
+                let (h1, h2, h4, h5) = (a.h1, a.h2, b.h2, b.h3);
+                // The first step after c: the shift of γ[ℓ] if the left item
+                // ends at c; this reduction if the right one does; else
+                // the tag of the item that passes through c.
+                let tag = |reduction: u8| match (a.tag, b.tag) {
+                    (AT_C, _) => 0,
+                    (_, AT_C) => reduction,
+                    (UNTAGGED, t) => t,
+                    (t, _) => t,
+                };
+                if let Some(x) = arc(h5, h4) {
+                    update(tag(1), h1, h2, h5, base + x);
+                }
+                if let Some(x) = arc(h4, h5) {
+                    update(tag(2), h1, h2, h4, base + x);
+                }
+                if let Some(x) = arc(h5, h2) {
+                    update(tag(3), h1, h4, h5, base + x);
+                }
+                if let Some(x) = arc(h2, h5) {
+                    update(tag(4), h1, h2, h4, base + x);
+                }
+            }
+        }
+        // Reset the groups used.
+        for it in right_items.iter() {
+            if (it.h1 as usize) < g {
+                self.group[it.h1 as usize] = (0, 0);
+            }
+        }
+    }
+}

@@ -1,0 +1,341 @@
+//! Attardi's parser (seed 002) and its tabular oracle against brute force:
+//!
+//! * the oracle (through [`Oracle::scores`], `tabular` and `auto`) equals
+//!   the brute force ([`Exhaustive`]) on every reachable configuration of
+//!   every gold tree with n ≤ 6, projective or not, and on random
+//!   configurations of random trees up to n = 8 (proptest);
+//! * each part of the printed Algorithm 1 / Sec. 5.2 that was corrected
+//!   fails somewhere with n ≤ 5 when restored ([`Rules`]), and gives the
+//!   documented wrong score on its counterexample (`docs/systems.md`);
+//! * `Configuration::with_arcs` accepts every reachable configuration;
+//! * the size limit is a typed error; strategies other than none are refused.
+
+mod common;
+
+use common::{all_trees, reachable_configurations_of};
+use proptest::prelude::*;
+use rayon::prelude::*;
+use std::collections::HashSet;
+use tabula::oracle::attardi::tabular::{Filter, Reduction, Rules, TabularOracle};
+use tabula::oracle::exhaustive::{self, Exhaustive};
+use tabula::oracle::{Algorithm, Configuration, Oracle, OracleError, Step, StepScores, Strategy, System};
+use tabula::tree::DepTree;
+
+/// The first configuration (of every gold tree with n ≤ `max_n`, every
+/// reachable configuration) where the oracle with `rules` differs from brute force.
+fn first_mismatch(rules: Rules, max_n: usize) -> Option<(DepTree, Configuration, StepScores, StepScores)> {
+    (1..=max_n).find_map(|n| {
+        let configs = reachable_configurations_of(System::Attardi, n);
+        all_trees(n).par_iter().find_map_first(|gold| {
+            let mut oracle = TabularOracle::with_rules(rules);
+            let mut brute = Exhaustive::new(gold, Strategy::None);
+            configs.iter().find_map(|c| {
+                let want = brute.step_scores(c).unwrap();
+                let got = oracle.scores(c, gold).unwrap();
+                (got != want).then(|| (gold.clone(), c.clone(), got, want))
+            })
+        })
+    })
+}
+
+#[test]
+fn the_tabular_oracle_equals_the_brute_force_on_all_trees_up_to_6() {
+    let mut checked = 0;
+    for n in 1..=6 {
+        let configs = reachable_configurations_of(System::Attardi, n);
+        checked += all_trees(n)
+            .par_iter()
+            .map_init(Oracle::new, |oracle, gold| {
+                let mut brute = Exhaustive::new(gold, Strategy::None);
+                for c in &configs {
+                    let want = brute.step_scores(c).unwrap();
+                    for algorithm in [Algorithm::Tabular, Algorithm::Auto] {
+                        let got = oracle.scores(c, gold, Strategy::None, algorithm).unwrap();
+                        assert_eq!(got, want, "gold {gold:?}, {c:?}");
+                    }
+                }
+                configs.len()
+            })
+            .sum::<usize>();
+    }
+    assert!(checked > 2_000_000, "only {checked} configurations");
+}
+
+#[test]
+fn one_table_and_two_tables_both_equal_the_brute_force_up_to_6() {
+    for choice in [false, true] {
+        for n in 1..=6 {
+            let configs = reachable_configurations_of(System::Attardi, n);
+            all_trees(n).par_iter().for_each(|gold| {
+                let mut oracle = TabularOracle::new();
+                oracle.force_two_tables(Some(choice));
+                let mut brute = Exhaustive::new(gold, Strategy::None);
+                for c in &configs {
+                    assert_eq!(
+                        oracle.scores(c, gold).unwrap(),
+                        brute.step_scores(c).unwrap(),
+                        "{choice} {gold:?} {c:?}"
+                    );
+                }
+            });
+        }
+    }
+}
+
+#[test]
+fn every_printed_part_restored_fails_somewhere_up_to_5() {
+    // The plain table (no filter, no reduction) is exact: the corrections
+    // are in the shortcuts.
+    assert!(first_mismatch(Rules::plain(), 5).is_none());
+    assert!(first_mismatch(Rules::default(), 5).is_none());
+    for rules in [
+        Rules::printed(),
+        Rules { filter: Filter::Printed, reduction: Reduction::Sound },
+        Rules { filter: Filter::Prose, reduction: Reduction::Sound },
+        Rules { filter: Filter::None, reduction: Reduction::Printed },
+        Rules { filter: Filter::None, reduction: Reduction::Closed },
+        Rules { filter: Filter::None, reduction: Reduction::ClosedProjective },
+    ] {
+        assert!(first_mismatch(rules, 5).is_some(), "{rules:?} agrees with brute force");
+    }
+}
+
+/// The scores of `rules` and of brute force at (stack, next) for the gold
+/// heads of words 1 … n.
+fn both(rules: Rules, heads: &[usize], stack: &[usize], next: usize) -> (StepScores, StepScores) {
+    let gold = DepTree::from_heads(heads).unwrap();
+    let n = heads.len();
+    let buffer: Vec<usize> = (next..=n).collect();
+    let c = Configuration::new(System::Attardi, stack, &buffer, n).unwrap();
+    let got = TabularOracle::with_rules(rules).scores(&c, &gold).unwrap();
+    let want = exhaustive::step_scores(&c, &gold, Strategy::None).unwrap();
+    assert_eq!(TabularOracle::new().scores(&c, &gold).unwrap(), want);
+    (got, want)
+}
+
+#[test]
+fn the_printed_filter_keeps_only_gold_arcs_in_the_buffer() {
+    // Gold 0 → 1, 4 → 2, 1 → 3, 1 → 4; stack [0, 1], input 2 3 4.
+    // Printed "h ∉ γ" never holds: 4 → 2 … 1 → 4 must all be gold, but after
+    // right_arc (0 → 1) the buffer's 3 and 4 lose their head 1 and need a
+    // wrong one: right_arc scores 2 (0 → 1, 4 → 2), the printed filter 1.
+    let rules = Rules { filter: Filter::Printed, reduction: Reduction::None };
+    let (got, want) = both(rules, &[0, 4, 1, 1], &[0, 1], 2);
+    assert_eq!((got.get(Step::RightArc), want.get(Step::RightArc)), (Some(1), Some(2)));
+}
+
+#[test]
+fn the_prose_filter_fails_on_trees_attardi_cannot_build() {
+    // Gold 3 → 1, 1 → 2, 0 → 3, 2 → 4, 1 → 5 is not buildable (at most 4 of
+    // its 5 arcs); in the buffer the filter allows only gold arcs while the
+    // heads are present, so every computation it keeps has a dead end but
+    // one with 3 arcs.
+    let rules = Rules { filter: Filter::Prose, reduction: Reduction::None };
+    let (got, want) = both(rules, &[3, 1, 0, 2, 1], &[0], 1);
+    assert_eq!((got.get(Step::Shift), want.get(Step::Shift)), (Some(3), Some(4)));
+}
+
+#[test]
+fn the_printed_reduction_counts_arcs_from_the_stack() {
+    // Gold 3 → 1, 1 → 2, 0 → 3; stack [0, 1], input 2 3. The subtree of 3
+    // meets both printed conditions, so 2 3 is reduced to 3 as if 1 → 2 were
+    // built; after right_arc (0 → 1, wrong) it no longer can be: right_arc
+    // scores 1 (3 is lost too), the printed reduction 2.
+    let rules = Rules { filter: Filter::None, reduction: Reduction::Printed };
+    let (got, want) = both(rules, &[3, 1, 0], &[0, 1], 2);
+    assert_eq!((got.get(Step::RightArc), want.get(Step::RightArc)), (Some(2), Some(1)));
+}
+
+#[test]
+fn a_closed_subtree_may_not_be_buildable_on_its_own() {
+    // Gold 0 → 1, 3 → 2, 4 → 3, 0 → 4, 2 → 5: the subtree of 4 (words 2 … 5)
+    // is closed and contiguous, but not buildable (2 needs 5 before 3 takes
+    // it, and 5 comes after 3 and 4): reducing it claims all 5 arcs, brute
+    // force finds 4. Requiring a projective subtree avoids it.
+    let rules = Rules { filter: Filter::None, reduction: Reduction::Closed };
+    let (got, want) = both(rules, &[0, 3, 4, 0, 2], &[0], 1);
+    assert_eq!((got.get(Step::Shift), want.get(Step::Shift)), (Some(5), Some(4)));
+}
+
+#[test]
+fn reducing_the_first_input_word_restricts_the_shift() {
+    // Gold 5 → 1, 1 → 2, 1 → 3, 5 → 4, 0 → 5; stack [0, 1, 2, 3], input 4 5.
+    // 4 5 reduces to 5 (a projective closed subtree); the best score (5, by
+    // right_arc_2) survives, but `shift` then means "build 5 → 4 first":
+    // 3 instead of 4.
+    let rules = Rules { filter: Filter::None, reduction: Reduction::ClosedProjective };
+    let (got, want) = both(rules, &[5, 1, 1, 5, 0], &[0, 1, 2, 3], 4);
+    assert_eq!((got.get(Step::Shift), want.get(Step::Shift)), (Some(3), Some(4)));
+    assert_eq!(got.best(), want.best());
+}
+
+#[test]
+fn too_large_a_table_is_a_typed_error() {
+    let gold = DepTree::from_heads(&[2, 0, 2, 3, 4, 5]).unwrap();
+    // Stack 0 … 5: nothing to reduce, |γ| = 7.
+    let c = Configuration::new(System::Attardi, &[0, 1, 2, 3, 4, 5], &[6], 6).unwrap();
+    let mut oracle = TabularOracle::new();
+    oracle.set_max_gamma(6);
+    let e = oracle.scores(&c, &gold).unwrap_err();
+    assert_eq!(e, OracleError::TooLarge { gamma: 7, limit: 6 });
+    assert!(e.to_string().contains("|γ| = 7"), "{e}");
+    oracle.set_max_gamma(7);
+    assert!(oracle.scores(&c, &gold).is_ok());
+}
+
+#[test]
+fn strategies_and_algorithms_other_than_none_and_tabular_are_refused() {
+    let gold = DepTree::from_heads(&[0]).unwrap();
+    let c = Configuration::initial(System::Attardi, 1);
+    let mut oracle = Oracle::new();
+    for strategy in [Strategy::Lbr, Strategy::StrictLbr, Strategy::Rbl] {
+        let e = oracle.scores(&c, &gold, strategy, Algorithm::Auto).unwrap_err();
+        assert!(matches!(e, OracleError::OnlyStrategyNone { .. }), "{e}");
+    }
+    for algorithm in [Algorithm::Cubic, Algorithm::Quadratic, Algorithm::Linear] {
+        let e = oracle.scores(&c, &gold, Strategy::None, algorithm).unwrap_err();
+        assert!(matches!(e, OracleError::UnsupportedAlgorithm { .. }), "{e}");
+    }
+    let other = Configuration::initial(System::ArcStandard, 1);
+    let e = oracle.scores(&other, &gold, Strategy::None, Algorithm::Tabular).unwrap_err();
+    assert!(matches!(e, OracleError::UnsupportedAlgorithm { .. }), "{e}");
+}
+
+/// Every configuration (with its arcs) reachable from the initial one.
+fn reachable_with_arcs(n: usize) -> HashSet<Configuration> {
+    let mut seen = HashSet::new();
+    let mut todo = vec![Configuration::initial(System::Attardi, n)];
+    while let Some(c) = todo.pop() {
+        if seen.contains(&c) {
+            continue;
+        }
+        for step in c.applicable_steps().collect::<Vec<_>>() {
+            let mut d = c.clone();
+            d.apply(step).unwrap();
+            todo.push(d);
+        }
+        seen.insert(c);
+    }
+    seen
+}
+
+#[test]
+fn every_reachable_configuration_passes_with_arcs() {
+    for n in 0..=6 {
+        for c in reachable_with_arcs(n) {
+            let arcs: Vec<(usize, usize)> = c.arcs().collect();
+            let buffer: Vec<usize> = c.buffer().collect();
+            let d = Configuration::with_arcs(System::Attardi, c.stack(), &buffer, &arcs, n)
+                .unwrap_or_else(|e| panic!("{c:?}: {e}"));
+            assert_eq!(d, c);
+        }
+    }
+    // An arc over a stack word is accepted (0 → 3 over 2: left_arc, then
+    // right_arc_2 from stack 0 2 3); a stack word with a head is not.
+    assert!(Configuration::with_arcs(System::Attardi, &[0, 2], &[4], &[(2, 1), (0, 3)], 4).is_ok());
+    let e = Configuration::with_arcs(System::Attardi, &[0, 1, 2], &[3], &[(2, 1)], 3).unwrap_err();
+    assert!(e.to_string().contains("stack word 1 has head 2"), "{e}");
+}
+
+/// A random tree over 0 … n: nodes in random order, each headed by 0 or a
+/// node earlier in that order (any tree, projective or not).
+fn random_tree(order: &[usize], picks: &[usize]) -> DepTree {
+    let mut heads = vec![0usize; order.len()];
+    for (i, &v) in order.iter().enumerate() {
+        let choice = picks[i] % (i + 1);
+        heads[v - 1] = if choice == 0 { 0 } else { order[choice - 1] };
+    }
+    DepTree::from_heads(&heads).expect("built acyclic")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_tabular_oracle_equals_the_brute_force_on_random_configurations(
+        n in 1usize..=8,
+        order_seed in proptest::collection::vec(0usize..1000, 8),
+        picks in proptest::collection::vec(0usize..100, 8),
+        choices in proptest::collection::vec(0usize..12, 0..24),
+    ) {
+        let mut order: Vec<usize> = (1..=n).collect();
+        order.sort_by_key(|&v| (order_seed[v - 1], v));
+        let gold = random_tree(&order, &picks[..n]);
+        let mut c = Configuration::initial(System::Attardi, n);
+        for &x in &choices {
+            let steps: Vec<Step> = c.applicable_steps().collect();
+            let mut d = c.clone();
+            d.apply(steps[x % steps.len()]).unwrap();
+            if d.is_final() {
+                break;
+            }
+            c = d;
+        }
+        let want = exhaustive::step_scores(&c, &gold, Strategy::None).unwrap();
+        let mut oracle = Oracle::new();
+        prop_assert_eq!(oracle.scores(&c, &gold, Strategy::None, Algorithm::Tabular).unwrap(), want);
+    }
+}
+
+fn tabula(args: &[&str], stdin: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_owned();
+    let writer = std::thread::spawn(move || pipe.write_all(input.as_bytes()));
+    let out = child.wait_with_output().unwrap();
+    let _ = writer.join().unwrap();
+    out
+}
+
+#[test]
+fn the_command_line_answers_json_lines_and_names_bad_lines() {
+    // Gold 0 → 1, 4 → 2, 1 → 3, 1 → 4 (non-projective); strategy none is the default for attardi.
+    let lines = "{\"stack\":[0,1],\"buffer\":[2,3,4],\"gold\":[-1,0,4,1,1]}\n\
+                 {\"stack\":[0,1],\"buffer\":[2,3,4],\"gold\":[-1,0,4,1,1],\"strategy\":\"lbr\"}\n\
+                 {\"stack\":[0,2],\"buffer\":[4],\"gold\":[-1,0,4,1,1],\"arcs\":[[2,1],[0,3]]}\n";
+    let out = tabula(&["oracle", "--system", "attardi"], lines);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let got: Vec<&str> = stdout.lines().collect();
+    assert_eq!(got.len(), 2, "{stdout}");
+    assert!(
+        got[0].ends_with(
+            "\"steps\":{\"shift\":4,\"left_arc\":null,\"right_arc\":2,\"left_arc_2\":null,\"right_arc_2\":null},\"optimal\":[\"shift\"]}"
+        ),
+        "{}",
+        got[0]
+    );
+    assert!(got[1].contains("\"steps\":{\"shift\":"), "{}", got[1]);
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "line 2: strategy lbr is not available for attardi: its oracle scores every computation (use --strategy none)\nerror: 1 bad line\n"
+    );
+}
+
+#[test]
+fn the_command_line_walks_with_the_brute_force_check() {
+    let data = format!("{}/tests/data/oracle/small.conllu", env!("CARGO_MANIFEST_DIR"));
+    let out = tabula(
+        &["oracle", "--walk", &data, "--system", "attardi", "--stray", "0.5", "--check-agreement", "--json"],
+        "",
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.starts_with("# attardi: "), "{stdout}");
+    let last = stdout.lines().last().unwrap();
+    assert!(last.contains("\"system\":\"attardi\"") && last.contains("\"exhaustive\""), "{last}");
+    let out = tabula(&["oracle", "--walk", &data, "--system", "attardi", "--algorithm", "cubic"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: the cubic algorithm is not available for attardi (use tabular or auto)\n"
+    );
+}
