@@ -13,32 +13,14 @@
 
 mod common;
 
-use common::{random_projective, random_tree};
+use common::{random_projective, random_tree, stray_walk};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
-use tabula::oracle::{Algorithm, Configuration, Oracle, Step, Strategy, System};
+use tabula::oracle::{Algorithm, Configuration, Oracle, Strategy, System};
 use tabula::tree::DepTree;
-
-/// One computation for `gold` (stray 0.3): every non-final configuration on the way.
-fn walk(gold: &DepTree, oracle: &mut Oracle<'static>, rng: &mut ChaCha8Rng) -> Vec<Configuration> {
-    let mut c = Configuration::initial(System::Attardi, gold.len());
-    let mut out = Vec::new();
-    while !c.is_final() {
-        out.push(c.clone());
-        let scores = oracle.scores(&c, gold, Strategy::None, Algorithm::Tabular).expect("scores");
-        let optimal = scores.optimal();
-        let step = if rng.gen_bool(0.3) || optimal.is_empty() {
-            *c.applicable_steps().collect::<Vec<Step>>().choose(rng).expect("a step")
-        } else {
-            *optimal.choose(rng).expect("an optimal step")
-        };
-        c.apply(step).expect("applicable");
-    }
-    out
-}
 
 fn bench(c: &mut Criterion) {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
@@ -50,7 +32,14 @@ fn bench(c: &mut Criterion) {
             let mut batch: Vec<(DepTree, Configuration)> = Vec::new();
             while batch.len() < 40 {
                 let gold = if kind == "random" { random_tree(n, &mut rng) } else { random_projective(n, &mut rng) };
-                let configs = walk(&gold, &mut oracle, &mut rng);
+                let configs = stray_walk(
+                    System::Attardi,
+                    &gold,
+                    &mut oracle,
+                    (Strategy::None, Algorithm::Tabular),
+                    0.3,
+                    &mut rng,
+                );
                 batch.extend(configs.choose_multiple(&mut rng, 8).map(|c| (gold.clone(), c.clone())));
             }
             group.throughput(Throughput::Elements(batch.len() as u64));

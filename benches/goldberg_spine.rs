@@ -13,32 +13,13 @@
 
 mod common;
 
-use common::random_projective;
+use common::{random_projective, stray_walk};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
-use tabula::oracle::{Algorithm, Configuration, Oracle, Step, Strategy, System};
+use tabula::oracle::{Algorithm, Configuration, Oracle, Strategy, System};
 use tabula::tree::DepTree;
-
-/// One computation per gold tree (stray 0.3): every non-final configuration on the way.
-fn walk(system: System, gold: &DepTree, oracle: &mut Oracle<'static>, rng: &mut ChaCha8Rng) -> Vec<Configuration> {
-    let mut c = Configuration::initial(system, gold.len());
-    let mut out = Vec::new();
-    while !c.is_final() {
-        out.push(c.clone());
-        let scores = oracle.scores(&c, gold, Strategy::None, Algorithm::Goldberg).expect("scores");
-        let optimal = scores.optimal();
-        let step = if rng.gen_bool(0.3) || optimal.is_empty() {
-            *c.applicable_steps().collect::<Vec<Step>>().choose(rng).expect("a step")
-        } else {
-            *optimal.choose(rng).expect("an optimal step")
-        };
-        c.apply(step).expect("applicable");
-    }
-    out
-}
 
 fn bench(c: &mut Criterion) {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
@@ -49,7 +30,8 @@ fn bench(c: &mut Criterion) {
             let walks: Vec<(DepTree, Vec<Configuration>)> = (0..(1600 / n).max(4))
                 .map(|_| {
                     let gold = random_projective(n, &mut rng);
-                    let configs = walk(system, &gold, &mut oracle, &mut rng);
+                    let configs =
+                        stray_walk(system, &gold, &mut oracle, (Strategy::None, Algorithm::Goldberg), 0.3, &mut rng);
                     (gold, configs)
                 })
                 .collect();

@@ -14,34 +14,15 @@
 
 mod common;
 
-use common::{random_projective, random_tree};
+use common::{random_projective, random_tree, stray_walk};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
 use tabula::oracle::session::OracleSession;
 use tabula::oracle::{Algorithm, Configuration, Oracle, Step, Strategy, System};
 use tabula::tree::DepTree;
-
-/// One computation per gold tree (stray 0.3): the steps taken, and every
-/// non-final configuration on the way.
-fn walk(system: System, gold: &DepTree, oracle: &mut Oracle<'static>, rng: &mut ChaCha8Rng) -> Vec<Configuration> {
-    let mut c = Configuration::initial(system, gold.len());
-    let mut out = Vec::new();
-    while !c.is_final() {
-        out.push(c.clone());
-        let scores = oracle.scores(&c, gold, Strategy::Lbr, Algorithm::Auto).expect("scores");
-        let optimal = scores.optimal();
-        let step = if rng.gen_bool(0.3) || optimal.is_empty() {
-            *c.applicable_steps().collect::<Vec<Step>>().choose(rng).expect("a step")
-        } else {
-            *optimal.choose(rng).expect("an optimal step")
-        };
-        c.apply(step).expect("applicable");
-    }
-    out
-}
 
 fn bench(c: &mut Criterion) {
     let mut rng = ChaCha8Rng::seed_from_u64(8);
@@ -53,7 +34,7 @@ fn bench(c: &mut Criterion) {
             let mut batch: Vec<(DepTree, Configuration)> = Vec::new();
             while batch.len() < 100 {
                 let gold = random_tree(n, &mut rng);
-                let configs = walk(system, &gold, &mut oracle, &mut rng);
+                let configs = stray_walk(system, &gold, &mut oracle, (Strategy::Lbr, Algorithm::Auto), 0.3, &mut rng);
                 batch.extend(configs.choose_multiple(&mut rng, 10).map(|c| (gold.clone(), c.clone())));
             }
             group.throughput(Throughput::Elements(batch.len() as u64));
@@ -68,7 +49,8 @@ fn bench(c: &mut Criterion) {
             let walks: Vec<(DepTree, Vec<Configuration>)> = (0..(3200 / n).max(4))
                 .map(|_| {
                     let gold = random_projective(n, &mut rng);
-                    let configs = walk(system, &gold, &mut oracle, &mut rng);
+                    let configs =
+                        stray_walk(system, &gold, &mut oracle, (Strategy::Lbr, Algorithm::Auto), 0.3, &mut rng);
                     (gold, configs)
                 })
                 .collect();
