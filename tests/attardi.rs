@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::{all_trees, reachable_configurations_of};
+use common::{all_trees, reachable_configurations_of, tabula_with_stdin};
 use proptest::prelude::*;
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -277,31 +277,13 @@ proptest! {
     }
 }
 
-fn tabula(args: &[&str], stdin: &str) -> std::process::Output {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs");
-    let mut pipe = child.stdin.take().unwrap();
-    let input = stdin.to_owned();
-    let writer = std::thread::spawn(move || pipe.write_all(input.as_bytes()));
-    let out = child.wait_with_output().unwrap();
-    let _ = writer.join().unwrap();
-    out
-}
-
 #[test]
 fn the_command_line_answers_json_lines_and_names_bad_lines() {
     // Gold 0 → 1, 4 → 2, 1 → 3, 1 → 4 (non-projective); strategy none is the default for attardi.
     let lines = "{\"stack\":[0,1],\"buffer\":[2,3,4],\"gold\":[-1,0,4,1,1]}\n\
                  {\"stack\":[0,1],\"buffer\":[2,3,4],\"gold\":[-1,0,4,1,1],\"strategy\":\"lbr\"}\n\
                  {\"stack\":[0,2],\"buffer\":[4],\"gold\":[-1,0,4,1,1],\"arcs\":[[2,1],[0,3]]}\n";
-    let out = tabula(&["oracle", "--system", "attardi"], lines);
+    let out = tabula_with_stdin(&["oracle", "--system", "attardi"], lines);
     assert_eq!(out.status.code(), Some(1));
     let stdout = String::from_utf8(out.stdout).unwrap();
     let got: Vec<&str> = stdout.lines().collect();
@@ -323,7 +305,7 @@ fn the_command_line_answers_json_lines_and_names_bad_lines() {
 #[test]
 fn the_command_line_walks_with_the_brute_force_check() {
     let data = format!("{}/tests/data/oracle/small.conllu", env!("CARGO_MANIFEST_DIR"));
-    let out = tabula(
+    let out = tabula_with_stdin(
         &["oracle", "--walk", &data, "--system", "attardi", "--stray", "0.5", "--check-agreement", "--json"],
         "",
     );
@@ -332,7 +314,7 @@ fn the_command_line_walks_with_the_brute_force_check() {
     assert!(stdout.starts_with("# attardi: "), "{stdout}");
     let last = stdout.lines().last().unwrap();
     assert!(last.contains("\"system\":\"attardi\"") && last.contains("\"exhaustive\""), "{last}");
-    let out = tabula(&["oracle", "--walk", &data, "--system", "attardi", "--algorithm", "cubic"], "");
+    let out = tabula_with_stdin(&["oracle", "--walk", &data, "--system", "attardi", "--algorithm", "cubic"], "");
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),

@@ -1,28 +1,12 @@
 //! `tabula oracle`: JSON lines in and out, errors by line, and `--walk`.
 
+mod common;
+
+use common::tabula_with_stdin;
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use tabula::oracle::{exhaustive, Configuration, Step, Strategy, System};
 use tabula::tree::DepTree;
-
-fn tabula(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs");
-    // Written from a thread: a long input would otherwise fill the output
-    // pipe and deadlock. The command may exit before reading everything (bad
-    // arguments): a broken pipe there is not a failure of the test.
-    let mut pipe = child.stdin.take().unwrap();
-    let input = stdin.to_owned();
-    let writer = std::thread::spawn(move || pipe.write_all(input.as_bytes()));
-    let out = child.wait_with_output().unwrap();
-    let _ = writer.join().unwrap();
-    out
-}
 
 fn data(name: &str) -> String {
     format!("{}/tests/data/oracle/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -31,7 +15,7 @@ fn data(name: &str) -> String {
 #[test]
 fn adds_steps_and_optimal_keeping_other_keys_in_order() {
     let line = r#"{"id":7,"stack":[0,3,5],"buffer":[6,7],"gold":[-1,2,0,2,5,3,5,5],"strategy":"lbr","note":"x"}"#;
-    let out = tabula(&["oracle"], line);
+    let out = tabula_with_stdin(&["oracle"], line);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stdout = String::from_utf8(out.stdout).unwrap();
     // The same answer as the brute force.
@@ -54,7 +38,7 @@ fn adds_steps_and_optimal_keeping_other_keys_in_order() {
 fn the_strategy_option_is_the_default_and_a_line_overrides_it() {
     let base = r#"{"stack":[0,1,2],"buffer":[3],"gold":[-1,2,0,0]}"#;
     let over = r#"{"stack":[0,1,2],"buffer":[3],"gold":[-1,2,0,0],"strategy":"lbr"}"#;
-    let out = tabula(&["oracle", "--strategy", "strict-lbr", "-"], &format!("{base}\n{over}\n"));
+    let out = tabula_with_stdin(&["oracle", "--strategy", "strict-lbr", "-"], &format!("{base}\n{over}\n"));
     let stdout = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = stdout.lines().collect();
     let gold = DepTree::from_heads(&[2, 0, 0]).unwrap();
@@ -67,7 +51,7 @@ fn the_strategy_option_is_the_default_and_a_line_overrides_it() {
 
 #[test]
 fn bad_lines_are_reported_by_number_and_good_lines_still_answered() {
-    let out = tabula(&["oracle", &data("configurations.jsonl")], "");
+    let out = tabula_with_stdin(&["oracle", &data("configurations.jsonl")], "");
     assert_eq!(out.status.code(), Some(1));
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert_eq!(stdout.lines().count(), 3, "{stdout}");
@@ -87,7 +71,7 @@ fn bad_lines_are_reported_by_number_and_good_lines_still_answered() {
 #[test]
 fn a_grammar_file_without_the_role_terminals_is_an_error() {
     let g = format!("{}/grammars/projective.grammar", env!("CARGO_MANIFEST_DIR"));
-    let out = tabula(&["oracle", "--grammar", &g], "");
+    let out = tabula_with_stdin(&["oracle", "--grammar", &g], "");
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no terminal `p`"));
 }
@@ -96,8 +80,8 @@ fn a_grammar_file_without_the_role_terminals_is_an_error() {
 fn the_embedded_grammar_given_as_a_file_gives_the_same_answers() {
     let g = format!("{}/grammars/shift-reduce.grammar", env!("CARGO_MANIFEST_DIR"));
     let line = r#"{"stack":[0,3,5],"buffer":[6,7],"gold":[-1,2,0,2,5,3,5,5]}"#;
-    let a = tabula(&["oracle"], line);
-    let b = tabula(&["oracle", "--grammar", &g], line);
+    let a = tabula_with_stdin(&["oracle"], line);
+    let b = tabula_with_stdin(&["oracle", "--grammar", &g], line);
     assert!(a.status.success());
     assert_eq!(a.stdout, b.stdout);
 }
@@ -105,7 +89,7 @@ fn the_embedded_grammar_given_as_a_file_gives_the_same_answers() {
 #[test]
 fn walk_prints_buckets_a_json_summary_and_a_plot() {
     let svg = std::env::temp_dir().join(format!("tabula-walk-{}.svg", std::process::id()));
-    let out = tabula(
+    let out = tabula_with_stdin(
         &[
             "oracle",
             "--walk",
@@ -138,7 +122,7 @@ fn walk_prints_buckets_a_json_summary_and_a_plot() {
 fn walk_errors_name_the_line() {
     let bad = std::env::temp_dir().join(format!("tabula-bad-{}.conllu", std::process::id()));
     std::fs::write(&bad, "1\ta\t_\t_\t_\t_\t0\t_\t_\t_\n2\tb\t_\t_\t_\t_\t9\t_\t_\t_\n").unwrap();
-    let out = tabula(&["oracle", "--walk", bad.to_str().unwrap()], "");
+    let out = tabula_with_stdin(&["oracle", "--walk", bad.to_str().unwrap()], "");
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8(out.stderr).unwrap();
     let expected = format!("error: {}:2: HEAD 9 of word 2 is out of range 0 to 2", bad.display());
@@ -182,7 +166,7 @@ fn every_configuration_as_the_brute_force(heads: &[usize], args: &[&str]) {
                 )
             })
             .collect();
-        let out = tabula(&[&["oracle", "--strategy", "none"], args].concat(), &lines);
+        let out = tabula_with_stdin(&[&["oracle", "--strategy", "none"], args].concat(), &lines);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let stdout = String::from_utf8(out.stdout).unwrap();
         assert_eq!(stdout.lines().count(), configs.len());
@@ -217,7 +201,7 @@ fn linear_on_a_non_projective_gold_tree_is_an_error_naming_the_line() {
             "{{\"system\":\"{system}\",\"stack\":[0],\"buffer\":[1,2,3],\"gold\":[-1,0,0,0]}}\n\
              {{\"system\":\"{system}\",\"stack\":[0],\"buffer\":[1,2,3,4],\"gold\":[-1,3,4,0,3]}}\n"
         );
-        let out = tabula(&["oracle", "--algorithm", "linear"], &input);
+        let out = tabula_with_stdin(&["oracle", "--algorithm", "linear"], &input);
         assert_eq!(out.status.code(), Some(1), "{system}");
         let stdout = String::from_utf8(out.stdout).unwrap();
         assert_eq!(stdout.lines().count(), 1, "{system}: the good line is answered: {stdout}");
@@ -246,7 +230,7 @@ fn the_system_option_is_the_default_and_bad_systems_or_arcs_name_the_line() {
         r#"{"system":"arc-sideways","stack":[0],"buffer":[1],"gold":[-1,0]}"#,
         "\n",
     );
-    let out = tabula(&["oracle", "--system", "arc-hybrid"], input);
+    let out = tabula_with_stdin(&["oracle", "--system", "arc-hybrid"], input);
     assert_eq!(out.status.code(), Some(1));
     let stdout = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = stdout.lines().collect();
@@ -275,7 +259,7 @@ fn the_system_option_is_the_default_and_bad_systems_or_arcs_name_the_line() {
 #[test]
 fn walks_run_for_every_system() {
     for system in ["arc-hybrid", "arc-eager"] {
-        let out = tabula(
+        let out = tabula_with_stdin(
             &[
                 "oracle",
                 "--walk",
@@ -296,8 +280,10 @@ fn walks_run_for_every_system() {
         assert!(stdout.starts_with(&format!("# {system}: ")), "{stdout}");
         assert!(stdout.lines().last().unwrap().contains(&format!("\"system\":\"{system}\"")));
     }
-    let out =
-        tabula(&["oracle", "--walk", &data("small.conllu"), "--system", "arc-eager", "--algorithm", "quadratic"], "");
+    let out = tabula_with_stdin(
+        &["oracle", "--walk", &data("small.conllu"), "--system", "arc-eager", "--algorithm", "quadratic"],
+        "",
+    );
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
@@ -342,7 +328,7 @@ fn too_large_a_line_is_refused_not_aborted() {
     let buffer: Vec<usize> = (1..=n).collect();
     let big = format!(r#"{{"stack":[0],"buffer":{buffer:?},"gold":{heads:?}}}"#);
     let small = r#"{"stack":[0],"buffer":[1],"gold":[-1,0]}"#;
-    let out = tabula(&["oracle", "--max-memory", "100M"], &format!("{big}\n{small}\n"));
+    let out = tabula_with_stdin(&["oracle", "--max-memory", "100M"], &format!("{big}\n{small}\n"));
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 1);
     let err = String::from_utf8(out.stderr).unwrap();
@@ -351,6 +337,6 @@ fn too_large_a_line_is_refused_not_aborted() {
         err.contains("the chart for 3001 terminals would need about") && err.contains("limit of 100.0 MiB"),
         "{err}"
     );
-    let out = tabula(&["oracle", "--max-memory", "lots"], small);
+    let out = tabula_with_stdin(&["oracle", "--max-memory", "lots"], small);
     assert_eq!(out.status.code(), Some(2));
 }

@@ -15,7 +15,7 @@
 
 mod common;
 
-use common::{all_trees, projective_trees, random_projective, reachable_configurations};
+use common::{all_trees, projective_trees, random_projective, reachable_configurations, tabula_with_stdin};
 use hashbrown::{HashMap, HashSet};
 use proptest::prelude::*;
 use rand::seq::SliceRandom;
@@ -259,25 +259,6 @@ fn a_long_random_walk_stays_consistent() {
     }
 }
 
-/// Runs the binary with `args` on `stdin`.
-fn tabula(args: &[&str], stdin: &str) -> std::process::Output {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs");
-    let mut pipe = child.stdin.take().unwrap();
-    let input = stdin.to_owned();
-    let writer = std::thread::spawn(move || pipe.write_all(input.as_bytes()));
-    let out = child.wait_with_output().unwrap();
-    let _ = writer.join().unwrap();
-    out
-}
-
 #[test]
 fn the_command_line_answers_lr_spine_lines_as_the_brute_force() {
     // Every reachable configuration (distinct spines) of one projective tree, with its arcs.
@@ -296,7 +277,7 @@ fn the_command_line_answers_lr_spine_lines_as_the_brute_force() {
             )
         })
         .collect();
-    let out = tabula(&["oracle", "--system", "lr-spine"], &lines);
+    let out = tabula_with_stdin(&["oracle", "--system", "lr-spine"], &lines);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert_eq!(stdout.lines().count(), configs.len());
@@ -324,7 +305,7 @@ fn misuse_is_an_error_naming_the_line() {
         "{\"system\":\"lr-spine\",\"stack\":[0,2],\"buffer\":[3],\"gold\":[-1,2,0,2],\"arcs\":[[1,2]]}\n",
         "{\"stack\":[0,1],\"buffer\":[2],\"gold\":[-1,2,0],\"strategy\":\"rbl\"}\n",
     );
-    let out = tabula(&["oracle", "--algorithm", "goldberg"], lines);
+    let out = tabula_with_stdin(&["oracle", "--algorithm", "goldberg"], lines);
     assert!(!out.status.success());
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert_eq!(stdout.lines().count(), 1, "{stdout}");
@@ -339,7 +320,7 @@ fn misuse_is_an_error_naming_the_line() {
             "error: 4 bad lines\n",
         )
     );
-    let out = tabula(&["oracle", "--system", "lr-spine", "--algorithm", "linear"], "");
+    let out = tabula_with_stdin(&["oracle", "--system", "lr-spine", "--algorithm", "linear"], "");
     assert!(!out.status.success() || out.stdout.is_empty());
 }
 
@@ -355,7 +336,7 @@ fn walks_run_for_lr_spine_and_goldberg() {
         &["--system", "lr-spine", "--stray", "0.5"][..],
         &["--algorithm", "goldberg", "--check-agreement", "--stray", "0.5"][..],
     ] {
-        let out = tabula(&[&["oracle", "--walk", file, "--json"][..], args].concat(), "");
+        let out = tabula_with_stdin(&[&["oracle", "--walk", file, "--json"][..], args].concat(), "");
         assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
         let stdout = String::from_utf8(out.stdout).unwrap();
         assert!(stdout.contains("\"strategy\":\"none\""), "{stdout}");

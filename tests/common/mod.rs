@@ -370,3 +370,25 @@ pub fn random_projective(n: usize, rng: &mut impl Rng) -> DepTree {
     assert!(t.is_projective());
     t
 }
+
+/// Runs the `tabula` binary with `args` on `stdin`. The input is written from
+/// a thread (a long input would otherwise fill the output pipe and deadlock);
+/// the command may exit before reading it all (bad arguments), and a broken
+/// pipe then is not a failure of the test.
+pub fn tabula_with_stdin(args: &[&str], stdin: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_owned();
+    let writer = std::thread::spawn(move || pipe.write_all(input.as_bytes()));
+    let out = child.wait_with_output().unwrap();
+    let _ = writer.join().unwrap();
+    out
+}
