@@ -248,14 +248,22 @@ pub trait TransitionSystem: Send + Sync + 'static {
     /// Applies `step`, which is applicable, returning the arc (head,
     /// dependent) it builds, if any. O(1).
     fn apply(&self, c: &mut Configuration, step: Step) -> Option<(usize, usize)>;
-    /// Whether the computation has ended. O(1).
-    fn is_final(&self, c: &Configuration) -> bool;
+    /// Whether the computation has ended: by default, the stack is [0] and
+    /// the input is empty. O(1).
+    fn is_final(&self, c: &Configuration) -> bool {
+        c.stack.len() == 1 && c.next > c.n
+    }
     /// Whether the first remaining word b₁ can have obtained children before
-    /// the configuration (arc-hybrid and arc-eager: left children by `left_arc`).
-    fn front_has_children(&self) -> bool;
+    /// the configuration (arc-hybrid and arc-eager: left children by
+    /// `left_arc`); by default not.
+    fn front_has_children(&self) -> bool {
+        false
+    }
     /// Whether a stack word other than 0 can have a head (arc-eager: after
-    /// `right_arc`, and then it is the stack word below it).
-    fn stack_words_have_heads(&self) -> bool;
+    /// `right_arc`, and then it is the stack word below it); by default not.
+    fn stack_words_have_heads(&self) -> bool {
+        false
+    }
     /// Whether the system has steps with a spine position
     /// ([`Step::LeftArcAt`], [`Step::RightArcAt`]) beyond [`TransitionSystem::steps`].
     fn has_spine_steps(&self) -> bool {

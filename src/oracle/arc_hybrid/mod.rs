@@ -50,13 +50,7 @@ impl TransitionSystem for ArcHybrid {
             _ => unreachable!("not an arc-hybrid step: {step}"),
         }
     }
-    fn is_final(&self, c: &Configuration) -> bool {
-        c.stack.len() == 1 && c.next > c.n
-    }
     fn front_has_children(&self) -> bool {
         true
-    }
-    fn stack_words_have_heads(&self) -> bool {
-        false
     }
 }

@@ -59,13 +59,4 @@ impl TransitionSystem for ArcStandard {
             _ => unreachable!("not an arc-standard step: {step}"),
         }
     }
-    fn is_final(&self, c: &Configuration) -> bool {
-        c.stack.len() == 1 && c.next > c.n
-    }
-    fn front_has_children(&self) -> bool {
-        false
-    }
-    fn stack_words_have_heads(&self) -> bool {
-        false
-    }
 }

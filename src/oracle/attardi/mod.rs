@@ -75,15 +75,6 @@ impl TransitionSystem for Attardi {
             _ => unreachable!("not an Attardi step: {step}"),
         }
     }
-    fn is_final(&self, c: &Configuration) -> bool {
-        c.stack.len() == 1 && c.next > c.n
-    }
-    fn front_has_children(&self) -> bool {
-        false
-    }
-    fn stack_words_have_heads(&self) -> bool {
-        false
-    }
     fn arcs_may_cross(&self) -> bool {
         true
     }

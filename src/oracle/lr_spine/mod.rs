@@ -84,15 +84,6 @@ impl TransitionSystem for LrSpine {
             _ => unreachable!("not an LR-spine step: {step}"),
         }
     }
-    fn is_final(&self, c: &Configuration) -> bool {
-        c.stack.len() == 1 && c.next > c.n
-    }
-    fn front_has_children(&self) -> bool {
-        false
-    }
-    fn stack_words_have_heads(&self) -> bool {
-        false
-    }
     fn has_spine_steps(&self) -> bool {
         true
     }
