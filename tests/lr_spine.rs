@@ -15,8 +15,11 @@
 
 mod common;
 
-use common::{all_trees, projective_trees, random_projective, reachable_configurations, tabula_with_stdin};
-use hashbrown::{HashMap, HashSet};
+use common::{
+    all_trees, projective_trees, random_projective, reachable_configurations, reachable_configurations_by,
+    tabula_with_stdin,
+};
+use hashbrown::HashSet;
 use proptest::prelude::*;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -38,23 +41,7 @@ fn spine_key(c: &Configuration) -> (Vec<Vec<usize>>, Option<usize>) {
 /// Every non-final LR-spine configuration reachable for n words, one per
 /// [`spine_key`], in a fixed order.
 fn spine_configurations(n: usize) -> Vec<Configuration> {
-    let mut seen = HashMap::new();
-    let mut todo = vec![Configuration::initial(System::LrSpine, n)];
-    while let Some(c) = todo.pop() {
-        let key = spine_key(&c);
-        if seen.contains_key(&key) {
-            continue;
-        }
-        for step in c.applicable_steps().collect::<Vec<_>>() {
-            let mut d = c.clone();
-            d.apply(step).expect("applicable");
-            todo.push(d);
-        }
-        seen.insert(key, c);
-    }
-    let mut v: Vec<_> = seen.into_iter().filter(|(_, c)| !c.is_final()).collect();
-    v.sort_by(|a, b| a.0.cmp(&b.0));
-    v.into_iter().map(|(_, c)| c).collect()
+    reachable_configurations_by(System::LrSpine, n, spine_key)
 }
 
 #[test]

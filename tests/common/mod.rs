@@ -322,10 +322,21 @@ pub fn live_key(c: &Configuration) -> LiveKey {
 /// for n words (any steps), one per [`live_key`] (the first found), in a
 /// fixed order (by that key).
 pub fn reachable_configurations_of(system: System, n: usize) -> Vec<Configuration> {
+    reachable_configurations_by(system, n, live_key)
+}
+
+/// [`reachable_configurations_of`] with one configuration per `key` (which
+/// must tell apart every pair of configurations an oracle may score
+/// differently), in the order of the keys.
+pub fn reachable_configurations_by<K: Ord + std::hash::Hash>(
+    system: System,
+    n: usize,
+    key: impl Fn(&Configuration) -> K,
+) -> Vec<Configuration> {
     let mut seen = HashMap::new();
     let mut todo = vec![Configuration::initial(system, n)];
     while let Some(c) = todo.pop() {
-        let key = live_key(&c);
+        let key = key(&c);
         if seen.contains_key(&key) {
             continue;
         }
