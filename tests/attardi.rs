@@ -12,10 +12,9 @@
 
 mod common;
 
-use common::{all_trees, reachable_configurations_of, tabula_with_stdin};
+use common::{against_brute_force, all_trees, reachable_configurations_of, reachable_with_arcs, tabula_with_stdin};
 use proptest::prelude::*;
 use rayon::prelude::*;
-use std::collections::HashSet;
 use tabula::oracle::attardi::tabular::{Filter, Reduction, Rules, TabularOracle};
 use tabula::oracle::exhaustive::{self, Exhaustive};
 use tabula::oracle::{Algorithm, Configuration, Oracle, OracleError, Step, StepScores, Strategy, System};
@@ -40,24 +39,13 @@ fn first_mismatch(rules: Rules, max_n: usize) -> Option<(DepTree, Configuration,
 
 #[test]
 fn the_tabular_oracle_equals_the_brute_force_on_all_trees_up_to_6() {
-    let mut checked = 0;
-    for n in 1..=6 {
-        let configs = reachable_configurations_of(System::Attardi, n);
-        checked += all_trees(n)
-            .par_iter()
-            .map_init(Oracle::new, |oracle, gold| {
-                let mut brute = Exhaustive::new(gold, Strategy::None);
-                for c in &configs {
-                    let want = brute.step_scores(c).unwrap();
-                    for algorithm in [Algorithm::Tabular, Algorithm::Auto] {
-                        let got = oracle.scores(c, gold, Strategy::None, algorithm).unwrap();
-                        assert_eq!(got, want, "gold {gold:?}, {c:?}");
-                    }
-                }
-                configs.len()
-            })
-            .sum::<usize>();
-    }
+    let configs = |n| reachable_configurations_of(System::Attardi, n);
+    let checked = against_brute_force(1..=6, configs, all_trees, |oracle, gold, c, want| {
+        for algorithm in [Algorithm::Tabular, Algorithm::Auto] {
+            let got = oracle.scores(c, gold, Strategy::None, algorithm).unwrap();
+            assert_eq!(got, want, "gold {gold:?}, {c:?}");
+        }
+    });
     assert!(checked > 2_000_000, "only {checked} configurations");
 }
 
@@ -201,28 +189,10 @@ fn strategies_and_algorithms_other_than_none_and_tabular_are_refused() {
     assert!(matches!(e, OracleError::UnsupportedAlgorithm { .. }), "{e}");
 }
 
-/// Every configuration (with its arcs) reachable from the initial one.
-fn reachable_with_arcs(n: usize) -> HashSet<Configuration> {
-    let mut seen = HashSet::new();
-    let mut todo = vec![Configuration::initial(System::Attardi, n)];
-    while let Some(c) = todo.pop() {
-        if seen.contains(&c) {
-            continue;
-        }
-        for step in c.applicable_steps().collect::<Vec<_>>() {
-            let mut d = c.clone();
-            d.apply(step).unwrap();
-            todo.push(d);
-        }
-        seen.insert(c);
-    }
-    seen
-}
-
 #[test]
 fn every_reachable_configuration_passes_with_arcs() {
     for n in 0..=6 {
-        for c in reachable_with_arcs(n) {
+        for c in reachable_with_arcs(System::Attardi, n) {
             let arcs: Vec<(usize, usize)> = c.arcs().collect();
             let buffer: Vec<usize> = c.buffer().collect();
             let d = Configuration::with_arcs(System::Attardi, c.stack(), &buffer, &arcs, n)

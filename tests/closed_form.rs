@@ -16,7 +16,7 @@
 
 mod common;
 
-use common::{projective_trees, random_projective, reachable_configurations_of};
+use common::{against_brute_force, projective_trees, random_projective, reachable_configurations_of};
 use proptest::prelude::*;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -32,24 +32,17 @@ const SYSTEMS: [System; 2] = [System::ArcHybrid, System::ArcEager];
 /// Every reachable configuration of every projective tree with n ≤ `max_n`:
 /// linear (and auto) == brute force. Returns the number checked.
 fn closed_form_equals_brute_force(system: System, max_n: usize) -> usize {
-    let mut checked = 0;
-    for n in 0..=max_n {
-        let configs = reachable_configurations_of(system, n);
-        checked += projective_trees(n)
-            .par_iter()
-            .map_init(Oracle::new, |oracle, gold| {
-                let mut brute = Exhaustive::new(gold, Strategy::None);
-                for c in &configs {
-                    let want = brute.step_scores(c).unwrap();
-                    let got = oracle.scores(c, gold, Strategy::None, Algorithm::Linear).unwrap();
-                    assert_eq!(got, want, "{system}: gold {gold:?}, {c:?}");
-                    assert_eq!(oracle.scores(c, gold, Strategy::Lbr, Algorithm::Auto).unwrap(), want);
-                }
-                configs.len()
-            })
-            .sum::<usize>();
-    }
-    checked
+    let configs = |n| reachable_configurations_of(system, n);
+    against_brute_force(
+        0..=max_n,
+        configs,
+        |n| projective_trees(n).to_vec(),
+        |oracle, gold, c, want| {
+            let got = oracle.scores(c, gold, Strategy::None, Algorithm::Linear).unwrap();
+            assert_eq!(got, want, "{system}: gold {gold:?}, {c:?}");
+            assert_eq!(oracle.scores(c, gold, Strategy::Lbr, Algorithm::Auto).unwrap(), want);
+        },
+    )
 }
 
 #[test]

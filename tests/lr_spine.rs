@@ -16,15 +16,14 @@
 mod common;
 
 use common::{
-    all_trees, projective_trees, random_projective, reachable_configurations, reachable_configurations_by,
-    tabula_with_stdin,
+    against_brute_force, all_trees, projective_trees, random_projective, reachable_configurations,
+    reachable_configurations_by, reachable_with_arcs, tabula_with_stdin,
 };
 use hashbrown::HashSet;
 use proptest::prelude::*;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
 use tabula::oracle::exhaustive::Exhaustive;
 use tabula::oracle::lr_spine::table::SpineTable;
 use tabula::oracle::{Algorithm, Configuration, Oracle, OracleError, Step, Strategy, System};
@@ -46,23 +45,16 @@ fn spine_configurations(n: usize) -> Vec<Configuration> {
 
 #[test]
 fn goldberg_equals_the_brute_force_and_linear_on_all_projective_trees_up_to_6() {
-    let mut checked = 0;
-    for n in 0..=6 {
-        let configs = reachable_configurations(n);
-        checked += projective_trees(n)
-            .par_iter()
-            .map_init(Oracle::new, |oracle, gold| {
-                let mut brute = Exhaustive::new(gold, Strategy::None);
-                for c in &configs {
-                    let want = brute.step_scores(c).unwrap();
-                    let got = oracle.scores(c, gold, Strategy::None, Algorithm::Goldberg).unwrap();
-                    assert_eq!(got, want, "gold {gold:?}, {c:?}");
-                    assert_eq!(oracle.scores(c, gold, Strategy::None, Algorithm::Linear).unwrap(), got);
-                }
-                configs.len()
-            })
-            .sum::<usize>();
-    }
+    let checked = against_brute_force(
+        0..=6,
+        reachable_configurations,
+        |n| projective_trees(n).to_vec(),
+        |oracle, gold, c, want| {
+            let got = oracle.scores(c, gold, Strategy::None, Algorithm::Goldberg).unwrap();
+            assert_eq!(got, want, "gold {gold:?}, {c:?}");
+            assert_eq!(oracle.scores(c, gold, Strategy::None, Algorithm::Linear).unwrap(), got);
+        },
+    );
     assert!(checked > 10_000, "{checked}");
 }
 
@@ -70,26 +62,17 @@ fn goldberg_equals_the_brute_force_and_linear_on_all_projective_trees_up_to_6() 
 fn lr_spine_builds_exactly_the_projective_trees() {
     for n in 0..=6 {
         // Every final arc set reachable from the initial configuration.
-        let mut finals = HashSet::new();
-        let mut seen = HashSet::new();
-        let mut todo = vec![Configuration::initial(System::LrSpine, n)];
-        while let Some(c) = todo.pop() {
-            if !seen.insert(c.clone()) {
-                continue;
-            }
-            if c.is_final() {
+        let finals: HashSet<Vec<usize>> = reachable_with_arcs(System::LrSpine, n)
+            .into_iter()
+            .filter(|c| c.is_final())
+            .map(|c| {
                 let mut heads = vec![0; n];
                 for (h, d) in c.arcs() {
                     heads[d - 1] = h;
                 }
-                finals.insert(heads);
-            }
-            for step in c.applicable_steps().collect::<Vec<_>>() {
-                let mut d = c.clone();
-                d.apply(step).unwrap();
-                todo.push(d);
-            }
-        }
+                heads
+            })
+            .collect();
         let projective: HashSet<Vec<usize>> = projective_trees(n).iter().map(|t| t.heads().to_vec()).collect();
         assert_eq!(finals, projective, "n = {n}");
     }
@@ -97,22 +80,15 @@ fn lr_spine_builds_exactly_the_projective_trees() {
 
 #[test]
 fn lr_spine_table_equals_the_brute_force_on_all_projective_trees_up_to_6() {
-    let mut checked = 0;
-    for n in 0..=6 {
-        let configs = spine_configurations(n);
-        checked += projective_trees(n)
-            .par_iter()
-            .map_init(Oracle::new, |oracle, gold| {
-                let mut brute = Exhaustive::new(gold, Strategy::None);
-                for c in &configs {
-                    let want = brute.step_scores(c).unwrap();
-                    let got = oracle.scores(c, gold, Strategy::None, Algorithm::Auto).unwrap();
-                    assert_eq!(got, want, "gold {gold:?}, {c:?}");
-                }
-                configs.len()
-            })
-            .sum::<usize>();
-    }
+    let checked = against_brute_force(
+        0..=6,
+        spine_configurations,
+        |n| projective_trees(n).to_vec(),
+        |oracle, gold, c, want| {
+            let got = oracle.scores(c, gold, Strategy::None, Algorithm::Auto).unwrap();
+            assert_eq!(got, want, "gold {gold:?}, {c:?}");
+        },
+    );
     assert!(checked > 100_000, "{checked}");
 }
 

@@ -15,16 +15,15 @@
 
 mod common;
 
-use common::{all_trees, live_key, reachable_configurations_of, LiveKey};
+use common::{against_brute_force, all_trees, live_key, reachable_configurations_of, reachable_with_arcs, LiveKey};
 use hashbrown::{HashMap, HashSet};
 use proptest::prelude::*;
-use rayon::prelude::*;
 use std::rc::Rc;
 use tabula::engine::Parser;
 use tabula::grammar::{text, Grammar};
 use tabula::oracle::arc_eager::grammar::EagerMapping;
 use tabula::oracle::arc_hybrid::grammar::HybridMapping;
-use tabula::oracle::exhaustive::{self, Exhaustive};
+use tabula::oracle::exhaustive;
 use tabula::oracle::grammar_oracle::{ArcKind, Encoding, GrammarOracle, TerminalMapping};
 use tabula::oracle::{Algorithm, Configuration, Oracle, OracleError, Step, Strategy, System};
 use tabula::semiring::{Count, Semiring};
@@ -100,23 +99,11 @@ fn grammar_parses_are_exactly_the_reachable_arc_sets() {
 /// Every reachable configuration of every gold tree with n ≤ `max_n`:
 /// grammar oracle (through [`Oracle::scores`], cubic and auto) == brute force.
 fn grammar_oracle_equals_brute_force(system: System, max_n: usize) -> usize {
-    let mut checked = 0;
-    for n in 1..=max_n {
-        let configs = reachable_configurations_of(system, n);
-        checked += all_trees(n)
-            .par_iter()
-            .map_init(Oracle::new, |oracle, gold| {
-                let mut brute = Exhaustive::new(gold, Strategy::None);
-                for c in &configs {
-                    let want = brute.step_scores(c).unwrap();
-                    let got = oracle.scores(c, gold, Strategy::None, Algorithm::Cubic).unwrap();
-                    assert_eq!(got, want, "{system}: gold {gold:?}, {c:?}");
-                }
-                configs.len()
-            })
-            .sum::<usize>();
-    }
-    checked
+    let configs = |n| reachable_configurations_of(system, n);
+    against_brute_force(1..=max_n, configs, all_trees, |oracle, gold, c, want| {
+        let got = oracle.scores(c, gold, Strategy::None, Algorithm::Cubic).unwrap();
+        assert_eq!(got, want, "{system}: gold {gold:?}, {c:?}");
+    })
 }
 
 #[test]
@@ -152,25 +139,6 @@ fn left_before_right_strategies_change_nothing_for_hybrid_and_eager() {
         let err = oracle.scores(&c, &gold, Strategy::None, Algorithm::Quadratic).unwrap_err();
         assert!(matches!(err, OracleError::UnsupportedAlgorithm { .. }), "{err}");
     }
-}
-
-/// Every configuration (stack, input, arcs, with arcs as built) reachable
-/// from the initial one for n words.
-fn reachable_with_arcs(system: System, n: usize) -> HashSet<Configuration> {
-    let mut seen = HashSet::new();
-    let mut todo = vec![Configuration::initial(system, n)];
-    while let Some(c) = todo.pop() {
-        if seen.contains(&c) {
-            continue;
-        }
-        for step in c.applicable_steps().collect::<Vec<_>>() {
-            let mut d = c.clone();
-            d.apply(step).unwrap();
-            todo.push(d);
-        }
-        seen.insert(c);
-    }
-    seen
 }
 
 /// All head assignments of words 1 … `last` (each: no head, or a head 0 … `last`).

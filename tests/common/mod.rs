@@ -17,10 +17,12 @@
 #![allow(dead_code)]
 
 use rand::Rng;
+use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};
 use tabula::grammar::{Category, Grammar, LeftState, RightState, Terminal};
-use tabula::oracle::{Configuration, System};
+use tabula::oracle::exhaustive::Exhaustive;
+use tabula::oracle::{Configuration, Oracle, StepScores, Strategy, System};
 use tabula::semiring::Semiring;
 use tabula::tree::DepTree;
 
@@ -402,4 +404,51 @@ pub fn tabula_with_stdin(args: &[&str], stdin: &str) -> std::process::Output {
     let out = child.wait_with_output().unwrap();
     let _ = writer.join().unwrap();
     out
+}
+
+/// Every configuration of `system` reachable from the initial one for n
+/// words, arcs included (no two alike).
+pub fn reachable_with_arcs(system: System, n: usize) -> HashSet<Configuration> {
+    let mut seen = HashSet::new();
+    let mut todo = vec![Configuration::initial(system, n)];
+    while let Some(c) = todo.pop() {
+        if seen.contains(&c) {
+            continue;
+        }
+        for step in c.applicable_steps().collect::<Vec<_>>() {
+            let mut d = c.clone();
+            d.apply(step).expect("applicable");
+            todo.push(d);
+        }
+        seen.insert(c);
+    }
+    seen
+}
+
+/// For each n in `sizes`, every gold tree of `trees(n)` and every
+/// configuration of `configs(n)`: `check(oracle, gold, c, want)` with `want`
+/// the brute force's scores (strategy none). The trees run in parallel,
+/// each thread with its own [`Oracle`]. Returns the number of (tree,
+/// configuration) pairs checked.
+pub fn against_brute_force(
+    sizes: std::ops::RangeInclusive<usize>,
+    configs: impl Fn(usize) -> Vec<Configuration>,
+    trees: impl Fn(usize) -> Vec<DepTree>,
+    check: impl Fn(&mut Oracle<'static>, &DepTree, &Configuration, StepScores) + Sync,
+) -> usize {
+    let mut checked = 0;
+    for n in sizes {
+        let configs = configs(n);
+        checked += trees(n)
+            .par_iter()
+            .map_init(Oracle::new, |oracle, gold| {
+                let mut brute = Exhaustive::new(gold, Strategy::None);
+                for c in &configs {
+                    check(oracle, gold, c, brute.step_scores(c).expect("the brute force answers"));
+                }
+                configs.len()
+            })
+            .sum::<usize>();
+    }
+    checked
 }
