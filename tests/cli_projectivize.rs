@@ -1,5 +1,7 @@
 //! The `projectivize` and `count` commands end to end.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -36,16 +38,9 @@ fn random_treebank(path: &Path, count: usize, seed: u64) {
     let mut text = String::new();
     for s in 0..count {
         let n = rng.gen_range(1..=14);
-        let mut order: Vec<usize> = (1..=n).collect();
-        for i in (1..n).rev() {
-            order.swap(i, rng.gen_range(0..=i));
-        }
-        let mut heads = vec![0; n + 1];
-        for (k, &d) in order.iter().enumerate() {
-            heads[d] = if k == 0 { 0 } else { order[rng.gen_range(0..k)] };
-        }
+        let tree = common::random_tree(n, 0.0, &mut rng);
         text.push_str(&format!("# sent_id = r{s}\n"));
-        for (d, h) in heads.iter().enumerate().skip(1) {
+        for (d, h) in tree.heads().iter().enumerate().map(|(i, h)| (i + 1, h)) {
             text.push_str(&format!("{d}\tw{d}\t_\t_\t_\t_\t{h}\tdep{d}\t_\t_\n"));
         }
         text.push('\n');

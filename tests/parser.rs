@@ -136,15 +136,8 @@ fn random_treebank(count: usize, max: usize, seed: u64) -> String {
     let mut text = String::new();
     for _ in 0..count {
         let n = rng.gen_range(1..=max);
-        let mut order: Vec<usize> = (1..=n).collect();
-        for i in (1..n).rev() {
-            order.swap(i, rng.gen_range(0..=i));
-        }
-        let mut heads = vec![0; n + 1];
-        for (k, &w) in order.iter().enumerate() {
-            heads[w] = if k == 0 { 0 } else { order[rng.gen_range(0..k)] };
-        }
-        for (w, head) in heads.iter().enumerate().skip(1) {
+        let tree = common::random_tree(n, 0.0, &mut rng);
+        for (w, head) in tree.heads().iter().enumerate().map(|(i, h)| (i + 1, h)) {
             let tag = ["NOUN", "VERB", "ADJ"][rng.gen_range(0..3)];
             let form = rng.gen_range(0..9);
             text.push_str(&format!("{w}\tw{form}\t_\t{tag}\t_\t_\t{head}\tdep{}\t_\t_\n", w % 3));

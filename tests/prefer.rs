@@ -6,6 +6,7 @@
 
 mod common;
 
+use common::random_tree;
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -203,17 +204,10 @@ fn naive_secondary(rules: &[Rule], gold: &DepTree, labels: &[(&str, &str)], tree
 fn arb_case(max_n: usize) -> impl Strategy<Value = (DepTree, Vec<(&'static str, &'static str)>, u64)> {
     (1..=max_n, any::<u64>()).prop_map(|(n, seed)| {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut order: Vec<usize> = (1..=n).collect();
-        for i in (1..n).rev() {
-            order.swap(i, rng.gen_range(0..=i));
-        }
-        let mut heads = vec![0; n];
-        for (k, &d) in order.iter().enumerate() {
-            heads[d - 1] = if k == 0 || rng.gen_bool(0.1) { 0 } else { order[rng.gen_range(0..k)] };
-        }
+        let tree = random_tree(n, 0.1, &mut rng);
         let labels =
             (0..n).map(|_| (UPOS[rng.gen_range(0..UPOS.len())], DEPRELS[rng.gen_range(0..DEPRELS.len())])).collect();
-        (DepTree::from_heads(&heads).unwrap(), labels, rng.gen())
+        (tree, labels, rng.gen())
     })
 }
 

@@ -1,6 +1,8 @@
 //! Optimal projectivization, counting, sampling and lifting against
 //! brute-force enumeration of all projective trees (n ≤ 7).
 
+mod common;
+
 use num_bigint::BigUint;
 use proptest::prelude::*;
 use rand::SeedableRng;
@@ -80,19 +82,7 @@ fn brute(gold: &DepTree, single_root: bool) -> (usize, usize) {
 /// Any tree, projective or not: words in a random order, each attached to
 /// the root or to a word earlier in that order.
 fn arb_tree(max_n: usize) -> impl Strategy<Value = DepTree> {
-    (1..=max_n, any::<u64>()).prop_map(|(n, seed)| {
-        use rand::Rng;
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut order: Vec<usize> = (1..=n).collect();
-        for i in (1..n).rev() {
-            order.swap(i, rng.gen_range(0..=i));
-        }
-        let mut heads = vec![0; n];
-        for (k, &d) in order.iter().enumerate() {
-            heads[d - 1] = if k == 0 || rng.gen_bool(0.15) { 0 } else { order[rng.gen_range(0..k)] };
-        }
-        DepTree::from_heads(&heads).unwrap()
-    })
+    (1..=max_n, any::<u64>()).prop_map(|(n, seed)| common::random_tree(n, 0.15, &mut ChaCha8Rng::seed_from_u64(seed)))
 }
 
 #[test]
@@ -243,17 +233,7 @@ fn a_grammar_without_terminal_a_is_an_error() {
 
 /// Random trees (any shape) of n words, deterministic from the seed.
 fn random_tree(n: usize, seed: u64) -> DepTree {
-    use rand::Rng;
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut order: Vec<usize> = (1..=n).collect();
-    for i in (1..n).rev() {
-        order.swap(i, rng.gen_range(0..=i));
-    }
-    let mut heads = vec![0; n + 1];
-    for (k, &d) in order.iter().enumerate() {
-        heads[d] = if k == 0 { 0 } else { order[rng.gen_range(0..k)] };
-    }
-    DepTree::from_heads(&heads[1..]).unwrap()
+    common::random_tree(n, 0.0, &mut ChaCha8Rng::seed_from_u64(seed))
 }
 
 /// The fast counter (machine words, then shared big integers only where

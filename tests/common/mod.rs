@@ -452,3 +452,18 @@ pub fn against_brute_force(
     }
     checked
 }
+
+/// A random tree over 0 … n, projective or not: the words in a random
+/// order, each attached to the root with probability `root_p` (the first
+/// always) and otherwise to a word earlier in that order.
+pub fn random_tree(n: usize, root_p: f64, rng: &mut impl Rng) -> DepTree {
+    let mut order: Vec<usize> = (1..=n).collect();
+    for i in (1..n).rev() {
+        order.swap(i, rng.gen_range(0..=i));
+    }
+    let mut heads = vec![0; n];
+    for (k, &d) in order.iter().enumerate() {
+        heads[d - 1] = if k == 0 || rng.gen_bool(root_p) { 0 } else { order[rng.gen_range(0..k)] };
+    }
+    DepTree::from_heads(&heads).expect("a tree")
+}
