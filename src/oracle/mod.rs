@@ -194,7 +194,7 @@ pub enum OracleError {
     #[error("{0} needs the arcs built so far once a word has left the stack (its steps depend on the spines)")]
     SpinesNeeded(System),
     #[error("the {algorithm} algorithm is not available for {system} (use {available})")]
-    UnsupportedAlgorithm { system: System, algorithm: Algorithm, available: &'static str },
+    UnsupportedAlgorithm { system: System, algorithm: Algorithm, available: String },
     #[error("strategy {strategy} is not available for {system}: its computations always give a word its left children before its right ones (use none, lbr or strict-lbr, which are the same there)")]
     UnsupportedStrategy { system: System, strategy: Strategy },
     #[error("the {algorithm} algorithm scores every computation (strategy none); strategy {strategy} is not available with it")]
@@ -343,50 +343,31 @@ impl<'g> Oracle<'g> {
         }
     }
 
-    /// Checks that `system` offers `strategy` and `algorithm`.
+    /// Checks that `system` offers `strategy` and `algorithm`: the algorithm
+    /// is `auto` or one of [`Oracle::algorithms`]; the oracles of LR-spine and
+    /// Attardi and Goldberg's tables score every computation (strategy none
+    /// only); arc-hybrid and arc-eager have no right-before-left computations.
     pub fn check_support(system: System, strategy: Strategy, algorithm: Algorithm) -> Result<(), OracleError> {
-        if system == System::Attardi {
-            if strategy != Strategy::None {
-                return Err(OracleError::OnlyStrategyNone { system, strategy });
-            }
-            if !matches!(algorithm, Algorithm::Tabular | Algorithm::Auto) {
-                return Err(OracleError::UnsupportedAlgorithm { system, algorithm, available: "tabular or auto" });
-            }
-            return Ok(());
-        }
-        if system == System::LrSpine {
-            if !matches!(algorithm, Algorithm::Goldberg | Algorithm::Auto) {
-                return Err(OracleError::UnsupportedAlgorithm { system, algorithm, available: "goldberg or auto" });
-            }
-            if strategy != Strategy::None {
-                return Err(OracleError::StrategyNotOffered { algorithm: Algorithm::Goldberg, strategy });
-            }
-            return Ok(());
-        }
-        if algorithm == Algorithm::Goldberg && strategy != Strategy::None {
-            return Err(OracleError::StrategyNotOffered { algorithm, strategy });
-        }
-        if algorithm == Algorithm::Tabular {
-            let available = if system == System::ArcStandard {
-                "cubic, quadratic, linear, goldberg or auto"
-            } else {
-                "cubic, linear or auto"
-            };
+        let offered = Self::algorithms(system);
+        if algorithm != Algorithm::Auto && !offered.contains(&algorithm) {
+            let names: Vec<&str> = offered.iter().map(|a| a.name()).collect();
+            let available = format!("{} or auto", names.join(", "));
             return Err(OracleError::UnsupportedAlgorithm { system, algorithm, available });
         }
-        if system == System::ArcStandard {
-            return Ok(());
+        let not_none = strategy != Strategy::None;
+        match system {
+            System::Attardi if not_none => Err(OracleError::OnlyStrategyNone { system, strategy }),
+            System::LrSpine if not_none => {
+                Err(OracleError::StrategyNotOffered { algorithm: Algorithm::Goldberg, strategy })
+            }
+            _ if algorithm == Algorithm::Goldberg && not_none => {
+                Err(OracleError::StrategyNotOffered { algorithm, strategy })
+            }
+            System::ArcHybrid | System::ArcEager if strategy == Strategy::Rbl => {
+                Err(OracleError::UnsupportedStrategy { system, strategy })
+            }
+            _ => Ok(()),
         }
-        if algorithm == Algorithm::Goldberg {
-            return Err(OracleError::UnsupportedAlgorithm { system, algorithm, available: "cubic, linear or auto" });
-        }
-        if strategy == Strategy::Rbl {
-            return Err(OracleError::UnsupportedStrategy { system, strategy });
-        }
-        if algorithm == Algorithm::Quadratic {
-            return Err(OracleError::UnsupportedAlgorithm { system, algorithm, available: "cubic, linear or auto" });
-        }
-        Ok(())
     }
 
     /// Scores every applicable step of `config` for `gold` under `strategy`.
@@ -463,7 +444,7 @@ impl<'g> Oracle<'g> {
         let formulas = Self::formulas(system).ok_or(OracleError::UnsupportedAlgorithm {
             system,
             algorithm: Algorithm::Linear,
-            available: "the dynamic oracle",
+            available: "the dynamic oracle".into(),
         })?;
         if config.is_final() {
             return Err(OracleError::Final);
