@@ -278,3 +278,26 @@ proptest! {
         prop_assert_eq!(oracle.scores(&c, &gold, Strategy::None, Algorithm::Cubic).unwrap(), want);
     }
 }
+
+/// `Configuration::arc` names the arc `apply` then builds (and gives its
+/// dependent a head it did not have), for every step of every reachable
+/// configuration (n ≤ 5), and `None` for steps that do not apply. (Which
+/// arcs the steps build is checked against the grammars above.)
+#[test]
+fn arc_predicts_the_arc_apply_builds() {
+    for system in System::ALL {
+        for n in 0..=5 {
+            for c in reachable_with_arcs(system, n) {
+                for step in c.steps().chain(Step::ALL) {
+                    let mut d = c.clone();
+                    let predicted = c.arc(step);
+                    let built = if c.is_applicable(step) { d.apply(step).unwrap() } else { None };
+                    assert_eq!(predicted, built, "{system}: {step} at {c:?}");
+                    if let Some((h, dep)) = built {
+                        assert_eq!((c.head(dep), d.head(dep)), (None, Some(h)), "{system}: {step} at {c:?}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -245,9 +245,13 @@ pub trait TransitionSystem: Send + Sync + 'static {
     fn steps(&self) -> &'static [Step];
     /// Whether `step` applies to `c`. O(1).
     fn is_applicable(&self, c: &Configuration, step: Step) -> bool;
-    /// Applies `step`, which is applicable, returning the arc (head,
-    /// dependent) it builds, if any. O(1).
-    fn apply(&self, c: &mut Configuration, step: Step) -> Option<(usize, usize)>;
+    /// The arc (head, dependent) that `step`, which is applicable, builds
+    /// from `c`, if any. O(1) (LR-spine: O(K) for a spine position K).
+    fn arc(&self, c: &Configuration, step: Step) -> Option<(usize, usize)>;
+    /// Changes the stack and the input of `c` as `step`, which is
+    /// applicable, does ([`Configuration::apply`] records the arc). O(1)
+    /// (Attardi's steps on s₁ and s₂: O(1) removals near the top).
+    fn apply(&self, c: &mut Configuration, step: Step);
     /// Whether the computation has ended: by default, the stack is [0] and
     /// the input is empty. O(1).
     fn is_final(&self, c: &Configuration) -> bool {
@@ -586,13 +590,20 @@ impl Configuration {
     pub fn right_spine(&self, v: usize) -> impl Iterator<Item = usize> + '_ {
         std::iter::successors(Some(v), move |&u| Some(self.outer[u][1]).filter(|&d| d > u && d != DepTree::NO_HEAD))
     }
+    /// The arc (head, dependent) `step` would build, without applying it:
+    /// `None` if it builds none or is not applicable. O(1) (LR-spine: O(K)).
+    pub fn arc(&self, step: Step) -> Option<(usize, usize)> {
+        let def = self.system.definition();
+        def.is_applicable(self, step).then(|| def.arc(self, step)).flatten()
+    }
     /// Applies `step`, returning the arc (head, dependent) it builds, if any.
     pub fn apply(&mut self, step: Step) -> Result<Option<(usize, usize)>, OracleError> {
         let def = self.system.definition();
         if !def.is_applicable(self, step) {
             return Err(OracleError::NotApplicable(step, self.system));
         }
-        let arc = def.apply(self, step);
+        let arc = def.arc(self, step);
+        def.apply(self, step);
         if let Some((h, d)) = arc {
             self.heads[d] = h;
             self.note_arc(h, d);

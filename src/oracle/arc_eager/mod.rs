@@ -38,24 +38,19 @@ impl TransitionSystem for ArcEager {
             _ => false,
         }
     }
-    fn apply(&self, c: &mut Configuration, step: Step) -> Option<(usize, usize)> {
+    fn arc(&self, c: &Configuration, step: Step) -> Option<(usize, usize)> {
         match step {
-            Step::Shift => {
-                c.push_next();
-                None
-            }
-            Step::LeftArc => {
-                let s0 = c.stack.pop().expect("applicable");
-                Some((c.next, s0))
-            }
-            Step::RightArc => {
-                let arc = (c.top(), c.next);
-                c.push_next();
-                Some(arc)
-            }
-            Step::Reduce => {
+            Step::Shift | Step::Reduce => None,
+            Step::LeftArc => Some((c.next, c.top())),
+            Step::RightArc => Some((c.top(), c.next)),
+            _ => unreachable!("not an arc-eager step: {step}"),
+        }
+    }
+    fn apply(&self, c: &mut Configuration, step: Step) {
+        match step {
+            Step::Shift | Step::RightArc => c.push_next(),
+            Step::LeftArc | Step::Reduce => {
                 c.stack.pop();
-                None
             }
             _ => unreachable!("not an arc-eager step: {step}"),
         }

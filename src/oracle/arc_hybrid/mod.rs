@@ -33,19 +33,20 @@ impl TransitionSystem for ArcHybrid {
             _ => false,
         }
     }
-    fn apply(&self, c: &mut Configuration, step: Step) -> Option<(usize, usize)> {
+    fn arc(&self, c: &Configuration, step: Step) -> Option<(usize, usize)> {
+        let k = c.stack.len();
         match step {
-            Step::Shift => {
-                c.push_next();
-                None
-            }
-            Step::LeftArc => {
-                let s0 = c.stack.pop().expect("applicable");
-                Some((c.next, s0))
-            }
-            Step::RightArc => {
-                let s0 = c.stack.pop().expect("applicable");
-                Some((c.top(), s0))
+            Step::Shift => None,
+            Step::LeftArc => Some((c.next, c.stack[k - 1])),
+            Step::RightArc => Some((c.stack[k - 2], c.stack[k - 1])),
+            _ => unreachable!("not an arc-hybrid step: {step}"),
+        }
+    }
+    fn apply(&self, c: &mut Configuration, step: Step) {
+        match step {
+            Step::Shift => c.push_next(),
+            Step::LeftArc | Step::RightArc => {
+                c.stack.pop();
             }
             _ => unreachable!("not an arc-hybrid step: {step}"),
         }

@@ -39,22 +39,25 @@ impl TransitionSystem for ArcStandard {
             _ => false,
         }
     }
-    fn apply(&self, c: &mut Configuration, step: Step) -> Option<(usize, usize)> {
+    fn arc(&self, c: &Configuration, step: Step) -> Option<(usize, usize)> {
         let k = c.stack.len();
         match step {
-            Step::Shift => {
-                c.push_next();
-                None
-            }
+            Step::Shift => None,
+            Step::ReduceLeft => Some((c.stack[k - 2], c.stack[k - 1])),
+            Step::ReduceRight => Some((c.stack[k - 1], c.stack[k - 2])),
+            _ => unreachable!("not an arc-standard step: {step}"),
+        }
+    }
+    fn apply(&self, c: &mut Configuration, step: Step) {
+        match step {
+            Step::Shift => c.push_next(),
+            // The dependent leaves the stack: s₀, or s₁ (s₀ takes its place).
             Step::ReduceLeft => {
-                let a2 = c.stack.pop().expect("applicable");
-                Some((c.stack[k - 2], a2))
+                c.stack.pop();
             }
             Step::ReduceRight => {
-                let a2 = c.stack.pop().expect("applicable");
-                let a1 = c.stack[k - 2];
-                c.stack[k - 2] = a2;
-                Some((a2, a1))
+                let s0 = c.stack.pop().expect("applicable");
+                *c.stack.last_mut().expect("applicable") = s0;
             }
             _ => unreachable!("not an arc-standard step: {step}"),
         }

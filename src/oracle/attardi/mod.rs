@@ -49,28 +49,31 @@ impl TransitionSystem for Attardi {
             _ => false,
         }
     }
-    fn apply(&self, c: &mut Configuration, step: Step) -> Option<(usize, usize)> {
+    fn arc(&self, c: &Configuration, step: Step) -> Option<(usize, usize)> {
+        let k = c.stack.len();
+        let s = |i: usize| c.stack[k - 1 - i];
+        match step {
+            Step::Shift => None,
+            Step::LeftArc => Some((s(0), s(1))),
+            Step::RightArc => Some((s(1), s(0))),
+            Step::LeftArc2 => Some((s(0), s(2))),
+            Step::RightArc2 => Some((s(2), s(0))),
+            _ => unreachable!("not an Attardi step: {step}"),
+        }
+    }
+    fn apply(&self, c: &mut Configuration, step: Step) {
         let k = c.stack.len();
         match step {
-            Step::Shift => {
-                c.push_next();
-                None
-            }
+            Step::Shift => c.push_next(),
+            // The dependent leaves the stack.
             Step::LeftArc => {
-                let s1 = c.stack.remove(k - 2);
-                Some((c.top(), s1))
-            }
-            Step::RightArc => {
-                let s0 = c.stack.pop().expect("applicable");
-                Some((c.top(), s0))
+                c.stack.remove(k - 2);
             }
             Step::LeftArc2 => {
-                let s2 = c.stack.remove(k - 3);
-                Some((c.top(), s2))
+                c.stack.remove(k - 3);
             }
-            Step::RightArc2 => {
-                let s0 = c.stack.pop().expect("applicable");
-                Some((c.stack[k - 3], s0))
+            Step::RightArc | Step::RightArc2 => {
+                c.stack.pop();
             }
             _ => unreachable!("not an Attardi step: {step}"),
         }

@@ -62,24 +62,26 @@ impl TransitionSystem for LrSpine {
         }
     }
     /// O(K).
-    fn apply(&self, c: &mut Configuration, step: Step) -> Option<(usize, usize)> {
+    fn arc(&self, c: &Configuration, step: Step) -> Option<(usize, usize)> {
         let k = c.stack.len();
+        let s = |i: usize| c.stack[k - 1 - i];
         match step {
-            Step::Shift => {
-                c.push_next();
-                None
-            }
-            Step::LeftArcAt(j) => {
+            Step::Shift => None,
+            Step::LeftArcAt(j) => Some((c.left_spine(s(0)).nth(j as usize - 1).expect("applicable"), s(1))),
+            Step::RightArcAt(j) => Some((c.right_spine(s(1)).nth(j as usize - 1).expect("applicable"), s(0))),
+            _ => unreachable!("not an LR-spine step: {step}"),
+        }
+    }
+    fn apply(&self, c: &mut Configuration, step: Step) {
+        match step {
+            Step::Shift => c.push_next(),
+            // The dependent leaves the stack: s₁ (s₀ takes its place), or s₀.
+            Step::LeftArcAt(_) => {
                 let s0 = c.stack.pop().expect("applicable");
-                let h = c.left_spine(s0).nth(j as usize - 1).expect("applicable");
-                let s1 = c.stack[k - 2];
-                c.stack[k - 2] = s0;
-                Some((h, s1))
+                *c.stack.last_mut().expect("applicable") = s0;
             }
-            Step::RightArcAt(j) => {
-                let s0 = c.stack.pop().expect("applicable");
-                let h = c.right_spine(c.stack[k - 2]).nth(j as usize - 1).expect("applicable");
-                Some((h, s0))
+            Step::RightArcAt(_) => {
+                c.stack.pop();
             }
             _ => unreachable!("not an LR-spine step: {step}"),
         }
