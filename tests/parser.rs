@@ -14,7 +14,8 @@ use tabula::oracle::session::OracleSession;
 use tabula::oracle::{Algorithm, Configuration, Oracle, Strategy, System};
 use tabula::parser::eval::evaluate;
 use tabula::parser::features::{FEATURE_SET, FEATURE_SET_FEATS};
-use tabula::parser::model::{Model, MODEL_VERSION};
+use tabula::parser::model::{arc_class, LabelledScores, Model, MODEL_VERSION};
+use tabula::parser::perceptron::Weights;
 use tabula::parser::train::{
     arc_standard_static, attachment, read_gold, GoldSentence, OracleKind, Projectivize, TrainOptions, Trainer,
 };
@@ -501,4 +502,53 @@ fn model_files_keep_devices_and_follow_symbolic_links() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("does not exist") && !err.contains("epoch"), "{err}");
+}
+
+/// The parser's choice is the best *labelled* step: its step weight plus
+/// the weight of its label, maximised over every applicable (step, label)
+/// pair — checked against the enumeration of all pairs, with random weights
+/// and features, for every system and random sets of allowed steps.
+#[test]
+fn labelled_scores_pick_the_best_step_and_label_pair() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    for system in System::ALL {
+        let steps = system.steps();
+        let arc_steps: Vec<usize> = (0..steps.len()).filter(|&i| arc_class(system, steps[i]).is_some()).collect();
+        for labels in [1usize, 2, 5] {
+            let random = |rng: &mut ChaCha8Rng, len: usize| (0..len).map(|_| rng.gen_range(-4..=4) as f32).collect();
+            let step_table = Weights::from_vec(3, steps.len(), random(&mut rng, 8 * steps.len())).unwrap();
+            let label_table =
+                Weights::from_vec(3, arc_steps.len() * labels, random(&mut rng, 8 * arc_steps.len() * labels)).unwrap();
+            let mut scores = LabelledScores::new(system, labels);
+            for _ in 0..50 {
+                let features: Vec<u64> = (0..rng.gen_range(0..6)).map(|_| rng.gen()).collect();
+                let allowed: Vec<bool> = (0..steps.len()).map(|_| rng.gen_bool(0.7)).collect();
+                scores.fill(&step_table, &label_table, &features);
+                // One class's weight over the features, read class by class.
+                let weight = |table: &Weights, class: usize| {
+                    let mut w = [0.0f32];
+                    table.add_scores(&features, class, &mut w);
+                    w[0]
+                };
+                let mut pairs = Vec::new();
+                for i in (0..steps.len()).filter(|&i| allowed[i]) {
+                    match arc_class(system, steps[i]) {
+                        None => pairs.push((weight(&step_table, i), i, None)),
+                        Some(b) => pairs.extend((0..labels).map(|l| {
+                            (weight(&step_table, i) + weight(&label_table, b * labels + l), i, Some(l as u32))
+                        })),
+                    }
+                }
+                let top = pairs.iter().map(|p| p.0).fold(f32::NEG_INFINITY, f32::max);
+                let best = scores.best(|i| allowed[i]);
+                match best {
+                    None => assert!(pairs.is_empty(), "{system}"),
+                    Some((i, l)) => {
+                        let found = pairs.iter().find(|p| (p.1, p.2) == (i, l)).expect("an allowed pair");
+                        assert_eq!(found.0, top, "{system}: {i} {l:?} among {pairs:?}");
+                    }
+                }
+            }
+        }
+    }
 }

@@ -16,10 +16,10 @@ use crate::oracle::Configuration;
 
 /// The name of this feature set, stored in model files: a model is only
 /// read back by the same templates.
-pub const FEATURE_SET: &str = "zn2011-v2";
+pub const FEATURE_SET: &str = "zn2011-v3";
 
 /// The same templates and a few on the FEATS column (`tabula train --feats`).
-pub const FEATURE_SET_FEATS: &str = "zn2011-v2+feats";
+pub const FEATURE_SET_FEATS: &str = "zn2011-v3+feats";
 
 const NONE: u32 = u32::MAX;
 
@@ -198,8 +198,19 @@ impl Extractor {
     /// The features of `c` (with the labels and children in `arcs`) for the
     /// sentence `tokens`, into [`Extractor::features`]. O(1), no allocation
     /// once warm.
+    ///
+    /// Templates that are constant for the configuration's system are left
+    /// out: those on b₀'s children where b₀ never has any (arc-standard,
+    /// LR-spine, Attardi: [`TransitionSystem::front_has_children`]), and
+    /// those on the heads and labels of stack words where they never have
+    /// one (all but arc-eager: [`TransitionSystem::stack_words_have_heads`]).
+    ///
+    /// [`TransitionSystem::front_has_children`]: crate::oracle::TransitionSystem::front_has_children
+    /// [`TransitionSystem::stack_words_have_heads`]: crate::oracle::TransitionSystem::stack_words_have_heads
     pub fn extract(&mut self, c: &Configuration, arcs: &ArcState, tokens: &Tokens) {
         self.features.clear();
+        let system = c.system().definition();
+        let (front, heads) = (system.front_has_children(), system.stack_words_have_heads());
         let n = c.sentence_len();
         let stack = c.stack();
         let k = stack.len();
@@ -265,7 +276,9 @@ impl Extractor {
         self.push(42, s1t, s0t, b0t);
         self.push(43, s0t, t(s0l), b0t);
         self.push(44, s0t, t(s0r), b0t);
-        self.push(45, s0t, b0t, t(b0l));
+        if front {
+            self.push(45, s0t, b0t, t(b0l));
+        }
         self.push(46, s1t, s0t, t(s0l));
         self.push(47, s1t, s0t, t(s0r));
         self.push(48, s1t, t(s1l), s0t);
@@ -293,25 +306,35 @@ impl Extractor {
         self.push(77, s1t, vl(s1), 0);
         self.push(78, s1w, vr(s1), 0);
         self.push(79, s1t, vr(s1), 0);
-        self.push(80, b0w, vl(b0), 0);
-        self.push(81, b0t, vl(b0), 0);
+        if front {
+            self.push(80, b0w, vl(b0), 0);
+            self.push(81, b0t, vl(b0), 0);
+        }
         // Children: word, tag, label.
         let mut id = 90;
-        for p in [s0l, s0r, s1l, s1r, b0l, s0l2, s0r2, s1l2, s1r2, b0l2] {
-            self.push(id, w(p), 0, 0);
-            self.push(id + 1, t(p), 0, 0);
-            self.push(id + 2, l(p), 0, 0);
+        for (p, of_front) in
+            [s0l, s0r, s1l, s1r, b0l, s0l2, s0r2, s1l2, s1r2, b0l2].into_iter().zip((0..10).map(|i| i % 5 == 4))
+        {
+            if front || !of_front {
+                self.push(id, w(p), 0, 0);
+                self.push(id + 1, t(p), 0, 0);
+                self.push(id + 2, l(p), 0, 0);
+            }
             id += 3;
         }
         // Third order: labels of the two outer children.
         self.push(130, s0t, l(s0l), l(s0l2));
         self.push(131, s0t, l(s0r), l(s0r2));
-        self.push(132, b0t, l(b0l), l(b0l2));
+        if front {
+            self.push(132, b0t, l(b0l), l(b0l2));
+        }
         self.push(133, s1t, l(s1l), l(s1l2));
         self.push(134, s1t, l(s1r), l(s1r2));
         // Labels of the stack words themselves (arc-eager: s0 may have a head).
-        self.push(135, l(s0), s0t, 0);
-        self.push(136, l(s1), s1t, 0);
+        if heads {
+            self.push(135, l(s0), s0t, 0);
+            self.push(136, l(s1), s1t, 0);
+        }
         // Label sets of the left / right children (Zhang & Nivre 2011).
         let ls = |p: u32| if p == NONE { 1 } else { arcs.lset[p as usize] ^ 0x100 };
         let rs = |p: u32| if p == NONE { 1 } else { arcs.rset[p as usize] ^ 0x100 };
@@ -323,23 +346,29 @@ impl Extractor {
         self.push(145, s1t, rs(s1), 0);
         self.push(146, s1w, ls(s1), 0);
         self.push(147, s1t, ls(s1), 0);
-        self.push(148, b0w, ls(b0), 0);
-        self.push(149, b0t, ls(b0), 0);
+        if front {
+            self.push(148, b0w, ls(b0), 0);
+            self.push(149, b0t, ls(b0), 0);
+        }
         // Heads (arc-eager: s0 may have one) and heads' heads.
-        let h = |p: u32| if p == NONE { NONE } else { c.head(p as usize).map_or(NONE, |h| h as u32) };
-        let (s0h, s1h) = (h(s0), h(s1));
-        let s0hh = h(s0h);
-        self.push(150, w(s0h), 0, 0);
-        self.push(151, t(s0h), 0, 0);
-        self.push(152, t(s0h), s0t, b0t);
-        self.push(153, t(s0hh), l(s0h), 0);
-        self.push(154, w(s1h), t(s1h), 0);
+        if heads {
+            let h = |p: u32| if p == NONE { NONE } else { c.head(p as usize).map_or(NONE, |h| h as u32) };
+            let (s0h, s1h) = (h(s0), h(s1));
+            let s0hh = h(s0h);
+            self.push(150, w(s0h), 0, 0);
+            self.push(151, t(s0h), 0, 0);
+            self.push(152, t(s0h), s0t, b0t);
+            self.push(153, t(s0hh), l(s0h), 0);
+            self.push(154, w(s1h), t(s1h), 0);
+        }
         // Tags of the two outer children.
         self.push(155, s0t, t(s0l), t(s0l2));
         self.push(156, s0t, t(s0r), t(s0r2));
         self.push(157, s1t, t(s1l), t(s1l2));
         self.push(158, s1t, t(s1r), t(s1r2));
-        self.push(159, b0t, t(b0l), t(b0l2));
+        if front {
+            self.push(159, b0t, t(b0l), t(b0l2));
+        }
         // Suffixes (unknown words).
         let sf = |p: u32| if p == NONE { W_NONE } else { tokens.suffixes[p as usize] };
         self.push(160, sf(s0), 0, 0);
@@ -352,6 +381,23 @@ impl Extractor {
         // Word of one with the tag of the other, s1 and b0.
         self.push(167, s1w, b0t, 0);
         self.push(168, s1t, b0w, 0);
+        // The tags of the words next to s0 and s1 in the sentence (whether
+        // or not they are still on the stack or in the input): what
+        // surrounds a phrase tells where it ends (punctuation, coordination).
+        let beside = |p: u32, right: bool| match p {
+            NONE | 0 => NONE,
+            _ if right && (p as usize) < n => p + 1,
+            _ if !right && p > 1 => p - 1,
+            _ => NONE,
+        };
+        let (s0p, s0n, s1p, s1n) = (beside(s0, false), beside(s0, true), beside(s1, false), beside(s1, true));
+        self.push(180, s0t, t(s0p), 0);
+        self.push(181, s0t, t(s0n), 0);
+        self.push(182, s1t, t(s1p), 0);
+        self.push(183, s1t, t(s1n), 0);
+        self.push(184, s0t, t(s0p), t(s0n));
+        self.push(185, s1t, t(s1n), s0t);
+        self.push(186, s0t, t(s0p), s1t);
         if self.use_feats {
             let f = |p: u32| if p == NONE { T_NONE } else { tokens.feats[p as usize] };
             self.push(170, f(s0), 0, 0);

@@ -13,16 +13,18 @@
 //! * **dynamic** — Goldberg & Nivre (2013); seed 000, Algorithm 2: an
 //!   [`OracleSession`] advances with the parser and scores every step
 //!   exactly (the closed forms or arc-standard's linear algorithm for
-//!   projective gold trees, the grammar oracles for any tree). An update is
-//!   made when the model's best step (among those the oracle can complete)
-//!   is not optimal, towards the optimal step the model scores highest. In
-//!   the first `explore_from` epochs the optimal step is followed; later,
-//!   the model's step is followed with probability `explore_p` (error
-//!   exploration).
+//!   projective gold trees, the grammar oracles for any tree). In the first
+//!   `explore_from` epochs the optimal step is followed; later, the model's
+//!   step is followed with probability `explore_p` (error exploration).
 //!
-//! Labels: when the step taken builds a gold arc, the label table is
-//! updated if its best label for that step is not the gold DEPREL; the arc
-//! then carries the gold label (a non-gold arc carries the model's label).
+//! Labelled steps ([`LabelledScores`]): a step that builds an arc carries a
+//! label. The *correct* labelled steps are the optimal steps, each with the
+//! gold DEPREL if it builds a gold arc (else with the model's best label:
+//! any label of a wrong arc is as good). When the model's best labelled step
+//! (among the steps the oracle can complete) is not the correct one it
+//! scores highest, the perceptron moves towards the latter: +1 / −1 on the
+//! step table if the steps differ, and on the label table for the labels of
+//! arc steps. The arc built carries the label of the labelled step taken.
 //!
 //! Training data ([`Projectivize`]): non-projective trees can be kept, made
 //! projective optimally (Nederhof 2019, Sec. 3) or by lifting, or skipped.
@@ -37,7 +39,7 @@
 use super::columns::Columns;
 use super::eval::{universal, Counts};
 use super::features::{ArcState, Extractor, Tokens};
-use super::model::{arc_class, argmax, step_class, Model, Parser};
+use super::model::{arc_class, LabelledScores, Model, Parser};
 use super::perceptron::Averaged;
 use super::ParserError;
 use crate::conllu::Reader;
@@ -199,7 +201,8 @@ pub struct EpochStats {
     pub configurations: u64,
     /// Configurations where the model's step was not optimal.
     pub step_errors: u64,
-    /// Gold arcs whose label the model got wrong.
+    /// Configurations where the model's step was optimal and built a gold
+    /// arc, but with another label.
     pub label_errors: u64,
     /// Configurations where the model's step was followed although not optimal.
     pub explored: u64,
@@ -221,8 +224,7 @@ struct Learner {
     arcs: Averaged,
     state: ArcState,
     extractor: Extractor,
-    step_scores: Vec<f32>,
-    label_scores: Vec<f32>,
+    scores: LabelledScores,
     /// Gold children not yet attached (static arc-standard).
     missing: Vec<u32>,
     rng: ChaCha8Rng,
@@ -353,8 +355,7 @@ impl Trainer {
             arcs: Averaged::zeros(options.label_bits, model.arcs.width()),
             state: ArcState::default(),
             extractor: Extractor { use_feats: options.feats, ..Extractor::default() },
-            step_scores: vec![0.0; options.system.steps().len()],
-            label_scores: vec![0.0; labels.len()],
+            scores: LabelledScores::new(options.system, labels.len()),
             missing: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(options.seed),
             stats: EpochStats::default(),
@@ -457,15 +458,14 @@ impl Learner {
                 let mut config = Configuration::initial(self.system, n);
                 while !config.is_final() {
                     let gold = arc_standard_static(&config, &item.tree, &self.missing);
-                    let step = self.decide(&config, item, Guide::Static(gold), false);
-                    let label = self.predict_label(step);
+                    let (step, label) = self.decide(&config, item, Guide::Static(gold), false);
                     let arc = config.apply(step).map_err(fail)?;
                     if let Some((h, d)) = arc {
                         if item.tree.head(d) == h {
                             self.missing[h] -= 1;
                         }
                     }
-                    self.attach(item, step, arc, label);
+                    self.attach(arc, label);
                 }
             }
             OracleKind::Static => {
@@ -474,10 +474,9 @@ impl Learner {
                         .map_err(fail)?;
                 while !session.configuration().is_final() {
                     let gold = session.static_step().map_err(fail)?;
-                    let step = self.decide(session.configuration(), item, Guide::Static(gold), false);
-                    let label = self.predict_label(step);
+                    let (step, label) = self.decide(session.configuration(), item, Guide::Static(gold), false);
                     let arc = session.apply(step).map_err(fail)?;
-                    self.attach(item, step, arc, label);
+                    self.attach(arc, label);
                 }
             }
             OracleKind::Dynamic => {
@@ -488,84 +487,88 @@ impl Learner {
                     let scores = session.scores().map_err(fail)?;
                     let best = scores.best().ok_or(ParserError::NoOptimalStep { line: item.first_line })?;
                     let explore_now = explore && self.rng.gen_bool(options.explore_p);
-                    let step = self.decide(session.configuration(), item, Guide::Dynamic(&scores, best), explore_now);
-                    let label = self.predict_label(step);
+                    let (step, label) =
+                        self.decide(session.configuration(), item, Guide::Dynamic(&scores, best), explore_now);
                     let arc = session.apply(step).map_err(fail)?;
-                    self.attach(item, step, arc, label);
+                    self.attach(arc, label);
                 }
             }
         }
         Ok(())
     }
 
-    /// Extracts the features of `config`, scores the steps, updates the step
-    /// table if the model's step is not optimal, and returns the step to
-    /// take: the model's if `explore`, else the optimal one it scores highest.
-    fn decide(&mut self, config: &Configuration, item: &Item, guide: Guide<'_>, explore: bool) -> Step {
+    /// Extracts the features of `config`, scores the labelled steps,
+    /// updates the tables if the model's best labelled step is not correct
+    /// (module documentation), and returns the labelled step to take: the
+    /// model's if `explore`, else the correct one it scores highest.
+    /// O(features × (steps + arc steps × labels)), no allocation.
+    fn decide(&mut self, config: &Configuration, item: &Item, guide: Guide<'_>, explore: bool) -> (Step, Option<u32>) {
         self.extractor.extract(config, &self.state, &item.tokens);
         self.steps.tick();
         self.arcs.tick();
         self.stats.configurations += 1;
+        let scores = &mut self.scores;
+        scores.fill(self.steps.current(), self.arcs.current(), &self.extractor.features);
         let steps = self.system.steps();
-        self.step_scores.iter_mut().for_each(|s| *s = 0.0);
-        self.steps.current().add_scores(&self.extractor.features, 0, &mut self.step_scores);
         let legal = |s: Step| match &guide {
             Guide::Static(_) => config.is_applicable(s),
-            Guide::Dynamic(scores, _) => scores.get(s).is_some(),
+            Guide::Dynamic(oracle, _) => oracle.get(s).is_some(),
         };
         let optimal = |s: Step| match &guide {
             Guide::Static(g) => s == *g,
-            Guide::Dynamic(scores, best) => scores.get(s) == Some(*best),
+            Guide::Dynamic(oracle, best) => oracle.get(s) == Some(*best),
         };
-        let predicted = steps[argmax(&self.step_scores, |i| legal(steps[i])).expect("a legal step")];
-        let best = match &guide {
-            Guide::Static(g) => *g,
-            Guide::Dynamic(..) => steps[argmax(&self.step_scores, |i| optimal(steps[i])).expect("an optimal step")],
+        let (predicted, predicted_label) = scores.best(|i| legal(steps[i])).expect("a legal step");
+        // The correct labelled steps: the optimal steps, with the gold label
+        // where they build a gold arc.
+        let gold_label = |i: usize| match config.arc(steps[i]) {
+            Some((h, d)) if item.tree.head(d) == h => Some(item.labels[d - 1]),
+            _ => None,
         };
-        if !optimal(predicted) {
-            self.stats.step_errors += 1;
+        let mut correct: Option<(usize, Option<u32>, f32)> = None;
+        for i in (0..steps.len()).filter(|&i| optimal(steps[i])) {
+            let (label, w) = match gold_label(i) {
+                Some(g) => (Some(g), scores.label_weight(i, g).unwrap_or(0.0)),
+                None => scores.best_label(i).map_or((None, 0.0), |(l, w)| (Some(l), w)),
+            };
+            let score = scores.step_weight(i) + w;
+            if correct.is_none_or(|(_, _, c)| score > c) {
+                correct = Some((i, label, score));
+            }
+        }
+        let (best, best_label, _) = correct.expect("an optimal step");
+        if (predicted, predicted_label) != (best, best_label) {
+            if predicted != best && !optimal(steps[predicted]) {
+                self.stats.step_errors += 1;
+                self.stats.explored += u64::from(explore);
+            } else {
+                self.stats.label_errors += 1;
+            }
             let f = &self.extractor.features;
-            self.steps.update(f, step_class(self.system, best).expect("a step of the system"), 1.0);
-            self.steps.update(f, step_class(self.system, predicted).expect("a step of the system"), -1.0);
-            if explore {
-                self.stats.explored += 1;
+            if predicted != best {
+                self.steps.update(f, best, 1.0);
+                self.steps.update(f, predicted, -1.0);
+            }
+            let labels = self.labels.max(1);
+            let block = |i: usize| arc_class(self.system, steps[i]);
+            if let (Some(b), Some(l)) = (block(best), best_label) {
+                self.arcs.update(f, b * labels + l as usize, 1.0);
+            }
+            if let (Some(b), Some(l)) = (block(predicted), predicted_label) {
+                self.arcs.update(f, b * labels + l as usize, -1.0);
             }
         }
         if explore {
-            predicted
+            (steps[predicted], predicted_label)
         } else {
-            best
+            (steps[best], best_label)
         }
     }
 
-    /// The model's label for `step` at the current features (current weights).
-    fn predict_label(&mut self, step: Step) -> Option<u32> {
-        let block = arc_class(self.system, step)?;
-        if self.labels == 0 {
-            return Some(0);
+    /// Records the arc built by the step taken, with its label.
+    fn attach(&mut self, arc: Option<(usize, usize)>, label: Option<u32>) {
+        if let Some((h, d)) = arc {
+            self.state.add(h, d, label.unwrap_or(0));
         }
-        self.label_scores.iter_mut().for_each(|s| *s = 0.0);
-        self.arcs.current().add_scores(&self.extractor.features, block * self.labels, &mut self.label_scores);
-        argmax(&self.label_scores, |_| true).map(|i| i as u32)
-    }
-
-    /// Records the arc built by `step` with the gold label if it is a gold
-    /// arc (updating the label table if `predicted` differs), else `predicted`.
-    fn attach(&mut self, item: &Item, step: Step, arc: Option<(usize, usize)>, predicted: Option<u32>) {
-        let Some((h, d)) = arc else { return };
-        let predicted = predicted.unwrap_or(0);
-        let mut label = predicted;
-        if item.tree.head(d) == h {
-            let gold = item.labels[d - 1];
-            label = gold;
-            if gold != predicted {
-                self.stats.label_errors += 1;
-                let block = arc_class(self.system, step).expect("an arc step") * self.labels;
-                let f = &self.extractor.features;
-                self.arcs.update(f, block + gold as usize, 1.0);
-                self.arcs.update(f, block + predicted as usize, -1.0);
-            }
-        }
-        self.state.add(h, d, label);
     }
 }
