@@ -5,11 +5,14 @@
 //! * **static** — the canonical computation of the (projective) gold tree
 //!   is followed; at each configuration the model's best step is compared
 //!   with the canonical one, and the perceptron is updated when they differ.
-//!   Arc-hybrid and arc-eager take the canonical step from
-//!   [`OracleSession::static_step`]; arc-standard (which has none in the
-//!   oracle layer) from [`arc_standard_static`] in this module: reduce as
-//!   soon as a gold arc between s₀ and s₁ can be built and the dependent has
-//!   all its gold children (this computation respects lbr).
+//!   Arc-hybrid, arc-eager, LR-spine and Attardi take the canonical step
+//!   from [`OracleSession::static_step`] (LR-spine and Attardi: the dynamic
+//!   oracle's optimal step under the fixed tie-break of
+//!   [`canonical_step`](crate::oracle::canonical_step)); arc-standard
+//!   (which has none in the oracle layer) from [`arc_standard_static`] in
+//!   this module: reduce as soon as a gold arc between s₀ and s₁ can be
+//!   built and the dependent has all its gold children (this computation
+//!   respects lbr).
 //! * **dynamic** — Goldberg & Nivre (2013); seed 000, Algorithm 2: an
 //!   [`OracleSession`] advances with the parser and scores every step
 //!   exactly (the closed forms or arc-standard's linear algorithm for
@@ -19,6 +22,26 @@
 //!   the first `explore_from` epochs the optimal step is followed; later,
 //!   the model's step is followed with probability `explore_p` (error
 //!   exploration).
+//!
+//! LR-spine (the model has classes for spine steps up to
+//! [`MODEL_SPINE_DEPTH`](super::model::MODEL_SPINE_DEPTH), [`super::model`]): the model's step and the update
+//! targets are taken among the steps with a class. Static: where the
+//! canonical step is deeper, it is followed without a step update (the
+//! label table still learns its label); dynamic: the optimal steps are those
+//! with a class and the best oracle score among them (the steps the model
+//! can take that lose the fewest gold arcs). Both cases are counted
+//! ([`EpochStats::beyond_depth`]); the K = 1 steps always have a score, so
+//! training always goes on.
+//!
+//! Attardi (any gold tree its oracle handles, strategy none, the tabular
+//! oracle): with `Projectivize::None` a non-projective training tree is
+//! checked once at the start — a tree its computations cannot build
+//! completely is left out ([`Prepared::outside_class`]), and so is one at
+//! which the tabular oracle refuses the initial configuration for its size
+//! ([`Prepared::too_large`], limit [`TrainOptions::max_gamma`]). A later
+//! configuration beyond the limit (exploration can grow the stack) ends the
+//! training on that sentence for the epoch ([`EpochStats::abandoned`]). All
+//! are counted and reported by `tabula train`; none is an error.
 //!
 //! Labels: when the step taken builds a gold arc, the label table is
 //! updated if its best label for that step is not the gold DEPREL; the arc
@@ -37,12 +60,12 @@
 use super::columns::Columns;
 use super::eval::{universal, Counts};
 use super::features::{ArcState, Extractor, Tokens};
-use super::model::{arc_class, argmax, step_class, Model, Parser};
+use super::model::{arc_class, argmax, classes, step_class, Model, Parser};
 use super::perceptron::Averaged;
 use super::ParserError;
 use crate::conllu::Reader;
 use crate::oracle::session::OracleSession;
-use crate::oracle::{Algorithm, Configuration, Oracle, OracleError, Step, Strategy, System};
+use crate::oracle::{Algorithm, Configuration, Oracle, OracleError, Step, StepScores, Strategy, System};
 use crate::projectivize::{lift, OptimalProjectivizer, TreeClass};
 use crate::tree::DepTree;
 use rand::seq::SliceRandom;
@@ -158,6 +181,9 @@ pub struct TrainOptions {
     pub label_bits: u32,
     /// Also use the FEATS column ([`FEATURE_SET_FEATS`](super::features::FEATURE_SET_FEATS)).
     pub feats: bool,
+    /// Attardi: the tabular oracle's limit on |γ|
+    /// ([`TabularOracle::set_max_gamma`](crate::oracle::attardi::tabular::TabularOracle::set_max_gamma)).
+    pub max_gamma: usize,
 }
 
 impl Default for TrainOptions {
@@ -175,6 +201,7 @@ impl Default for TrainOptions {
             step_bits: 20,
             label_bits: 18,
             feats: false,
+            max_gamma: crate::oracle::attardi::tabular::DEFAULT_MAX_GAMMA,
         }
     }
 }
@@ -188,6 +215,12 @@ pub struct Prepared {
     pub skipped: usize,
     /// Tokens whose head projectivization changed.
     pub changed_heads: u64,
+    /// Attardi, `Projectivize::None`: non-projective trees left out because
+    /// no computation builds them completely (outside the system's class).
+    pub outside_class: usize,
+    /// Attardi: trees left out because the tabular oracle refused their
+    /// initial configuration (|γ| above [`TrainOptions::max_gamma`]).
+    pub too_large: usize,
 }
 
 /// Figures of one epoch.
@@ -203,6 +236,12 @@ pub struct EpochStats {
     pub label_errors: u64,
     /// Configurations where the model's step was followed although not optimal.
     pub explored: u64,
+    /// LR-spine: configurations where every optimal step is a spine step
+    /// deeper than [`MODEL_SPINE_DEPTH`](super::model::MODEL_SPINE_DEPTH) (no class; see the module documentation).
+    pub beyond_depth: u64,
+    /// Attardi: sentences whose training stopped at a configuration beyond
+    /// the tabular oracle's limit ([`OracleError::TooLarge`]).
+    pub abandoned: u64,
     pub seconds: f64,
 }
 
@@ -303,10 +342,8 @@ impl Trainer {
         labels: Option<Vec<String>>,
     ) -> Result<Trainer, ParserError> {
         Oracle::check_support(options.system, options.strategy, options.algorithm)?;
-        if options.system.definition().has_spine_steps() {
-            // The model scores a fixed set of steps; spine steps have no class.
-            return Err(OracleError::SystemNotTrainable(options.system).into());
-        }
+        let mut oracle = Oracle::new();
+        oracle.attardi_mut().set_max_gamma(options.max_gamma);
         let labels: Vec<String> = labels.unwrap_or_else(|| {
             data.iter().flat_map(|s| s.deprels.iter().cloned()).collect::<BTreeSet<_>>().into_iter().collect()
         });
@@ -314,8 +351,11 @@ impl Trainer {
             .map_err(|e| ParserError::Io(e.to_string()))?
             .grammar;
         let mut projectivizer = OptimalProjectivizer::new(&grammar, TreeClass::Projective)?;
-        let needs_projective = options.oracle == OracleKind::Static
-            || matches!(options.algorithm, Algorithm::Linear | Algorithm::Quadratic);
+        // Attardi's oracles (dynamic, and the static one built on it) take any
+        // tree; LR-spine's oracle projective ones only.
+        let needs_projective = (options.oracle == OracleKind::Static && options.system != System::Attardi)
+            || matches!(options.algorithm, Algorithm::Linear | Algorithm::Quadratic)
+            || options.system == System::LrSpine;
         let mut prepared = Prepared::default();
         let mut items = Vec::with_capacity(data.len());
         for s in data {
@@ -336,6 +376,23 @@ impl Trainer {
                 if needs_projective && !tree.is_projective() {
                     return Err(ParserError::NeedsProjective { file: file.to_owned(), line: s.first_line });
                 }
+                if options.system == System::Attardi && !tree.is_projective() {
+                    // Every projective tree is in Attardi's class (its
+                    // left_arc and right_arc are arc-standard's steps).
+                    let initial = Configuration::initial(System::Attardi, tree.len());
+                    match oracle.scores(&initial, &tree, Strategy::None, Algorithm::Tabular) {
+                        Ok(scores) if scores.best() == Some(tree.len() as u32) => {}
+                        Ok(_) => {
+                            prepared.outside_class += 1;
+                            continue;
+                        }
+                        Err(OracleError::TooLarge { .. }) => {
+                            prepared.too_large += 1;
+                            continue;
+                        }
+                        Err(source) => return Err(ParserError::Training { line: s.first_line, source }),
+                    }
+                }
             }
             let ids = s.deprels.iter().map(|d| labels.binary_search(d).expect("collected") as u32).collect();
             prepared.sentences += 1;
@@ -353,14 +410,14 @@ impl Trainer {
             arcs: Averaged::zeros(options.label_bits, model.arcs.width()),
             state: ArcState::default(),
             extractor: Extractor { use_feats: options.feats, ..Extractor::default() },
-            step_scores: vec![0.0; options.system.steps().len()],
+            step_scores: vec![0.0; classes(options.system).len()],
             label_scores: vec![0.0; labels.len()],
             missing: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(options.seed),
             stats: EpochStats::default(),
         };
         let order = (0..items.len()).collect();
-        Ok(Trainer { options, labels, data: items, learner, oracle: Oracle::new(), epoch: 0, order, prepared })
+        Ok(Trainer { options, labels, data: items, learner, oracle, epoch: 0, order, prepared })
     }
 
     /// What was done to the training data.
@@ -433,7 +490,7 @@ enum Guide<'a> {
     /// The one canonical step.
     Static(Step),
     /// The oracle's scores.
-    Dynamic(&'a crate::oracle::StepScores, u32),
+    Dynamic(&'a StepScores),
 }
 
 impl Learner {
@@ -446,7 +503,16 @@ impl Learner {
     ) -> Result<(), ParserError> {
         let n = item.tree.len();
         self.state.reset(n);
-        let fail = |e: crate::oracle::OracleError| ParserError::Training { line: item.first_line, source: e };
+        let line = item.first_line;
+        let fail = |e: crate::oracle::OracleError| ParserError::Training { line, source: e };
+        let no_step = || ParserError::NoOptimalStep { line };
+        // The static session of LR-spine and Attardi runs their dynamic
+        // oracle, which scores strategy none with its own algorithm.
+        let (static_strategy, static_algorithm) = if Oracle::has_canonical_tie_break(self.system) {
+            (Strategy::None, Algorithm::Auto)
+        } else {
+            (options.strategy, Algorithm::Linear)
+        };
         match options.oracle {
             OracleKind::Static if self.system == System::ArcStandard => {
                 self.missing.clear();
@@ -457,7 +523,7 @@ impl Learner {
                 let mut config = Configuration::initial(self.system, n);
                 while !config.is_final() {
                     let gold = arc_standard_static(&config, &item.tree, &self.missing);
-                    let step = self.decide(&config, item, Guide::Static(gold), false);
+                    let step = self.decide(&config, item, Guide::Static(gold), false).ok_or_else(no_step)?;
                     let label = self.predict_label(step);
                     let arc = config.apply(step).map_err(fail)?;
                     if let Some((h, d)) = arc {
@@ -470,11 +536,17 @@ impl Learner {
             }
             OracleKind::Static => {
                 let mut session =
-                    OracleSession::new(oracle, self.system, item.tree.clone(), options.strategy, Algorithm::Linear)
+                    OracleSession::new(oracle, self.system, item.tree.clone(), static_strategy, static_algorithm)
                         .map_err(fail)?;
                 while !session.configuration().is_final() {
-                    let gold = session.static_step().map_err(fail)?;
-                    let step = self.decide(session.configuration(), item, Guide::Static(gold), false);
+                    let gold = match session.static_step() {
+                        Err(OracleError::TooLarge { .. }) => {
+                            self.stats.abandoned += 1;
+                            return Ok(());
+                        }
+                        other => other.map_err(fail)?,
+                    };
+                    let step = self.decide(session.configuration(), item, Guide::Static(gold), false).ok_or_else(no_step)?;
                     let label = self.predict_label(step);
                     let arc = session.apply(step).map_err(fail)?;
                     self.attach(item, step, arc, label);
@@ -485,10 +557,17 @@ impl Learner {
                     OracleSession::new(oracle, self.system, item.tree.clone(), options.strategy, options.algorithm)
                         .map_err(fail)?;
                 while !session.configuration().is_final() {
-                    let scores = session.scores().map_err(fail)?;
-                    let best = scores.best().ok_or(ParserError::NoOptimalStep { line: item.first_line })?;
+                    let scores = match session.scores() {
+                        Err(OracleError::TooLarge { .. }) => {
+                            self.stats.abandoned += 1;
+                            return Ok(());
+                        }
+                        other => other.map_err(fail)?,
+                    };
                     let explore_now = explore && self.rng.gen_bool(options.explore_p);
-                    let step = self.decide(session.configuration(), item, Guide::Dynamic(&scores, best), explore_now);
+                    let step = self
+                        .decide(session.configuration(), item, Guide::Dynamic(&scores), explore_now)
+                        .ok_or_else(no_step)?;
                     let label = self.predict_label(step);
                     let arc = session.apply(step).map_err(fail)?;
                     self.attach(item, step, arc, label);
@@ -498,44 +577,62 @@ impl Learner {
         Ok(())
     }
 
-    /// Extracts the features of `config`, scores the steps, updates the step
-    /// table if the model's step is not optimal, and returns the step to
-    /// take: the model's if `explore`, else the optimal one it scores highest.
-    fn decide(&mut self, config: &Configuration, item: &Item, guide: Guide<'_>, explore: bool) -> Step {
+    /// Extracts the features of `config`, scores the steps with a class
+    /// ([`classes`]), updates the step table if the model's step is not
+    /// optimal, and returns the step to take: the model's if `explore`, else
+    /// the optimal one it scores highest (static: the canonical one, even
+    /// without a class). Dynamic: the optimal steps are those with a class
+    /// and the best oracle score among them. `None` only if no step with a
+    /// class is legal (never at a non-final configuration). O(features ×
+    /// classes); no allocation.
+    fn decide(&mut self, config: &Configuration, item: &Item, guide: Guide<'_>, explore: bool) -> Option<Step> {
         self.extractor.extract(config, &self.state, &item.tokens);
         self.steps.tick();
         self.arcs.tick();
         self.stats.configurations += 1;
-        let steps = self.system.steps();
+        let steps = classes(self.system);
         self.step_scores.iter_mut().for_each(|s| *s = 0.0);
         self.steps.current().add_scores(&self.extractor.features, 0, &mut self.step_scores);
+        // The best oracle score among the steps with a class (dynamic).
+        let target = match &guide {
+            Guide::Static(_) => None,
+            Guide::Dynamic(scores) => {
+                let best = steps.iter().filter_map(|&s| scores.get(s)).max()?;
+                if scores.best() != Some(best) {
+                    self.stats.beyond_depth += 1;
+                }
+                Some(best)
+            }
+        };
         let legal = |s: Step| match &guide {
             Guide::Static(_) => config.is_applicable(s),
-            Guide::Dynamic(scores, _) => scores.get(s).is_some(),
+            Guide::Dynamic(scores) => scores.get(s).is_some(),
         };
         let optimal = |s: Step| match &guide {
             Guide::Static(g) => s == *g,
-            Guide::Dynamic(scores, best) => scores.get(s) == Some(*best),
+            Guide::Dynamic(scores) => scores.get(s) == target,
         };
-        let predicted = steps[argmax(&self.step_scores, |i| legal(steps[i])).expect("a legal step")];
+        let predicted = steps[argmax(&self.step_scores, |i| legal(steps[i]))?];
         let best = match &guide {
             Guide::Static(g) => *g,
-            Guide::Dynamic(..) => steps[argmax(&self.step_scores, |i| optimal(steps[i])).expect("an optimal step")],
+            Guide::Dynamic(..) => steps[argmax(&self.step_scores, |i| optimal(steps[i]))?],
         };
-        if !optimal(predicted) {
-            self.stats.step_errors += 1;
-            let f = &self.extractor.features;
-            self.steps.update(f, step_class(self.system, best).expect("a step of the system"), 1.0);
-            self.steps.update(f, step_class(self.system, predicted).expect("a step of the system"), -1.0);
-            if explore {
-                self.stats.explored += 1;
+        match step_class(self.system, best) {
+            // A canonical step without a class (LR-spine, K > MODEL_SPINE_DEPTH):
+            // nothing to learn towards; follow it.
+            None => self.stats.beyond_depth += 1,
+            Some(target) if !optimal(predicted) => {
+                self.stats.step_errors += 1;
+                let f = &self.extractor.features;
+                self.steps.update(f, target, 1.0);
+                self.steps.update(f, step_class(self.system, predicted)?, -1.0);
+                if explore {
+                    self.stats.explored += 1;
+                }
             }
+            Some(_) => {}
         }
-        if explore {
-            predicted
-        } else {
-            best
-        }
+        Some(if explore { predicted } else { best })
     }
 
     /// The model's label for `step` at the current features (current weights).
