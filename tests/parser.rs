@@ -40,7 +40,6 @@ fn options_for(system: System, oracle: OracleKind) -> TrainOptions {
 
 /// A synthetic language: `NP VERB NP (ADP NP)* PUNCT`, NP = `(DET) (ADJ)* NOUN`,
 /// every attachment determined by the tags (PPs attach to the verb).
-
 fn synthetic(count: usize, seed: u64) -> String {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut text = String::new();

@@ -546,7 +546,8 @@ impl Learner {
                         }
                         other => other.map_err(fail)?,
                     };
-                    let step = self.decide(session.configuration(), item, Guide::Static(gold), false).ok_or_else(no_step)?;
+                    let step =
+                        self.decide(session.configuration(), item, Guide::Static(gold), false).ok_or_else(no_step)?;
                     let label = self.predict_label(step);
                     let arc = session.apply(step).map_err(fail)?;
                     self.attach(item, step, arc, label);
