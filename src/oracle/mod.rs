@@ -203,8 +203,6 @@ pub enum OracleError {
     SpineTooLong { len: usize, max: usize },
     #[error("{0} has an oracle for projective gold trees only (projectivize the gold tree first, e.g. `--projectivize` in walks)")]
     ProjectiveOnly(System),
-    #[error("the parser cannot be trained for {0} (its steps with a spine position have no fixed class)")]
-    SystemNotTrainable(System),
     #[error(
         "strategy {strategy} is not available for {system}: its oracle scores every computation (use --strategy none)"
     )]
