@@ -203,7 +203,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             line.push_str(&format!(", beyond spine depth {}", stats.beyond_depth));
         }
         if stats.abandoned > 0 {
-            line.push_str(&format!(", abandoned {} (--max-gamma)", stats.abandoned));
+            line.push_str(&format!(", abandoned {} (oracle size limits)", stats.abandoned));
         }
         let model = trainer.model();
         let (uas, las) = match &dev {

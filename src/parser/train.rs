@@ -40,8 +40,10 @@
 //! which the tabular oracle refuses the initial configuration for its size
 //! ([`Prepared::too_large`], limit [`TrainOptions::max_gamma`]). A later
 //! configuration beyond the limit (exploration can grow the stack) ends the
-//! training on that sentence for the epoch ([`EpochStats::abandoned`]). All
-//! are counted and reported by `tabula train`; none is an error.
+//! training on that sentence for the epoch ([`EpochStats::abandoned`]; so
+//! does an LR-spine configuration whose spine is longer than its oracle
+//! scores, [`SPINE_CAPACITY`](crate::oracle::SPINE_CAPACITY)). All are
+//! counted and reported by `tabula train`; none is an error.
 //!
 //! Labels: when the step taken builds a gold arc, the label table is
 //! updated if its best label for that step is not the gold DEPREL; the arc
@@ -239,8 +241,11 @@ pub struct EpochStats {
     /// LR-spine: configurations where every optimal step is a spine step
     /// deeper than [`MODEL_SPINE_DEPTH`](super::model::MODEL_SPINE_DEPTH) (no class; see the module documentation).
     pub beyond_depth: u64,
-    /// Attardi: sentences whose training stopped at a configuration beyond
-    /// the tabular oracle's limit ([`OracleError::TooLarge`]).
+    /// Sentences whose training stopped at a configuration the oracle
+    /// refuses for its size: beyond Attardi's tabular limit
+    /// ([`OracleError::TooLarge`]) or, LR-spine, a spine longer than the
+    /// oracle scores ([`OracleError::SpineTooLong`], only after model steps
+    /// far off the gold path).
     pub abandoned: u64,
     pub seconds: f64,
 }
@@ -540,7 +545,7 @@ impl Learner {
                         .map_err(fail)?;
                 while !session.configuration().is_final() {
                     let gold = match session.static_step() {
-                        Err(OracleError::TooLarge { .. }) => {
+                        Err(OracleError::TooLarge { .. } | OracleError::SpineTooLong { .. }) => {
                             self.stats.abandoned += 1;
                             return Ok(());
                         }
@@ -559,7 +564,7 @@ impl Learner {
                         .map_err(fail)?;
                 while !session.configuration().is_final() {
                     let scores = match session.scores() {
-                        Err(OracleError::TooLarge { .. }) => {
+                        Err(OracleError::TooLarge { .. } | OracleError::SpineTooLong { .. }) => {
                             self.stats.abandoned += 1;
                             return Ok(());
                         }
