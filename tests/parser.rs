@@ -11,10 +11,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use tabula::oracle::session::OracleSession;
-use tabula::oracle::{Algorithm, Configuration, Oracle, Strategy, System};
+use tabula::oracle::{Algorithm, Configuration, Oracle, Step, Strategy, System};
 use tabula::parser::eval::evaluate;
 use tabula::parser::features::{FEATURE_SET, FEATURE_SET_FEATS};
-use tabula::parser::model::{arc_class, LabelledScores, Model, MODEL_VERSION};
+use tabula::parser::model::{arc_class, classes, step_class, LabelledScores, Model, MODEL_SPINE_DEPTH, MODEL_VERSION};
 use tabula::parser::perceptron::Weights;
 use tabula::parser::train::{
     arc_standard_static, attachment, read_gold, GoldSentence, OracleKind, Projectivize, TrainOptions, Trainer,
@@ -22,12 +22,25 @@ use tabula::parser::train::{
 use tabula::parser::{Parser, ParserError};
 use tabula::tree::DepTree;
 
+/// The systems the trainer is tested with: every system.
+const TRAINED_SYSTEMS: [System; 5] = System::ALL;
+
+/// The strategy training uses for `system`: none where the oracle scores
+/// every computation (LR-spine, Attardi), else the default (lbr).
+fn strategy_for(system: System) -> Strategy {
+    match system {
+        System::LrSpine | System::Attardi => Strategy::None,
+        _ => Strategy::Lbr,
+    }
+}
+
+/// Default options for `system` and `oracle`, with its strategy.
+fn options_for(system: System, oracle: OracleKind) -> TrainOptions {
+    TrainOptions { system, oracle, strategy: strategy_for(system), ..TrainOptions::default() }
+}
+
 /// A synthetic language: `NP VERB NP (ADP NP)* PUNCT`, NP = `(DET) (ADJ)* NOUN`,
 /// every attachment determined by the tags (PPs attach to the verb).
-/// The systems the trainer is tested with (Attardi has no static oracle and
-/// scores only strategy none: training with it is not covered here).
-const TRAINED_SYSTEMS: [System; 3] = [System::ArcStandard, System::ArcHybrid, System::ArcEager];
-
 fn synthetic(count: usize, seed: u64) -> String {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut text = String::new();
@@ -81,7 +94,7 @@ fn the_perceptron_learns_a_synthetic_treebank_perfectly() {
     let gold = read_gold(synthetic(150, 1).as_bytes(), "syn").unwrap();
     for system in TRAINED_SYSTEMS {
         for oracle in [OracleKind::Static, OracleKind::Dynamic] {
-            let options = small(TrainOptions { system, oracle, ..TrainOptions::default() });
+            let options = small(options_for(system, oracle));
             let mut trainer = Trainer::new(options, gold.clone(), "syn").unwrap();
             for _ in 0..8 {
                 trainer.epoch(&mut |_| {}).unwrap();
@@ -92,7 +105,9 @@ fn the_perceptron_learns_a_synthetic_treebank_perfectly() {
     }
 }
 
-/// The tree built by following the static oracle from the initial configuration.
+/// The tree built by following the static oracle from the initial
+/// configuration (LR-spine and Attardi: the dynamic oracle's optimal step
+/// under `canonical_step`'s tie-break; every step taken must be optimal).
 fn static_computation(system: System, gold: &DepTree, oracle: &mut Oracle<'static>) -> Vec<usize> {
     let n = gold.len();
     if system == System::ArcStandard {
@@ -110,13 +125,96 @@ fn static_computation(system: System, gold: &DepTree, oracle: &mut Oracle<'stati
         }
         (1..=n).map(|d| c.head(d).unwrap_or(0)).collect()
     } else {
-        let mut s = OracleSession::new(oracle, system, gold.clone(), Strategy::Lbr, Algorithm::Linear).unwrap();
+        let (strategy, algorithm) = match system {
+            System::LrSpine | System::Attardi => (Strategy::None, Algorithm::Auto),
+            _ => (Strategy::Lbr, Algorithm::Linear),
+        };
+        let mut s = OracleSession::new(oracle, system, gold.clone(), strategy, algorithm).unwrap();
         while !s.configuration().is_final() {
             let step = s.static_step().unwrap();
+            if Oracle::has_canonical_tie_break(system) {
+                let scores = s.scores().unwrap();
+                assert_eq!(scores.get(step), scores.best(), "{system}: {step} is not optimal on {gold:?}");
+            }
             s.apply(step).unwrap();
         }
         (1..=n).map(|d| s.configuration().head(d).unwrap_or(0)).collect()
     }
+}
+
+/// Attardi's static computation builds exactly as many gold arcs as its
+/// oracle promises at the initial configuration, on every tree (projective
+/// or not) of up to 6 words: all of them for the trees of its class, and
+/// it never builds a non-gold arc then.
+#[test]
+fn attardi_static_computations_build_every_tree_its_oracle_can() {
+    let mut oracle = Oracle::new();
+    let (mut complete, mut partial) = (0, 0);
+    for n in 1..=6 {
+        for gold in common::all_trees(n) {
+            let initial = Configuration::initial(System::Attardi, n);
+            let promised = oracle.scores(&initial, &gold, Strategy::None, Algorithm::Tabular).unwrap().best().unwrap();
+            let built = static_computation(System::Attardi, &gold, &mut oracle);
+            let correct = built.iter().zip(gold.heads()).filter(|(a, b)| a == b).count() as u32;
+            assert_eq!(correct, promised, "{gold:?}: built {built:?}");
+            if promised == n as u32 {
+                complete += 1;
+            } else {
+                partial += 1;
+            }
+        }
+    }
+    assert!(complete > 0 && partial > 0, "{complete} trees built completely, {partial} not");
+}
+
+/// LR-spine's canonical computation uses spine steps beyond K = 1 (it is
+/// not arc-standard's), and steps deeper than the model's classes on long
+/// right-branching chains: training follows them and counts them.
+#[test]
+fn lr_spine_spine_steps_beyond_the_model_depth_are_counted_not_fatal() {
+    let n = MODEL_SPINE_DEPTH as usize + 4;
+    // A right-branching chain 0 → 1 → 2 → … → n.
+    let chain = DepTree::from_heads(&(0..n).collect::<Vec<_>>()).unwrap();
+    let mut oracle = Oracle::new();
+    let mut s =
+        OracleSession::new(&mut oracle, System::LrSpine, chain.clone(), Strategy::None, Algorithm::Auto).unwrap();
+    let mut deepest = 0;
+    while !s.configuration().is_final() {
+        let step = s.static_step().unwrap();
+        if let Some((_, k)) = step.spine() {
+            deepest = deepest.max(k);
+        }
+        assert_eq!(
+            step_class(System::LrSpine, step).is_some(),
+            step.spine().is_none_or(|(_, k)| k <= MODEL_SPINE_DEPTH)
+        );
+        s.apply(step).unwrap();
+    }
+    assert!(deepest > MODEL_SPINE_DEPTH, "deepest spine step {deepest}");
+    let text: String = (1..=n)
+        .map(|w| format!("{w}\tw{w}\t_\tNOUN\t_\t_\t{}\tdep\t_\t_\n", w - 1))
+        .chain(std::iter::once("\n".to_owned()))
+        .collect::<String>()
+        .repeat(5);
+    let data = read_gold(text.as_bytes(), "chain").unwrap();
+    for oracle in [OracleKind::Static, OracleKind::Dynamic] {
+        let options = small(TrainOptions { explore_from: 0, ..options_for(System::LrSpine, oracle) });
+        let mut t = Trainer::new(options, data.clone(), "chain").unwrap();
+        let stats = t.epoch(&mut |_| {}).unwrap();
+        // Static: the canonical steps beyond the depth are followed without
+        // an update. Dynamic: `shift` stays optimal on a chain, so the model
+        // learns that instead (counted only where every optimal step is deeper).
+        if oracle == OracleKind::Static {
+            assert!(stats.beyond_depth > 0, "{stats:?}");
+        }
+        let model = t.model();
+        let mut parser = Parser::new(&model);
+        parser.parse(&data[0].tokens);
+        assert!(DepTree::from_heads(&parser.heads).is_ok());
+    }
+    // The model never offers a step deeper than its classes.
+    assert!(classes(System::LrSpine).iter().all(|s| s.spine().is_none_or(|(_, k)| k <= MODEL_SPINE_DEPTH)));
+    assert!(classes(System::LrSpine).contains(&Step::RightArcAt(MODEL_SPINE_DEPTH)));
 }
 
 #[test]
@@ -155,23 +253,103 @@ fn exploration_always_has_an_optimal_step() {
     let data = read_gold(random_treebank(60, 9, 3).as_bytes(), "random").unwrap();
     assert!(data.iter().any(|s| !s.tree.is_projective()));
     for system in TRAINED_SYSTEMS {
-        for (projectivize, algorithm) in
-            [(Projectivize::Optimal, Algorithm::Linear), (Projectivize::None, Algorithm::Auto)]
-        {
+        let runs: &[(Projectivize, Algorithm)] = match system {
+            // Goldberg's table: projective gold trees only.
+            System::LrSpine => &[(Projectivize::Optimal, Algorithm::Auto), (Projectivize::Lift, Algorithm::Goldberg)],
+            System::Attardi => &[(Projectivize::Optimal, Algorithm::Tabular), (Projectivize::None, Algorithm::Auto)],
+            _ => &[(Projectivize::Optimal, Algorithm::Linear), (Projectivize::None, Algorithm::Auto)],
+        };
+        for &(projectivize, algorithm) in runs {
             let options = small(TrainOptions {
-                system,
-                oracle: OracleKind::Dynamic,
                 algorithm,
                 projectivize,
                 explore_from: 0,
                 explore_p: 1.0,
-                ..TrainOptions::default()
+                ..options_for(system, OracleKind::Dynamic)
             });
             let mut trainer = Trainer::new(options, data.clone(), "random").unwrap();
             for _ in 0..3 {
                 let stats = trainer.epoch(&mut |_| {}).unwrap();
                 assert!(stats.explored > 0);
+                assert_eq!(stats.abandoned, 0, "{system}: no sentence beyond the default max_gamma");
             }
+        }
+    }
+}
+
+/// Attardi with `Projectivize::None`: a non-projective tree its
+/// computations cannot build is left out and counted (as the oracle says,
+/// checked here on its own), and so is a tree beyond a small `max_gamma`;
+/// the static regime takes the others.
+#[test]
+fn attardi_leaves_out_and_counts_trees_outside_its_class() {
+    let data = read_gold(random_treebank(80, 9, 3).as_bytes(), "random").unwrap();
+    let mut oracle = Oracle::new();
+    let outside = data
+        .iter()
+        .filter(|s| {
+            let initial = Configuration::initial(System::Attardi, s.tree.len());
+            let best = oracle.scores(&initial, &s.tree, Strategy::None, Algorithm::Tabular).unwrap().best();
+            best != Some(s.tree.len() as u32)
+        })
+        .count();
+    assert!(outside > 0, "the sample has trees outside Attardi's class");
+    for oracle in [OracleKind::Static, OracleKind::Dynamic] {
+        let options = small(TrainOptions { projectivize: Projectivize::None, ..options_for(System::Attardi, oracle) });
+        let mut t = Trainer::new(options.clone(), data.clone(), "random").unwrap();
+        let p = t.prepared().clone();
+        assert_eq!((p.outside_class, p.too_large), (outside, 0), "{oracle:?}");
+        assert_eq!(p.sentences + p.outside_class, data.len());
+        let stats = t.epoch(&mut |_| {}).unwrap();
+        assert_eq!(stats.sentences as usize, p.sentences);
+        // A tiny limit: trees refused at the start are counted, later refusals abandon the sentence.
+        let tiny = TrainOptions { max_gamma: 4, explore_from: 0, explore_p: 1.0, ..options };
+        let mut t = Trainer::new(tiny, data.clone(), "random").unwrap();
+        let stats = t.epoch(&mut |_| {}).unwrap();
+        assert!(t.prepared().too_large + stats.abandoned as usize > 0, "{oracle:?}: {:?} {stats:?}", t.prepared());
+    }
+}
+
+/// LR-spine and Attardi models: files round-trip (the LR-spine header
+/// records its spine depth, and another depth or a missing line is refused
+/// by name, never misread), every truncation is an error, and the parser
+/// builds a tree for every length.
+#[test]
+fn lr_spine_and_attardi_model_files_round_trip_and_parse_every_length() {
+    let gold = read_gold(synthetic(20, 5).as_bytes(), "syn").unwrap();
+    let random = read_gold(random_treebank(30, 40, 9).as_bytes(), "r").unwrap();
+    for system in [System::LrSpine, System::Attardi] {
+        let options = TrainOptions { step_bits: 8, label_bits: 6, ..options_for(system, OracleKind::Dynamic) };
+        let mut t = Trainer::new(options, gold.clone(), "syn").unwrap();
+        t.epoch(&mut |_| {}).unwrap();
+        let model = t.model();
+        assert_eq!(model.steps.width(), classes(system).len());
+        let bytes = model.to_bytes();
+        assert_eq!(Model::from_bytes(&bytes).unwrap(), model, "{system}");
+        for len in 0..bytes.len() {
+            assert!(Model::from_bytes(&bytes[..len]).is_err(), "{system}: prefix of {len} bytes accepted");
+        }
+        assert!(matches!(Model::from_bytes(&bytes[..bytes.len() - 5]), Err(ParserError::ModelTruncated)));
+        let header = String::from_utf8_lossy(&bytes[..100]).into_owned();
+        let depth_line = format!("spine-depth {MODEL_SPINE_DEPTH}\n");
+        assert_eq!(header.contains(&depth_line), system == System::LrSpine, "{header}");
+        if system == System::LrSpine {
+            let at = bytes.windows(depth_line.len()).position(|w| w == depth_line.as_bytes()).unwrap();
+            let mut other = bytes[..at].to_vec();
+            other.extend_from_slice(b"spine-depth 3\n");
+            other.extend_from_slice(&bytes[at + depth_line.len()..]);
+            let e = Model::from_bytes(&other).unwrap_err();
+            assert!(matches!(e, ParserError::ModelSpineDepth { .. }), "{e}");
+            let mut missing = bytes[..at].to_vec();
+            missing.extend_from_slice(&bytes[at + depth_line.len()..]);
+            let e = Model::from_bytes(&missing).unwrap_err();
+            assert!(matches!(e, ParserError::ModelCorrupt(_)), "{e}");
+        }
+        let mut parser = Parser::new(&model);
+        for s in &random {
+            parser.parse(&s.tokens);
+            assert!(DepTree::from_heads(&parser.heads).is_ok(), "{system}");
+            assert_eq!(parser.labels.len(), s.tree.len());
         }
     }
 }
@@ -512,13 +690,12 @@ fn model_files_keep_devices_and_follow_symbolic_links() {
 fn labelled_scores_pick_the_best_step_and_label_pair() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     for system in System::ALL {
-        let steps = system.steps();
-        let arc_steps: Vec<usize> = (0..steps.len()).filter(|&i| arc_class(system, steps[i]).is_some()).collect();
+        let steps = classes(system);
+        let blocks = tabula::parser::model::arc_steps(system).count();
         for labels in [1usize, 2, 5] {
             let random = |rng: &mut ChaCha8Rng, len: usize| (0..len).map(|_| rng.gen_range(-4..=4) as f32).collect();
             let step_table = Weights::from_vec(3, steps.len(), random(&mut rng, 8 * steps.len())).unwrap();
-            let label_table =
-                Weights::from_vec(3, arc_steps.len() * labels, random(&mut rng, 8 * arc_steps.len() * labels)).unwrap();
+            let label_table = Weights::from_vec(3, blocks * labels, random(&mut rng, 8 * blocks * labels)).unwrap();
             let mut scores = LabelledScores::new(system, labels);
             for _ in 0..50 {
                 let features: Vec<u64> = (0..rng.gen_range(0..6)).map(|_| rng.gen()).collect();

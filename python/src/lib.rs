@@ -48,16 +48,20 @@ fn _tabula(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// The names of the transition systems with the whole Python API (sessions,
-/// batches, every strategy, training defaults). `lr-spine` and `attardi` are
-/// accepted by name with `strategy="none"` (`Oracle(system=..., strategy="none")
-/// .scores(...)`, spine steps included), but are not listed: LR-spine's batch
-/// arrays have columns for K = 1 only, and Attardi has only strategy none and
-/// the tabular algorithm.
+/// The names of the transition systems the whole Python API serves
+/// (scores, sessions, batch arrays with one column per step): every
+/// registered system but `lr-spine`. Attardi is listed: its five steps are
+/// fixed, and with no strategy given `Oracle` and `Session` use `none`, the
+/// only one its tabular oracle scores. LR-spine is accepted by name
+/// (`Oracle("lr-spine").scores(...)`, sessions, spine steps `left_arc_K` /
+/// `right_arc_K` of every K included in the dicts) but not listed: its
+/// steps are unbounded, and the batch arrays (`scores_batch`, columns =
+/// `steps(system)`) have columns for K = 1 only, so they would drop the
+/// scores of deeper spine steps.
 #[pyfunction]
 fn systems() -> Vec<&'static str> {
     use tabula::oracle::System;
-    System::ALL.iter().filter(|&&s| !matches!(s, System::LrSpine | System::Attardi)).map(|s| s.name()).collect()
+    System::ALL.iter().filter(|&&s| s != System::LrSpine).map(|s| s.name()).collect()
 }
 
 /// The names of a system's steps, in the order of `scores` and of the

@@ -31,13 +31,27 @@ use tabula::oracle::session::OracleSession;
 use tabula::oracle::{Algorithm, Configuration, Oracle, OracleError, Step, StepScores, Strategy, System};
 use tabula::tree::DepTree;
 
-/// The settings of an oracle, parsed by the library and checked for the system.
-fn settings(system: &str, strategy: &str, algorithm: &str) -> PyResult<(System, Strategy, Algorithm)> {
+/// The settings of an oracle, parsed by the library and checked for the
+/// system. No strategy: the system's default, [`default_strategy`].
+fn settings(system: &str, strategy: Option<&str>, algorithm: &str) -> PyResult<(System, Strategy, Algorithm)> {
     let system: System = system.parse().map_err(value_error)?;
-    let strategy: Strategy = strategy.parse().map_err(value_error)?;
+    let strategy: Strategy = match strategy {
+        Some(s) => s.parse().map_err(value_error)?,
+        None => default_strategy(system),
+    };
     let algorithm: Algorithm = algorithm.parse().map_err(value_error)?;
     Oracle::check_support(system, strategy, algorithm).map_err(value_error)?;
     Ok((system, strategy, algorithm))
+}
+
+/// The strategy used when none is given: `none` for the systems whose
+/// oracles score every computation (LR-spine, Attardi), else `lbr` (as
+/// `tabula train`).
+fn default_strategy(system: System) -> Strategy {
+    match system {
+        System::LrSpine | System::Attardi => Strategy::None,
+        _ => Strategy::Lbr,
+    }
 }
 
 /// The step named `name`, which must be a step of `system`.
@@ -302,10 +316,11 @@ impl PyOracle {
 #[pymethods]
 impl PyOracle {
     /// An oracle for `system` with `strategy` and `algorithm` (names as on
-    /// the command line); `ValueError` if the system does not offer them.
+    /// the command line; no strategy: `lbr`, or `none` for lr-spine and
+    /// attardi); `ValueError` if the system does not offer them.
     #[new]
-    #[pyo3(signature = (system = "arc-standard", strategy = "lbr", algorithm = "auto"))]
-    fn new(system: &str, strategy: &str, algorithm: &str) -> PyResult<Self> {
+    #[pyo3(signature = (system = "arc-standard", strategy = None, algorithm = "auto"))]
+    fn new(system: &str, strategy: Option<&str>, algorithm: &str) -> PyResult<Self> {
         let (system, strategy, algorithm) = settings(system, strategy, algorithm)?;
         Ok(PyOracle { oracle: Oracle::new(), system, strategy, algorithm })
     }
@@ -553,12 +568,12 @@ impl PySession {
     /// here (`auto`: linear for a projective gold tree, cubic otherwise).
     /// O(n log n).
     #[new]
-    #[pyo3(signature = (gold, system = "arc-standard", strategy = "lbr", algorithm = "auto", configuration = None))]
+    #[pyo3(signature = (gold, system = "arc-standard", strategy = None, algorithm = "auto", configuration = None))]
     fn new(
         py: Python<'_>,
         gold: &Bound<'_, PyAny>,
         system: &str,
-        strategy: &str,
+        strategy: Option<&str>,
         algorithm: &str,
         configuration: Option<PyRef<'_, PyConfiguration>>,
     ) -> PyResult<Self> {

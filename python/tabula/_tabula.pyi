@@ -125,8 +125,9 @@ class Oracle:
     arc-eager: ``cubic`` (the grammar oracle, any gold tree), ``linear`` (the
     closed forms, projective gold trees), ``auto``. Picklable (its settings)."""
 
-    def __new__(cls, system: str = "arc-standard", strategy: str = "lbr", algorithm: str = "auto") -> "Oracle":
-        """Systems: see :func:`systems`; strategies ``none``, ``lbr``,
+    def __new__(cls, system: str = "arc-standard", strategy: Optional[str] = None, algorithm: str = "auto") -> "Oracle":
+        """Systems: see :func:`systems`; strategies (default: ``lbr``, or
+        ``none`` for ``lr-spine`` and ``attardi``) ``none``, ``lbr``,
         ``strict-lbr``, ``rbl``; algorithms ``cubic``, ``quadratic``,
         ``linear``, ``auto``. ``ValueError`` if the system does not offer them."""
     @property
@@ -167,7 +168,7 @@ class Session:
         cls,
         gold: _Heads,
         system: str = "arc-standard",
-        strategy: str = "lbr",
+        strategy: Optional[str] = None,
         algorithm: str = "auto",
         configuration: Optional[Configuration] = None,
     ) -> "Session": ...
@@ -306,7 +307,9 @@ class Grammar:
         """A best tree: the heads of positions 1..n. ``ValueError`` if no derivation."""
 
 def systems() -> list[str]:
-    """The transition systems the library has."""
+    """The transition systems the whole API serves (scores, sessions, batch
+    arrays): all but ``lr-spine``, whose unbounded spine steps have no batch
+    column (it is accepted by name in ``Oracle`` and ``Session``)."""
 
 def steps(system: str) -> list[str]:
     """A system's steps, in the order of scores and batch columns."""

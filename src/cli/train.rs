@@ -19,7 +19,9 @@ pub enum OracleArg {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ProjectivizeArg {
-    /// Keep non-projective trees (dynamic oracle with --algorithm cubic or auto only).
+    /// Keep non-projective trees (dynamic oracle with --algorithm cubic or
+    /// auto only; attardi: static or dynamic, trees outside its class are
+    /// left out and counted).
     None,
     /// The projective tree keeping the most gold arcs (Nederhof 2019, Sec. 3).
     Optimal,
@@ -43,18 +45,28 @@ pub struct Args {
     /// Development treebank, scored after every epoch.
     #[arg(long)]
     dev: Option<PathBuf>,
-    /// arc-standard, arc-hybrid or arc-eager.
+    /// arc-standard, arc-hybrid, arc-eager, lr-spine (spine steps up to
+    /// K = 8 have a class; projective trees) or attardi (its tabular oracle:
+    /// any tree it can build, see --max-gamma).
     #[arg(long, default_value = "arc-hybrid")]
     system: String,
     #[arg(long, value_enum, default_value_t = OracleArg::Dynamic)]
     oracle: OracleArg,
     /// The dynamic oracle's algorithm: auto (linear for projective trees,
-    /// cubic otherwise), linear, quadratic (arc-standard), cubic.
+    /// cubic otherwise; lr-spine: goldberg; attardi: tabular), linear,
+    /// quadratic (arc-standard), cubic, goldberg, tabular.
     #[arg(long, default_value = "auto")]
     algorithm: String,
-    /// The dynamic oracle's strategy (arc-standard): none, lbr, strict-lbr, rbl.
-    #[arg(long, default_value = "lbr")]
-    strategy: String,
+    /// The dynamic oracle's strategy (arc-standard): none, lbr, strict-lbr,
+    /// rbl. Default: lbr; none for lr-spine and attardi (their oracles score
+    /// every computation).
+    #[arg(long)]
+    strategy: Option<String>,
+    /// attardi: the tabular oracle's limit on |γ| (stack and reduced
+    /// input); a tree beyond it at the start is left out, a sentence that
+    /// goes beyond it later is abandoned for the epoch (both counted).
+    #[arg(long, default_value_t = tabula::oracle::attardi::tabular::DEFAULT_MAX_GAMMA)]
+    max_gamma: usize,
     /// What to do with non-projective training trees.
     #[arg(long, value_enum, default_value_t = ProjectivizeArg::Optimal)]
     projectivize: ProjectivizeArg,
@@ -93,7 +105,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     let system: System = args.system.parse()?;
     let algorithm: Algorithm = args.algorithm.parse()?;
-    let strategy: Strategy = args.strategy.parse()?;
+    let strategy: Strategy = match &args.strategy {
+        Some(s) => s.parse()?,
+        None if matches!(system, System::LrSpine | System::Attardi) => Strategy::None,
+        None => Strategy::Lbr,
+    };
     let oracle = match args.oracle {
         OracleArg::Static => OracleKind::Static,
         OracleArg::Dynamic => OracleKind::Dynamic,
@@ -116,6 +132,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         seed: args.seed,
         step_bits: args.step_bits,
         label_bits: args.label_bits,
+        max_gamma: args.max_gamma,
     };
     // Opened before any input is read: an unwritable path fails at once.
     let mut output = Output::create(Some(&args.output))?;
@@ -133,6 +150,12 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         None => Trainer::new(options, gold, &name)?,
     };
     let p = trainer.prepared().clone();
+    if p.outside_class + p.too_large > 0 {
+        eprintln!(
+            "{name}: left out {} trees {system} cannot build and {} beyond the tabular oracle's limit (--max-gamma {})",
+            p.outside_class, p.too_large, args.max_gamma
+        );
+    }
     eprintln!(
         "{name}: {} sentences, {} tokens, {} labels; {} non-projective ({} skipped, {} heads changed); {system}, {} oracle",
         p.sentences,
@@ -176,6 +199,12 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             stats.label_errors,
             stats.explored
         );
+        if stats.beyond_depth > 0 {
+            line.push_str(&format!(", beyond spine depth {}", stats.beyond_depth));
+        }
+        if stats.abandoned > 0 {
+            line.push_str(&format!(", abandoned {} (oracle size limits)", stats.abandoned));
+        }
         let model = trainer.model();
         let (uas, las) = match &dev {
             Some(d) => {

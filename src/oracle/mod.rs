@@ -203,8 +203,6 @@ pub enum OracleError {
     SpineTooLong { len: usize, max: usize },
     #[error("{0} has an oracle for projective gold trees only (projectivize the gold tree first, e.g. `--projectivize` in walks)")]
     ProjectiveOnly(System),
-    #[error("the parser cannot be trained for {0} (its steps with a spine position have no fixed class)")]
-    SystemNotTrainable(System),
     #[error(
         "strategy {strategy} is not available for {system}: its oracle scores every computation (use --strategy none)"
     )]
@@ -438,9 +436,26 @@ impl<'g> Oracle<'g> {
     /// gold tree from a configuration of its canonical computation (at other
     /// configurations, an applicable step). O(n) (arc-standard: not
     /// available).
+    ///
+    /// LR-spine and Attardi have no closed form: their static oracle is the
+    /// dynamic oracle's optimal step under the fixed tie-break of
+    /// [`canonical_step`] (one canonical computation per gold tree; every
+    /// step of it is optimal, so it builds every gold arc the system can
+    /// build from the initial configuration: every projective tree for
+    /// LR-spine, every tree of its class for Attardi). Cost: one call of
+    /// the dynamic oracle ([`Oracle::scores`], strategy none) — LR-spine
+    /// Goldberg's table, Attardi the tabular oracle with its `max_gamma`
+    /// limit ([`OracleError::TooLarge`]).
     pub fn static_step(&mut self, config: &Configuration, gold: &DepTree) -> Result<Step, OracleError> {
         config.check_gold(gold)?;
         let system = config.system();
+        if Self::has_canonical_tie_break(system) {
+            if config.is_final() {
+                return Err(OracleError::Final);
+            }
+            let scores = self.scores(config, gold, Strategy::None, Algorithm::Auto)?;
+            return canonical_step(&scores).ok_or(OracleError::Final);
+        }
         let formulas = Self::formulas(system).ok_or(OracleError::UnsupportedAlgorithm {
             system,
             algorithm: Algorithm::Linear,
@@ -452,6 +467,41 @@ impl<'g> Oracle<'g> {
         self.closed_form.start(formulas, gold, config)?;
         Ok(self.closed_form.static_step(config))
     }
+}
+
+impl Oracle<'_> {
+    /// Whether the static oracle of `system` is the dynamic oracle's optimal
+    /// step under [`canonical_step`]'s tie-break (LR-spine, Attardi: the
+    /// systems without a closed form for their canonical computation).
+    pub fn has_canonical_tie_break(system: System) -> bool {
+        matches!(system, System::LrSpine | System::Attardi)
+    }
+}
+
+/// The canonical optimal step among `scores` (the static oracle of LR-spine
+/// and Attardi, [`Oracle::static_step`]): the optimal step that builds an
+/// arc of the smallest degree — K for `left_arc_K` / `right_arc_K`, 1 for
+/// `left_arc` / `right_arc`, 2 for `left_arc_2` / `right_arc_2` — a left
+/// arc before a right arc of the same degree; `shift` only when no arc step
+/// is optimal. Building arcs as early as the oracle allows keeps the stack
+/// short (which keeps Attardi's tabular oracle cheap) and makes LR-spine's
+/// deeper spine steps rare: `right_arc_K` with K ≥ 2 gives a word a right
+/// dependent after the word itself has been attached (arc-eager-like), and
+/// a `left_arc_K` with K ≥ 2 is chosen only where no shallower arc is
+/// optimal. `None` if no step has a score. O(steps).
+pub fn canonical_step(scores: &StepScores) -> Option<Step> {
+    let best = scores.best()?;
+    let rank = |s: Step| match s {
+        Step::LeftArcAt(k) => (k, 0),
+        Step::RightArcAt(k) => (k, 1),
+        Step::LeftArc | Step::ReduceRight => (1, 0),
+        Step::RightArc | Step::ReduceLeft => (1, 1),
+        Step::LeftArc2 => (2, 0),
+        Step::RightArc2 => (2, 1),
+        Step::Reduce => (u32::MAX - 1, 0),
+        Step::Shift => (u32::MAX, 0),
+    };
+    scores.iter().filter(|&(_, v)| v == best).map(|(s, _)| s).min_by_key(|&s| rank(s))
 }
 
 /// How many spine positions K a [`StepScores`] holds per direction: the

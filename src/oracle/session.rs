@@ -187,14 +187,19 @@ impl<'o, 'g> OracleSession<'o, 'g> {
     }
 
     /// The static oracle's step at the current configuration (arc-hybrid,
-    /// arc-eager; see [`Oracle::static_step`]): O(1) in the incremental
-    /// mode, O(n) otherwise.
+    /// arc-eager, LR-spine, Attardi; see [`Oracle::static_step`]): O(1) in
+    /// the incremental mode, O(n) otherwise; LR-spine and Attardi: the
+    /// [`canonical_step`](super::canonical_step) of [`OracleSession::scores`]
+    /// (shared with it: asking both costs one oracle call).
     pub fn static_step(&mut self) -> Result<Step, OracleError> {
         if self.config.is_final() {
             return Err(OracleError::Final);
         }
         match self.mode {
             Mode::ClosedForm => Ok(self.oracle.closed_form.static_step(&self.config)),
+            _ if Oracle::has_canonical_tie_break(self.config.system()) => {
+                super::canonical_step(&self.scores()?).ok_or(OracleError::Final)
+            }
             _ => self.oracle.static_step(&self.config, &self.gold),
         }
     }

@@ -60,6 +60,9 @@ pub enum ParserError {
     /// A model file with another feature set.
     #[error("the model uses feature set `{found}`, but this build has `{expected}`")]
     ModelFeatures { found: String, expected: &'static str },
+    /// An LR-spine model file with another number of spine classes.
+    #[error("the model scores spine steps up to K = {found}, but this build has K = {expected} (MODEL_SPINE_DEPTH)")]
+    ModelSpineDepth { found: String, expected: u32 },
     /// A model file that ends early.
     #[error("the model file is truncated")]
     ModelTruncated,

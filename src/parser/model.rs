@@ -5,13 +5,25 @@
 //!
 //! A step that builds an arc carries a DEPREL. The score of a labelled step
 //! (s, l) is the sum of two weights: the step table's for s (one class per
-//! step) and the label table's for (s, l) (one class per arc-building step
+//! step, [`classes`]) and the label table's for (s, l) (one class per arc-building step
 //! and label). The parser takes the best applicable *labelled* step, i.e.
 //! the step s maximising its weight plus the weight of its best label
 //! ([`LabelledScores`]): the labels take part in choosing the step, as in
 //! the labelled transitions of Zhang & Nivre (2011) and PanParser (seed 001).
 //! (Version 1 models chose the step first and its label after; on en_ewt
 //! the joint choice gains about 1.2 UAS and 1.3 LAS, docs/training.md.)
+//!
+//! # LR-spine: spine steps up to a fixed depth
+//!
+//! LR-spine's `left_arc_K` / `right_arc_K` (Goldberg et al. 2014, Sec. 6.1)
+//! exist for every K up to the length of a spine. The model has a class for
+//! K = 1 … [`MODEL_SPINE_DEPTH`] per direction; deeper spine steps have no
+//! class and are never predicted (a computation can always go on with K = 1
+//! steps and `shift`, which are arc-standard's). The label table has one
+//! block per direction (`left_arc_K` for every K shares one, `right_arc_K`
+//! the other), so deep steps taken in training still learn their labels.
+//! What training does where the oracle's optimal steps are all deeper: see
+//! [`super::train`].
 //!
 //! # The model file
 //!
@@ -23,6 +35,7 @@
 //! version 2
 //! system arc-hybrid
 //! features zn2011-v3
+//! spine-depth 8          (LR-spine models only: MODEL_SPINE_DEPTH)
 //! step-bits 20
 //! label-bits 18
 //! labels 3
@@ -33,8 +46,8 @@
 //! <2^step-bits × steps f32> <2^label-bits × arc steps × labels f32> <checksum u64>
 //! ```
 //!
-//! A file without the first line is foreign; another version, system name
-//! or feature set is refused by name; a short file is truncated; a bad
+//! A file without the first line is foreign; another version, system name,
+//! feature set or (LR-spine) spine depth is refused by name; a short file is truncated; a bad
 //! checksum or trailing bytes are corruption. Never a panic.
 
 use super::features::{hash_bytes, mix, ArcState, Extractor, Tokens, FEATURE_SET, FEATURE_SET_FEATS};
@@ -48,19 +61,65 @@ const MAGIC: &str = "TABULA-PARSER-MODEL\n";
 /// jointly; version 1 models, scored step first, are refused by name).
 pub const MODEL_VERSION: u32 = 2;
 
-/// The steps of `system` that build an arc (in the order of [`Step::ALL`]).
+/// The deepest spine position K of LR-spine's `left_arc_K` / `right_arc_K`
+/// that has a class in the model (per direction; see the module
+/// documentation). Chosen from the canonical (static-oracle) computations
+/// of the training sets: with the tie-break of
+/// [`canonical_step`](crate::oracle::canonical_step), every `left_arc_K`
+/// has K = 1 and `right_arc_K` goes to K = 13 on el_gdt-ud-train and K = 16
+/// on en_ewt-ud-train, but steps with K > 8 are 0.32% (el) and 0.08% (en)
+/// of all gold steps (`docs/training.md`, *LR-spine and Attardi*). Written
+/// in LR-spine model files (`spine-depth`); a file with another depth is
+/// refused ([`ParserError::ModelSpineDepth`]).
+pub const MODEL_SPINE_DEPTH: u32 = 8;
+
+/// LR-spine's classes: `shift`, `left_arc_1` … `left_arc_D`, `right_arc_1`
+/// … `right_arc_D` (D = [`MODEL_SPINE_DEPTH`]).
+const LR_SPINE_CLASSES: [Step; 1 + 2 * MODEL_SPINE_DEPTH as usize] = {
+    let d = MODEL_SPINE_DEPTH as usize;
+    let mut out = [Step::Shift; 1 + 2 * MODEL_SPINE_DEPTH as usize];
+    let mut k = 0;
+    while k < d {
+        out[1 + k] = Step::LeftArcAt(k as u32 + 1);
+        out[1 + d + k] = Step::RightArcAt(k as u32 + 1);
+        k += 1;
+    }
+    out
+};
+
+/// The steps the model scores for `system`, in class order: the system's
+/// steps ([`System::steps`], in the order of [`Step::ALL`]); LR-spine:
+/// `shift`, then `left_arc_K` and `right_arc_K` for K = 1 …
+/// [`MODEL_SPINE_DEPTH`]. O(1).
+pub fn classes(system: System) -> &'static [Step] {
+    match system {
+        System::LrSpine => &LR_SPINE_CLASSES,
+        _ => system.steps(),
+    }
+}
+
+/// The label blocks of `system`: its steps that build an arc (in the order
+/// of [`Step::ALL`]); LR-spine: `left_arc_1` and `right_arc_1`, standing
+/// for `left_arc_K` and `right_arc_K` of every K.
 pub fn arc_steps(system: System) -> impl Iterator<Item = Step> {
     system.steps().iter().copied().filter(|s| !matches!(s, Step::Shift | Step::Reduce))
 }
 
-/// The class of `step` in the step table of `system`.
+/// The class of `step` in the step table of `system` (`None`: not a step of
+/// the system, or a spine step deeper than [`MODEL_SPINE_DEPTH`]). O(classes).
 pub fn step_class(system: System, step: Step) -> Option<usize> {
-    system.steps().iter().position(|&s| s == step)
+    classes(system).iter().position(|&s| s == step)
 }
 
-/// The block of `step` in the label table of `system` (if it builds arcs).
+/// The block of `step` in the label table of `system` (if it builds arcs;
+/// LR-spine: one block per direction, for every K). O(steps).
 pub fn arc_class(system: System, step: Step) -> Option<usize> {
-    arc_steps(system).position(|s| s == step)
+    let block = match step {
+        Step::LeftArcAt(_) => Step::LeftArcAt(1),
+        Step::RightArcAt(_) => Step::RightArcAt(1),
+        s => s,
+    };
+    arc_steps(system).position(|s| s == block)
 }
 
 /// A trained parser model.
@@ -78,7 +137,7 @@ pub struct Model {
 impl Model {
     /// A zero model (every step scores 0).
     pub fn zeros(system: System, labels: Vec<String>, step_bits: u32, label_bits: u32) -> Model {
-        let steps = Weights::zeros(step_bits, system.steps().len());
+        let steps = Weights::zeros(step_bits, classes(system).len());
         let arcs = Weights::zeros(label_bits, arc_steps(system).count() * labels.len().max(1));
         Model { system, labels, steps, arcs, feats: false }
     }
@@ -93,8 +152,15 @@ impl Model {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(4 * (self.steps.w.len() + self.arcs.w.len()) + 1024);
         out.extend_from_slice(MAGIC.as_bytes());
+        // Only LR-spine models have the spine-depth line: the files of the
+        // other systems stay as they were (and old ones stay readable).
+        let spine = if self.system.definition().has_spine_steps() {
+            format!("spine-depth {MODEL_SPINE_DEPTH}\n")
+        } else {
+            String::new()
+        };
         let header = format!(
-            "version {MODEL_VERSION}\nsystem {}\nfeatures {}\nstep-bits {}\nlabel-bits {}\nlabels {}\n",
+            "version {MODEL_VERSION}\nsystem {}\nfeatures {}\n{spine}step-bits {}\nlabel-bits {}\nlabels {}\n",
             self.system,
             if self.feats { FEATURE_SET_FEATS } else { FEATURE_SET },
             self.steps.bits(),
@@ -144,6 +210,12 @@ impl Model {
         if features != FEATURE_SET && features != FEATURE_SET_FEATS {
             return Err(ParserError::ModelFeatures { found: features, expected: FEATURE_SET });
         }
+        if system.definition().has_spine_steps() {
+            let depth = field("spine-depth")?;
+            if depth != MODEL_SPINE_DEPTH.to_string() {
+                return Err(ParserError::ModelSpineDepth { found: depth, expected: MODEL_SPINE_DEPTH });
+            }
+        }
         let bits = |s: String| -> Result<u32, ParserError> {
             s.parse::<u32>().ok().filter(|&b| b <= 30).ok_or_else(|| corrupt(&format!("bad table size `{s}`")))
         };
@@ -161,7 +233,7 @@ impl Model {
             return Err(corrupt("the header does not end with `end`"));
         }
         // Sizes from the header, checked against the file before allocating.
-        let steps = (1usize << step_bits) * system.steps().len();
+        let steps = (1usize << step_bits) * classes(system).len();
         let arcs = (1usize << label_bits) * arc_steps(system).count() * labels.len().max(1);
         let floats = steps + arcs;
         let header_len = bytes.len() - rest.len();
@@ -239,13 +311,13 @@ pub struct LabelledScores {
 impl LabelledScores {
     /// Buffers for `system` with `labels` labels.
     pub fn new(system: System, labels: usize) -> Self {
-        let blocks: Vec<_> = system.steps().iter().map(|&s| arc_class(system, s)).collect();
+        let blocks: Vec<_> = classes(system).iter().map(|&s| arc_class(system, s)).collect();
         let arcs = arc_steps(system).count() * labels.max(1);
         LabelledScores {
             system,
             labels: labels.max(1),
             blocks,
-            steps: vec![0.0; system.steps().len()],
+            steps: vec![0.0; classes(system).len()],
             arcs: vec![0.0; arcs],
         }
     }
@@ -289,9 +361,9 @@ impl LabelledScores {
         best.map(|(i, l, _)| (i, l))
     }
 
-    /// The step of class `i`.
+    /// The step of class `i` ([`classes`]).
     pub fn step(&self, i: usize) -> Step {
-        self.system.steps()[i]
+        classes(self.system)[i]
     }
 
     /// The weight of the step of class `i` (without a label).
@@ -339,9 +411,11 @@ impl<'m> Parser<'m> {
         while !config.is_final() {
             self.extractor.extract(&config, &self.arcs, tokens);
             self.scores.fill(&model.steps, &model.arcs, &self.extractor.features);
-            let steps = system.steps();
+            let steps = classes(system);
             let Some((i, label)) = self.scores.best(|i| config.is_applicable(steps[i])) else {
-                // Never: every non-final configuration has an applicable step.
+                // Never: every non-final configuration of every system has an
+                // applicable step with a class (`shift`, or with a stack of
+                // two or more LR-spine's `right_arc_1`, Attardi's `right_arc`, …).
                 break;
             };
             match config.apply(steps[i]) {

@@ -5,11 +5,14 @@
 //! * **static** — the canonical computation of the (projective) gold tree
 //!   is followed; at each configuration the model's best step is compared
 //!   with the canonical one, and the perceptron is updated when they differ.
-//!   Arc-hybrid and arc-eager take the canonical step from
-//!   [`OracleSession::static_step`]; arc-standard (which has none in the
-//!   oracle layer) from [`arc_standard_static`] in this module: reduce as
-//!   soon as a gold arc between s₀ and s₁ can be built and the dependent has
-//!   all its gold children (this computation respects lbr).
+//!   Arc-hybrid, arc-eager, LR-spine and Attardi take the canonical step
+//!   from [`OracleSession::static_step`] (LR-spine and Attardi: the dynamic
+//!   oracle's optimal step under the fixed tie-break of
+//!   [`canonical_step`](crate::oracle::canonical_step)); arc-standard
+//!   (which has none in the oracle layer) from [`arc_standard_static`] in
+//!   this module: reduce as soon as a gold arc between s₀ and s₁ can be
+//!   built and the dependent has all its gold children (this computation
+//!   respects lbr).
 //! * **dynamic** — Goldberg & Nivre (2013); seed 000, Algorithm 2: an
 //!   [`OracleSession`] advances with the parser and scores every step
 //!   exactly (the closed forms or arc-standard's linear algorithm for
@@ -26,6 +29,29 @@
 //! step table if the steps differ, and on the label table for the labels of
 //! arc steps. The arc built carries the label of the labelled step taken.
 //!
+//! LR-spine (the model has classes for spine steps up to
+//! [`MODEL_SPINE_DEPTH`](super::model::MODEL_SPINE_DEPTH), [`super::model`]): the model's step and the update
+//! targets are taken among the steps with a class. Static: where the
+//! canonical step is deeper, it is followed and nothing is learnt there;
+//! dynamic: the optimal steps are those
+//! with a class and the best oracle score among them (the steps the model
+//! can take that lose the fewest gold arcs). Both cases are counted
+//! ([`EpochStats::beyond_depth`]); the K = 1 steps always have a score, so
+//! training always goes on.
+//!
+//! Attardi (any gold tree its oracle handles, strategy none, the tabular
+//! oracle): with `Projectivize::None` a non-projective training tree is
+//! checked once at the start — a tree its computations cannot build
+//! completely is left out ([`Prepared::outside_class`]), and so is one at
+//! which the tabular oracle refuses the initial configuration for its size
+//! ([`Prepared::too_large`], limit [`TrainOptions::max_gamma`]). A later
+//! configuration beyond the limit (exploration can grow the stack) ends the
+//! training on that sentence for the epoch ([`EpochStats::abandoned`]; so
+//! does an LR-spine configuration whose spine is longer than its oracle
+//! scores, [`SPINE_CAPACITY`](crate::oracle::SPINE_CAPACITY)). All are
+//! counted and reported by `tabula train`; none is an error.
+//!
+//!
 //! Training data ([`Projectivize`]): non-projective trees can be kept, made
 //! projective optimally (Nederhof 2019, Sec. 3) or by lifting, or skipped.
 //! The static regime and the linear algorithm need projective trees.
@@ -39,12 +65,12 @@
 use super::columns::Columns;
 use super::eval::{universal, Counts};
 use super::features::{ArcState, Extractor, Tokens};
-use super::model::{arc_class, LabelledScores, Model, Parser};
+use super::model::{arc_class, classes, step_class, LabelledScores, Model, Parser};
 use super::perceptron::Averaged;
 use super::ParserError;
 use crate::conllu::Reader;
 use crate::oracle::session::OracleSession;
-use crate::oracle::{Algorithm, Configuration, Oracle, OracleError, Step, Strategy, System};
+use crate::oracle::{Algorithm, Configuration, Oracle, OracleError, Step, StepScores, Strategy, System};
 use crate::projectivize::{lift, OptimalProjectivizer, TreeClass};
 use crate::tree::DepTree;
 use rand::seq::SliceRandom;
@@ -160,6 +186,9 @@ pub struct TrainOptions {
     pub label_bits: u32,
     /// Also use the FEATS column ([`FEATURE_SET_FEATS`](super::features::FEATURE_SET_FEATS)).
     pub feats: bool,
+    /// Attardi: the tabular oracle's limit on |γ|
+    /// ([`TabularOracle::set_max_gamma`](crate::oracle::attardi::tabular::TabularOracle::set_max_gamma)).
+    pub max_gamma: usize,
 }
 
 impl Default for TrainOptions {
@@ -177,6 +206,7 @@ impl Default for TrainOptions {
             step_bits: 20,
             label_bits: 18,
             feats: false,
+            max_gamma: crate::oracle::attardi::tabular::DEFAULT_MAX_GAMMA,
         }
     }
 }
@@ -190,6 +220,12 @@ pub struct Prepared {
     pub skipped: usize,
     /// Tokens whose head projectivization changed.
     pub changed_heads: u64,
+    /// Attardi, `Projectivize::None`: non-projective trees left out because
+    /// no computation builds them completely (outside the system's class).
+    pub outside_class: usize,
+    /// Attardi: trees left out because the tabular oracle refused their
+    /// initial configuration (|γ| above [`TrainOptions::max_gamma`]).
+    pub too_large: usize,
 }
 
 /// Figures of one epoch.
@@ -206,6 +242,15 @@ pub struct EpochStats {
     pub label_errors: u64,
     /// Configurations where the model's step was followed although not optimal.
     pub explored: u64,
+    /// LR-spine: configurations where every optimal step is a spine step
+    /// deeper than [`MODEL_SPINE_DEPTH`](super::model::MODEL_SPINE_DEPTH) (no class; see the module documentation).
+    pub beyond_depth: u64,
+    /// Sentences whose training stopped at a configuration the oracle
+    /// refuses for its size: beyond Attardi's tabular limit
+    /// ([`OracleError::TooLarge`]) or, LR-spine, a spine longer than the
+    /// oracle scores ([`OracleError::SpineTooLong`], only after model steps
+    /// far off the gold path).
+    pub abandoned: u64,
     pub seconds: f64,
 }
 
@@ -305,10 +350,8 @@ impl Trainer {
         labels: Option<Vec<String>>,
     ) -> Result<Trainer, ParserError> {
         Oracle::check_support(options.system, options.strategy, options.algorithm)?;
-        if options.system.definition().has_spine_steps() {
-            // The model scores a fixed set of steps; spine steps have no class.
-            return Err(OracleError::SystemNotTrainable(options.system).into());
-        }
+        let mut oracle = Oracle::new();
+        oracle.attardi_mut().set_max_gamma(options.max_gamma);
         let labels: Vec<String> = labels.unwrap_or_else(|| {
             data.iter().flat_map(|s| s.deprels.iter().cloned()).collect::<BTreeSet<_>>().into_iter().collect()
         });
@@ -316,8 +359,11 @@ impl Trainer {
             .map_err(|e| ParserError::Io(e.to_string()))?
             .grammar;
         let mut projectivizer = OptimalProjectivizer::new(&grammar, TreeClass::Projective)?;
-        let needs_projective = options.oracle == OracleKind::Static
-            || matches!(options.algorithm, Algorithm::Linear | Algorithm::Quadratic);
+        // Attardi's oracles (dynamic, and the static one built on it) take any
+        // tree; LR-spine's oracle projective ones only.
+        let needs_projective = (options.oracle == OracleKind::Static && options.system != System::Attardi)
+            || matches!(options.algorithm, Algorithm::Linear | Algorithm::Quadratic)
+            || options.system == System::LrSpine;
         let mut prepared = Prepared::default();
         let mut items = Vec::with_capacity(data.len());
         for s in data {
@@ -337,6 +383,23 @@ impl Trainer {
                 tree = new;
                 if needs_projective && !tree.is_projective() {
                     return Err(ParserError::NeedsProjective { file: file.to_owned(), line: s.first_line });
+                }
+                if options.system == System::Attardi && !tree.is_projective() {
+                    // Every projective tree is in Attardi's class (its
+                    // left_arc and right_arc are arc-standard's steps).
+                    let initial = Configuration::initial(System::Attardi, tree.len());
+                    match oracle.scores(&initial, &tree, Strategy::None, Algorithm::Tabular) {
+                        Ok(scores) if scores.best() == Some(tree.len() as u32) => {}
+                        Ok(_) => {
+                            prepared.outside_class += 1;
+                            continue;
+                        }
+                        Err(OracleError::TooLarge { .. }) => {
+                            prepared.too_large += 1;
+                            continue;
+                        }
+                        Err(source) => return Err(ParserError::Training { line: s.first_line, source }),
+                    }
                 }
             }
             let ids = s.deprels.iter().map(|d| labels.binary_search(d).expect("collected") as u32).collect();
@@ -361,7 +424,7 @@ impl Trainer {
             stats: EpochStats::default(),
         };
         let order = (0..items.len()).collect();
-        Ok(Trainer { options, labels, data: items, learner, oracle: Oracle::new(), epoch: 0, order, prepared })
+        Ok(Trainer { options, labels, data: items, learner, oracle, epoch: 0, order, prepared })
     }
 
     /// What was done to the training data.
@@ -434,7 +497,7 @@ enum Guide<'a> {
     /// The one canonical step.
     Static(Step),
     /// The oracle's scores.
-    Dynamic(&'a crate::oracle::StepScores, u32),
+    Dynamic(&'a StepScores),
 }
 
 impl Learner {
@@ -447,7 +510,16 @@ impl Learner {
     ) -> Result<(), ParserError> {
         let n = item.tree.len();
         self.state.reset(n);
-        let fail = |e: crate::oracle::OracleError| ParserError::Training { line: item.first_line, source: e };
+        let line = item.first_line;
+        let fail = |e: crate::oracle::OracleError| ParserError::Training { line, source: e };
+        let no_step = || ParserError::NoOptimalStep { line };
+        // The static session of LR-spine and Attardi runs their dynamic
+        // oracle, which scores strategy none with its own algorithm.
+        let (static_strategy, static_algorithm) = if Oracle::has_canonical_tie_break(self.system) {
+            (Strategy::None, Algorithm::Auto)
+        } else {
+            (options.strategy, Algorithm::Linear)
+        };
         match options.oracle {
             OracleKind::Static if self.system == System::ArcStandard => {
                 self.missing.clear();
@@ -458,7 +530,7 @@ impl Learner {
                 let mut config = Configuration::initial(self.system, n);
                 while !config.is_final() {
                     let gold = arc_standard_static(&config, &item.tree, &self.missing);
-                    let (step, label) = self.decide(&config, item, Guide::Static(gold), false);
+                    let (step, label) = self.decide(&config, item, Guide::Static(gold), false).ok_or_else(no_step)?;
                     let arc = config.apply(step).map_err(fail)?;
                     if let Some((h, d)) = arc {
                         if item.tree.head(d) == h {
@@ -470,11 +542,18 @@ impl Learner {
             }
             OracleKind::Static => {
                 let mut session =
-                    OracleSession::new(oracle, self.system, item.tree.clone(), options.strategy, Algorithm::Linear)
+                    OracleSession::new(oracle, self.system, item.tree.clone(), static_strategy, static_algorithm)
                         .map_err(fail)?;
                 while !session.configuration().is_final() {
-                    let gold = session.static_step().map_err(fail)?;
-                    let (step, label) = self.decide(session.configuration(), item, Guide::Static(gold), false);
+                    let gold = match session.static_step() {
+                        Err(OracleError::TooLarge { .. } | OracleError::SpineTooLong { .. }) => {
+                            self.stats.abandoned += 1;
+                            return Ok(());
+                        }
+                        other => other.map_err(fail)?,
+                    };
+                    let (step, label) =
+                        self.decide(session.configuration(), item, Guide::Static(gold), false).ok_or_else(no_step)?;
                     let arc = session.apply(step).map_err(fail)?;
                     self.attach(arc, label);
                 }
@@ -484,11 +563,17 @@ impl Learner {
                     OracleSession::new(oracle, self.system, item.tree.clone(), options.strategy, options.algorithm)
                         .map_err(fail)?;
                 while !session.configuration().is_final() {
-                    let scores = session.scores().map_err(fail)?;
-                    let best = scores.best().ok_or(ParserError::NoOptimalStep { line: item.first_line })?;
+                    let scores = match session.scores() {
+                        Err(OracleError::TooLarge { .. } | OracleError::SpineTooLong { .. }) => {
+                            self.stats.abandoned += 1;
+                            return Ok(());
+                        }
+                        other => other.map_err(fail)?,
+                    };
                     let explore_now = explore && self.rng.gen_bool(options.explore_p);
-                    let (step, label) =
-                        self.decide(session.configuration(), item, Guide::Dynamic(&scores, best), explore_now);
+                    let (step, label) = self
+                        .decide(session.configuration(), item, Guide::Dynamic(&scores), explore_now)
+                        .ok_or_else(no_step)?;
                     let arc = session.apply(step).map_err(fail)?;
                     self.attach(arc, label);
                 }
@@ -497,37 +582,67 @@ impl Learner {
         Ok(())
     }
 
-    /// Extracts the features of `config`, scores the labelled steps,
-    /// updates the tables if the model's best labelled step is not correct
-    /// (module documentation), and returns the labelled step to take: the
-    /// model's if `explore`, else the correct one it scores highest.
-    /// O(features × (steps + arc steps × labels)), no allocation.
-    fn decide(&mut self, config: &Configuration, item: &Item, guide: Guide<'_>, explore: bool) -> (Step, Option<u32>) {
+    /// Extracts the features of `config`, scores the labelled steps with a
+    /// class ([`classes`]), updates the tables if the model's best labelled
+    /// step is not correct (module documentation), and returns the labelled
+    /// step to take: the model's if `explore`, else the correct one it
+    /// scores highest (static: the canonical step, even without a class).
+    /// Dynamic: the optimal steps are those with a class and the best oracle
+    /// score among them. `None` only if no step with a class is legal (never
+    /// at a non-final configuration). O(features × (classes + arc steps ×
+    /// labels)); no allocation.
+    fn decide(
+        &mut self,
+        config: &Configuration,
+        item: &Item,
+        guide: Guide<'_>,
+        explore: bool,
+    ) -> Option<(Step, Option<u32>)> {
         self.extractor.extract(config, &self.state, &item.tokens);
         self.steps.tick();
         self.arcs.tick();
         self.stats.configurations += 1;
         let scores = &mut self.scores;
         scores.fill(self.steps.current(), self.arcs.current(), &self.extractor.features);
-        let steps = self.system.steps();
+        let steps = classes(self.system);
+        // The best oracle score among the steps with a class (dynamic).
+        let target = match &guide {
+            Guide::Static(_) => None,
+            Guide::Dynamic(oracle) => {
+                let best = steps.iter().filter_map(|&s| oracle.get(s)).max()?;
+                if oracle.best() != Some(best) {
+                    self.stats.beyond_depth += 1;
+                }
+                Some(best)
+            }
+        };
         let legal = |s: Step| match &guide {
             Guide::Static(_) => config.is_applicable(s),
-            Guide::Dynamic(oracle, _) => oracle.get(s).is_some(),
+            Guide::Dynamic(oracle) => oracle.get(s).is_some(),
         };
         let optimal = |s: Step| match &guide {
             Guide::Static(g) => s == *g,
-            Guide::Dynamic(oracle, best) => oracle.get(s) == Some(*best),
+            Guide::Dynamic(oracle) => oracle.get(s) == target,
         };
-        let (predicted, predicted_label) = scores.best(|i| legal(steps[i])).expect("a legal step");
-        // The correct labelled steps: the optimal steps, with the gold label
-        // where they build a gold arc.
-        let gold_label = |i: usize| match config.arc(steps[i]) {
+        // The gold label of the arc a step builds, if it is a gold arc.
+        let gold_label = |s: Step| match config.arc(s) {
             Some((h, d)) if item.tree.head(d) == h => Some(item.labels[d - 1]),
             _ => None,
         };
+        if let Guide::Static(g) = guide {
+            if step_class(self.system, g).is_none() {
+                // A canonical step without a class (LR-spine, K >
+                // MODEL_SPINE_DEPTH): nothing to learn towards; follow it.
+                self.stats.beyond_depth += 1;
+                return Some((g, gold_label(g)));
+            }
+        }
+        let (predicted, predicted_label) = scores.best(|i| legal(steps[i]))?;
+        // The correct labelled steps: the optimal steps, with the gold label
+        // where they build a gold arc.
         let mut correct: Option<(usize, Option<u32>, f32)> = None;
         for i in (0..steps.len()).filter(|&i| optimal(steps[i])) {
-            let (label, w) = match gold_label(i) {
+            let (label, w) = match gold_label(steps[i]) {
                 Some(g) => (Some(g), scores.label_weight(i, g).unwrap_or(0.0)),
                 None => scores.best_label(i).map_or((None, 0.0), |(l, w)| (Some(l), w)),
             };
@@ -536,7 +651,7 @@ impl Learner {
                 correct = Some((i, label, score));
             }
         }
-        let (best, best_label, _) = correct.expect("an optimal step");
+        let (best, best_label, _) = correct?;
         if (predicted, predicted_label) != (best, best_label) {
             if predicted != best && !optimal(steps[predicted]) {
                 self.stats.step_errors += 1;
@@ -558,11 +673,7 @@ impl Learner {
                 self.arcs.update(f, b * labels + l as usize, -1.0);
             }
         }
-        if explore {
-            (steps[predicted], predicted_label)
-        } else {
-            (steps[best], best_label)
-        }
+        Some(if explore { (steps[predicted], predicted_label) } else { (steps[best], best_label) })
     }
 
     /// Records the arc built by the step taken, with its label.
