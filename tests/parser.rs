@@ -15,7 +15,7 @@ use tabula::oracle::{Algorithm, Configuration, Oracle, Step, Strategy, System};
 use tabula::parser::eval::evaluate;
 use tabula::parser::features::{FEATURE_SET, FEATURE_SET_FEATS};
 use tabula::parser::model::{arc_class, classes, step_class, LabelledScores, Model, MODEL_SPINE_DEPTH, MODEL_VERSION};
-use tabula::parser::perceptron::Weights;
+use tabula::parser::perceptron::{Rows, Weights};
 use tabula::parser::train::{
     arc_standard_static, attachment, read_gold, GoldSentence, OracleKind, Projectivize, TrainOptions, Trainer,
 };
@@ -323,7 +323,7 @@ fn lr_spine_and_attardi_model_files_round_trip_and_parse_every_length() {
         let mut t = Trainer::new(options, gold.clone(), "syn").unwrap();
         t.epoch(&mut |_| {}).unwrap();
         let model = t.model();
-        assert_eq!(model.steps.width(), classes(system).len());
+        assert_eq!(model.steps().width(), classes(system).len());
         let bytes = model.to_bytes();
         assert_eq!(Model::from_bytes(&bytes).unwrap(), model, "{system}");
         for len in 0..bytes.len() {

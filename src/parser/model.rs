@@ -51,10 +51,11 @@
 //! checksum or trailing bytes are corruption. Never a panic.
 
 use super::features::{hash_bytes, mix, ArcState, Extractor, Tokens, FEATURE_SET, FEATURE_SET_FEATS};
-use super::perceptron::Weights;
+use super::perceptron::{CompactWeights, Rows, Weights};
 use super::ParserError;
 use crate::oracle::{Configuration, Step, System};
 use std::path::Path;
+use std::sync::OnceLock;
 
 const MAGIC: &str = "TABULA-PARSER-MODEL\n";
 /// The model file version written by this build (2: labelled steps scored
@@ -122,24 +123,65 @@ pub fn arc_class(system: System, step: Step) -> Option<usize> {
     arc_steps(system).position(|s| s == block)
 }
 
-/// A trained parser model.
-#[derive(Clone, Debug, PartialEq)]
+/// A trained parser model: the step table and the label table (f32, as
+/// trained and stored), and the bfloat16 copy of the label table that the
+/// [`Parser`] reads ([`CompactWeights`]: half the memory traffic of the
+/// widest rows), made when a parser first needs it.
+#[derive(Clone, Debug)]
 pub struct Model {
     pub system: System,
     /// The DEPRELs, sorted; a label is its index.
     pub labels: Vec<String>,
-    pub steps: Weights,
-    pub arcs: Weights,
+    steps: Weights,
+    arcs: Weights,
     /// Whether the features include the FEATS column ([`FEATURE_SET_FEATS`]).
     pub feats: bool,
+    compact_arcs: OnceLock<CompactWeights>,
+}
+
+impl PartialEq for Model {
+    /// Equal system, labels, tables and feature set (the compact copy follows the tables).
+    fn eq(&self, other: &Model) -> bool {
+        (self.system, &self.labels, &self.steps, &self.arcs, self.feats)
+            == (other.system, &other.labels, &other.steps, &other.arcs, other.feats)
+    }
 }
 
 impl Model {
+    /// A model from its tables: `steps` with a class per step ([`classes`]),
+    /// `arcs` with a block of `labels.len()` classes per arc step
+    /// ([`arc_steps`]). `None` if the widths do not fit.
+    pub fn new(system: System, labels: Vec<String>, steps: Weights, arcs: Weights, feats: bool) -> Option<Model> {
+        let fits =
+            steps.width() == classes(system).len() && arcs.width() == arc_steps(system).count() * labels.len().max(1);
+        fits.then(|| Model { system, labels, steps, arcs, feats, compact_arcs: OnceLock::new() })
+    }
+
     /// A zero model (every step scores 0).
     pub fn zeros(system: System, labels: Vec<String>, step_bits: u32, label_bits: u32) -> Model {
         let steps = Weights::zeros(step_bits, classes(system).len());
         let arcs = Weights::zeros(label_bits, arc_steps(system).count() * labels.len().max(1));
-        Model { system, labels, steps, arcs, feats: false }
+        Model::new(system, labels, steps, arcs, false).expect("sized for the system")
+    }
+
+    /// The step table (one class per step, [`classes`]).
+    pub fn steps(&self) -> &Weights {
+        &self.steps
+    }
+
+    /// The label table (a block of labels per arc step, [`arc_class`]).
+    pub fn arcs(&self) -> &Weights {
+        &self.arcs
+    }
+
+    /// The two tables, to continue training from them.
+    pub fn into_tables(self) -> (Weights, Weights) {
+        (self.steps, self.arcs)
+    }
+
+    /// The bfloat16 copy of the label table, made on the first call. O(table) then, O(1) after.
+    pub fn compact_arcs(&self) -> &CompactWeights {
+        self.compact_arcs.get_or_init(|| CompactWeights::new(&self.arcs))
     }
 
     /// The label given to words left without a head at the end (attached to
@@ -325,7 +367,7 @@ impl LabelledScores {
     /// Scores every labelled step for `features` with the tables `steps`
     /// and `arcs` (a model's, or a trainer's current weights).
     /// O(features × (steps + arc steps × labels)).
-    pub fn fill(&mut self, steps: &Weights, arcs: &Weights, features: &[u64]) {
+    pub fn fill(&mut self, steps: &impl Rows, arcs: &impl Rows, features: &[u64]) {
         self.steps.iter_mut().for_each(|s| *s = 0.0);
         steps.add_scores(features, 0, &mut self.steps);
         self.arcs.iter_mut().for_each(|s| *s = 0.0);
@@ -410,7 +452,7 @@ impl<'m> Parser<'m> {
         self.arcs.reset(n);
         while !config.is_final() {
             self.extractor.extract(&config, &self.arcs, tokens);
-            self.scores.fill(&model.steps, &model.arcs, &self.extractor.features);
+            self.scores.fill(&model.steps, model.compact_arcs(), &self.extractor.features);
             let steps = classes(system);
             let Some((i, label)) = self.scores.best(|i| config.is_applicable(steps[i])) else {
                 // Never: every non-final configuration of every system has an

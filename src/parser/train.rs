@@ -313,11 +313,11 @@ impl Trainer {
                 init.system, options.system
             )));
         }
-        if init.steps.bits() != options.step_bits || init.arcs.bits() != options.label_bits {
+        if init.steps().bits() != options.step_bits || init.arcs().bits() != options.label_bits {
             return Err(ParserError::InitMismatch(format!(
                 "the model has tables of 2^{} and 2^{} rows, training asks for 2^{} and 2^{}",
-                init.steps.bits(),
-                init.arcs.bits(),
+                init.steps().bits(),
+                init.arcs().bits(),
                 options.step_bits,
                 options.label_bits
             )));
@@ -338,8 +338,9 @@ impl Trainer {
             )));
         }
         let mut t = Self::build(options, data, file, Some(init.labels.clone()))?;
-        t.learner.steps = Averaged::from_weights(init.steps);
-        t.learner.arcs = Averaged::from_weights(init.arcs);
+        let (steps, arcs) = init.into_tables();
+        t.learner.steps = Averaged::from_weights(steps);
+        t.learner.arcs = Averaged::from_weights(arcs);
         Ok(t)
     }
 
@@ -414,8 +415,8 @@ impl Trainer {
         let learner = Learner {
             system: options.system,
             labels: labels.len(),
-            steps: Averaged::zeros(options.step_bits, model.steps.width()),
-            arcs: Averaged::zeros(options.label_bits, model.arcs.width()),
+            steps: Averaged::zeros(options.step_bits, model.steps().width()),
+            arcs: Averaged::zeros(options.label_bits, model.arcs().width()),
             state: ArcState::default(),
             extractor: Extractor { use_feats: options.feats, ..Extractor::default() },
             scores: LabelledScores::new(options.system, labels.len()),
@@ -458,13 +459,9 @@ impl Trainer {
 
     /// The model with the averaged weights. O(tables).
     pub fn model(&self) -> Model {
-        Model {
-            system: self.options.system,
-            labels: self.labels.clone(),
-            steps: self.learner.steps.averaged(),
-            arcs: self.learner.arcs.averaged(),
-            feats: self.options.feats,
-        }
+        let (steps, arcs) = (self.learner.steps.averaged(), self.learner.arcs.averaged());
+        Model::new(self.options.system, self.labels.clone(), steps, arcs, self.options.feats)
+            .expect("the trainer's tables are sized for its system and labels")
     }
 }
 
