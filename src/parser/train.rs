@@ -32,8 +32,8 @@
 //! LR-spine (the model has classes for spine steps up to
 //! [`MODEL_SPINE_DEPTH`](super::model::MODEL_SPINE_DEPTH), [`super::model`]): the model's step and the update
 //! targets are taken among the steps with a class. Static: where the
-//! canonical step is deeper, it is followed and nothing is learnt there;
-//! dynamic: the optimal steps are those
+//! canonical step is deeper, it is followed without a step update (the
+//! label table still learns its label); dynamic: the optimal steps are those
 //! with a class and the best oracle score among them (the steps the model
 //! can take that lose the fewest gold arcs). Both cases are counted
 //! ([`EpochStats::beyond_depth`]); the K = 1 steps always have a score, so
@@ -629,9 +629,21 @@ impl Learner {
         if let Guide::Static(g) = guide {
             if step_class(self.system, g).is_none() {
                 // A canonical step without a class (LR-spine, K >
-                // MODEL_SPINE_DEPTH): nothing to learn towards; follow it.
+                // MODEL_SPINE_DEPTH): no step to learn towards; follow it.
+                // Its label block is the K = 1 step's of its direction: the
+                // label is learnt there.
                 self.stats.beyond_depth += 1;
-                return Some((g, gold_label(g)));
+                let label = gold_label(g);
+                let block = arc_class(self.system, g);
+                let shared = (0..steps.len()).find(|&i| block.is_some() && arc_class(self.system, steps[i]) == block);
+                if let (Some(b), Some(i), Some(gold)) = (block, shared, label) {
+                    if let Some((predicted, _)) = scores.best_label(i).filter(|&(l, _)| l != gold) {
+                        let (f, labels) = (&self.extractor.features, self.labels.max(1));
+                        self.arcs.update(f, b * labels + gold as usize, 1.0);
+                        self.arcs.update(f, b * labels + predicted as usize, -1.0);
+                    }
+                }
+                return Some((g, label));
             }
         }
         let (predicted, predicted_label) = scores.best(|i| legal(steps[i]))?;
