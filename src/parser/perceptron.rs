@@ -256,7 +256,7 @@ mod tests {
         let high = low + 1;
         let value = |b: u16| f64::from(f32::from_bits(u32::from(b) << 16));
         let (dl, dh) = ((f64::from(x) - value(low)).abs(), (value(high) - f64::from(x)).abs());
-        if dl < dh || (dl == dh && low % 2 == 0) {
+        if dl < dh || (dl == dh && low.is_multiple_of(2)) {
             low
         } else {
             high
