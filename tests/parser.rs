@@ -700,7 +700,7 @@ fn labelled_scores_pick_the_best_step_and_label_pair() {
             for _ in 0..50 {
                 let features: Vec<u64> = (0..rng.gen_range(0..6)).map(|_| rng.gen()).collect();
                 let allowed: Vec<bool> = (0..steps.len()).map(|_| rng.gen_bool(0.7)).collect();
-                scores.fill(&step_table, &label_table, &features);
+                scores.fill(&step_table, &label_table, &features, |i| allowed[i]);
                 // One class's weight over the features, read class by class.
                 let weight = |table: &Weights, class: usize| {
                     let mut w = [0.0f32];

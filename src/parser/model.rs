@@ -364,14 +364,34 @@ impl LabelledScores {
         }
     }
 
-    /// Scores every labelled step for `features` with the tables `steps`
-    /// and `arcs` (a model's, or a trainer's current weights).
-    /// O(features × (steps + arc steps × labels)).
-    pub fn fill(&mut self, steps: &impl Rows, arcs: &impl Rows, features: &[u64]) {
+    /// Scores the labelled steps for `features` with the tables `steps`
+    /// and `arcs` (a model's, or a trainer's current weights): every step,
+    /// and the labels of the arc steps (by class) where `needed` holds; the
+    /// label blocks of the others are not read (their labels score 0: ask
+    /// [`LabelledScores::best`] only among needed steps).
+    /// O(features × (steps + needed arc steps × labels)).
+    pub fn fill(&mut self, steps: &impl Rows, arcs: &impl Rows, features: &[u64], needed: impl Fn(usize) -> bool) {
         self.steps.iter_mut().for_each(|s| *s = 0.0);
         steps.add_scores(features, 0, &mut self.steps);
         self.arcs.iter_mut().for_each(|s| *s = 0.0);
-        arcs.add_scores(features, 0, &mut self.arcs);
+        let mut blocks = 0u64;
+        for (i, b) in self.blocks.iter().enumerate() {
+            if let Some(b) = *b {
+                if needed(i) {
+                    blocks |= 1 << b;
+                }
+            }
+        }
+        let all = self.arcs.len() / self.labels;
+        if blocks.count_ones() as usize == all {
+            // One pass over whole rows.
+            arcs.add_scores(features, 0, &mut self.arcs);
+        } else {
+            for b in (0..all).filter(|b| blocks & (1 << b) != 0) {
+                let block = b * self.labels..(b + 1) * self.labels;
+                arcs.add_scores(features, block.start, &mut self.arcs[block]);
+            }
+        }
     }
 
     /// The weight of label `label` for the step with class `step` (if it builds arcs).
@@ -452,8 +472,9 @@ impl<'m> Parser<'m> {
         self.arcs.reset(n);
         while !config.is_final() {
             self.extractor.extract(&config, &self.arcs, tokens);
-            self.scores.fill(&model.steps, model.compact_arcs(), &self.extractor.features);
             let steps = classes(system);
+            let applicable = |i: usize| config.is_applicable(steps[i]);
+            self.scores.fill(&model.steps, model.compact_arcs(), &self.extractor.features, applicable);
             let Some((i, label)) = self.scores.best(|i| config.is_applicable(steps[i])) else {
                 // Never: every non-final configuration of every system has an
                 // applicable step with a class (`shift`, or with a stack of

@@ -600,7 +600,6 @@ impl Learner {
         self.arcs.tick();
         self.stats.configurations += 1;
         let scores = &mut self.scores;
-        scores.fill(self.steps.current(), self.arcs.current(), &self.extractor.features);
         let steps = classes(self.system);
         // The best oracle score among the steps with a class (dynamic).
         let target = match &guide {
@@ -617,6 +616,7 @@ impl Learner {
             Guide::Static(_) => config.is_applicable(s),
             Guide::Dynamic(oracle) => oracle.get(s).is_some(),
         };
+        scores.fill(self.steps.current(), self.arcs.current(), &self.extractor.features, |i| legal(steps[i]));
         let optimal = |s: Step| match &guide {
             Guide::Static(g) => s == *g,
             Guide::Dynamic(oracle) => oracle.get(s) == target,
