@@ -622,6 +622,11 @@ impl Configuration {
     pub(crate) fn top(&self) -> usize {
         *self.stack.last().expect("the stack holds the root")
     }
+    /// sᵢ, the stack word `i` places below the top (s₀ is the top); the
+    /// stack must hold more than `i` words.
+    pub(crate) fn below_top(&self, i: usize) -> usize {
+        self.stack[self.stack.len() - 1 - i]
+    }
     /// Moves b₁ onto the stack.
     pub(crate) fn push_next(&mut self) {
         self.stack.push(self.next);

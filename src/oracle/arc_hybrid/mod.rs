@@ -34,11 +34,10 @@ impl TransitionSystem for ArcHybrid {
         }
     }
     fn arc(&self, c: &Configuration, step: Step) -> Option<(usize, usize)> {
-        let k = c.stack.len();
         match step {
             Step::Shift => None,
-            Step::LeftArc => Some((c.next, c.stack[k - 1])),
-            Step::RightArc => Some((c.stack[k - 2], c.stack[k - 1])),
+            Step::LeftArc => Some((c.next, c.below_top(0))),
+            Step::RightArc => Some((c.below_top(1), c.below_top(0))),
             _ => unreachable!("not an arc-hybrid step: {step}"),
         }
     }

@@ -40,11 +40,10 @@ impl TransitionSystem for ArcStandard {
         }
     }
     fn arc(&self, c: &Configuration, step: Step) -> Option<(usize, usize)> {
-        let k = c.stack.len();
         match step {
             Step::Shift => None,
-            Step::ReduceLeft => Some((c.stack[k - 2], c.stack[k - 1])),
-            Step::ReduceRight => Some((c.stack[k - 1], c.stack[k - 2])),
+            Step::ReduceLeft => Some((c.below_top(1), c.below_top(0))),
+            Step::ReduceRight => Some((c.below_top(0), c.below_top(1))),
             _ => unreachable!("not an arc-standard step: {step}"),
         }
     }

@@ -50,8 +50,7 @@ impl TransitionSystem for Attardi {
         }
     }
     fn arc(&self, c: &Configuration, step: Step) -> Option<(usize, usize)> {
-        let k = c.stack.len();
-        let s = |i: usize| c.stack[k - 1 - i];
+        let s = |i: usize| c.below_top(i);
         match step {
             Step::Shift => None,
             Step::LeftArc => Some((s(0), s(1))),

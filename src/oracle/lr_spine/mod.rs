@@ -63,8 +63,7 @@ impl TransitionSystem for LrSpine {
     }
     /// O(K).
     fn arc(&self, c: &Configuration, step: Step) -> Option<(usize, usize)> {
-        let k = c.stack.len();
-        let s = |i: usize| c.stack[k - 1 - i];
+        let s = |i: usize| c.below_top(i);
         match step {
             Step::Shift => None,
             Step::LeftArcAt(j) => Some((c.left_spine(s(0)).nth(j as usize - 1).expect("applicable"), s(1))),
