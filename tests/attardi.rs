@@ -12,7 +12,10 @@
 
 mod common;
 
-use common::{against_brute_force, all_trees, reachable_configurations_of, reachable_with_arcs, tabula_with_stdin};
+use common::{
+    against_brute_force, all_trees, follow_choices, reachable_configurations_of, reachable_with_arcs,
+    tabula_with_stdin, tree_from_picks,
+};
 use proptest::prelude::*;
 use rayon::prelude::*;
 use tabula::oracle::attardi::tabular::{Filter, Reduction, Rules, TabularOracle};
@@ -207,17 +210,6 @@ fn every_reachable_configuration_passes_with_arcs() {
     assert!(e.to_string().contains("stack word 1 has head 2"), "{e}");
 }
 
-/// A random tree over 0 … n: nodes in random order, each headed by 0 or a
-/// node earlier in that order (any tree, projective or not).
-fn random_tree(order: &[usize], picks: &[usize]) -> DepTree {
-    let mut heads = vec![0usize; order.len()];
-    for (i, &v) in order.iter().enumerate() {
-        let choice = picks[i] % (i + 1);
-        heads[v - 1] = if choice == 0 { 0 } else { order[choice - 1] };
-    }
-    DepTree::from_heads(&heads).expect("built acyclic")
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
@@ -230,17 +222,8 @@ proptest! {
     ) {
         let mut order: Vec<usize> = (1..=n).collect();
         order.sort_by_key(|&v| (order_seed[v - 1], v));
-        let gold = random_tree(&order, &picks[..n]);
-        let mut c = Configuration::initial(System::Attardi, n);
-        for &x in &choices {
-            let steps: Vec<Step> = c.applicable_steps().collect();
-            let mut d = c.clone();
-            d.apply(steps[x % steps.len()]).unwrap();
-            if d.is_final() {
-                break;
-            }
-            c = d;
-        }
+        let gold = tree_from_picks(&order, &picks[..n]);
+        let c = follow_choices(System::Attardi, n, &choices);
         let want = exhaustive::step_scores(&c, &gold, Strategy::None).unwrap();
         let mut oracle = Oracle::new();
         prop_assert_eq!(oracle.scores(&c, &gold, Strategy::None, Algorithm::Tabular).unwrap(), want);

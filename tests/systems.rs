@@ -15,7 +15,10 @@
 
 mod common;
 
-use common::{against_brute_force, all_trees, live_key, reachable_configurations_of, reachable_with_arcs, LiveKey};
+use common::{
+    against_brute_force, all_trees, follow_choices, live_key, reachable_configurations_of, reachable_with_arcs,
+    tree_from_picks, LiveKey,
+};
 use hashbrown::{HashMap, HashSet};
 use proptest::prelude::*;
 use std::rc::Rc;
@@ -231,32 +234,6 @@ fn a_user_grammar_without_the_terminals_is_refused() {
     assert_eq!(e.to_string(), "the arc-eager grammar has no terminal `r`; it must have the terminals r, h, u, b");
 }
 
-/// A random tree over 0 … n: nodes in random order, each headed by 0 or a
-/// node earlier in that order (any tree, projective or not).
-fn random_tree(order: &[usize], picks: &[usize]) -> DepTree {
-    let mut heads = vec![0usize; order.len()];
-    for (i, &v) in order.iter().enumerate() {
-        let choice = picks[i] % (i + 1);
-        heads[v - 1] = if choice == 0 { 0 } else { order[choice - 1] };
-    }
-    DepTree::from_heads(&heads).expect("built acyclic")
-}
-
-/// Follows `choices` (mod the applicable steps) from the initial configuration.
-fn follow(system: System, n: usize, choices: &[usize]) -> Configuration {
-    let mut c = Configuration::initial(system, n);
-    for &x in choices {
-        let steps: Vec<Step> = c.applicable_steps().collect();
-        let mut d = c.clone();
-        d.apply(steps[x % steps.len()]).unwrap();
-        if d.is_final() {
-            break;
-        }
-        c = d;
-    }
-    c
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 
@@ -270,9 +247,9 @@ proptest! {
     ) {
         let mut order: Vec<usize> = (1..=n).collect();
         order.sort_by_key(|&v| (order_seed[v - 1], v));
-        let gold = random_tree(&order, &picks[..n]);
+        let gold = tree_from_picks(&order, &picks[..n]);
         let system = GRAMMAR_SYSTEMS[which].0;
-        let c = follow(system, n, &choices);
+        let c = follow_choices(system, n, &choices);
         let want = exhaustive::step_scores(&c, &gold, Strategy::None).unwrap();
         let mut oracle = Oracle::new();
         prop_assert_eq!(oracle.scores(&c, &gold, Strategy::None, Algorithm::Cubic).unwrap(), want);

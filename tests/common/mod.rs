@@ -22,7 +22,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};
 use tabula::grammar::{Category, Grammar, LeftState, RightState, Terminal};
 use tabula::oracle::exhaustive::Exhaustive;
-use tabula::oracle::{Configuration, Oracle, StepScores, Strategy, System};
+use tabula::oracle::{Configuration, Oracle, Step, StepScores, Strategy, System};
 use tabula::semiring::Semiring;
 use tabula::tree::DepTree;
 
@@ -466,4 +466,30 @@ pub fn random_tree(n: usize, root_p: f64, rng: &mut impl Rng) -> DepTree {
         heads[d - 1] = if k == 0 || rng.gen_bool(root_p) { 0 } else { order[rng.gen_range(0..k)] };
     }
     DepTree::from_heads(&heads).expect("a tree")
+}
+
+/// The tree over 0 … n that proptest's `order` and `picks` describe: nodes in random order, each headed by 0 or a
+/// node earlier in that order (any tree, projective or not).
+pub fn tree_from_picks(order: &[usize], picks: &[usize]) -> DepTree {
+    let mut heads = vec![0usize; order.len()];
+    for (i, &v) in order.iter().enumerate() {
+        let choice = picks[i] % (i + 1);
+        heads[v - 1] = if choice == 0 { 0 } else { order[choice - 1] };
+    }
+    DepTree::from_heads(&heads).expect("built acyclic")
+}
+
+/// Follows `choices` (mod the applicable steps) from the initial configuration.
+pub fn follow_choices(system: System, n: usize, choices: &[usize]) -> Configuration {
+    let mut c = Configuration::initial(system, n);
+    for &x in choices {
+        let steps: Vec<Step> = c.applicable_steps().collect();
+        let mut d = c.clone();
+        d.apply(steps[x % steps.len()]).unwrap();
+        if d.is_final() {
+            break;
+        }
+        c = d;
+    }
+    c
 }
