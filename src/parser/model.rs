@@ -394,6 +394,11 @@ impl LabelledScores {
         }
     }
 
+    /// The label block of the step with class `step` (if it builds arcs).
+    pub fn block(&self, step: usize) -> Option<usize> {
+        self.blocks[step]
+    }
+
     /// The weight of label `label` for the step with class `step` (if it builds arcs).
     pub fn label_weight(&self, step: usize, label: u32) -> Option<f32> {
         self.blocks[step].map(|b| self.arcs[b * self.labels + label as usize])

@@ -635,7 +635,7 @@ impl Learner {
                 self.stats.beyond_depth += 1;
                 let label = gold_label(g);
                 let block = arc_class(self.system, g);
-                let shared = (0..steps.len()).find(|&i| block.is_some() && arc_class(self.system, steps[i]) == block);
+                let shared = (0..steps.len()).find(|&i| block.is_some() && scores.block(i) == block);
                 if let (Some(b), Some(i), Some(gold)) = (block, shared, label) {
                     if let Some((predicted, _)) = scores.best_label(i).filter(|&(l, _)| l != gold) {
                         let (f, labels) = (&self.extractor.features, self.labels.max(1));
@@ -674,11 +674,10 @@ impl Learner {
                 self.steps.update(f, predicted, -1.0);
             }
             let labels = self.labels.max(1);
-            let block = |i: usize| arc_class(self.system, steps[i]);
-            if let (Some(b), Some(l)) = (block(best), best_label) {
+            if let (Some(b), Some(l)) = (scores.block(best), best_label) {
                 self.arcs.update(f, b * labels + l as usize, 1.0);
             }
-            if let (Some(b), Some(l)) = (block(predicted), predicted_label) {
+            if let (Some(b), Some(l)) = (scores.block(predicted), predicted_label) {
                 self.arcs.update(f, b * labels + l as usize, -1.0);
             }
         }
