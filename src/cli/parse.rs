@@ -10,7 +10,7 @@ use std::time::Instant;
 use tabula::conllu::{RawSentence, Reader};
 use tabula::parser::columns::Columns;
 use tabula::parser::features::Tokens;
-use tabula::parser::{Model, Parser, ParserError};
+use tabula::parser::{AnyParser, Model, ParserError};
 
 /// Arguments of `tabula parse`.
 ///
@@ -28,6 +28,10 @@ pub struct Args {
     /// and FIFOs are written in place); `-` or nothing: standard output.
     #[arg(short, long)]
     output: Option<PathBuf>,
+    /// Beam width (1: greedy). Default: the width the model was trained
+    /// with; another width is allowed and noted on standard error.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    beam: Option<u32>,
     /// Worker threads.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     threads: u32,
@@ -41,7 +45,7 @@ const BATCH: usize = 2048;
 
 /// Per-thread state.
 struct Worker<'m> {
-    parser: Parser<'m>,
+    parser: AnyParser<'m>,
     tokens: Tokens,
     labels: Vec<&'m str>,
 }
@@ -54,12 +58,11 @@ impl<'m> Worker<'m> {
             return Ok((raw.text.clone(), 0));
         }
         self.tokens.fill(&raw.text, &cols);
-        self.parser.parse(&self.tokens);
+        let (heads, labels) = self.parser.parse(&self.tokens);
         self.labels.clear();
-        self.labels
-            .extend(self.parser.labels.iter().map(|&l| model.labels.get(l as usize).map_or("_", String::as_str)));
+        self.labels.extend(labels.iter().map(|&l| model.labels.get(l as usize).map_or("_", String::as_str)));
         let mut out = Vec::with_capacity(raw.text.len() + 16);
-        cols.write_with(&raw.text, &self.parser.heads, &self.labels, &mut out)
+        cols.write_with(&raw.text, heads, &self.labels, &mut out)
             .map_err(|e| ParserError::Io(e.to_string()))?;
         Ok((out, cols.len()))
     }
@@ -69,6 +72,14 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     // The output is checked (and opened) before any input is read.
     let mut sink = Output::create(args.output.as_deref())?;
     let model = Model::load(&args.model)?;
+    let beam = args.beam.unwrap_or(model.beam) as usize;
+    if beam != model.beam as usize {
+        eprintln!(
+            "{}: trained with a beam of {}, parsing with a beam of {beam}",
+            args.model.display(),
+            model.beam
+        );
+    }
     let (input, file) = match &args.input {
         Some(p) => open(p)?,
         None => open(Path::new("-"))?,
@@ -94,7 +105,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             batch
                 .par_iter()
                 .map_init(
-                    || Worker { parser: Parser::new(&model), tokens: Tokens::default(), labels: Vec::new() },
+                    || Worker { parser: AnyParser::new(&model, beam), tokens: Tokens::default(), labels: Vec::new() },
                     |w, raw| w.process(&model, raw, &file),
                 )
                 .collect()

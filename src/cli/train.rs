@@ -7,7 +7,16 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tabula::oracle::{Algorithm, Strategy, System};
+use tabula::parser::global::{Search, Update};
 use tabula::parser::train::{attachment, read_gold, OracleKind, Projectivize, TrainOptions, Trainer};
+
+fn update_name(u: UpdateArg) -> &'static str {
+    match u {
+        UpdateArg::Early => "early",
+        UpdateArg::MaxViolation => "max-violation",
+        UpdateArg::Full => "full",
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum OracleArg {
@@ -15,6 +24,16 @@ pub enum OracleArg {
     Static,
     /// Exact optimal steps with error exploration (Goldberg & Nivre 2013).
     Dynamic,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum UpdateArg {
+    /// As soon as no hypothesis of the beam can reach the best tree (Collins & Roark 2004).
+    Early,
+    /// The prefix pair of largest violation (Huang, Fayong & Guo 2012).
+    MaxViolation,
+    /// The complete derivations.
+    Full,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -79,12 +98,29 @@ pub struct Args {
     feats: bool,
     #[arg(long, default_value_t = 10)]
     epochs: usize,
-    /// Epochs that follow the oracle before exploration starts (dynamic).
-    #[arg(long, default_value_t = 1)]
-    explore_from: usize,
-    /// Probability of following the model's step when exploring (dynamic).
-    #[arg(long, default_value_t = 0.9)]
-    explore_p: f64,
+    /// Beam width: 1 trains the greedy parser with local updates; K > 1
+    /// searches with a beam of K and updates globally, with the exact
+    /// global dynamic oracle (or the static one) deciding which
+    /// hypotheses can still reach the best tree. The model remembers K as
+    /// its default parsing beam.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    beam: u32,
+    /// Global update (--beam 2 or more): early, max-violation or full.
+    #[arg(long, value_enum)]
+    update: Option<UpdateArg>,
+    /// After each global update, search again from the positive
+    /// hypothesis, so the whole sentence is used (Aufrant et al. 2017;
+    /// --beam 2 or more: with --beam 1 every update restarts).
+    #[arg(long)]
+    restart: bool,
+    /// Epochs that follow the oracle before exploration starts (dynamic
+    /// oracle, --beam 1; default 1).
+    #[arg(long)]
+    explore_from: Option<usize>,
+    /// Probability of following the model's step when exploring (dynamic
+    /// oracle, --beam 1; default 0.9).
+    #[arg(long)]
+    explore_p: Option<f64>,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Continue from this model (a second pass: e.g. static first, then
@@ -100,9 +136,41 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    if !(0.0..=1.0).contains(&args.explore_p) {
-        return Err(format!("--explore-p {} is not a probability", args.explore_p).into());
+    let explores = args.oracle == OracleArg::Dynamic && args.beam == 1;
+    for (given, name) in [(args.explore_from.is_some(), "--explore-from"), (args.explore_p.is_some(), "--explore-p")] {
+        if given && !explores {
+            return Err(format!(
+                "{name}: exploration is part of greedy training with the dynamic oracle (--oracle dynamic --beam 1); {}",
+                if args.beam > 1 { "a beam explores by keeping the wrong hypotheses it scores best" } else { "the static oracle follows the gold computation" }
+            )
+            .into());
+        }
     }
+    let explore_from = args.explore_from.unwrap_or(1);
+    let explore_p = args.explore_p.unwrap_or(0.9);
+    if !(0.0..=1.0).contains(&explore_p) {
+        return Err(format!("--explore-p {explore_p} is not a probability").into());
+    }
+    let search = if args.beam == 1 {
+        if let Some(u) = args.update {
+            return Err(format!(
+                "--update {}: with --beam 1 training is local (an update at every wrong step); global updates need --beam 2 or more",
+                update_name(u)
+            )
+            .into());
+        }
+        if args.restart {
+            return Err("--restart: with --beam 1 training restarts after every update already; it needs --beam 2 or more".into());
+        }
+        Search::Greedy
+    } else {
+        let update = match args.update.unwrap_or(UpdateArg::Early) {
+            UpdateArg::Early => Update::Early,
+            UpdateArg::MaxViolation => Update::MaxViolation,
+            UpdateArg::Full => Update::Full,
+        };
+        Search::Beam { width: args.beam as usize, update, restart: args.restart }
+    };
     let system: System = args.system.parse()?;
     let algorithm: Algorithm = args.algorithm.parse()?;
     let strategy: Strategy = match &args.strategy {
@@ -127,12 +195,13 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         projectivize,
         skip_nonprojective: args.skip_nonprojective,
         feats: args.feats,
-        explore_from: args.explore_from,
-        explore_p: args.explore_p,
+        explore_from,
+        explore_p,
         seed: args.seed,
         step_bits: args.step_bits,
         label_bits: args.label_bits,
         max_gamma: args.max_gamma,
+        search,
     };
     // Opened before any input is read: an unwritable path fails at once.
     let mut output = Output::create(Some(&args.output))?;
@@ -164,9 +233,16 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         p.nonprojective,
         p.skipped,
         p.changed_heads,
-        match oracle {
-            OracleKind::Static => "static".to_owned(),
-            OracleKind::Dynamic => format!("dynamic ({algorithm}, exploring from epoch {} with p = {})", args.explore_from + 1, args.explore_p),
+        match (oracle, search) {
+            (OracleKind::Static, Search::Greedy) => "static oracle, greedy".to_owned(),
+            (OracleKind::Dynamic, Search::Greedy) => format!("dynamic oracle ({algorithm}), greedy, exploring from epoch {} with p = {explore_p}", explore_from + 1),
+            (_, Search::Beam { width, update, restart }) => format!(
+                "{} oracle{}, beam {width}, {} update{}",
+                if oracle == OracleKind::Static { "static" } else { "global dynamic" },
+                if oracle == OracleKind::Dynamic { format!(" ({algorithm})") } else { String::new() },
+                update.name(),
+                if restart { " with restart" } else { "" }
+            ),
         }
     );
     let mut best: Option<(f64, f64, usize, tabula::parser::Model)> = None;
@@ -190,15 +266,26 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             b.finish_and_clear();
         }
         let mut line = format!(
-            "epoch {e}/{}: {} tokens in {:.2} s ({:.0} tokens/s), step errors {:.2}%, label errors {}, explored {}",
+            "epoch {e}/{}: {} tokens in {:.2} s ({:.0} tokens/s), ",
             args.epochs,
             stats.tokens,
             stats.seconds,
             stats.tokens as f64 / stats.seconds.max(1e-9),
-            100.0 * stats.step_errors as f64 / (stats.configurations.max(1)) as f64,
-            stats.label_errors,
-            stats.explored
         );
+        match search {
+            Search::Greedy => line.push_str(&format!(
+                "step errors {:.2}%, label errors {}, explored {}",
+                100.0 * stats.step_errors as f64 / (stats.configurations.max(1)) as f64,
+                stats.label_errors,
+                stats.explored
+            )),
+            Search::Beam { .. } => line.push_str(&format!(
+                "{} updates ({:.2} per sentence), {} hypotheses expanded",
+                stats.updates,
+                stats.updates as f64 / stats.sentences.max(1) as f64,
+                stats.configurations
+            )),
+        }
         if stats.beyond_depth > 0 {
             line.push_str(&format!(", beyond spine depth {}", stats.beyond_depth));
         }

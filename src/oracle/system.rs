@@ -529,6 +529,17 @@ impl Configuration {
         }
     }
 
+    /// Makes `self` a copy of `other`, reusing `self`'s buffers (no
+    /// allocation once they are as large as `other`'s). O(n).
+    pub fn assign(&mut self, other: &Configuration) {
+        self.system = other.system;
+        self.stack.clone_from(&other.stack);
+        self.next = other.next;
+        self.n = other.n;
+        self.heads.clone_from(&other.heads);
+        self.outer.clone_from(&other.outer);
+    }
+
     /// The transition system.
     pub fn system(&self) -> System {
         self.system

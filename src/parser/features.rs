@@ -142,6 +142,18 @@ impl ArcState {
         self.rset.resize(n + 1, 0);
     }
 
+    /// Makes `self` a copy of `other`, reusing `self`'s buffers (no
+    /// allocation once they are as large as `other`'s). O(n).
+    pub fn assign(&mut self, other: &ArcState) {
+        self.label.clone_from(&other.label);
+        self.left.clone_from(&other.left);
+        self.right.clone_from(&other.right);
+        self.nleft.clone_from(&other.nleft);
+        self.nright.clone_from(&other.nright);
+        self.lset.clone_from(&other.lset);
+        self.rset.clone_from(&other.rset);
+    }
+
     /// Records the arc head → dep with label index `label`. O(1).
     pub fn add(&mut self, head: usize, dep: usize, label: u32) {
         self.label[dep] = label;

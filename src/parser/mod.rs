@@ -28,14 +28,16 @@
 //! assert_eq!(parser.heads, vec![2, 0]);
 //! ```
 
+pub mod beam;
 pub mod columns;
 pub mod eval;
 pub mod features;
+pub mod global;
 pub mod model;
 pub mod perceptron;
 pub mod train;
 
-pub use model::{Model, Parser};
+pub use model::{AnyParser, Model, Parser};
 
 use crate::oracle::OracleError;
 

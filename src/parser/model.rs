@@ -38,6 +38,7 @@
 //! spine-depth 8          (LR-spine models only: MODEL_SPINE_DEPTH)
 //! step-bits 20
 //! label-bits 18
+//! beam 8                 (beam-trained models only: the training beam width)
 //! labels 3
 //! nsubj
 //! obj
@@ -136,14 +137,17 @@ pub struct Model {
     arcs: Weights,
     /// Whether the features include the FEATS column ([`FEATURE_SET_FEATS`]).
     pub feats: bool,
+    /// The beam width the model was trained with (1: greedy); the width
+    /// `tabula parse` uses by default.
+    pub beam: u32,
     compact_arcs: OnceLock<CompactWeights>,
 }
 
 impl PartialEq for Model {
     /// Equal system, labels, tables and feature set (the compact copy follows the tables).
     fn eq(&self, other: &Model) -> bool {
-        (self.system, &self.labels, &self.steps, &self.arcs, self.feats)
-            == (other.system, &other.labels, &other.steps, &other.arcs, other.feats)
+        (self.system, &self.labels, &self.steps, &self.arcs, self.feats, self.beam)
+            == (other.system, &other.labels, &other.steps, &other.arcs, other.feats, other.beam)
     }
 }
 
@@ -154,7 +158,7 @@ impl Model {
     pub fn new(system: System, labels: Vec<String>, steps: Weights, arcs: Weights, feats: bool) -> Option<Model> {
         let fits =
             steps.width() == classes(system).len() && arcs.width() == arc_steps(system).count() * labels.len().max(1);
-        fits.then(|| Model { system, labels, steps, arcs, feats, compact_arcs: OnceLock::new() })
+        fits.then(|| Model { system, labels, steps, arcs, feats, beam: 1, compact_arcs: OnceLock::new() })
     }
 
     /// A zero model (every step scores 0).
@@ -201,8 +205,11 @@ impl Model {
         } else {
             String::new()
         };
+        // Only beam-trained models have the beam line: greedy models are
+        // the same bytes as before it existed.
+        let beam = if self.beam > 1 { format!("beam {}\n", self.beam) } else { String::new() };
         let header = format!(
-            "version {MODEL_VERSION}\nsystem {}\nfeatures {}\n{spine}step-bits {}\nlabel-bits {}\nlabels {}\n",
+            "version {MODEL_VERSION}\nsystem {}\nfeatures {}\n{spine}step-bits {}\nlabel-bits {}\n{beam}labels {}\n",
             self.system,
             if self.feats { FEATURE_SET_FEATS } else { FEATURE_SET },
             self.steps.bits(),
@@ -263,7 +270,17 @@ impl Model {
         };
         let step_bits = bits(field("step-bits")?)?;
         let label_bits = bits(field("label-bits")?)?;
-        let count: usize = field("labels")?.parse().map_err(|_| corrupt("bad label count"))?;
+        let mut next = line()?;
+        let mut beam = 1;
+        if let Some(k) = next.strip_prefix("beam ") {
+            beam = k.parse::<u32>().ok().filter(|&k| k > 1).ok_or_else(|| corrupt(&format!("bad beam width `{k}`")))?;
+            next = line()?;
+        }
+        let count: usize = next
+            .strip_prefix("labels ")
+            .ok_or_else(|| corrupt(&format!("expected `labels …` in the header, found `{next}`")))?
+            .parse()
+            .map_err(|_| corrupt("bad label count"))?;
         if count > 100_000 {
             return Err(corrupt("bad label count"));
         }
@@ -292,6 +309,7 @@ impl Model {
         }
         let mut model = Model::zeros(system, labels, step_bits, label_bits);
         model.feats = features == FEATURE_SET_FEATS;
+        model.beam = beam;
         let mut chunks = rest[..4 * floats].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")));
         for w in model.steps.w.iter_mut().chain(model.arcs.w.iter_mut()) {
             *w = chunks.next().expect("sized");
@@ -392,6 +410,11 @@ impl LabelledScores {
                 arcs.add_scores(features, block.start, &mut self.arcs[block]);
             }
         }
+    }
+
+    /// The number of label slots of each block (the labels, at least one).
+    pub fn label_count(&self) -> usize {
+        self.labels
     }
 
     /// The label block of the step with class `step` (if it builds arcs).
@@ -506,6 +529,39 @@ impl<'m> Parser<'m> {
                     self.heads.push(0);
                     self.labels.push(root);
                 }
+            }
+        }
+    }
+}
+
+/// The greedy [`Parser`] or the [`BeamParser`](super::beam::BeamParser),
+/// by beam width (1: greedy, the faster of the two for it; both give the
+/// same trees at width 1).
+pub enum AnyParser<'m> {
+    Greedy(Parser<'m>),
+    Beam(super::beam::BeamParser<'m>),
+}
+
+impl<'m> AnyParser<'m> {
+    /// A parser of `model` with a beam of `width`.
+    pub fn new(model: &'m Model, width: usize) -> Self {
+        if width <= 1 {
+            AnyParser::Greedy(Parser::new(model))
+        } else {
+            AnyParser::Beam(super::beam::BeamParser::new(model, width))
+        }
+    }
+
+    /// Parses a sentence; the heads and labels of words 1 … n.
+    pub fn parse(&mut self, tokens: &Tokens) -> (&[usize], &[u32]) {
+        match self {
+            AnyParser::Greedy(p) => {
+                p.parse(tokens);
+                (&p.heads, &p.labels)
+            }
+            AnyParser::Beam(p) => {
+                p.parse(tokens);
+                (&p.heads, &p.labels)
             }
         }
     }

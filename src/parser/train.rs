@@ -64,8 +64,9 @@
 
 use super::columns::Columns;
 use super::eval::{universal, Counts};
+use super::global::{Global, Search};
 use super::features::{ArcState, Extractor, Tokens};
-use super::model::{arc_class, classes, step_class, LabelledScores, Model, Parser};
+use super::model::{arc_class, classes, step_class, AnyParser, LabelledScores, Model};
 use super::perceptron::Averaged;
 use super::ParserError;
 use crate::conllu::Reader;
@@ -122,13 +123,13 @@ pub fn read_gold<R: BufRead>(input: R, file: &str) -> Result<Vec<GoldSentence>, 
 pub fn attachment(model: &Model, data: &[GoldSentence]) -> Counts {
     data.par_iter()
         .map_init(
-            || Parser::new(model),
+            || AnyParser::new(model, model.beam as usize),
             |p, s| {
-                p.parse(&s.tokens);
+                let (heads, labels) = p.parse(&s.tokens);
                 let mut c = Counts::default();
                 for d in 1..=s.tree.len() {
-                    let head = p.heads[d - 1] == s.tree.head(d);
-                    let predicted = model.labels.get(p.labels[d - 1] as usize).map_or("_", String::as_str);
+                    let head = heads[d - 1] == s.tree.head(d);
+                    let predicted = model.labels.get(labels[d - 1] as usize).map_or("_", String::as_str);
                     let label = universal(predicted.as_bytes()) == universal(s.deprels[d - 1].as_bytes());
                     c.words += 1;
                     c.heads += u64::from(head);
@@ -189,6 +190,8 @@ pub struct TrainOptions {
     /// Attardi: the tabular oracle's limit on |γ|
     /// ([`TabularOracle::set_max_gamma`](crate::oracle::attardi::tabular::TabularOracle::set_max_gamma)).
     pub max_gamma: usize,
+    /// Greedy search with local updates, or a beam with global updates ([`super::global`]).
+    pub search: Search,
 }
 
 impl Default for TrainOptions {
@@ -207,6 +210,7 @@ impl Default for TrainOptions {
             label_bits: 18,
             feats: false,
             max_gamma: crate::oracle::attardi::tabular::DEFAULT_MAX_GAMMA,
+            search: Search::Greedy,
         }
     }
 }
@@ -251,29 +255,31 @@ pub struct EpochStats {
     /// oracle scores ([`OracleError::SpineTooLong`], only after model steps
     /// far off the gold path).
     pub abandoned: u64,
+    /// Global training: the updates made.
+    pub updates: u64,
     pub seconds: f64,
 }
 
-struct Item {
-    tokens: Tokens,
-    tree: DepTree,
-    labels: Vec<u32>,
-    first_line: usize,
+pub(super) struct Item {
+    pub(super) tokens: Tokens,
+    pub(super) tree: DepTree,
+    pub(super) labels: Vec<u32>,
+    pub(super) first_line: usize,
 }
 
 /// The learner's state: weights and reusable buffers.
-struct Learner {
-    system: System,
-    labels: usize,
-    steps: Averaged,
-    arcs: Averaged,
-    state: ArcState,
-    extractor: Extractor,
-    scores: LabelledScores,
+pub(super) struct Learner {
+    pub(super) system: System,
+    pub(super) labels: usize,
+    pub(super) steps: Averaged,
+    pub(super) arcs: Averaged,
+    pub(super) state: ArcState,
+    pub(super) extractor: Extractor,
+    pub(super) scores: LabelledScores,
     /// Gold children not yet attached (static arc-standard).
-    missing: Vec<u32>,
-    rng: ChaCha8Rng,
-    stats: EpochStats,
+    pub(super) missing: Vec<u32>,
+    pub(super) rng: ChaCha8Rng,
+    pub(super) stats: EpochStats,
 }
 
 /// Trains a model epoch by epoch (see the module documentation).
@@ -286,6 +292,8 @@ pub struct Trainer {
     epoch: usize,
     order: Vec<usize>,
     prepared: Prepared,
+    /// Global training's buffers (a beam search).
+    global: Option<Global>,
 }
 
 impl Trainer {
@@ -425,7 +433,8 @@ impl Trainer {
             stats: EpochStats::default(),
         };
         let order = (0..items.len()).collect();
-        Ok(Trainer { options, labels, data: items, learner, oracle, epoch: 0, order, prepared })
+        let global = matches!(options.search, Search::Beam { .. }).then(|| Global::new(options.system));
+        Ok(Trainer { options, labels, data: items, learner, oracle, epoch: 0, order, prepared, global })
     }
 
     /// What was done to the training data.
@@ -448,7 +457,10 @@ impl Trainer {
         self.learner.stats = EpochStats { epoch: self.epoch, ..EpochStats::default() };
         for &i in &self.order {
             let item = &self.data[i];
-            self.learner.learn(&mut self.oracle, item, &self.options, explore)?;
+            match self.global.as_mut() {
+                Some(g) => self.learner.learn_global(g, &mut self.oracle, item, &self.options, explore)?,
+                None => self.learner.learn(&mut self.oracle, item, &self.options, explore)?,
+            }
             self.learner.stats.sentences += 1;
             self.learner.stats.tokens += item.tree.len() as u64;
             progress(item.tree.len() as u64);
@@ -460,8 +472,10 @@ impl Trainer {
     /// The model with the averaged weights. O(tables).
     pub fn model(&self) -> Model {
         let (steps, arcs) = (self.learner.steps.averaged(), self.learner.arcs.averaged());
-        Model::new(self.options.system, self.labels.clone(), steps, arcs, self.options.feats)
-            .expect("the trainer's tables are sized for its system and labels")
+        let mut model = Model::new(self.options.system, self.labels.clone(), steps, arcs, self.options.feats)
+            .expect("the trainer's tables are sized for its system and labels");
+        model.beam = self.options.search.width() as u32;
+        model
     }
 }
 

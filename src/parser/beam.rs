@@ -1,0 +1,417 @@
+//! Beam search over labelled steps: the [`BeamParser`], and the beam that
+//! global training ([`super::global`]) decodes with.
+//!
+//! A *hypothesis* is a configuration reached from the start with its
+//! labels ([`ArcState`]) and its score, the sum of the scores of its
+//! labelled steps (each the step weight plus the label weight, as the
+//! greedy [`Parser`](super::Parser) scores them, [`LabelledScores`]). One
+//! search step expands every hypothesis of the beam by every applicable
+//! labelled step (a final hypothesis stays as it is: Aufrant et al. 2017,
+//! NEXT(c) = {c}) and keeps the K best successors; the search ends when
+//! every hypothesis is final and returns the best.
+//!
+//! Ties are broken deterministically ([`Candidate::rank`]): by score, then
+//! by the score of the last step alone, then by the beam position of the
+//! parent, the step's class, the label weight and the label. With K = 1
+//! the search therefore takes exactly the greedy parser's steps (the
+//! greedy parser's first-best rule on ties is the same order), which
+//! `tests/beam.rs` checks.
+//!
+//! Hypotheses own flat copies of their configuration and labels, copied
+//! from the parent into buffers that are reused from step to step (no
+//! allocation once warm; O(n) bytes copied per kept successor, only for
+//! the K successors kept, never for the candidates). Goldberg, Zhao &
+//! Huang (2013) share the stack and the history between hypotheses
+//! instead; at the sentence lengths of treebanks the copies are a small
+//! part of the cost next to the feature scoring (`docs/training.md`).
+
+use super::features::{ArcState, Extractor, Tokens};
+use super::model::{classes, LabelledScores, Model};
+use crate::oracle::{Configuration, Step, System};
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// One hypothesis of a beam.
+#[derive(Clone, Debug)]
+pub struct Hyp {
+    pub config: Configuration,
+    pub arcs: ArcState,
+    /// The sum of the labelled step scores from the start.
+    pub score: f64,
+    /// Training: the history node of the last step ([`super::global`]).
+    pub node: u32,
+    /// Training: whether the hypothesis can still reach as many gold arcs
+    /// as the configuration the search started from.
+    pub correct: bool,
+}
+
+impl Hyp {
+    fn empty(system: System) -> Hyp {
+        Hyp {
+            config: Configuration::initial(system, 0),
+            arcs: ArcState::default(),
+            score: 0.0,
+            node: 0,
+            correct: true,
+        }
+    }
+}
+
+/// A scored successor of a hypothesis.
+#[derive(Clone, Copy, Debug)]
+pub struct Candidate {
+    /// The parent's position in the beam.
+    pub parent: u32,
+    /// The step; `None`: the parent is final and stays.
+    pub step: Option<Step>,
+    /// The step's class in the model ([`classes`]); `None` for a staying
+    /// parent, or for a canonical step without a class (LR-spine, static
+    /// training: [`super::global`]).
+    pub class: Option<u32>,
+    /// The label of an arc step.
+    pub label: Option<u32>,
+    /// The parent's score plus `local`.
+    pub score: f64,
+    /// The labelled step's own score (step weight + label weight).
+    pub local: f32,
+    /// The label's weight (0 without a label).
+    pub label_weight: f32,
+    /// Training: whether the successor is correct.
+    pub correct: bool,
+}
+
+impl Candidate {
+    /// The search order: `Less` when `self` comes first (is better). By
+    /// score (higher first), then `local` (higher first), then parent,
+    /// class (a staying parent first), label weight (higher first) and
+    /// label. A total order: two candidates never compare equal unless
+    /// they are the same successor.
+    pub fn rank(&self, other: &Candidate) -> Ordering {
+        other
+            .score
+            .total_cmp(&self.score)
+            .then(other.local.total_cmp(&self.local))
+            .then(self.parent.cmp(&other.parent))
+            .then(self.class.map(|c| c as i64).unwrap_or(-1).cmp(&other.class.map(|c| c as i64).unwrap_or(-1)))
+            .then(other.label_weight.total_cmp(&self.label_weight))
+            .then(self.label.cmp(&other.label))
+            .then(self.step.cmp(&other.step))
+    }
+}
+
+/// A candidate in the selection heap: the worst is on top.
+#[derive(Clone, Copy, Debug)]
+struct Ranked(Candidate);
+
+impl PartialEq for Ranked {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.rank(&other.0) == Ordering::Equal
+    }
+}
+impl Eq for Ranked {}
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Ranked {
+    /// A max-heap of `Ranked` has the worst candidate on top.
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0.rank(&other.0)
+    }
+}
+
+/// The K best of the candidates offered. O(log K) per offer.
+#[derive(Debug, Default)]
+pub struct Selection {
+    width: usize,
+    heap: BinaryHeap<Ranked>,
+    /// The selection, best first, after [`Selection::finish`].
+    pub chosen: Vec<Candidate>,
+}
+
+impl Selection {
+    /// Starts a selection of at most `width` candidates.
+    pub fn start(&mut self, width: usize) {
+        self.width = width.max(1);
+        self.heap.clear();
+        self.chosen.clear();
+    }
+
+    /// Whether `c` would be kept now (it beats the worst of a full selection).
+    #[inline]
+    pub fn admits(&self, score: f64) -> bool {
+        self.heap.len() < self.width || self.heap.peek().is_some_and(|w| score >= w.0.score)
+    }
+
+    /// Offers `c`.
+    #[inline]
+    pub fn offer(&mut self, c: Candidate) {
+        if self.heap.len() < self.width {
+            self.heap.push(Ranked(c));
+        } else if let Some(mut worst) = self.heap.peek_mut() {
+            if c.rank(&worst.0) == Ordering::Less {
+                *worst = Ranked(c);
+            }
+        }
+    }
+
+    /// Moves the selection, best first, into [`Selection::chosen`]. O(K log K).
+    pub fn finish(&mut self) {
+        self.chosen.clear();
+        self.chosen.extend(self.heap.drain().map(|r| r.0));
+        self.chosen.sort_unstable_by(|a, b| a.rank(b));
+    }
+}
+
+/// Offers the successors of the hypothesis at beam position `parent` by the
+/// steps (by class) where `legal` holds, one per label for an arc step,
+/// with `scores` filled for its configuration. `correct(class, label)`
+/// says whether a successor is correct; with `only_correct`, the others are
+/// not offered. O(classes + arc steps × labels × log K).
+#[allow(clippy::too_many_arguments)]
+pub fn offer_successors(
+    selection: &mut Selection,
+    parent: u32,
+    parent_score: f64,
+    scores: &LabelledScores,
+    steps: &[Step],
+    legal: impl Fn(usize) -> bool,
+    correct: impl Fn(usize, Option<u32>) -> bool,
+    only_correct: bool,
+) {
+    for (i, &step) in steps.iter().enumerate() {
+        if !legal(i) {
+            continue;
+        }
+        let sw = scores.step_weight(i);
+        let class = Some(i as u32);
+        if scores.block(i).is_none() {
+            let local = sw + 0.0;
+            let ok = correct(i, None);
+            if only_correct && !ok {
+                continue;
+            }
+            let score = parent_score + f64::from(local);
+            selection.offer(Candidate {
+                parent,
+                step: Some(step),
+                class,
+                label: None,
+                score,
+                local,
+                label_weight: 0.0,
+                correct: ok,
+            });
+            continue;
+        }
+        for l in 0..scores.label_count() as u32 {
+            let w = scores.label_weight(i, l).unwrap_or(0.0);
+            let local = sw + w;
+            let score = parent_score + f64::from(local);
+            if !selection.admits(score) {
+                continue;
+            }
+            let ok = correct(i, Some(l));
+            if only_correct && !ok {
+                continue;
+            }
+            selection.offer(Candidate {
+                parent,
+                step: Some(step),
+                class,
+                label: Some(l),
+                score,
+                local,
+                label_weight: w,
+                correct: ok,
+            });
+        }
+    }
+}
+
+/// Two generations of hypotheses, reused from step to step.
+#[derive(Debug)]
+pub struct Beams {
+    system: System,
+    /// The current beam (the first `len`).
+    pub cur: Vec<Hyp>,
+    pub len: usize,
+    next: Vec<Hyp>,
+}
+
+impl Beams {
+    /// Empty beams of `system`.
+    pub fn new(system: System) -> Beams {
+        Beams { system, cur: Vec::new(), len: 0, next: Vec::new() }
+    }
+
+    /// The current hypotheses.
+    pub fn hyps(&self) -> &[Hyp] {
+        &self.cur[..self.len]
+    }
+
+    /// Starts from one hypothesis: `config` with `arcs`, score 0, correct.
+    pub fn start(&mut self, config: &Configuration, arcs: &ArcState, node: u32) {
+        if self.cur.is_empty() {
+            self.cur.push(Hyp::empty(self.system));
+        }
+        let h = &mut self.cur[0];
+        h.config.assign(config);
+        h.arcs.assign(arcs);
+        h.score = 0.0;
+        h.node = node;
+        h.correct = true;
+        self.len = 1;
+    }
+
+    /// Whether every hypothesis is final.
+    pub fn all_final(&self) -> bool {
+        self.hyps().iter().all(|h| h.config.is_final())
+    }
+
+    /// Makes the next beam of the `chosen` successors of the current one
+    /// (best first), `node(parent's node, candidate)` giving each its
+    /// history node, and makes it current. O(K n).
+    pub fn advance(&mut self, chosen: &[Candidate], node: impl FnMut(u32, &Candidate) -> u32) {
+        fill(self.system, &mut self.next, &self.cur[..self.len], chosen, node);
+        std::mem::swap(&mut self.cur, &mut self.next);
+        self.len = chosen.len();
+    }
+
+    /// As [`Beams::advance`], with the parents in the current beam of `parents`.
+    pub fn advance_from(&mut self, parents: &Beams, chosen: &[Candidate], node: impl FnMut(u32, &Candidate) -> u32) {
+        fill(self.system, &mut self.next, parents.hyps(), chosen, node);
+        std::mem::swap(&mut self.cur, &mut self.next);
+        self.len = chosen.len();
+    }
+}
+
+/// Writes the successors `chosen` of `parents` into `next`.
+fn fill(
+    system: System,
+    next: &mut Vec<Hyp>,
+    parents: &[Hyp],
+    chosen: &[Candidate],
+    mut node: impl FnMut(u32, &Candidate) -> u32,
+) {
+    while next.len() < chosen.len() {
+        next.push(Hyp::empty(system));
+    }
+    for (c, dst) in chosen.iter().zip(next.iter_mut()) {
+        let src = &parents[c.parent as usize];
+        dst.config.assign(&src.config);
+        dst.arcs.assign(&src.arcs);
+        if let Some(step) = c.step {
+            // The step was applicable when offered.
+            if let Ok(Some((h, d))) = dst.config.apply(step) {
+                dst.arcs.add(h, d, c.label.unwrap_or(0));
+            }
+        }
+        dst.score = c.score;
+        dst.correct = c.correct;
+        dst.node = node(src.node, c);
+    }
+}
+
+/// The beam-search parser: one per thread, reused for every sentence (no
+/// allocation once warm). O(n × K × (features × (steps + arc steps ×
+/// labels) + labels × log K + n)) per sentence.
+pub struct BeamParser<'m> {
+    model: &'m Model,
+    width: usize,
+    extractor: Extractor,
+    scores: LabelledScores,
+    beams: Beams,
+    selection: Selection,
+    /// The heads found by the last [`BeamParser::parse`], for words 1 … n.
+    pub heads: Vec<usize>,
+    /// The label indices found by the last [`BeamParser::parse`], for words 1 … n.
+    pub labels: Vec<u32>,
+}
+
+impl<'m> BeamParser<'m> {
+    /// A parser applying `model` with a beam of `width` (at least 1).
+    pub fn new(model: &'m Model, width: usize) -> Self {
+        BeamParser {
+            model,
+            width: width.max(1),
+            extractor: Extractor { use_feats: model.feats, ..Extractor::default() },
+            scores: LabelledScores::new(model.system, model.labels.len()),
+            beams: Beams::new(model.system),
+            selection: Selection::default(),
+            heads: Vec::new(),
+            labels: Vec::new(),
+        }
+    }
+
+    /// Parses a sentence: beam search from the initial configuration until
+    /// every hypothesis is final, then the best; words left without a head
+    /// (arc-eager) go to the root with [`Model::root_label`]. Fills
+    /// [`BeamParser::heads`] and [`BeamParser::labels`]. Returns the best
+    /// hypothesis's score.
+    pub fn parse(&mut self, tokens: &Tokens) -> f64 {
+        let model = self.model;
+        let system = model.system;
+        let n = tokens.len();
+        let steps = classes(system);
+        let mut arcs = ArcState::default();
+        arcs.reset(n);
+        self.beams.start(&Configuration::initial(system, n), &arcs, 0);
+        while !self.beams.all_final() {
+            self.selection.start(self.width);
+            for (p, h) in self.beams.hyps().iter().enumerate() {
+                let config = &h.config;
+                if config.is_final() {
+                    self.selection.offer(Candidate {
+                        parent: p as u32,
+                        step: None,
+                        class: None,
+                        label: None,
+                        score: h.score,
+                        local: 0.0,
+                        label_weight: 0.0,
+                        correct: false,
+                    });
+                    continue;
+                }
+                self.extractor.extract(config, &h.arcs, tokens);
+                let applicable = |i: usize| config.is_applicable(steps[i]);
+                self.scores.fill(model.steps(), model.compact_arcs(), &self.extractor.features, applicable);
+                offer_successors(
+                    &mut self.selection,
+                    p as u32,
+                    h.score,
+                    &self.scores,
+                    steps,
+                    applicable,
+                    |_, _| false,
+                    false,
+                );
+            }
+            self.selection.finish();
+            if self.selection.chosen.is_empty() {
+                // Never: every non-final configuration has an applicable step with a class.
+                break;
+            }
+            self.beams.advance(&self.selection.chosen, |_, _| 0);
+        }
+        let best = &self.beams.hyps()[0];
+        self.heads.clear();
+        self.labels.clear();
+        let root = model.root_label();
+        for d in 1..=n {
+            match best.config.head(d) {
+                Some(h) => {
+                    self.heads.push(h);
+                    self.labels.push(best.arcs.label(d).unwrap_or(root));
+                }
+                None => {
+                    self.heads.push(0);
+                    self.labels.push(root);
+                }
+            }
+        }
+        best.score
+    }
+}
