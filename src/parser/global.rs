@@ -141,6 +141,22 @@ struct Node {
 
 const ROOT: u32 = u32::MAX;
 
+/// A check called with every hypothesis global training makes
+/// ([`super::train::Trainer::observe`]).
+pub type Observer = Box<dyn FnMut(&Observed<'_>) + Send>;
+
+/// A hypothesis made by global training, for checks.
+pub struct Observed<'a> {
+    /// The gold tree and the gold labels of words 1 … n.
+    pub gold: &'a crate::tree::DepTree,
+    pub labels: &'a [u32],
+    /// c₀, the configuration the search started from, with its labels.
+    pub start: (&'a Configuration, &'a ArcState),
+    /// The hypothesis, with its labels.
+    pub hyp: (&'a Configuration, &'a ArcState),
+    pub correct: bool,
+}
+
 /// The reusable state of global training (no allocation once warm).
 pub(super) struct Global {
     beams: Beams,
@@ -161,7 +177,7 @@ pub(super) struct Global {
     neg: Vec<u32>,
     missing: Vec<u32>,
     /// Called with (c₀, hypothesis, correct) for every hypothesis made (checks).
-    pub observer: Option<Box<dyn FnMut(&Configuration, &Configuration, bool) + Send>>,
+    pub observer: Option<Observer>,
 }
 
 impl Global {
@@ -223,7 +239,8 @@ impl Learner {
             let root = (g.history.len() - 1) as u32;
             g.beams.start(&g.start, &g.start_arcs, root);
             if let Some(f) = g.observer.as_mut() {
-                f(&g.start, &g.start, true);
+                let start = (&g.start, &g.start_arcs);
+                f(&Observed { gold: &item.tree, labels: &item.labels, start, hyp: start, correct: true });
             }
             let mut fell = false;
             // (violation, c⁺ node, c⁻ node)
@@ -262,9 +279,9 @@ impl Learner {
                     }
                     // Gold successors come from the main beam at the fall, from the gold beam after.
                     let from_gold = fell;
-                    advance_gold(g, self.system, from_gold);
+                    advance_gold(g, item, self.system, from_gold);
                 }
-                advance_main(g, self.system);
+                advance_main(g, item, self.system);
                 if falls_now || fell {
                     fell = true;
                     let (p, q) = (&g.gold.hyps()[0], &g.beams.hyps()[0]);
@@ -557,20 +574,26 @@ impl Learner {
 }
 
 /// Makes the main beam's next generation from `g.selection`.
-fn advance_main(g: &mut Global, system: System) {
-    let Global { beams, selection, history, observer, start, .. } = g;
+fn advance_main(g: &mut Global, item: &Item, system: System) {
+    let Global { beams, selection, history, observer, start, start_arcs, .. } = g;
     beams.advance(&selection.chosen, |parent, c| node_for(history, system, parent, c));
     if let Some(f) = observer.as_mut() {
         for h in beams.hyps() {
-            f(start, &h.config, h.correct);
+            f(&Observed {
+                gold: &item.tree,
+                labels: &item.labels,
+                start: (start, start_arcs),
+                hyp: (&h.config, &h.arcs),
+                correct: h.correct,
+            });
         }
     }
 }
 
 /// Makes the gold beam's next generation from `g.correct`, whose parents
 /// are in the gold beam (`from_gold`) or in the main beam (at the fall).
-fn advance_gold(g: &mut Global, system: System, from_gold: bool) {
-    let Global { beams, gold, correct, history, observer, start, .. } = g;
+fn advance_gold(g: &mut Global, item: &Item, system: System, from_gold: bool) {
+    let Global { beams, gold, correct, history, observer, start, start_arcs, .. } = g;
     let node = |parent: u32, c: &Candidate| node_for(history, system, parent, c);
     if from_gold {
         gold.advance(&correct.chosen, node);
@@ -579,7 +602,13 @@ fn advance_gold(g: &mut Global, system: System, from_gold: bool) {
     }
     if let Some(f) = observer.as_mut() {
         for h in gold.hyps() {
-            f(start, &h.config, h.correct);
+            f(&Observed {
+                gold: &item.tree,
+                labels: &item.labels,
+                start: (start, start_arcs),
+                hyp: (&h.config, &h.arcs),
+                correct: h.correct,
+            });
         }
     }
 }

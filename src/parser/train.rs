@@ -437,6 +437,15 @@ impl Trainer {
         Ok(Trainer { options, labels, data: items, learner, oracle, epoch: 0, order, prepared, global })
     }
 
+    /// Calls `f(gold tree, c₀, hypothesis, correct)` for every hypothesis
+    /// that global training makes (to check the global oracle against a
+    /// brute force); greedy training makes none.
+    pub fn observe(&mut self, f: super::global::Observer) {
+        if let Some(g) = self.global.as_mut() {
+            g.observer = Some(f);
+        }
+    }
+
     /// What was done to the training data.
     pub fn prepared(&self) -> &Prepared {
         &self.prepared
