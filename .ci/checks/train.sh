@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End to end: train a small parser, parse, evaluate (issue 13). Run from the
+# End to end: train small parsers (greedy and beam), parse, evaluate. Run from the
 # repo root after `cargo test --release`.
 #  - with ../shared/ud: 2 epochs of arc-hybrid with the dynamic oracle on the
 #    first 2,000 sentences of el_gdt-ud-train, dev = el_gdt-ud-dev; parse
@@ -55,4 +55,36 @@ for run in "lr-spine dynamic optimal" "attardi static none" "attardi dynamic non
     python3 -c "import sys; sys.exit(0 if $u >= 60 else 1)" || { echo "train.sh: $1 $2 UAS $u < 60"; exit 1; }
   fi
 done
-echo "train.sh: ok (UAS $uas)"
+# Beam search and global training: a beam-4 arc-hybrid model (max-violation
+# with restart, the global dynamic oracle) on the 2,000 sentences; parsed
+# with its own beam on 1 and 2 threads (identical output) and with --beam 1
+# (allowed, noted on stderr); then every other system with a beam of 4 for
+# one epoch on the 300-sentence sample (Attardi: its first 100 sentences;
+# the tabular oracle runs at up to K hypotheses per step).
+awk 'BEGIN{RS=""; ORS="\n\n"} NR<=100' "$TMP/small.conllu" > "$TMP/tiny.conllu"
+echo "-- train: arc-hybrid, beam 4, max-violation with restart, 2 epochs"
+timeout 150 "$BIN" train "$TMP/train.conllu" -o "$TMP/b.model" --dev "$TMP/dev.conllu" --beam 4 \
+  --update max-violation --restart --epochs 2 --seed 1 --step-bits 18 --label-bits 16
+grep -a -q '^beam 4$' "$TMP/b.model" || { echo "train.sh: the model does not name its beam"; exit 1; }
+timeout 60 "$BIN" parse --model "$TMP/b.model" "$TMP/test.conllu" -o "$TMP/b1.conllu" --stats
+timeout 60 "$BIN" parse --model "$TMP/b.model" "$TMP/test.conllu" -o "$TMP/b2.conllu" --threads 2
+cmp "$TMP/b1.conllu" "$TMP/b2.conllu"
+"$BIN" parse --model "$TMP/b.model" "$TMP/test.conllu" -o "$TMP/g.conllu" --beam 1 2> "$TMP/note"
+grep -q "trained with a beam of 4, parsing with a beam of 1" "$TMP/note"
+ub=$("$BIN" eval "$TMP/test.conllu" "$TMP/b1.conllu" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["all"]["uas"])')
+echo "arc-hybrid beam 4: test UAS $ub"
+if [ -d "$UD" ]; then
+  python3 -c "import sys; sys.exit(0 if $ub >= 70 else 1)" || { echo "train.sh: beam UAS $ub < 70"; exit 1; }
+fi
+for run in "arc-standard dynamic optimal early" "arc-eager dynamic optimal full" "lr-spine static optimal early" \
+  "attardi dynamic none max-violation"; do
+  set -- $run
+  data="$TMP/small.conllu"
+  [ "$1" = attardi ] && data="$TMP/tiny.conllu"
+  echo "-- train: $1, $2 oracle, beam 4, $4 update, 1 epoch"
+  timeout 120 "$BIN" train "$data" -o "$TMP/$1.b.model" --system "$1" --oracle "$2" --projectivize "$3" \
+    --beam 4 --update "$4" --restart --max-gamma 32 --epochs 1 --seed 1 --step-bits 16 --label-bits 14
+  timeout 60 "$BIN" parse --model "$TMP/$1.b.model" "$TMP/test.conllu" -o "$TMP/$1.b.conllu"
+  "$BIN" eval "$TMP/test.conllu" "$TMP/$1.b.conllu" | head -2
+done
+echo "train.sh: ok (UAS $uas, beam 4: $ub)"

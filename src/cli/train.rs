@@ -226,7 +226,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         );
     }
     eprintln!(
-        "{name}: {} sentences, {} tokens, {} labels; {} non-projective ({} skipped, {} heads changed); {system}, {} oracle",
+        "{name}: {} sentences, {} tokens, {} labels; {} non-projective ({} skipped, {} heads changed); {system}, {}",
         p.sentences,
         p.tokens,
         trainer.labels().len(),
