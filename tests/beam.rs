@@ -18,7 +18,9 @@ use tabula::parser::features::{ArcState, Extractor, Tokens};
 use tabula::parser::global::{correct_steps, Observed, Search, Update};
 use tabula::parser::model::{arc_steps, classes, LabelledScores};
 use tabula::parser::perceptron::Weights;
-use tabula::parser::train::{arc_standard_static, read_gold, GoldSentence, OracleKind, Projectivize, TrainOptions, Trainer};
+use tabula::parser::train::{
+    arc_standard_static, read_gold, GoldSentence, OracleKind, Projectivize, TrainOptions, Trainer,
+};
 use tabula::parser::{Model, Parser};
 use tabula::tree::DepTree;
 
@@ -228,7 +230,8 @@ fn correct_steps_are_the_brute_force_optimal_steps_on_every_configuration() {
                 (false, true) => (0..6).map(|_| random_projective(n, &mut rng)).collect(),
                 (false, false) => (0..6).map(|_| random_tree(n, 0.3, &mut rng)).collect(),
             };
-            let configs: Vec<Configuration> = reachable_with_arcs(system, n).into_iter().filter(|c| !c.is_final()).collect();
+            let configs: Vec<Configuration> =
+                reachable_with_arcs(system, n).into_iter().filter(|c| !c.is_final()).collect();
             let configs: Vec<Configuration> = if n <= 5 {
                 configs
             } else {
@@ -240,8 +243,11 @@ fn correct_steps_are_the_brute_force_optimal_steps_on_every_configuration() {
                     let scores = oracle.scores(c, gold, Strategy::None, Algorithm::Auto).unwrap();
                     let want_scores = brute.step_scores(c).unwrap();
                     let best = classes(system).iter().filter_map(|&s| want_scores.get(s)).max();
-                    let want: HashSet<Step> =
-                        classes(system).iter().copied().filter(|&s| best.is_some() && want_scores.get(s) == best).collect();
+                    let want: HashSet<Step> = classes(system)
+                        .iter()
+                        .copied()
+                        .filter(|&s| best.is_some() && want_scores.get(s) == best)
+                        .collect();
                     let got: HashSet<Step> = correct_steps(system, &scores).collect();
                     assert_eq!(got, want, "{system} gold {gold:?} at {c:?}");
                     checked += 1;
@@ -281,7 +287,8 @@ fn every_hypothesis_of_global_training_is_correct_exactly_when_it_can_reach_the_
             }
             let mut t = Trainer::new(o, data, "mem").unwrap();
             // (gold, gold labels, c0, its labels, hypothesis, its labels, correct)
-            type Seen = Vec<(DepTree, Vec<u32>, Configuration, Vec<Option<u32>>, Configuration, Vec<Option<u32>>, bool)>;
+            type Seen =
+                Vec<(DepTree, Vec<u32>, Configuration, Vec<Option<u32>>, Configuration, Vec<Option<u32>>, bool)>;
             let seen: Arc<Mutex<Seen>> = Arc::default();
             let sink = seen.clone();
             t.observe(Box::new(move |o: &Observed<'_>| {

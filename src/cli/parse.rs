@@ -62,8 +62,7 @@ impl<'m> Worker<'m> {
         self.labels.clear();
         self.labels.extend(labels.iter().map(|&l| model.labels.get(l as usize).map_or("_", String::as_str)));
         let mut out = Vec::with_capacity(raw.text.len() + 16);
-        cols.write_with(&raw.text, heads, &self.labels, &mut out)
-            .map_err(|e| ParserError::Io(e.to_string()))?;
+        cols.write_with(&raw.text, heads, &self.labels, &mut out).map_err(|e| ParserError::Io(e.to_string()))?;
         Ok((out, cols.len()))
     }
 }
@@ -74,11 +73,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let model = Model::load(&args.model)?;
     let beam = args.beam.unwrap_or(model.beam) as usize;
     if beam != model.beam as usize {
-        eprintln!(
-            "{}: trained with a beam of {}, parsing with a beam of {beam}",
-            args.model.display(),
-            model.beam
-        );
+        eprintln!("{}: trained with a beam of {}, parsing with a beam of {beam}", args.model.display(), model.beam);
     }
     let (input, file) = match &args.input {
         Some(p) => open(p)?,

@@ -160,7 +160,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             .into());
         }
         if args.restart {
-            return Err("--restart: with --beam 1 training restarts after every update already; it needs --beam 2 or more".into());
+            return Err(
+                "--restart: with --beam 1 training restarts after every update already; it needs --beam 2 or more"
+                    .into(),
+            );
         }
         Search::Greedy
     } else {
@@ -235,7 +238,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         p.changed_heads,
         match (oracle, search) {
             (OracleKind::Static, Search::Greedy) => "static oracle, greedy".to_owned(),
-            (OracleKind::Dynamic, Search::Greedy) => format!("dynamic oracle ({algorithm}), greedy, exploring from epoch {} with p = {explore_p}", explore_from + 1),
+            (OracleKind::Dynamic, Search::Greedy) => format!(
+                "dynamic oracle ({algorithm}), greedy, exploring from epoch {} with p = {explore_p}",
+                explore_from + 1
+            ),
             (_, Search::Beam { width, update, restart }) => format!(
                 "{} oracle{}, beam {width}, {} update{}",
                 if oracle == OracleKind::Static { "static" } else { "global dynamic" },

@@ -47,13 +47,7 @@ pub struct Hyp {
 
 impl Hyp {
     fn empty(system: System) -> Hyp {
-        Hyp {
-            config: Configuration::initial(system, 0),
-            arcs: ArcState::default(),
-            score: 0.0,
-            node: 0,
-            correct: true,
-        }
+        Hyp { config: Configuration::initial(system, 0), arcs: ArcState::default(), score: 0.0, node: 0, correct: true }
     }
 }
 

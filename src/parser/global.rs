@@ -235,7 +235,14 @@ impl Learner {
         g.history.clear();
         let mut start_depth = 0u32;
         loop {
-            g.history.push(Node { parent: ROOT, step: None, class: None, block: None, label: None, depth: start_depth });
+            g.history.push(Node {
+                parent: ROOT,
+                step: None,
+                class: None,
+                block: None,
+                label: None,
+                depth: start_depth,
+            });
             let root = (g.history.len() - 1) as u32;
             g.beams.start(&g.start, &g.start_arcs, root);
             if let Some(f) = g.observer.as_mut() {
@@ -400,11 +407,8 @@ impl Learner {
             self.scores.fill(self.steps.current(), self.arcs.current(), &self.extractor.features, legal);
             // Static: the canonical labelled step at this depth.
             let depth = history[h.node as usize].depth as usize;
-            let canonical = if h.correct && options.oracle == OracleKind::Static {
-                path_steps.get(depth).copied()
-            } else {
-                None
-            };
+            let canonical =
+                if h.correct && options.oracle == OracleKind::Static { path_steps.get(depth).copied() } else { None };
             let gold_label = |s: Step| match config.arc(s) {
                 Some((hd, d)) if item.tree.head(d) == hd => Some(item.labels[d - 1]),
                 _ => None,
@@ -475,7 +479,8 @@ impl Learner {
         g.fork_arcs.assign(&g.replay_arcs);
         let labels = self.labels.max(1);
         // The first differing step of each side, from the same configuration.
-        let first = (g.pos.get(common).map(|&i| g.history[i as usize]), g.neg.get(common).map(|&i| g.history[i as usize]));
+        let first =
+            (g.pos.get(common).map(|&i| g.history[i as usize]), g.neg.get(common).map(|&i| g.history[i as usize]));
         let both = first.0.is_some() && first.1.is_some();
         if let (Some(p), Some(q)) = first {
             self.extractor.extract(&g.replay, &g.replay_arcs, &item.tokens);

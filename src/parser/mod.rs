@@ -1,6 +1,7 @@
-//! A greedy transition-based dependency parser that learns with tabula's
-//! oracles — an application on the [oracle](crate::oracle) layer, generic
-//! over the registered [`System`](crate::oracle::System)s.
+//! A transition-based dependency parser that learns with tabula's oracles,
+//! greedy or with beam search and global training — an application on the
+//! [oracle](crate::oracle) layer, generic over the registered
+//! [`System`](crate::oracle::System)s.
 //!
 //! * [`columns`] — FORM, UPOS, HEAD and DEPREL of a CoNLL-U block, as byte
 //!   ranges (reading, and writing back with new HEAD and DEPREL only);
@@ -9,8 +10,12 @@
 //! * [`perceptron`] — hashed weight tables and the averaged perceptron;
 //! * [`model`] — the model (labelled steps: a step that builds an arc
 //!   carries a DEPREL), the greedy [`Parser`], the versioned model file;
-//! * [`train`] — the static and dynamic (error-exploring, seed 000
-//!   Algorithm 2) training regimes over an [`OracleSession`](crate::oracle::session::OracleSession);
+//! * [`train`] — the static and dynamic (error-exploring, Goldberg & Nivre
+//!   2013) training regimes over an [`OracleSession`](crate::oracle::session::OracleSession);
+//! * [`beam`] — beam search ([`beam::BeamParser`]) and the beam that
+//!   global training decodes with;
+//! * [`global`] — global training with the exact global dynamic oracle
+//!   (early update, max-violation, full update, restart);
 //! * [`eval`] — UAS and LAS (CoNLL 2018: the universal part of DEPREL).
 //!
 //! ```

@@ -64,8 +64,8 @@
 
 use super::columns::Columns;
 use super::eval::{universal, Counts};
-use super::global::{Global, Search};
 use super::features::{ArcState, Extractor, Tokens};
+use super::global::{Global, Search};
 use super::model::{arc_class, classes, step_class, AnyParser, LabelledScores, Model};
 use super::perceptron::Averaged;
 use super::ParserError;
