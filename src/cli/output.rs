@@ -149,8 +149,12 @@ pub(crate) fn check_apart(output: Option<&Path>, inputs: &[&Path]) -> Result<(),
     Ok(())
 }
 
-/// Whether two output paths name the same file (existing or to be made).
+/// Whether two output paths name the same regular file (existing or to be
+/// made); devices and FIFOs are written in place and may be shared.
 pub(crate) fn same_target(a: &Path, b: &Path) -> bool {
+    if [a, b].iter().any(|p| fs::metadata(p).is_ok_and(|m| !m.is_file()) || special_dir(p)) {
+        return false;
+    }
     if let (Some(x), Some(y)) = (identity(a), identity(b)) {
         return x == y;
     }
