@@ -85,7 +85,7 @@ pub(crate) fn load_weights(prefer: Option<&Path>) -> Result<Option<Weights>, Cli
         Some(p) if p == Path::new("none") => Ok(None),
         Some(p) if p == Path::new("default") => Ok(Some(Weights::default())),
         Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            let text = tabula::projectivize::read_weights_file(p).map_err(|e| format!("{}: {e}", p.display()))?;
             let weights = Weights::parse(&text).map_err(|errors| {
                 errors
                     .0

@@ -63,9 +63,14 @@ pub enum ParserError {
     /// An LR-spine model file with another number of spine classes.
     #[error("the model scores spine steps up to K = {found}, but this build has K = {expected} (MODEL_SPINE_DEPTH)")]
     ModelSpineDepth { found: String, expected: u32 },
-    /// A model file that ends early.
-    #[error("the model file is truncated")]
+    /// A model file whose header ends early.
+    #[error("the model file is truncated (within its header)")]
     ModelTruncated,
+    /// A model file whose size is not the one its header states: truncated,
+    /// longer, or with a header edited to another system (`sized_for`: the
+    /// systems whose tables have the file's size).
+    #[error("{}", model_size_message(*system, *expected, *found, sized_for))]
+    ModelSize { system: crate::oracle::System, expected: u64, found: u64, sized_for: Vec<crate::oracle::System> },
     /// A model file whose header or checksum is wrong.
     #[error("the model file is corrupt: {0}")]
     ModelCorrupt(String),
@@ -92,4 +97,30 @@ pub enum ParserError {
     Oracle(#[from] OracleError),
     #[error(transparent)]
     Projectivize(#[from] crate::projectivize::ProjectivizeError),
+    /// The tables would need more memory than the limit.
+    #[error(transparent)]
+    TooMuchMemory(#[from] crate::memory::TooMuchMemory),
+}
+
+/// The text of [`ParserError::ModelSize`].
+fn model_size_message(
+    system: crate::oracle::System,
+    expected: u64,
+    found: u64,
+    sized_for: &[crate::oracle::System],
+) -> String {
+    match sized_for {
+        [first, rest @ ..] => {
+            let others: String = rest.iter().map(|s| format!(" or {s}")).collect();
+            format!(
+                "the model file is corrupt: its header says `system {system}`, but its tables have the size of an {first}{others} model (the header was changed)"
+            )
+        }
+        [] if found < expected => {
+            format!("the model file is truncated: its header states {expected} bytes, the file has {found}")
+        }
+        [] => format!(
+            "the model file is corrupt: its header states {expected} bytes, the file has {found} (trailing bytes after the checksum)"
+        ),
+    }
 }

@@ -65,8 +65,8 @@
 use super::columns::Columns;
 use super::eval::{universal, Counts};
 use super::features::{ArcState, Extractor, Tokens};
-use super::model::{arc_class, classes, step_class, LabelledScores, Model, Parser};
-use super::perceptron::Averaged;
+use super::model::{arc_class, arc_steps, classes, step_class, LabelledScores, Model, Parser};
+use super::perceptron::{check_tables, Averaged, TRAINING_BYTES_PER_WEIGHT};
 use super::ParserError;
 use crate::conllu::Reader;
 use crate::oracle::session::OracleSession;
@@ -411,12 +411,19 @@ impl Trainer {
         if items.is_empty() {
             return Err(ParserError::EmptyTreebank(file.to_owned()));
         }
-        let model = Model::zeros(options.system, labels.clone(), options.step_bits, options.label_bits);
+        // The tables' widths (as Model::zeros makes them), checked against the memory limit first.
+        let widths = (classes(options.system).len(), arc_steps(options.system).count() * labels.len().max(1));
+        check_tables(
+            (options.step_bits, widths.0),
+            (options.label_bits, widths.1),
+            TRAINING_BYTES_PER_WEIGHT,
+            "training the model tables",
+        )?;
         let learner = Learner {
             system: options.system,
             labels: labels.len(),
-            steps: Averaged::zeros(options.step_bits, model.steps().width()),
-            arcs: Averaged::zeros(options.label_bits, model.arcs().width()),
+            steps: Averaged::zeros(options.step_bits, widths.0),
+            arcs: Averaged::zeros(options.label_bits, widths.1),
             state: ArcState::default(),
             extractor: Extractor { use_feats: options.feats, ..Extractor::default() },
             scores: LabelledScores::new(options.system, labels.len()),
