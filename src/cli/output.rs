@@ -55,8 +55,14 @@ fn unregister(p: &Path) {
 
 /// An I/O error without the temporary file's name that tempfile adds.
 fn plain(e: io::Error) -> io::Error {
-    match e.raw_os_error() {
-        Some(code) => io::Error::from_raw_os_error(code),
+    if let Some(code) = e.raw_os_error() {
+        return io::Error::from_raw_os_error(code);
+    }
+    // tempfile wraps the system's error as `ERROR at path "TEMP"`, keeping
+    // only its text: keep the text without the path.
+    let text = e.to_string();
+    match text.find(" at path \"") {
+        Some(at) => io::Error::new(e.kind(), &text[..at]),
         None => io::Error::from(e.kind()),
     }
 }
@@ -260,7 +266,9 @@ impl Output {
         self
     }
 
+    /// `e` naming the output as the user gave it (never the temporary file).
     fn named(&self, e: io::Error) -> io::Error {
+        let e = if matches!(self.sink, Sink::Temp { .. }) { plain(e) } else { e };
         io::Error::new(e.kind(), format!("cannot write {}: {e}", self.shown))
     }
 
@@ -274,7 +282,7 @@ impl Output {
             Sink::Direct(w) => w.flush().map_err(fail)?,
             Sink::Temp { writer, target } => {
                 let w = writer.take().expect("committed once");
-                let temp = w.into_inner().map_err(|e| fail(e.into_error()))?;
+                let temp = w.into_inner().map_err(|e| fail(plain(e.into_error())))?;
                 let temp_path = temp.path().to_path_buf();
                 let result = temp.persist(&*target);
                 unregister(&temp_path);

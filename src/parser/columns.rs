@@ -121,10 +121,7 @@ impl Columns {
         }
         let n = cols.words.len();
         if let Some(&(k, m, line)) = empty_nodes.iter().find(|&&(k, _, _)| k > n) {
-            return Err(fail(
-                line,
-                format!("empty node `{k}.{m}` comes after word {k}, but the last word is {n}"),
-            ));
+            return Err(fail(line, format!("empty node `{k}.{m}` comes after word {k}, but the last word is {n}")));
         }
         Ok(cols)
     }
