@@ -10,6 +10,7 @@
 use super::ParserError;
 use crate::conllu::fields::field_lines;
 use crate::conllu::RawSentence;
+use crate::conllu::COLUMN_NAMES;
 use crate::tree::DepTree;
 use std::io::{self, Write};
 use std::ops::Range;
@@ -33,8 +34,6 @@ pub struct Columns {
     /// 1-based line number of the block's first line.
     pub first_line: usize,
 }
-
-use crate::conllu::COLUMN_NAMES;
 
 /// `s` for a message, lossily decoded.
 fn lossy(s: &[u8]) -> String {
