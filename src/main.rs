@@ -12,9 +12,11 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
-    /// Refuse, with an error, any single computation (one sentence's chart,
-    /// one oracle call) estimated to need more memory than this, instead of
-    /// letting the allocation abort the process: e.g. 500M, 8G, 2T.
+    /// Refuse, with an error, any single computation (one sentence's chart
+    /// and preference weights, one oracle call, the model's tables in
+    /// training or when a model is read) estimated to need more memory than
+    /// this, instead of letting the allocation abort the process: e.g. 500M,
+    /// 8G, 2T.
     #[arg(long, global = true, value_name = "SIZE", default_value = "8G", value_parser = tabula::memory::parse_size)]
     max_memory: u64,
 }

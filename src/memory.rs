@@ -3,10 +3,15 @@
 //! The engine's chart takes O(n²) cells for n + 1 terminals and the
 //! quadratic oracle's memo O(k²) for a stack of k + 1 nodes: a 60,000-word
 //! sentence would need tens of gigabytes, and a failed allocation aborts the
-//! process. Both estimate what they will need before allocating and return
-//! [`TooMuchMemory`] beyond the process-wide limit ([`set_max_memory`],
-//! default [`DEFAULT_MAX_MEMORY`]); the command line sets it with
-//! `--max-memory`.
+//! process. Every allocation that grows with the input or a parameter
+//! estimates what it will need first and returns [`TooMuchMemory`] beyond
+//! the process-wide limit ([`set_max_memory`], default
+//! [`DEFAULT_MAX_MEMORY`]): the chart, the count memo, the oracles' memos
+//! and tables, the preference weights with the chart
+//! ([`PreferringProjectivizer`](crate::projectivize::PreferringProjectivizer)),
+//! the parser's tables in training and when a model file is read
+//! ([`check_tables`](crate::parser::perceptron::check_tables)). The command
+//! line sets the limit with `--max-memory`.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 

@@ -329,7 +329,7 @@ fn lr_spine_and_attardi_model_files_round_trip_and_parse_every_length() {
         for len in 0..bytes.len() {
             assert!(Model::from_bytes(&bytes[..len]).is_err(), "{system}: prefix of {len} bytes accepted");
         }
-        assert!(matches!(Model::from_bytes(&bytes[..bytes.len() - 5]), Err(ParserError::ModelTruncated)));
+        assert!(matches!(Model::from_bytes(&bytes[..bytes.len() - 5]), Err(ParserError::ModelSize { .. })));
         let header = String::from_utf8_lossy(&bytes[..100]).into_owned();
         let depth_line = format!("spine-depth {MODEL_SPINE_DEPTH}\n");
         assert_eq!(header.contains(&depth_line), system == System::LrSpine, "{header}");
@@ -405,20 +405,20 @@ fn model_files_round_trip_and_bad_ones_are_errors() {
     for len in 0..bytes.len() {
         assert!(Model::from_bytes(&bytes[..len]).is_err(), "prefix of {len} bytes accepted");
     }
-    assert!(matches!(Model::from_bytes(&bytes[..bytes.len() - 3]), Err(ParserError::ModelTruncated)));
+    assert!(matches!(Model::from_bytes(&bytes[..bytes.len() - 3]), Err(ParserError::ModelSize { .. })));
     let mut flipped = bytes.clone();
     let last = flipped.len() - 20;
     flipped[last] ^= 1;
     assert!(matches!(Model::from_bytes(&flipped), Err(ParserError::ModelCorrupt(_))));
     let mut longer = bytes.clone();
     longer.push(0);
-    assert!(matches!(Model::from_bytes(&longer), Err(ParserError::ModelCorrupt(_))));
+    assert!(matches!(Model::from_bytes(&longer), Err(ParserError::ModelSize { .. })));
     assert!(matches!(Model::from_bytes(b"1\tHi\t_\n"), Err(ParserError::ModelForeign)));
     // A header announcing huge tables is checked against the file size before any allocation.
     let huge = format!(
         "TABULA-PARSER-MODEL\nversion {MODEL_VERSION}\nsystem arc-eager\nfeatures {FEATURE_SET}\nstep-bits 30\nlabel-bits 30\nlabels 1\nx\nend\n0000"
     );
-    assert!(matches!(Model::from_bytes(huge.as_bytes()), Err(ParserError::ModelTruncated)));
+    assert!(matches!(Model::from_bytes(huge.as_bytes()), Err(ParserError::ModelSize { .. })));
     let text = String::from_utf8_lossy(&bytes[..60]).replace(&format!("version {MODEL_VERSION}"), "version 9");
     let mut other = text.into_bytes();
     other.extend_from_slice(&bytes[60..]);

@@ -166,7 +166,7 @@ fn load_weights(prefer: Option<&Path>) -> PyResult<Option<Weights>> {
         Some(p) if p == Path::new("none") => Ok(None),
         Some(p) if p == Path::new("default") => Ok(Some(Weights::default())),
         Some(p) => {
-            let text = std::fs::read_to_string(p)
+            let text = tabula::projectivize::read_weights_file(p)
                 .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", p.display())))?;
             let weights = Weights::parse(&text).map_err(|errors| {
                 let lines: Vec<String> =

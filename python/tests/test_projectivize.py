@@ -135,3 +135,21 @@ def test_conllu_round_trip_is_byte_exact(tmp_path):
     assert tabula.parse_conllu(SMALL.read_text())[1].heads == sentences[1].heads
     assert "".join(s.text for s in sentences).endswith(SMALL.read_text()[-200:])
     assert [len(s) for s in sentences] == [len(s.heads) for s in sentences]
+
+
+def test_memory_limit_and_special_weights_files_are_errors(tmp_path):
+    """A sentence whose preference weights and chart exceed the memory limit
+    raises ValueError before anything is allocated (it used to abort the
+    interpreter), and `prefer=` a device is an OSError, not an endless read."""
+    n = 100_000
+    lines = []
+    for i in range(1, n + 1):
+        head = {1: 0, 3: 5, 4: 1, 5: 1}.get(i, i - 1)
+        lines.append(f"{i}\tw\t_\tX\t_\t_\t{head}\tdep\t_\t_")
+    (sentence,) = tabula.parse_conllu("\n".join(lines) + "\n\n", "long.conllu")
+    with pytest.raises(ValueError, match="the preference weights and the chart for 100000 words would need about"):
+        tabula.projectivize(sentence, prefer="default")
+    zero = tmp_path / "zero"
+    zero.symlink_to("/dev/zero")
+    with pytest.raises(OSError, match="not a regular file"):
+        tabula.projectivize(sentence, prefer=str(zero))

@@ -58,8 +58,15 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let inputs: Vec<Option<&Path>> =
         if args.inputs.is_empty() { vec![None] } else { args.inputs.iter().map(|p| Some(p.as_path())).collect() };
     // Outputs first: an unwritable path is reported before any work.
-    let mut output = Output::create(args.tsv.as_deref())?;
-    let plot_output = args.plot.as_deref().map(|p| Output::create(Some(p))).transpose()?;
+    let mut read: Vec<&Path> = inputs.iter().map(|p| p.unwrap_or(Path::new("-"))).collect();
+    read.extend(args.grammar.as_deref());
+    if let (Some(tsv), Some(plot)) = (&args.tsv, &args.plot) {
+        if super::output::same_target(tsv, plot) {
+            return Err(format!("--tsv {} and --plot {} are the same file", tsv.display(), plot.display()).into());
+        }
+    }
+    let mut output = Output::create_apart(args.tsv.as_deref(), &read)?;
+    let plot_output = args.plot.as_deref().map(|p| Output::create_apart(Some(p), &read)).transpose()?;
     let out = output.writer();
     writeln!(out, "index\tsent_id\tlength\tnonprojective\tbest\tcount")?;
     let mut index = 0u64;

@@ -40,6 +40,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let (gold, gold_name) = open(&args.gold)?;
     let (pred, pred_name) = open(&args.pred)?;
     let e = evaluate(gold, &gold_name, pred, &pred_name)?;
+    if !e.gold_labels && e.all.words > 0 {
+        eprintln!("warning: every DEPREL of {gold_name} is `_`: LAS is not reported");
+    }
     let mut out = io::stdout().lock();
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&e.to_json())?)?;

@@ -262,7 +262,10 @@ fn run_walk(args: &Args, path: &std::path::Path, oracle: &mut Oracle<'_>) -> Res
         return Err(format!("--stray must be a probability in [0, 1], not {}", args.stray).into());
     }
     // The plot's output first: an unwritable path is reported before any work.
-    let plot_output = args.plot.as_deref().map(|p| Output::create(Some(p))).transpose()?;
+    let mut inputs = vec![path];
+    inputs.extend(args.grammar.as_deref());
+    inputs.extend(args.strict_grammar.as_deref());
+    let plot_output = args.plot.as_deref().map(|p| Output::create_apart(Some(p), &inputs)).transpose()?;
     let file = std::fs::File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     let sentences = walk::read_gold(std::io::BufReader::new(file), &path.display().to_string(), args.projectivize)?;
     let opts = WalkOptions {

@@ -12,7 +12,11 @@
 //!
 //! [`Output::create`] runs before any input is read, so an unwritable or
 //! missing directory is reported at once; every message names the path the
-//! user gave, never the temporary file.
+//! user gave, never the temporary file. An existing file that cannot be
+//! written (no permission, or no write bit at all, as mode 0444) is refused,
+//! not replaced. [`Output::create_apart`] also refuses an output that is the
+//! same file as one of the command's inputs (same device and inode: hard and
+//! symbolic links, `./x` and `x` are all caught), naming both paths.
 
 use super::CliError;
 use std::fs::{self, File, OpenOptions};
@@ -51,8 +55,14 @@ fn unregister(p: &Path) {
 
 /// An I/O error without the temporary file's name that tempfile adds.
 fn plain(e: io::Error) -> io::Error {
-    match e.raw_os_error() {
-        Some(code) => io::Error::from_raw_os_error(code),
+    if let Some(code) = e.raw_os_error() {
+        return io::Error::from_raw_os_error(code);
+    }
+    // tempfile wraps the system's error as `ERROR at path "TEMP"`, keeping
+    // only its text: keep the text without the path.
+    let text = e.to_string();
+    match text.find(" at path \"") {
+        Some(at) => io::Error::new(e.kind(), &text[..at]),
         None => io::Error::from(e.kind()),
     }
 }
@@ -100,7 +110,79 @@ fn resolve_links(path: &Path) -> io::Result<PathBuf> {
     Err(io::Error::other("too many levels of symbolic links"))
 }
 
+/// The device and inode of an existing file (`-`: standard input's), or
+/// `None` if there is none.
+#[cfg(unix)]
+fn identity(p: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let m = if p == Path::new("-") {
+        use std::os::fd::AsFd;
+        let fd = io::stdin().as_fd().try_clone_to_owned().ok()?;
+        File::from(fd).metadata().ok()?
+    } else {
+        fs::metadata(p).ok()?
+    };
+    Some((m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn identity(p: &Path) -> Option<PathBuf> {
+    fs::canonicalize(p).ok()
+}
+
+/// Refuses an `output` that is the same existing regular file as one of
+/// `inputs` (`-`: standard input): writing it would replace the input.
+pub(crate) fn check_apart(output: Option<&Path>, inputs: &[&Path]) -> Result<(), CliError> {
+    let Some(out) = output.filter(|p| *p != Path::new("-")) else { return Ok(()) };
+    if !fs::metadata(out).is_ok_and(|m| m.is_file()) {
+        return Ok(());
+    }
+    let Some(id) = identity(out) else { return Ok(()) };
+    for input in inputs {
+        if identity(input).as_ref() == Some(&id) {
+            let shown = if *input == Path::new("-") {
+                "standard input".into()
+            } else {
+                format!("the input {}", input.display())
+            };
+            return Err(format!(
+                "cannot write {}: it is the same file as {shown}, which would be replaced",
+                out.display()
+            )
+            .into());
+        }
+    }
+    Ok(())
+}
+
+/// Whether two output paths name the same regular file (existing or to be
+/// made); devices and FIFOs are written in place and may be shared.
+pub(crate) fn same_target(a: &Path, b: &Path) -> bool {
+    if [a, b].iter().any(|p| fs::metadata(p).is_ok_and(|m| !m.is_file()) || special_dir(p)) {
+        return false;
+    }
+    if let (Some(x), Some(y)) = (identity(a), identity(b)) {
+        return x == y;
+    }
+    let place = |p: &Path| -> Option<PathBuf> {
+        let t = resolve_links(p).ok()?;
+        let dir = match t.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        Some(fs::canonicalize(dir).ok()?.join(t.file_name()?))
+    };
+    a == b || place(a).is_some_and(|x| place(b).as_ref() == Some(&x))
+}
+
 impl Output {
+    /// [`Output::create`], after refusing an output that is the same file
+    /// as one of `inputs` (`-`: standard input); see [`check_apart`].
+    pub(crate) fn create_apart(path: Option<&Path>, inputs: &[&Path]) -> Result<Output, CliError> {
+        check_apart(path, inputs)?;
+        Output::create(path)
+    }
+
     /// Opens the output `path` (`-` or `None`: standard output). Fails, naming
     /// `path`, when it cannot be written: a directory, a missing directory, no
     /// permission.
@@ -130,6 +212,24 @@ impl Output {
         if in_place {
             let f = OpenOptions::new().write(true).open(p).map_err(fail)?;
             return Ok(Output { sink: Sink::Direct(BufWriter::with_capacity(1 << 16, f)), shown });
+        }
+        if let Some(m) = &existing {
+            // Replacing goes through a rename, which the file's own
+            // permissions do not govern: check them as a write in place would.
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                let mode = m.permissions().mode() & 0o7777;
+                if mode & 0o222 == 0 {
+                    return Err(format!("cannot write {shown}: the file is read-only (mode {mode:04o})").into());
+                }
+            }
+            #[cfg(not(unix))]
+            if m.permissions().readonly() {
+                return Err(format!("cannot write {shown}: the file is read-only").into());
+            }
+            // Opened for writing without truncation: nothing changes.
+            OpenOptions::new().write(true).open(&target).map_err(fail)?;
         }
         let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -166,7 +266,9 @@ impl Output {
         self
     }
 
+    /// `e` naming the output as the user gave it (never the temporary file).
     fn named(&self, e: io::Error) -> io::Error {
+        let e = if matches!(self.sink, Sink::Temp { .. }) { plain(e) } else { e };
         io::Error::new(e.kind(), format!("cannot write {}: {e}", self.shown))
     }
 
@@ -180,7 +282,7 @@ impl Output {
             Sink::Direct(w) => w.flush().map_err(fail)?,
             Sink::Temp { writer, target } => {
                 let w = writer.take().expect("committed once");
-                let temp = w.into_inner().map_err(|e| fail(e.into_error()))?;
+                let temp = w.into_inner().map_err(|e| fail(plain(e.into_error())))?;
                 let temp_path = temp.path().to_path_buf();
                 let result = temp.persist(&*target);
                 unregister(&temp_path);

@@ -69,7 +69,8 @@ impl<'m> Worker<'m> {
 
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     // The output is checked (and opened) before any input is read.
-    let mut sink = Output::create(args.output.as_deref())?;
+    let input = args.input.as_deref().unwrap_or(Path::new("-"));
+    let mut sink = Output::create_apart(args.output.as_deref(), &[input, &args.model])?;
     let model = Model::load(&args.model)?;
     let beam = args.beam.unwrap_or(model.beam) as usize;
     if beam != model.beam as usize {

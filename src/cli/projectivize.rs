@@ -85,7 +85,7 @@ pub(crate) fn load_weights(prefer: Option<&Path>) -> Result<Option<Weights>, Cli
         Some(p) if p == Path::new("none") => Ok(None),
         Some(p) if p == Path::new("default") => Ok(Some(Weights::default())),
         Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            let text = tabula::projectivize::read_weights_file(p).map_err(|e| format!("{}: {e}", p.display()))?;
             let weights = Weights::parse(&text).map_err(|errors| {
                 errors
                     .0
@@ -234,7 +234,12 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     };
     make_worker()?; // reports a grammar without the needed terminals before reading
                     // The output first: an unwritable path is reported before any work.
-    let mut output = Output::create(args.output.as_deref())?;
+    let inputs = [args.input.as_deref().unwrap_or(Path::new("-"))]
+        .into_iter()
+        .chain(args.prefer.as_deref().filter(|p| !matches!(p.to_str(), Some("none" | "default"))))
+        .chain(args.grammar.as_deref())
+        .collect::<Vec<_>>();
+    let mut output = Output::create_apart(args.output.as_deref(), &inputs)?;
     let (input, file, len) = open_input(args.input.as_deref())?;
     let mut reader = Reader::new(input, file.clone());
     let bar = progress(len);

@@ -207,7 +207,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         search,
     };
     // Opened before any input is read: an unwritable path fails at once.
-    let mut output = Output::create(Some(&args.output))?;
+    let inputs = [Some(&args.train), args.dev.as_ref(), args.init.as_ref()];
+    let mut output =
+        Output::create_apart(Some(&args.output), &inputs.iter().flatten().map(|p| p.as_path()).collect::<Vec<_>>())?;
     let (input, name) = open(&args.train)?;
     let gold = read_gold(input, &name)?;
     let dev = match &args.dev {

@@ -64,6 +64,18 @@ pub enum ErrorKind {
     /// The file starts with a UTF-8 byte-order mark.
     #[error("the file starts with a UTF-8 byte-order mark (bytes EF BB BF), which CoNLL-U does not allow: remove it")]
     ByteOrderMark,
+    /// An empty field (CoNLL-U writes `_` for no value).
+    #[error("empty {column} field (CoNLL-U writes `_` for no value)")]
+    EmptyField { column: &'static str },
+    /// An empty node `k.m` with m = 0.
+    #[error("empty node `{id}`: the part after the dot must be 1 or more")]
+    EmptyNodeZero { id: String },
+    /// An empty node given twice.
+    #[error("empty node `{id}` already given on line {first}")]
+    EmptyNodeTwice { id: String, first: usize },
+    /// An empty node `k.m` with k beyond the last word.
+    #[error("empty node `{id}` comes after word {k}, but the last word is {n}")]
+    EmptyNodeAfterEnd { id: String, k: usize, n: usize },
     /// A carriage return not followed by a line feed.
     #[error("carriage return inside a line: CoNLL-U lines end with LF or CR LF, not CR alone")]
     CarriageReturn,
@@ -124,7 +136,13 @@ struct Fields {
     sent_id: Option<(u32, u32)>,
     /// The multiword range ending last: (line, end, ID).
     last_range: Option<(usize, usize, String)>,
+    /// The empty node of the largest k: (line, k, ID).
+    last_empty_node: Option<(usize, usize, String)>,
 }
+
+/// The names of the ten columns, for messages.
+pub(crate) const COLUMN_NAMES: [&str; 10] =
+    ["ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC"];
 
 /// A parsed sentence: its bytes and its gold tree.
 #[derive(Clone, Debug)]
@@ -199,10 +217,15 @@ impl Sentence {
     /// `file` is the name used in errors. On error the block is handed back.
     pub fn parse(raw: RawSentence, file: &Arc<str>) -> Result<Sentence, Box<InvalidSentence>> {
         match Self::parse_fields(&raw) {
-            Ok(Fields { heads, head_fields, head_lines, sent_id, last_range }) => {
+            Ok(Fields { heads, head_fields, head_lines, sent_id, last_range, last_empty_node }) => {
                 let fail = |line: usize, kind: ErrorKind| ConlluError { file: file.clone(), line, kind };
                 let n = heads.len();
                 let mut error = None;
+                if let Some((line, k, id)) = last_empty_node {
+                    if k > n {
+                        error = Some(fail(line, ErrorKind::EmptyNodeAfterEnd { id, k, n }));
+                    }
+                }
                 if let Some((line, end, id)) = last_range {
                     if end > n {
                         error = Some(fail(line, ErrorKind::DanglingRange { id, n }));
@@ -248,6 +271,9 @@ impl Sentence {
         let mut head_lines = Vec::new();
         let mut sent_id = None;
         let mut last_range = None;
+        let mut last_empty_node: Option<(usize, usize, String)> = None;
+        // Empty nodes seen: (k, m, line).
+        let mut empty_nodes: Vec<(usize, usize, usize)> = Vec::new();
         for (number, (at, line)) in lines(&raw.text).enumerate() {
             let line_no = raw.first_line + number;
             if line_no == 1 && at == 0 && line.starts_with(b"\xEF\xBB\xBF") {
@@ -284,6 +310,11 @@ impl Sentence {
             if columns != 10 {
                 return Err((line_no, ErrorKind::ColumnCount { found: columns }));
             }
+            let start = |i: usize| if i == 0 { 0 } else { tabs[i - 1] + 1 };
+            let end = |i: usize| if i == 9 { line.len() } else { tabs[i] };
+            if let Some(i) = (0..10).find(|&i| start(i) == end(i)) {
+                return Err((line_no, ErrorKind::EmptyField { column: COLUMN_NAMES[i] }));
+            }
             let id = &line[..tabs[0]];
             let head = (tabs[5] + 1, tabs[6]);
             let expected = heads.len() + 1;
@@ -318,12 +349,26 @@ impl Sentence {
                     if last_range.as_ref().is_none_or(|&(_, end, _)| b > end) {
                         last_range = Some((line_no, b, lossy(id)));
                     }
-                } else if !ok(b'.') {
+                } else if ok(b'.') {
+                    let dot = id.iter().position(|&c| c == b'.').expect("has a dot");
+                    let (k, m) =
+                        (parse_usize(&id[..dot]).expect("checked"), parse_usize(&id[dot + 1..]).expect("checked"));
+                    if m == 0 {
+                        return Err((line_no, ErrorKind::EmptyNodeZero { id: lossy(id) }));
+                    }
+                    if let Some(&(_, _, first)) = empty_nodes.iter().find(|&&(a, b, _)| (a, b) == (k, m)) {
+                        return Err((line_no, ErrorKind::EmptyNodeTwice { id: lossy(id), first }));
+                    }
+                    empty_nodes.push((k, m, line_no));
+                    if last_empty_node.as_ref().is_none_or(|&(_, last, _)| k > last) {
+                        last_empty_node = Some((line_no, k, lossy(id)));
+                    }
+                } else {
                     return Err((line_no, ErrorKind::BadId { id: lossy(id) }));
                 }
             }
         }
-        Ok(Fields { heads, head_fields, head_lines, sent_id, last_range })
+        Ok(Fields { heads, head_fields, head_lines, sent_id, last_range, last_empty_node })
     }
 
     /// The gold tree.

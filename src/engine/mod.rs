@@ -143,6 +143,14 @@ impl<'g, S: Semiring> Parser<'g, S> {
         self.grammar
     }
 
+    /// The bytes of the chart for `size` terminals (`None`: beyond `usize`):
+    /// the tables of size² cells of `Chart::reset`. O(1).
+    pub fn chart_bytes(&self, size: usize) -> Option<usize> {
+        let g = self.grammar;
+        let tables = 2 * (g.num_left_states() + g.num_right_states() + self.plan.pairs.len()) + 1;
+        size.checked_mul(size)?.checked_mul(tables)?.checked_mul(std::mem::size_of::<S>())
+    }
+
     /// Runs Table 2 on `input` = a₀ … aₙ with arc weights `weight(head, dependent)`
     /// (called once for each ordered pair of distinct positions) and returns W.
     /// O(n³) time; the chart stays available for [`Parser::best_derivation`].
@@ -154,14 +162,12 @@ impl<'g, S: Semiring> Parser<'g, S> {
         if let Some((position, t)) = input.iter().enumerate().find(|(_, t)| t.index() >= num_terminals) {
             return Err(EngineError::UnknownTerminal { position, id: t.0 });
         }
+        let size = input.len();
+        // Refuse before allocating.
+        crate::memory::check(self.chart_bytes(size), 1, || format!("the chart for {size} terminals"))?;
         let g = self.grammar;
         let plan = &self.plan;
         let c = &mut self.chart;
-        let size = input.len();
-        // Seven tables of size² cells (see `Chart::reset`): refuse before allocating.
-        let tables = 2 * (g.num_left_states() + g.num_right_states() + plan.pairs.len()) + 1;
-        let cells = size.checked_mul(size).and_then(|sq| sq.checked_mul(tables));
-        crate::memory::check(cells, std::mem::size_of::<S>(), || format!("the chart for {size} terminals"))?;
         c.reset(size, g.num_left_states(), g.num_right_states(), plan.pairs.len());
         for h in 0..size {
             for d in 0..size {

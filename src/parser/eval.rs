@@ -67,6 +67,9 @@ pub struct Evaluation {
     pub no_punct: Counts,
     /// Bins 1–10, 11–20, …, 41–50, 51+ (every word).
     pub by_length: Vec<LengthBin>,
+    /// Whether the gold file has labels: false when every gold DEPREL is
+    /// `_`, and then LAS is absent from the reports, not 0.
+    pub gold_labels: bool,
 }
 
 /// Upper bounds of the length bins; the last bin is open.
@@ -98,22 +101,33 @@ pub fn evaluate<G: BufRead, P: BufRead>(
         })
         .collect();
     by_length.push(LengthBin { min: BINS[BINS.len() - 1] + 1, max: None, sentences: 0, counts: Counts::default() });
-    let mut eval = Evaluation { sentences: 0, all: Counts::default(), no_punct: Counts::default(), by_length };
+    let mut eval =
+        Evaluation { sentences: 0, all: Counts::default(), no_punct: Counts::default(), by_length, gold_labels: false };
     let misaligned = |gl: usize, pl: usize, reason: String| ParserError::Misaligned {
         gold: format!("{gold_name}:{gl}"),
         pred: format!("{pred_name}:{pl}"),
         reason,
     };
+    let ended =
+        |gold: String, pred: String, reason: &str| ParserError::Misaligned { gold, pred, reason: reason.into() };
     loop {
         let (gb, pb) = (next_block(&mut g, gold_name)?, next_block(&mut p, pred_name)?);
         let (gb, pb) = match (gb, pb) {
             (None, None) => break,
             (Some((graw, gcols)), Some((praw, pcols))) => ((graw, gcols), (praw, pcols)),
             (Some((_, gcols)), None) => {
-                return Err(misaligned(gcols.first_line, 0, "the predicted file has fewer sentences".into()))
+                return Err(ended(
+                    format!("{gold_name}:{}", gcols.first_line),
+                    format!("the end of {pred_name}"),
+                    "the predicted file has fewer sentences",
+                ))
             }
             (None, Some((_, pcols))) => {
-                return Err(misaligned(0, pcols.first_line, "the predicted file has more sentences".into()))
+                return Err(ended(
+                    format!("the end of {gold_name}"),
+                    format!("{pred_name}:{}", pcols.first_line),
+                    "the predicted file has more sentences",
+                ))
             }
         };
         let ((gtext, gcols), (ptext, pcols)) = (gb, pb);
@@ -145,7 +159,9 @@ pub fn evaluate<G: BufRead, P: BufRead>(
         eval.by_length[bin].sentences += 1;
         for (i, (gw, pw)) in gcols.words.iter().zip(&pcols.words).enumerate() {
             let head = gheads[i] == pheads[i];
-            let label = universal(&gtext[gw.deprel.clone()]) == universal(&ptext[pw.deprel.clone()]);
+            let gold_label = &gtext[gw.deprel.clone()];
+            eval.gold_labels |= gold_label != b"_";
+            let label = universal(gold_label) == universal(&ptext[pw.deprel.clone()]);
             eval.all.add(head, label);
             eval.by_length[bin].counts.add(head, label);
             if &gtext[gw.upos.clone()] != b"PUNCT" {
@@ -171,16 +187,26 @@ fn next_block<R: BufRead>(r: &mut Reader<R>, name: &str) -> Result<Option<(Vec<u
 }
 
 impl Evaluation {
-    /// The report as text: the two lines of scores and the per-length table.
+    /// LAS as text in `width` columns: `-` without gold labels.
+    fn las_text(&self, c: &Counts, width: usize) -> String {
+        if self.gold_labels {
+            format!("{:width$.2}", c.las())
+        } else {
+            format!("{:>width$}", "-")
+        }
+    }
+
+    /// The report as text: the two lines of scores and the per-length table
+    /// (LAS `-` without gold labels).
     pub fn to_text(&self) -> String {
         let mut s = format!(
-            "sentences {}  words {}\nall words:          UAS {:6.2}  LAS {:6.2}\nwithout punctuation: UAS {:6.2}  LAS {:6.2}  ({} words)\n\nlength   sentences    words     UAS     LAS\n",
+            "sentences {}  words {}\nall words:          UAS {:6.2}  LAS {}\nwithout punctuation: UAS {:6.2}  LAS {}  ({} words)\n\nlength   sentences    words     UAS     LAS\n",
             self.sentences,
             self.all.words,
             self.all.uas(),
-            self.all.las(),
+            self.las_text(&self.all, 6),
             self.no_punct.uas(),
-            self.no_punct.las(),
+            self.las_text(&self.no_punct, 6),
             self.no_punct.words
         );
         for b in &self.by_length {
@@ -189,19 +215,21 @@ impl Evaluation {
                 None => format!("{}+", b.min),
             };
             s.push_str(&format!(
-                "{range:<8} {:>9} {:>8} {:>7.2} {:>7.2}\n",
+                "{range:<8} {:>9} {:>8} {:>7.2} {}\n",
                 b.sentences,
                 b.counts.words,
                 b.counts.uas(),
-                b.counts.las()
+                self.las_text(&b.counts, 7)
             ));
         }
         s
     }
 
-    /// The report as JSON, with the percentages next to the counts.
+    /// The report as JSON, with the percentages next to the counts (`las`
+    /// and `labelled` null without gold labels).
     pub fn to_json(&self) -> serde_json::Value {
-        let c = |c: &Counts| serde_json::json!({"words": c.words, "uas": c.uas(), "las": c.las(), "heads": c.heads, "labelled": c.labelled});
+        let labels = self.gold_labels;
+        let c = |c: &Counts| serde_json::json!({"words": c.words, "uas": c.uas(), "las": labels.then(|| c.las()), "heads": c.heads, "labelled": labels.then_some(c.labelled)});
         serde_json::json!({
             "sentences": self.sentences,
             "all": c(&self.all),

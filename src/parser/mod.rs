@@ -70,9 +70,14 @@ pub enum ParserError {
     /// An LR-spine model file with another number of spine classes.
     #[error("the model scores spine steps up to K = {found}, but this build has K = {expected} (MODEL_SPINE_DEPTH)")]
     ModelSpineDepth { found: String, expected: u32 },
-    /// A model file that ends early.
-    #[error("the model file is truncated")]
+    /// A model file whose header ends early.
+    #[error("the model file is truncated (within its header)")]
     ModelTruncated,
+    /// A model file whose size is not the one its header states: truncated,
+    /// longer, or with a header edited to another system (`sized_for`: the
+    /// systems whose tables have the file's size).
+    #[error("{}", model_size_message(*system, *expected, *found, sized_for))]
+    ModelSize { system: crate::oracle::System, expected: u64, found: u64, sized_for: Vec<crate::oracle::System> },
     /// A model file whose header or checksum is wrong.
     #[error("the model file is corrupt: {0}")]
     ModelCorrupt(String),
@@ -87,16 +92,69 @@ pub enum ParserError {
     #[error("training sentence at line {line}: the oracle has no optimal step")]
     NoOptimalStep { line: usize },
     /// The regime needs projective training trees.
-    #[error("{file}:{line}: a non-projective tree, but the static oracle and the linear algorithm need projective trees (use --projectivize optimal|lift, --skip-nonprojective, or the dynamic oracle with --algorithm cubic|auto)")]
-    NeedsProjective { file: String, line: usize },
+    /// `needs`: what needs them; `fix`: what the user can do.
+    #[error("{file}:{line}: a non-projective tree, but {needs} needs projective trees (use {fix})")]
+    NeedsProjective { file: String, line: usize, needs: String, fix: String },
     /// A model to continue from does not fit the training options or data.
     #[error("cannot continue from the model: {0}")]
     InitMismatch(String),
-    /// No training sentence left.
-    #[error("{0}: no training sentence")]
-    EmptyTreebank(String),
+    /// No training sentence left; `why` says where they went (may be empty).
+    #[error("{file}: no training sentence{why}")]
+    EmptyTreebank { file: String, why: String },
     #[error(transparent)]
     Oracle(#[from] OracleError),
     #[error(transparent)]
     Projectivize(#[from] crate::projectivize::ProjectivizeError),
+    /// The tables would need more memory than the limit.
+    #[error(transparent)]
+    TooMuchMemory(#[from] crate::memory::TooMuchMemory),
+}
+
+/// The text of [`ParserError::ModelSize`].
+fn model_size_message(
+    system: crate::oracle::System,
+    expected: u64,
+    found: u64,
+    sized_for: &[crate::oracle::System],
+) -> String {
+    match sized_for {
+        [first, rest @ ..] => {
+            let others: String = rest.iter().map(|s| format!(" or {s}")).collect();
+            format!(
+                "the model file is corrupt: its header says `system {system}`, but its tables have the size of an {first}{others} model (the header was changed)"
+            )
+        }
+        [] if found < expected => {
+            format!("the model file is truncated: its header states {expected} bytes, the file has {found}")
+        }
+        [] => format!(
+            "the model file is corrupt: its header states {expected} bytes, the file has {found} (trailing bytes after the checksum)"
+        ),
+    }
+}
+
+impl ParserError {
+    /// [`ParserError::NeedsProjective`] for `system` trained with the
+    /// static oracle (`static_oracle`) or with `algorithm`: what needs
+    /// projective trees, and only the remedies that apply to it.
+    pub(crate) fn needs_projective(
+        file: &str,
+        line: usize,
+        system: crate::oracle::System,
+        static_oracle: bool,
+        algorithm: crate::oracle::Algorithm,
+    ) -> ParserError {
+        let projectivize = "--projectivize optimal|lift or --skip-nonprojective";
+        let (needs, fix) = if system == crate::oracle::System::LrSpine {
+            (format!("{system}'s oracle"), projectivize.to_owned())
+        } else if static_oracle {
+            (
+                "the static oracle".to_owned(),
+                format!("{projectivize}, or the dynamic oracle with --algorithm cubic|auto"),
+            )
+        } else {
+            (format!("the {} algorithm", algorithm.name()), format!("{projectivize}, or --algorithm cubic|auto"))
+        };
+        ParserError::NeedsProjective { file: file.to_owned(), line, needs, fix }
+    }
 }

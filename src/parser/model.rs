@@ -52,7 +52,7 @@
 //! checksum or trailing bytes are corruption. Never a panic.
 
 use super::features::{hash_bytes, mix, ArcState, Extractor, Tokens, FEATURE_SET, FEATURE_SET_FEATS};
-use super::perceptron::{CompactWeights, Rows, Weights};
+use super::perceptron::{check_tables, CompactWeights, Rows, Weights, LOADING_BYTES_PER_WEIGHT};
 use super::ParserError;
 use crate::oracle::{Configuration, Step, System};
 use std::path::Path;
@@ -232,6 +232,13 @@ impl Model {
 
     /// Reads a model file's bytes (see the module documentation). O(size).
     pub fn from_bytes(bytes: &[u8]) -> Result<Model, ParserError> {
+        Model::decode(bytes, bytes.len())?.ok_or(ParserError::ModelTruncated)
+    }
+
+    /// [`Model::from_bytes`] on the first bytes of a file of `file_len`
+    /// bytes: `Ok(None)` if they hold the whole header and the file has the
+    /// size it states, but not yet all of the tables.
+    fn decode(bytes: &[u8], file_len: usize) -> Result<Option<Model>, ParserError> {
         let corrupt = |r: &str| ParserError::ModelCorrupt(r.to_owned());
         let Some(mut rest) = bytes.strip_prefix(MAGIC.as_bytes()) else {
             return Err(ParserError::ModelForeign);
@@ -296,11 +303,13 @@ impl Model {
         let arcs = (1usize << label_bits) * arc_steps(system).count() * labels.len().max(1);
         let floats = steps + arcs;
         let header_len = bytes.len() - rest.len();
-        if rest.len() < 4 * floats + 8 {
-            return Err(ParserError::ModelTruncated);
+        if header_len + 4 * floats + 8 != file_len {
+            return Err(size_mismatch(system, header_len, (step_bits, label_bits), labels.len(), file_len));
         }
-        if rest.len() > 4 * floats + 8 {
-            return Err(corrupt("trailing bytes after the checksum"));
+        let widths = (classes(system).len(), arc_steps(system).count() * labels.len().max(1));
+        check_tables((step_bits, widths.0), (label_bits, widths.1), LOADING_BYTES_PER_WEIGHT, "reading the model")?;
+        if bytes.len() < file_len {
+            return Ok(None);
         }
         let body = header_len + 4 * floats;
         let stored = u64::from_le_bytes(bytes[body..body + 8].try_into().expect("8 bytes"));
@@ -314,15 +323,81 @@ impl Model {
         for w in model.steps.w.iter_mut().chain(model.arcs.w.iter_mut()) {
             *w = chunks.next().expect("sized");
         }
-        Ok(model)
+        Ok(Some(model))
     }
 
-    /// Reads a model file (see [`Model::from_bytes`]).
+    /// Reads a model file (see [`Model::from_bytes`]), a regular file only.
+    /// The header is read first (at most [`MAX_MODEL_HEADER`] bytes) and the
+    /// file's size checked against the one it states, and against the memory
+    /// limit ([`crate::memory`]), before the tables are read. O(size).
     pub fn load(path: &Path) -> Result<Model, ParserError> {
-        let bytes = std::fs::read(path).map_err(|e| ParserError::Io(format!("{}: {e}", path.display())))?;
-        Model::from_bytes(&bytes)
-            .map_err(|e| ParserError::Model { path: path.display().to_string(), source: Box::new(e) })
+        use std::io::Read;
+        let shown = path.display().to_string();
+        let io = |e: std::io::Error| ParserError::Io(format!("{shown}: {e}"));
+        let named = |e: ParserError| ParserError::Model { path: shown.clone(), source: Box::new(e) };
+        let file = std::fs::File::open(path).map_err(io)?;
+        let meta = file.metadata().map_err(io)?;
+        if !meta.is_file() {
+            return Err(ParserError::Io(format!(
+                "{shown}: not a regular file (a model is a file written by `tabula train`)"
+            )));
+        }
+        let len = usize::try_from(meta.len()).unwrap_or(usize::MAX);
+        // Never more than the size found now, whatever the file becomes.
+        let mut reader = file.take(len as u64);
+        let mut bytes = Vec::new();
+        let mut want = len.min(64 << 10);
+        loop {
+            let missing = (want - bytes.len()) as u64;
+            (&mut reader).take(missing).read_to_end(&mut bytes).map_err(io)?;
+            if bytes.len() < want {
+                // The file shrank while being read.
+                return Model::from_bytes(&bytes).map_err(named);
+            }
+            match Model::decode(&bytes, len) {
+                Ok(Some(model)) => return Ok(model),
+                // The header is read and states the file's size.
+                Ok(None) => {
+                    let needed = len.checked_mul(5).map(|b| b / 2);
+                    crate::memory::check(needed, 1, || format!("reading the model {shown}"))?;
+                    bytes.reserve_exact(len - bytes.len());
+                    reader.read_to_end(&mut bytes).map_err(io)?;
+                    return Model::from_bytes(&bytes).map_err(named);
+                }
+                Err(ParserError::ModelTruncated) if want < len => {
+                    if want as u64 >= MAX_MODEL_HEADER {
+                        return Err(named(ParserError::ModelCorrupt(format!(
+                            "no end of the header in its first {MAX_MODEL_HEADER} bytes"
+                        ))));
+                    }
+                    want = len.min(want.saturating_mul(4)).min(MAX_MODEL_HEADER as usize);
+                }
+                Err(e) => return Err(named(e)),
+            }
+        }
     }
+}
+
+/// The largest model header [`Model::load`] reads (the label lines
+/// included): 64 MiB.
+pub const MAX_MODEL_HEADER: u64 = 64 << 20;
+
+/// The error for a model file of `found` bytes whose header (of
+/// `header_len` bytes: `system`, tables of 2^`bits.0` and 2^`bits.1` rows,
+/// `labels` labels) states another size, with the other systems whose
+/// tables it has (an edited header). O(systems).
+fn size_mismatch(system: System, header_len: usize, bits: (u32, u32), labels: usize, found: usize) -> ParserError {
+    let bytes = |s: System| {
+        let floats = (1u64 << bits.0) * classes(s).len() as u64
+            + (1u64 << bits.1) * arc_steps(s).count() as u64 * labels.max(1) as u64;
+        header_len as u64 + 4 * floats + 8
+    };
+    let spine = system.definition().has_spine_steps();
+    let sized_for = System::ALL
+        .into_iter()
+        .filter(|&s| s != system && s.definition().has_spine_steps() == spine && bytes(s) == found as u64)
+        .collect();
+    ParserError::ModelSize { system, expected: bytes(system), found: found as u64, sized_for }
 }
 
 fn field_line(rest: &mut &[u8]) -> Result<String, ParserError> {

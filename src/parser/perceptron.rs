@@ -37,6 +37,38 @@ pub(crate) fn huge_zeros<T: Copy + Default>(len: usize) -> Vec<T> {
     v
 }
 
+/// The bytes per weight that training holds at its peak: the current f32
+/// weights and their f64 sums ([`Averaged`]), the averaged model of the
+/// epoch and the best one kept so far (f32 each).
+pub const TRAINING_BYTES_PER_WEIGHT: usize = 4 + 8 + 4 + 4;
+
+/// The bytes per weight of reading a model: the file's f32, the tables'
+/// f32 and the parser's bfloat16 copy ([`CompactWeights`], label table only,
+/// counted for both).
+pub const LOADING_BYTES_PER_WEIGHT: usize = 4 + 4 + 2;
+
+/// Refuses, before anything is allocated, two tables of 2^`step_bits` rows
+/// of `step_width` weights and 2^`label_bits` rows of `label_width` weights
+/// at `bytes_per_weight` bytes each when that is more than the memory limit
+/// ([`crate::memory`]); `what` says what they are for. O(1).
+pub fn check_tables(
+    (step_bits, step_width): (u32, usize),
+    (label_bits, label_width): (u32, usize),
+    bytes_per_weight: usize,
+    what: &str,
+) -> Result<(), crate::memory::TooMuchMemory> {
+    let rows = |bits: u32| 1usize.checked_shl(bits);
+    let weights = rows(step_bits)
+        .and_then(|r| r.checked_mul(step_width))
+        .zip(rows(label_bits).and_then(|r| r.checked_mul(label_width)))
+        .and_then(|(s, l)| s.checked_add(l));
+    crate::memory::check(weights, bytes_per_weight, || {
+        format!(
+            "{what} (2^{step_bits} rows × {step_width} step weights and 2^{label_bits} rows × {label_width} label weights)"
+        )
+    })
+}
+
 /// How many features ahead [`Rows::add_scores`] prefetches rows. Far
 /// ahead, because a joint scoring reads several cache lines per feature and
 /// the loads must overlap: on en_ewt (118 features per configuration, a

@@ -66,8 +66,8 @@ use super::columns::Columns;
 use super::eval::{universal, Counts};
 use super::features::{ArcState, Extractor, Tokens};
 use super::global::{Global, Search};
-use super::model::{arc_class, classes, step_class, AnyParser, LabelledScores, Model};
-use super::perceptron::Averaged;
+use super::model::{arc_class, arc_steps, classes, step_class, AnyParser, LabelledScores, Model};
+use super::perceptron::{check_tables, Averaged, TRAINING_BYTES_PER_WEIGHT};
 use super::ParserError;
 use crate::conllu::Reader;
 use crate::oracle::session::OracleSession;
@@ -232,6 +232,31 @@ pub struct Prepared {
     pub too_large: usize,
 }
 
+impl Prepared {
+    /// Why no sentence is left, for [`ParserError::EmptyTreebank`]: the
+    /// trees left out and the reason, or nothing if the file had none.
+    fn why_empty(&self, max_gamma: usize) -> String {
+        let mut parts = Vec::new();
+        if self.skipped > 0 {
+            parts.push(format!("{} non-projective skipped (--skip-nonprojective)", self.skipped));
+        }
+        if self.outside_class > 0 {
+            parts.push(format!("{} outside the trees attardi can build", self.outside_class));
+        }
+        if self.too_large > 0 {
+            parts.push(format!(
+                "{} beyond the tabular oracle's limit on |γ| (--max-gamma {max_gamma}; raise it to keep them)",
+                self.too_large
+            ));
+        }
+        if parts.is_empty() {
+            String::new()
+        } else {
+            format!(": every tree was left out: {}", parts.join(", "))
+        }
+    }
+}
+
 /// Figures of one epoch.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct EpochStats {
@@ -391,7 +416,9 @@ impl Trainer {
                 prepared.changed_heads += (tree.len() - tree.common_arcs(&new)) as u64;
                 tree = new;
                 if needs_projective && !tree.is_projective() {
-                    return Err(ParserError::NeedsProjective { file: file.to_owned(), line: s.first_line });
+                    let static_oracle = options.oracle == OracleKind::Static;
+                    let (system, algorithm) = (options.system, options.algorithm);
+                    return Err(ParserError::needs_projective(file, s.first_line, system, static_oracle, algorithm));
                 }
                 if options.system == System::Attardi && !tree.is_projective() {
                     // Every projective tree is in Attardi's class (its
@@ -417,14 +444,24 @@ impl Trainer {
             items.push(Item { tokens: s.tokens, tree, labels: ids, first_line: s.first_line });
         }
         if items.is_empty() {
-            return Err(ParserError::EmptyTreebank(file.to_owned()));
+            return Err(ParserError::EmptyTreebank {
+                file: file.to_owned(),
+                why: prepared.why_empty(options.max_gamma),
+            });
         }
-        let model = Model::zeros(options.system, labels.clone(), options.step_bits, options.label_bits);
+        // The tables' widths (as Model::zeros makes them), checked against the memory limit first.
+        let widths = (classes(options.system).len(), arc_steps(options.system).count() * labels.len().max(1));
+        check_tables(
+            (options.step_bits, widths.0),
+            (options.label_bits, widths.1),
+            TRAINING_BYTES_PER_WEIGHT,
+            "training the model tables",
+        )?;
         let learner = Learner {
             system: options.system,
             labels: labels.len(),
-            steps: Averaged::zeros(options.step_bits, model.steps().width()),
-            arcs: Averaged::zeros(options.label_bits, model.arcs().width()),
+            steps: Averaged::zeros(options.step_bits, widths.0),
+            arcs: Averaged::zeros(options.label_bits, widths.1),
             state: ArcState::default(),
             extractor: Extractor { use_feats: options.feats, ..Extractor::default() },
             scores: LabelledScores::new(options.system, labels.len()),

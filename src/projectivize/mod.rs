@@ -51,8 +51,8 @@ pub use function_words::FunctionWords;
 pub use lift::lift;
 pub use optimal::{OptimalProjectivizer, OptimalSampler, Projectivized};
 pub use prefer::{
-    FillBuffers, GoldThenPreference, Preferred, PreferringProjectivizer, Weights, WeightsError, WeightsErrorKind,
-    WeightsErrors, WordLabels, DEFAULT_WEIGHTS, MAX_WEIGHT,
+    read_weights_file, FillBuffers, GoldThenPreference, Preferred, PreferringProjectivizer, Weights, WeightsError,
+    WeightsErrorKind, WeightsErrors, WordLabels, DEFAULT_WEIGHTS, MAX_WEIGHT, MAX_WEIGHTS_FILE,
 };
 
 use crate::engine::EngineError;
@@ -72,6 +72,9 @@ pub enum ProjectivizeError {
     Labels { words: usize, labels: usize },
     #[error(transparent)]
     Engine(#[from] EngineError),
+    /// The computation would need more memory than the limit.
+    #[error(transparent)]
+    TooMuchMemory(#[from] crate::memory::TooMuchMemory),
 }
 
 /// Which trees the grammar derives, as far as the fast path needs to know:

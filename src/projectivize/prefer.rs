@@ -27,6 +27,32 @@ pub const DEFAULT_WEIGHTS: &str = include_str!("default.weights");
 /// sentence far inside [`MaxPlus`]'s range.
 pub const MAX_WEIGHT: i64 = 1_000_000_000;
 
+/// The largest weights file [`read_weights_file`] reads: 16 MiB (the
+/// default weights take 3 KiB).
+pub const MAX_WEIGHTS_FILE: u64 = 16 << 20;
+
+/// The text of a weights file, for [`Weights::parse`]: a regular file
+/// (not a device, FIFO or directory) of at most [`MAX_WEIGHTS_FILE`] bytes,
+/// in UTF-8. The error's message does not name the path. O(size).
+pub fn read_weights_file(path: &std::path::Path) -> std::io::Result<String> {
+    use std::io::{Error, ErrorKind, Read};
+    let file = std::fs::File::open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(Error::new(ErrorKind::InvalidInput, "not a regular file (a weights file is a text file of rules)"));
+    }
+    if meta.len() > MAX_WEIGHTS_FILE {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            format!("{} bytes, more than a weights file may have ({MAX_WEIGHTS_FILE})", meta.len()),
+        ));
+    }
+    let mut text = String::new();
+    // Never more than the limit, whatever the file becomes.
+    file.take(MAX_WEIGHTS_FILE).read_to_string(&mut text)?;
+    Ok(text)
+}
+
 /// A secondary weight function over arcs (h, d), by the positions of h and
 /// d in the gold tree and their UPOS and DEPREL: w₂(h, d) is the sum of the
 /// rules that match. The first four look at the head and the arc's
@@ -224,7 +250,8 @@ impl Weights {
     /// (no allocation once they have grown).
     ///
     /// # Errors
-    /// If `labels` does not have one entry per word.
+    /// If `labels` does not have one entry per word; if the matrix would need
+    /// more memory than the limit ([`crate::memory`]), before allocating it.
     pub fn fill(
         &self,
         gold: &DepTree,
@@ -237,6 +264,9 @@ impl Weights {
             return Err(ProjectivizeError::Labels { words: n, labels: labels.len() });
         }
         let size = n + 1;
+        crate::memory::check(size.checked_mul(size), std::mem::size_of::<i64>(), || {
+            format!("the preference weights for {n} words")
+        })?;
         // Per word: its weight as a head, as a dependent, and with a head after it.
         let FillBuffers { per_word: scratch, function_words } = buffers;
         let leaf = self.leaf != 0;
@@ -501,6 +531,7 @@ impl<'g> PreferringProjectivizer<'g> {
         labels: &WordLabels,
     ) -> Result<Preferred, ProjectivizeError> {
         let n = gold.len();
+        self.check_memory(n)?;
         self.weights.fill(gold, labels, &mut self.matrix, &mut self.scratch)?;
         let largest = self.matrix.iter().map(|w| w.unsigned_abs()).max().unwrap_or(0);
         if largest.saturating_mul(n as u64 + 1) < PACKED_SECONDARY_BOUND && (n as u64) < PACKED_PRIMARY_BOUND {
@@ -517,8 +548,21 @@ impl<'g> PreferringProjectivizer<'g> {
         gold: &DepTree,
         labels: &WordLabels,
     ) -> Result<Preferred, ProjectivizeError> {
+        self.check_memory(gold.len())?;
         self.weights.fill(gold, labels, &mut self.matrix, &mut self.scratch)?;
         self.parse_lexicographic(gold)
+    }
+
+    /// Refuses, before allocating anything, a sentence of `n` words whose
+    /// weight matrix and chart together would need more memory than the
+    /// limit ([`crate::memory`]). O(1).
+    fn check_memory(&self, n: usize) -> Result<(), crate::memory::TooMuchMemory> {
+        let size = n + 1;
+        let matrix = size.checked_mul(size).and_then(|c| c.checked_mul(std::mem::size_of::<i64>()));
+        // The lexicographic chart is the larger of the two the engine may use.
+        let chart = self.parser.chart_bytes(size);
+        let total = matrix.zip(chart).and_then(|(m, c)| m.checked_add(c));
+        crate::memory::check(total, 1, || format!("the preference weights and the chart for {n} words"))
     }
 
     /// The engine in max-plus over 2³² · gold + secondary (weights filled).

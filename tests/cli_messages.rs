@@ -1,0 +1,204 @@
+//! Strict CoNLL-U input and messages that say what is wrong, each checked
+//! to the letter.
+//!
+//! Regression tests: invalid UTF-8 in DEPREL was stored in the model as
+//! U+FFFD, an empty DEPREL became the label "", empty nodes `1.0`, a
+//! duplicate `1.1` or `5.1` past the last word were copied without a word, a
+//! byte-order mark gave "expected 10 columns", `eval` reported LAS 0.00
+//! without gold labels and named line 0 at the end of a file; the LR-spine
+//! error suggested `--algorithm cubic|auto`, which LR-spine lacks; Attardi
+//! with every tree over `--max-gamma` said only "no training sentence"; an
+//! out-of-space error named the temporary file.
+
+#![cfg(unix)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn tabula_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tabula")).current_dir(dir).args(args).output().unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_messages").join(name);
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn fails_with(dir: &Path, args: &[&str], message: &str) {
+    let o = tabula_in(dir, args);
+    assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+    assert_eq!(stderr(&o), format!("error: {message}\n"), "{args:?}");
+}
+
+const ROOT: &[u8] = b"1\tA\t_\tX\t_\t_\t0\troot\t_\t_\n";
+
+/// A file `name` in `dir`: the root word, then `rest`, then a blank line.
+fn block(dir: &Path, name: &str, rest: &[u8]) {
+    let mut text = ROOT.to_vec();
+    text.extend_from_slice(rest);
+    text.push(b'\n');
+    fs::write(dir.join(name), text).unwrap();
+}
+
+#[test]
+fn malformed_fields_are_errors_in_every_reader() {
+    let dir = scratch("fields");
+    block(&dir, "utf8.conllu", b"2\tB\t_\tX\t_\t_\t1\tns\xffubj\t_\t_\n");
+    block(&dir, "empty.conllu", b"2\tB\t_\tX\t_\t_\t1\t\t_\t_\n");
+    let utf8 = "utf8.conllu:2: the DEPREL field is not valid UTF-8 (byte 0xFF)";
+    let empty = "empty.conllu:2: empty DEPREL field (CoNLL-U writes `_` for no value)";
+    for command in [&["train", "-o", "model.bin"][..], &["eval", "ok.conllu"][..]] {
+        block(&dir, "ok.conllu", b"2\tB\t_\tX\t_\t_\t1\tnsubj\t_\t_\n");
+        let with = |file: &str| -> Vec<String> {
+            let mut v: Vec<String> = command.iter().map(|s| s.to_string()).collect();
+            v.insert(1, file.to_owned());
+            v
+        };
+        let args = with("utf8.conllu");
+        fails_with(&dir, &args.iter().map(String::as_str).collect::<Vec<_>>(), utf8);
+        let args = with("empty.conllu");
+        fails_with(&dir, &args.iter().map(String::as_str).collect::<Vec<_>>(), empty);
+    }
+    // The projectivizer copies other bytes through unchanged, but an empty field is an error there too.
+    fails_with(&dir, &["projectivize", "empty.conllu"], empty);
+    assert!(!dir.join("model.bin").exists());
+}
+
+#[test]
+fn a_byte_order_mark_is_named() {
+    let dir = scratch("bom");
+    let mut text = b"\xEF\xBB\xBF".to_vec();
+    text.extend_from_slice(ROOT);
+    text.push(b'\n');
+    fs::write(dir.join("bom.conllu"), text).unwrap();
+    let message = "bom.conllu:1: the file starts with a UTF-8 byte-order mark (bytes EF BB BF), which CoNLL-U does not allow: remove it";
+    fails_with(&dir, &["train", "bom.conllu", "-o", "model.bin"], message);
+    fails_with(&dir, &["projectivize", "bom.conllu"], message);
+}
+
+#[test]
+fn empty_nodes_are_checked() {
+    let dir = scratch("empty_nodes");
+    let node = |id: &str| format!("{id}\tE\t_\tX\t_\t_\t_\t_\t1:dep\t_\n");
+    block(&dir, "zero.conllu", node("1.0").as_bytes());
+    block(&dir, "twice.conllu", (node("1.1") + &node("1.1")).as_bytes());
+    block(&dir, "after.conllu", node("5.1").as_bytes());
+    block(&dir, "good.conllu", (node("1.1") + &node("1.2")).as_bytes());
+    let cases = [
+        ("zero.conllu", "zero.conllu:2: empty node `1.0`: the part after the dot must be 1 or more"),
+        ("twice.conllu", "twice.conllu:3: empty node `1.1` already given on line 2"),
+        ("after.conllu", "after.conllu:2: empty node `5.1` comes after word 5, but the last word is 1"),
+    ];
+    for (file, message) in cases {
+        fails_with(&dir, &["train", file, "-o", "model.bin"], message);
+        fails_with(&dir, &["projectivize", file], message);
+        fails_with(&dir, &["count", file], message);
+    }
+    let o = tabula_in(&dir, &["projectivize", "good.conllu"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn eval_without_gold_labels_reports_no_las_and_never_line_0() {
+    let dir = scratch("eval");
+    fs::write(dir.join("nolabels.conllu"), "1\tA\t_\tX\t_\t_\t0\t_\t_\t_\n2\tB\t_\tX\t_\t_\t1\t_\t_\t_\n\n").unwrap();
+    let o = tabula_in(&dir, &["eval", "nolabels.conllu", "nolabels.conllu"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "warning: every DEPREL of nolabels.conllu is `_`: LAS is not reported\n");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("all words:          UAS 100.00  LAS      -\n"), "{out}");
+    let o = tabula_in(&dir, &["eval", "nolabels.conllu", "nolabels.conllu", "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["all"]["las"], serde_json::Value::Null);
+    assert_eq!(json["all"]["uas"], 100.0);
+    let two = [fs::read(dir.join("nolabels.conllu")).unwrap(), fs::read(dir.join("nolabels.conllu")).unwrap()].concat();
+    fs::write(dir.join("two.conllu"), two).unwrap();
+    fails_with(
+        &dir,
+        &["eval", "two.conllu", "nolabels.conllu"],
+        "the files do not align at two.conllu:4 and the end of nolabels.conllu: the predicted file has fewer sentences",
+    );
+    fails_with(
+        &dir,
+        &["eval", "nolabels.conllu", "two.conllu"],
+        "the files do not align at the end of nolabels.conllu and two.conllu:4: the predicted file has more sentences",
+    );
+}
+
+const CROSSING: &str =
+    "1\tw1\t_\tX\t_\t_\t0\troot\t_\t_\n2\tw2\t_\tX\t_\t_\t0\tparataxis\t_\t_\n3\tw3\t_\tX\t_\t_\t1\tobj\t_\t_\n\n";
+
+#[test]
+fn non_projective_errors_suggest_only_what_applies() {
+    let dir = scratch("nonprojective");
+    fs::write(dir.join("np.conllu"), CROSSING).unwrap();
+    let base = ["train", "np.conllu", "-o", "model.bin", "--projectivize", "none"];
+    let run = |extra: &[&str], message: &str| {
+        let args: Vec<&str> = base.iter().chain(extra).copied().collect();
+        fails_with(&dir, &args, message);
+    };
+    let head = "np.conllu:1: a non-projective tree, but";
+    run(
+        &["--system", "lr-spine"],
+        &format!(
+            "{head} lr-spine's oracle needs projective trees (use --projectivize optimal|lift or --skip-nonprojective)"
+        ),
+    );
+    run(&["--oracle", "static"], &format!("{head} the static oracle needs projective trees (use --projectivize optimal|lift or --skip-nonprojective, or the dynamic oracle with --algorithm cubic|auto)"));
+    run(&["--algorithm", "linear"], &format!("{head} the linear algorithm needs projective trees (use --projectivize optimal|lift or --skip-nonprojective, or --algorithm cubic|auto)"));
+}
+
+#[test]
+fn attardi_says_why_no_sentence_is_left() {
+    let dir = scratch("attardi");
+    fs::write(dir.join("np.conllu"), CROSSING).unwrap();
+    let o = tabula_in(
+        &dir,
+        &["train", "np.conllu", "-o", "model.bin", "--system", "attardi", "--projectivize", "none", "--max-gamma", "1"],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).ends_with("error: np.conllu: no training sentence: every tree was left out: 1 beyond the tabular oracle's limit on |γ| (--max-gamma 1; raise it to keep them)\n"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!dir.join("model.bin").exists());
+}
+
+/// A write that fails for want of space names the output, not the temporary file.
+#[test]
+fn a_full_disk_is_reported_on_the_output() {
+    let dir = scratch("full");
+    let mut text = String::new();
+    for s in 0..3000 {
+        text.push_str(&format!("# sent_id = s{s}\n"));
+        text.push_str(std::str::from_utf8(ROOT).unwrap());
+        text.push_str("2\tB\t_\tX\t_\t_\t1\tdep\t_\t_\n\n");
+    }
+    fs::write(dir.join("in.conllu"), text).unwrap();
+    // A file-size limit of 100 blocks stands for a full disk (EFBIG instead of ENOSPC).
+    let o = Command::new("sh")
+        .current_dir(&dir)
+        .args([
+            "-c",
+            &format!(
+                "ulimit -f 100 && trap '' XFSZ && exec {} projectivize in.conllu -o out.conllu",
+                env!("CARGO_BIN_EXE_tabula")
+            ),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "error: cannot write out.conllu: File too large (os error 27)\n");
+    let mut names: Vec<String> =
+        fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
+    names.sort();
+    assert_eq!(names, ["in.conllu"]);
+}
