@@ -404,11 +404,18 @@ impl Learner {
                 Some(s) => s.get(steps[i]).is_some(),
                 None => config.is_applicable(steps[i]),
             };
-            self.scores.fill(self.steps.current(), self.arcs.current(), &self.extractor.features, legal);
             // Static: the canonical labelled step at this depth.
             let depth = history[h.node as usize].depth as usize;
             let canonical =
                 if h.correct && options.oracle == OracleKind::Static { path_steps.get(depth).copied() } else { None };
+            // The class whose label block a canonical step without a class
+            // shares (LR-spine): its labels are scored too.
+            let shared = canonical
+                .filter(|&(cs, _)| step_class(system, cs).is_none())
+                .and_then(|(cs, _)| arc_class(system, cs))
+                .and_then(|b| steps.iter().position(|&s| arc_class(system, s) == Some(b)));
+            let needed = |i: usize| legal(i) || shared == Some(i);
+            self.scores.fill(self.steps.current(), self.arcs.current(), &self.extractor.features, needed);
             let gold_label = |s: Step| match config.arc(s) {
                 Some((hd, d)) if item.tree.head(d) == hd => Some(item.labels[d - 1]),
                 _ => None,
@@ -438,10 +445,7 @@ impl Learner {
             if let Some((cs, cl)) = canonical {
                 if step_class(system, cs).is_none() {
                     self.stats.beyond_depth += 1;
-                    let w = arc_class(system, cs)
-                        .and_then(|b| steps.iter().position(|&s| arc_class(system, s) == Some(b)))
-                        .and_then(|i| cl.and_then(|l| self.scores.label_weight(i, l)))
-                        .unwrap_or(0.0);
+                    let w = shared.and_then(|i| cl.and_then(|l| self.scores.label_weight(i, l))).unwrap_or(0.0);
                     let local = 0.0 + w;
                     let c = Candidate {
                         parent: p as u32,
