@@ -71,6 +71,14 @@ fn a_beam_of_one_parses_as_the_greedy_parser() {
 /// Every complete derivation's score (the sum of its labelled steps'
 /// scores, added up as the beam does); the best.
 fn best_derivation(model: &Model, tokens: &Tokens) -> f64 {
+    best_derivation_among(model, tokens, None)
+}
+
+/// [`best_derivation`] among the derivations whose arc steps carry one of
+/// the `labels` best labels of their step (by label weight, first label
+/// first on ties).
+fn best_derivation_among(model: &Model, tokens: &Tokens, labels: Option<usize>) -> f64 {
+    #[allow(clippy::too_many_arguments)]
     fn go(
         model: &Model,
         tokens: &Tokens,
@@ -79,6 +87,7 @@ fn best_derivation(model: &Model, tokens: &Tokens) -> f64 {
         score: f64,
         ex: &mut Extractor,
         best: &mut f64,
+        limit: Option<usize>,
     ) {
         if config.is_final() {
             *best = best.max(score);
@@ -95,7 +104,15 @@ fn best_derivation(model: &Model, tokens: &Tokens) -> f64 {
             let sw = scores.step_weight(i);
             let labels: Vec<Option<u32>> = match scores.block(i) {
                 None => vec![None],
-                Some(_) => (0..scores.label_count() as u32).map(Some).collect(),
+                Some(_) => {
+                    let mut all: Vec<u32> = (0..scores.label_count() as u32).collect();
+                    all.sort_by(|&a, &b| {
+                        let (wa, wb) = (scores.label_weight(i, a).unwrap(), scores.label_weight(i, b).unwrap());
+                        wb.total_cmp(&wa).then(a.cmp(&b))
+                    });
+                    all.truncate(limit.unwrap_or(usize::MAX));
+                    all.into_iter().map(Some).collect()
+                }
             };
             for l in labels {
                 let local = sw + l.map_or(0.0, |l| scores.label_weight(i, l).unwrap());
@@ -103,7 +120,7 @@ fn best_derivation(model: &Model, tokens: &Tokens) -> f64 {
                 if let Some((h, d)) = c.apply(step).unwrap() {
                     a.add(h, d, l.unwrap_or(0));
                 }
-                go(model, tokens, &c, &a, score + f64::from(local), ex, best);
+                go(model, tokens, &c, &a, score + f64::from(local), ex, best, limit);
             }
         }
     }
@@ -111,7 +128,7 @@ fn best_derivation(model: &Model, tokens: &Tokens) -> f64 {
     arcs.reset(tokens.len());
     let mut best = f64::NEG_INFINITY;
     let config = Configuration::initial(model.system, tokens.len());
-    go(model, tokens, &config, &arcs, 0.0, &mut Extractor::default(), &mut best);
+    go(model, tokens, &config, &arcs, 0.0, &mut Extractor::default(), &mut best, labels);
     best
 }
 
@@ -123,13 +140,18 @@ fn an_unbounded_beam_returns_the_best_derivation() {
         let max_n = if matches!(system, System::Attardi | System::LrSpine) { 4 } else { 5 };
         for n in 0..=max_n {
             for _ in 0..4 {
-                let model = random_model(system, 2, &mut rng);
+                let model = random_model(system, 3, &mut rng);
                 let tokens = random_tokens(n, &mut rng);
                 let want = best_derivation(&model, &tokens);
                 let got = BeamParser::new(&model, 1 << 20).parse(&tokens);
                 assert_eq!(got, want, "{system} n = {n}");
                 // A narrower beam never finds a better derivation.
                 assert!(BeamParser::new(&model, 3).parse(&tokens) <= want);
+                // With the labels per step limited (--beam-labels), the best derivation among those.
+                let mut limited = model.clone();
+                limited.beam_labels = Some(2);
+                let want2 = best_derivation_among(&model, &tokens, Some(2));
+                assert_eq!(BeamParser::new(&limited, 1 << 20).parse(&tokens), want2, "{system} n = {n}, 2 labels");
                 checked += 1;
             }
         }
@@ -180,7 +202,7 @@ fn train(options: TrainOptions, data: Vec<GoldSentence>, epochs: usize) -> Model
 #[test]
 fn a_beam_of_one_with_early_update_and_restart_trains_as_the_greedy_trainer() {
     let mut rng = ChaCha8Rng::seed_from_u64(13);
-    let beam1 = Search::Beam { width: 1, update: Update::Early, restart: true };
+    let beam1 = Search::Beam { width: 1, update: Update::Early, restart: true, labels: None };
     for system in System::ALL {
         for oracle in [OracleKind::Static, OracleKind::Dynamic] {
             // Projective trees for the static oracle; any tree for the dynamic one where it is exact.
@@ -268,6 +290,8 @@ fn every_hypothesis_of_global_training_is_correct_exactly_when_it_can_reach_the_
             (OracleKind::Dynamic, Update::Full, true),
             (OracleKind::Static, Update::MaxViolation, true),
         ] {
+            // The label limit of --beam-labels with the max-violation runs.
+            let labels = (update == Update::MaxViolation).then_some(1);
             let nonprojective = oracle == OracleKind::Dynamic && system != System::LrSpine;
             let trees: Vec<DepTree> = (0..25)
                 .map(|_| {
@@ -280,15 +304,22 @@ fn every_hypothesis_of_global_training_is_correct_exactly_when_it_can_reach_the_
                 })
                 .collect();
             let data = sentences(&trees, 2, &mut rng);
-            let mut o = options(system, oracle, Search::Beam { width: 4, update, restart });
+            let mut o = options(system, oracle, Search::Beam { width: 4, update, restart, labels });
             o.strategy = Strategy::None;
             if nonprojective {
                 o.projectivize = Projectivize::None;
             }
             let mut t = Trainer::new(o, data, "mem").unwrap();
             // (gold, gold labels, c0, its labels, hypothesis, its labels, correct)
-            type Seen =
-                Vec<(DepTree, Vec<u32>, Configuration, Vec<Option<u32>>, Configuration, Vec<Option<u32>>, bool)>;
+            type Seen = Vec<(
+                DepTree,
+                Vec<u32>,
+                Configuration,
+                Vec<Option<u32>>,
+                Configuration,
+                Vec<Option<u32>>,
+                (Vec<Step>, bool),
+            )>;
             let seen: Arc<Mutex<Seen>> = Arc::default();
             let sink = seen.clone();
             t.observe(Box::new(move |o: &Observed<'_>| {
@@ -301,8 +332,10 @@ fn every_hypothesis_of_global_training_is_correct_exactly_when_it_can_reach_the_
                     labels(o.start.1, n),
                     o.hyp.0.clone(),
                     labels(o.hyp.1, n),
-                    o.correct,
+                    (o.steps.to_vec(), o.correct),
                 ));
+                // Steps from the initial configuration: c0's depth, then the hypothesis's.
+                let _ = o.start_depth;
             }));
             for _ in 0..3 {
                 t.epoch(&mut |_| {}).unwrap();
@@ -311,8 +344,8 @@ fn every_hypothesis_of_global_training_is_correct_exactly_when_it_can_reach_the_
             let (mut right, mut wrong) = (0, 0);
             let mut done = HashSet::new();
             let mut session_oracle = Oracle::new();
-            for (gold, gold_labels, c0, l0, c, l, correct) in seen {
-                if !done.insert((gold.clone(), c0.clone(), l0.clone(), c.clone(), l.clone())) {
+            for (gold, gold_labels, c0, l0, c, l, (steps, correct)) in seen {
+                if !done.insert((gold.clone(), c0.clone(), l0.clone(), c.clone(), l.clone(), steps.clone())) {
                     continue;
                 }
                 // Gold arcs with their gold label, plus the best number of arcs still reachable.
@@ -324,9 +357,11 @@ fn every_hypothesis_of_global_training_is_correct_exactly_when_it_can_reach_the_
                 };
                 let want = match oracle {
                     OracleKind::Dynamic => reach(&c, &l) == reach(&c0, &l0),
-                    // Static: a prefix of the canonical computation, with the gold labels.
+                    // Static: the canonical computation so far (c0 is on it), with the gold labels.
                     OracleKind::Static => {
-                        canonical(system, &gold, &mut session_oracle).contains(&c)
+                        let (configs, path) = canonical(system, &gold, &mut session_oracle);
+                        let depth = configs.iter().position(|x| *x == c0).expect("c0 is canonical");
+                        path.get(depth..depth + steps.len()) == Some(&steps[..])
                             && labelled(&c, &l) == gold_arcs(&c, &gold)
                     }
                 };
@@ -342,11 +377,13 @@ fn every_hypothesis_of_global_training_is_correct_exactly_when_it_can_reach_the_
     }
 }
 
-/// The configurations of the canonical (static-oracle) computation of `gold`.
-fn canonical(system: System, gold: &DepTree, oracle: &mut Oracle<'static>) -> Vec<Configuration> {
+/// The configurations of the canonical (static-oracle) computation of
+/// `gold`, and its steps.
+fn canonical(system: System, gold: &DepTree, oracle: &mut Oracle<'static>) -> (Vec<Configuration>, Vec<Step>) {
     let n = gold.len();
     let mut c = Configuration::initial(system, n);
     let mut out = vec![c.clone()];
+    let mut steps = Vec::new();
     let mut missing = vec![0u32; n + 1];
     for d in 1..=n {
         missing[gold.head(d)] += 1;
@@ -362,9 +399,10 @@ fn canonical(system: System, gold: &DepTree, oracle: &mut Oracle<'static>) -> Ve
                 missing[h] -= 1;
             }
         }
+        steps.push(step);
         out.push(c.clone());
     }
-    out
+    (out, steps)
 }
 
 /// The toy language of `tests/parser.rs`, smaller: `DET? NOUN VERB DET? NOUN PUNCT`.
@@ -401,11 +439,14 @@ fn early_update_learns_a_toy_treebank_perfectly_and_its_model_parses_greedily_to
     let gold = read_gold(toy(150, 3).as_bytes(), "toy").unwrap();
     for system in [System::ArcStandard, System::ArcHybrid, System::ArcEager] {
         for (oracle, restart) in [(OracleKind::Dynamic, false), (OracleKind::Static, true)] {
-            let search = Search::Beam { width: 4, update: Update::Early, restart };
+            let search = Search::Beam { width: 4, update: Update::Early, restart, labels: None };
             let model = train(options(system, oracle, search), gold.clone(), 15);
             assert_eq!(model.beam, 4);
             let back = Model::from_bytes(&model.to_bytes()).unwrap();
             assert!(back == model, "the beam width round-trips");
+            let mut limited = model.clone();
+            limited.beam_labels = Some(3);
+            assert!(Model::from_bytes(&limited.to_bytes()).unwrap() == limited, "the label limit round-trips");
             let (mut beam, mut greedy) = (BeamParser::new(&model, 4), Parser::new(&model));
             let (mut right, mut right1, mut words) = (0, 0, 0);
             for s in &gold {

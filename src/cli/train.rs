@@ -113,6 +113,12 @@ pub struct Args {
     /// --beam 2 or more: with --beam 1 every update restarts).
     #[arg(long)]
     restart: bool,
+    /// At most M labels per arc step of a hypothesis compete for the beam:
+    /// those the model scores highest (--beam 2 or more; default: all).
+    /// The structures in the beam are then more varied. Parsing uses the
+    /// same limit (it is stored in the model).
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..=tabula::parser::beam::MAX_BEAM_LABELS as i64))]
+    beam_labels: Option<u32>,
     /// Epochs that follow the oracle before exploration starts (dynamic
     /// oracle, --beam 1; default 1).
     #[arg(long)]
@@ -172,7 +178,12 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             UpdateArg::MaxViolation => Update::MaxViolation,
             UpdateArg::Full => Update::Full,
         };
-        Search::Beam { width: args.beam as usize, update, restart: args.restart }
+        Search::Beam {
+            width: args.beam as usize,
+            update,
+            restart: args.restart,
+            labels: args.beam_labels.map(|m| m as usize),
+        }
     };
     let system: System = args.system.parse()?;
     let algorithm: Algorithm = args.algorithm.parse()?;
@@ -244,10 +255,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 "dynamic oracle ({algorithm}), greedy, exploring from epoch {} with p = {explore_p}",
                 explore_from + 1
             ),
-            (_, Search::Beam { width, update, restart }) => format!(
-                "{} oracle{}, beam {width}, {} update{}",
+            (_, Search::Beam { width, update, restart, labels }) => format!(
+                "{} oracle{}, beam {width}{}, {} update{}",
                 if oracle == OracleKind::Static { "static" } else { "global dynamic" },
                 if oracle == OracleKind::Dynamic { format!(" ({algorithm})") } else { String::new() },
+                labels.map_or(String::new(), |m| format!(" ({m} labels per step)")),
                 update.name(),
                 if restart { " with restart" } else { "" }
             ),

@@ -158,11 +158,18 @@ impl Selection {
     }
 }
 
+/// The most labels per arc step that [`offer_successors`] can be limited to
+/// (`tabula train --beam-labels`).
+pub const MAX_BEAM_LABELS: usize = 16;
+
 /// Offers the successors of the hypothesis at beam position `parent` by the
 /// steps (by class) where `legal` holds, one per label for an arc step,
 /// with `scores` filled for its configuration. `correct(class, label)`
 /// says whether a successor is correct; with `only_correct`, the others are
-/// not offered. O(classes + arc steps × labels × log K).
+/// not offered. `labels`: at most this many labels per arc step, those of
+/// the highest label weights (first label first on ties), unless
+/// `only_correct` (every correct label is offered); `None`: all.
+/// O(classes + arc steps × labels × log K).
 #[allow(clippy::too_many_arguments)]
 pub fn offer_successors(
     selection: &mut Selection,
@@ -173,6 +180,7 @@ pub fn offer_successors(
     legal: impl Fn(usize) -> bool,
     correct: impl Fn(usize, Option<u32>) -> bool,
     only_correct: bool,
+    labels: Option<usize>,
 ) {
     for (i, &step) in steps.iter().enumerate() {
         if !legal(i) {
@@ -199,7 +207,29 @@ pub fn offer_successors(
             });
             continue;
         }
-        for l in 0..scores.label_count() as u32 {
+        let count = scores.label_count();
+        let limit = labels.filter(|&m| !only_correct && m < count).map(|m| m.clamp(1, MAX_BEAM_LABELS));
+        let mut top = [(0f32, 0u32); MAX_BEAM_LABELS];
+        let mut kept = 0;
+        if let Some(m) = limit {
+            // The m labels of the highest weights, best first (insertion).
+            for l in 0..count as u32 {
+                let w = scores.label_weight(i, l).unwrap_or(0.0);
+                if kept == m && w <= top[m - 1].0 {
+                    continue;
+                }
+                let mut at = kept.min(m - 1);
+                while at > 0 && w > top[at - 1].0 {
+                    top[at] = top[at - 1];
+                    at -= 1;
+                }
+                top[at] = (w, l);
+                kept = (kept + 1).min(m);
+            }
+        }
+        let chosen = |k: usize| if limit.is_some() { top[k].1 } else { k as u32 };
+        for k in 0..if limit.is_some() { kept } else { count } {
+            let l = chosen(k);
             let w = scores.label_weight(i, l).unwrap_or(0.0);
             let local = sw + w;
             let score = parent_score + f64::from(local);
@@ -314,6 +344,8 @@ fn fill(
 pub struct BeamParser<'m> {
     model: &'m Model,
     width: usize,
+    /// At most this many labels per arc step ([`Model::beam_labels`]).
+    labels_per_step: Option<usize>,
     extractor: Extractor,
     scores: LabelledScores,
     beams: Beams,
@@ -330,6 +362,7 @@ impl<'m> BeamParser<'m> {
         BeamParser {
             model,
             width: width.max(1),
+            labels_per_step: model.beam_labels.map(|m| m as usize),
             extractor: Extractor { use_feats: model.feats, ..Extractor::default() },
             scores: LabelledScores::new(model.system, model.labels.len()),
             beams: Beams::new(model.system),
@@ -381,6 +414,7 @@ impl<'m> BeamParser<'m> {
                     applicable,
                     |_, _| false,
                     false,
+                    self.labels_per_step,
                 );
             }
             self.selection.finish();

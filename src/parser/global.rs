@@ -98,11 +98,21 @@ pub enum Search {
     /// One step at a time, a local update at every error ([`super::train`]).
     #[default]
     Greedy,
-    /// A beam of `width` hypotheses, global updates.
-    Beam { width: usize, update: Update, restart: bool },
+    /// A beam of `width` hypotheses, global updates; `labels`: at most
+    /// this many labels per arc step of a hypothesis compete for the beam
+    /// (those of the highest label weights; `None`: all).
+    Beam { width: usize, update: Update, restart: bool, labels: Option<usize> },
 }
 
 impl Search {
+    /// The limit on labels per arc step (`None`: all).
+    pub fn labels(self) -> Option<usize> {
+        match self {
+            Search::Greedy => None,
+            Search::Beam { labels, .. } => labels,
+        }
+    }
+
     /// The beam width (1 for greedy).
     pub fn width(self) -> usize {
         match self {
@@ -154,7 +164,42 @@ pub struct Observed<'a> {
     pub start: (&'a Configuration, &'a ArcState),
     /// The hypothesis, with its labels.
     pub hyp: (&'a Configuration, &'a ArcState),
+    /// The hypothesis's steps from c₀, and c₀'s number of steps from the
+    /// initial configuration.
+    pub steps: &'a [Step],
+    pub start_depth: usize,
     pub correct: bool,
+}
+
+/// Calls the observer (if any) for `hyps`.
+fn observe(
+    observer: &mut Option<Observer>,
+    history: &[Node],
+    item: &Item,
+    start: (&Configuration, &ArcState),
+    hyps: &[super::beam::Hyp],
+) {
+    let Some(f) = observer.as_mut() else {
+        return;
+    };
+    let mut nodes = Vec::new();
+    for h in hyps {
+        path(history, h.node, &mut nodes);
+        let steps: Vec<Step> = nodes.iter().filter_map(|&i| history[i as usize].step).collect();
+        let mut root = h.node;
+        while history[root as usize].parent != ROOT {
+            root = history[root as usize].parent;
+        }
+        f(&Observed {
+            gold: &item.tree,
+            labels: &item.labels,
+            start,
+            hyp: (&h.config, &h.arcs),
+            steps: &steps,
+            start_depth: history[root as usize].depth as usize,
+            correct: h.correct,
+        });
+    }
 }
 
 /// The reusable state of global training (no allocation once warm).
@@ -220,7 +265,7 @@ impl Learner {
         options: &TrainOptions,
         explore: bool,
     ) -> Result<(), ParserError> {
-        let Search::Beam { width, update, restart } = options.search else {
+        let Search::Beam { width, update, restart, .. } = options.search else {
             unreachable!("global training has a beam");
         };
         let width = width.max(1);
@@ -245,10 +290,7 @@ impl Learner {
             });
             let root = (g.history.len() - 1) as u32;
             g.beams.start(&g.start, &g.start_arcs, root);
-            if let Some(f) = g.observer.as_mut() {
-                let start = (&g.start, &g.start_arcs);
-                f(&Observed { gold: &item.tree, labels: &item.labels, start, hyp: start, correct: true });
-            }
+            observe(&mut g.observer, &g.history, item, (&g.start, &g.start_arcs), g.beams.hyps());
             let mut fell = false;
             // (violation, c⁺ node, c⁻ node)
             let mut pair: Option<(f64, u32, u32)> = None;
@@ -353,6 +395,10 @@ impl Learner {
         let system = self.system;
         let steps = classes(system);
         let line = item.first_line;
+        let labels = match options.search {
+            Search::Beam { labels, .. } => labels,
+            Search::Greedy => None,
+        };
         let Global { beams, gold, selection, correct: good, history, canonical: path_steps, .. } = g;
         let beam = if gold_beam { &*gold } else { &*beams };
         for (p, h) in beam.hyps().iter().enumerate() {
@@ -434,11 +480,11 @@ impl Learner {
                 }
             };
             if gold_beam {
-                offer_successors(good, p as u32, h.score, &self.scores, steps, legal, correct, true);
+                offer_successors(good, p as u32, h.score, &self.scores, steps, legal, correct, true, None);
             } else {
-                offer_successors(selection, p as u32, h.score, &self.scores, steps, legal, correct, false);
+                offer_successors(selection, p as u32, h.score, &self.scores, steps, legal, correct, false, labels);
                 if h.correct {
-                    offer_successors(good, p as u32, h.score, &self.scores, steps, legal, correct, true);
+                    offer_successors(good, p as u32, h.score, &self.scores, steps, legal, correct, true, None);
                 }
             }
             // LR-spine, static: a canonical step without a class.
@@ -586,17 +632,7 @@ impl Learner {
 fn advance_main(g: &mut Global, item: &Item, system: System) {
     let Global { beams, selection, history, observer, start, start_arcs, .. } = g;
     beams.advance(&selection.chosen, |parent, c| node_for(history, system, parent, c));
-    if let Some(f) = observer.as_mut() {
-        for h in beams.hyps() {
-            f(&Observed {
-                gold: &item.tree,
-                labels: &item.labels,
-                start: (start, start_arcs),
-                hyp: (&h.config, &h.arcs),
-                correct: h.correct,
-            });
-        }
-    }
+    observe(observer, history, item, (start, start_arcs), beams.hyps());
 }
 
 /// Makes the gold beam's next generation from `g.correct`, whose parents
@@ -609,17 +645,7 @@ fn advance_gold(g: &mut Global, item: &Item, system: System, from_gold: bool) {
     } else {
         gold.advance_from(beams, &correct.chosen, node);
     }
-    if let Some(f) = observer.as_mut() {
-        for h in gold.hyps() {
-            f(&Observed {
-                gold: &item.tree,
-                labels: &item.labels,
-                start: (start, start_arcs),
-                hyp: (&h.config, &h.arcs),
-                correct: h.correct,
-            });
-        }
-    }
+    observe(observer, history, item, (start, start_arcs), gold.hyps());
 }
 
 /// The history node of candidate `c` whose parent has node `parent`: a new

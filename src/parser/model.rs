@@ -39,6 +39,7 @@
 //! step-bits 20
 //! label-bits 18
 //! beam 8                 (beam-trained models only: the training beam width)
+//! beam-labels 2          (only if trained with --beam-labels)
 //! labels 3
 //! nsubj
 //! obj
@@ -140,14 +141,17 @@ pub struct Model {
     /// The beam width the model was trained with (1: greedy); the width
     /// `tabula parse` uses by default.
     pub beam: u32,
+    /// The most labels per arc step that compete for the beam (`None`:
+    /// all; `tabula train --beam-labels`).
+    pub beam_labels: Option<u32>,
     compact_arcs: OnceLock<CompactWeights>,
 }
 
 impl PartialEq for Model {
     /// Equal system, labels, tables and feature set (the compact copy follows the tables).
     fn eq(&self, other: &Model) -> bool {
-        (self.system, &self.labels, &self.steps, &self.arcs, self.feats, self.beam)
-            == (other.system, &other.labels, &other.steps, &other.arcs, other.feats, other.beam)
+        (self.system, &self.labels, &self.steps, &self.arcs, self.feats, self.beam, self.beam_labels)
+            == (other.system, &other.labels, &other.steps, &other.arcs, other.feats, other.beam, other.beam_labels)
     }
 }
 
@@ -158,7 +162,16 @@ impl Model {
     pub fn new(system: System, labels: Vec<String>, steps: Weights, arcs: Weights, feats: bool) -> Option<Model> {
         let fits =
             steps.width() == classes(system).len() && arcs.width() == arc_steps(system).count() * labels.len().max(1);
-        fits.then(|| Model { system, labels, steps, arcs, feats, beam: 1, compact_arcs: OnceLock::new() })
+        fits.then(|| Model {
+            system,
+            labels,
+            steps,
+            arcs,
+            feats,
+            beam: 1,
+            beam_labels: None,
+            compact_arcs: OnceLock::new(),
+        })
     }
 
     /// A zero model (every step scores 0).
@@ -207,7 +220,10 @@ impl Model {
         };
         // Only beam-trained models have the beam line: greedy models are
         // the same bytes as before it existed.
-        let beam = if self.beam > 1 { format!("beam {}\n", self.beam) } else { String::new() };
+        let mut beam = if self.beam > 1 { format!("beam {}\n", self.beam) } else { String::new() };
+        if let Some(m) = self.beam_labels {
+            beam.push_str(&format!("beam-labels {m}\n"));
+        }
         let header = format!(
             "version {MODEL_VERSION}\nsystem {}\nfeatures {}\n{spine}step-bits {}\nlabel-bits {}\n{beam}labels {}\n",
             self.system,
@@ -283,6 +299,13 @@ impl Model {
             beam = k.parse::<u32>().ok().filter(|&k| k > 1).ok_or_else(|| corrupt(&format!("bad beam width `{k}`")))?;
             next = line()?;
         }
+        let mut beam_labels = None;
+        if let Some(m) = next.strip_prefix("beam-labels ") {
+            let limit = super::beam::MAX_BEAM_LABELS as u32;
+            let m = m.parse::<u32>().ok().filter(|m| (1..=limit).contains(m));
+            beam_labels = Some(m.ok_or_else(|| corrupt("bad beam-labels line"))?);
+            next = line()?;
+        }
         let count: usize = next
             .strip_prefix("labels ")
             .ok_or_else(|| corrupt(&format!("expected `labels …` in the header, found `{next}`")))?
@@ -319,6 +342,7 @@ impl Model {
         let mut model = Model::zeros(system, labels, step_bits, label_bits);
         model.feats = features == FEATURE_SET_FEATS;
         model.beam = beam;
+        model.beam_labels = beam_labels;
         let mut chunks = rest[..4 * floats].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")));
         for w in model.steps.w.iter_mut().chain(model.arcs.w.iter_mut()) {
             *w = chunks.next().expect("sized");

@@ -521,6 +521,7 @@ impl Trainer {
         let mut model = Model::new(self.options.system, self.labels.clone(), steps, arcs, self.options.feats)
             .expect("the trainer's tables are sized for its system and labels");
         model.beam = self.options.search.width() as u32;
+        model.beam_labels = self.options.search.labels().map(|m| m as u32);
         model
     }
 }
