@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# UDPipe 1's greedy parser beside ours on the same files (issue 13, item 4):
+# UDPipe 1's parser beside ours on the same files (issue 13, item 4):
 # installs PyPI `ufal.udpipe` into a venv under target/udpipe (first run
 # only), trains UDPipe's parser alone (gold tags: tokenizer=none,
 # tagger=none, parser defaults, DEV as its heldout set) and ours (the
@@ -12,7 +12,9 @@
 # Environment: UD (../shared/ud/v2.2), OUT (target/udpipe/TREEBANK),
 # OURS (train options; default the headline regime), SKIP_UDPIPE=1 (reuse
 # an existing UDPipe model in OUT), NICE (default 10), UDPIPE_OPTS (UDPipe
-# parser options instead of its defaults, e.g. "embedding_feats=0": no FEATS).
+# parser options instead of its defaults, e.g. "embedding_feats=0": no FEATS),
+# UDPIPE_PARSE_OPTS (UDPipe's parser options at parse time; its parser reads
+# only "beam_search=N", the beam, 5 when not given: "beam_search=1" is greedy).
 set -euo pipefail
 TB=${1:-el_gdt}
 UD=${UD:-../shared/ud/v2.2}
@@ -37,7 +39,7 @@ if [ "${SKIP_UDPIPE:-0}" != 1 ] || [ ! -f "$OUT/udpipe.model" ]; then
     ${UDPIPE_OPTS:+"$UDPIPE_OPTS"} > "$OUT/udpipe.train.json" 2> "$OUT/udpipe.train.log"
 fi
 nice -n "$NICE" "$VENV/bin/python" "$PY" parse "$OUT/udpipe.model" "$OUT/test.conllu" "$OUT/udpipe.test.conllu" \
-  > "$OUT/udpipe.parse.json"
+  ${UDPIPE_PARSE_OPTS:+"$UDPIPE_PARSE_OPTS"} > "$OUT/udpipe.parse.json"
 # shellcheck disable=SC2086
 nice -n "$NICE" /usr/bin/time -f "%e %U %S" -o "$OUT/tabula.train.time" \
   "$BIN" train "$OUT/train.conllu" -o "$OUT/tabula.model" --dev "$OUT/dev.conllu" $OURS 2> "$OUT/tabula.train.log"
@@ -63,7 +65,8 @@ for p in ("udpipe", "tabula"):
     if p == "udpipe":
         u = j("udpipe.parse.json")
         speed = "%.0f (%.0f)" % (u["words_per_second"], u["words_per_cpu_second"])
-        name = "UDPipe 1 (parser defaults)"
+        opts = f", parse options `{u['parse_options']}`" if u.get("parse_options") else ""
+        name = f"UDPipe 1 (parser defaults{opts}, beam {u.get('beam', 5)})"
     else:
         # The parsing loop's own figure (wall), and CPU time of the whole
         # process (which includes reading the model).

@@ -3,9 +3,16 @@ parser with its defaults) and parses a test file with it; used by
 scripts/udpipe-compare.sh (issue 13). Only runs UDPipe (PyPI ufal.udpipe).
 
 Usage: udpipe_compare.py train TRAIN.conllu DEV.conllu MODEL [PARSER_OPTIONS]
-       udpipe_compare.py parse MODEL TEST.conllu OUT.conllu
+       udpipe_compare.py parse MODEL TEST.conllu OUT.conllu [PARSE_OPTIONS]
 Prints one line of JSON: the wall-clock and CPU seconds (training, or parsing
-without loading the model) and the words processed.
+without loading the model) and the words processed; for parsing also the
+parse options and the beam UDPipe used.
+
+PARSE_OPTIONS are UDPipe's parser options at parse time ("name=value;..."),
+passed to Pipeline instead of Pipeline.DEFAULT. The Parsito parser of UDPipe
+1 reads one: beam_search, the beam size, 5 when not given (1 = greedy;
+src/model/model_morphodita_parsito.cpp). UDPipe ignores any other name
+silently (e.g. "beam_size=1" would parse with beam 5), so they are refused.
 """
 import json
 import sys
@@ -27,6 +34,21 @@ def read(path):
     return out
 
 
+BEAM_DEFAULT = 5  # UDPipe 1's beam_search when the option is not given
+
+
+def parse_beam(options):
+    """The beam UDPipe parses with for OPTIONS; exits on options it would ignore."""
+    beam = BEAM_DEFAULT
+    for item in filter(None, options.split(";")):
+        name, _, value = item.partition("=")
+        if name != "beam_search" or not value.isdigit():
+            sys.exit(f"parse options {options!r}: UDPipe's parser reads only beam_search=N at parse time"
+                     " (it would ignore the rest silently)")
+        beam = max(int(value), 1)  # 0 parses greedily too
+    return beam
+
+
 def words(path):
     with open(path, encoding="utf-8") as f:
         return sum(1 for l in f if l[:1].isdigit() and l.split("\t", 1)[0].isdigit())
@@ -45,11 +67,13 @@ def main(argv):
         with open(model, "wb") as f:
             f.write(data)
         print(json.dumps({"train_seconds": secs, "train_cpu_seconds": cpu, "words": words(argv[2])}))
-    elif len(argv) == 5 and argv[1] == "parse":
+    elif len(argv) in (5, 6) and argv[1] == "parse":
+        options = argv[5] if len(argv) == 6 else ""
+        beam = parse_beam(options)
         model = u.Model.load(argv[2])
         if model is None:
             sys.exit(f"{argv[2]}: cannot load the model")
-        pipeline = u.Pipeline(model, "conllu", u.Pipeline.NONE, u.Pipeline.DEFAULT, "conllu")
+        pipeline = u.Pipeline(model, "conllu", u.Pipeline.NONE, options or u.Pipeline.DEFAULT, "conllu")
         with open(argv[3], encoding="utf-8") as f:
             text = f.read()
         err = u.ProcessingError()
@@ -62,7 +86,7 @@ def main(argv):
             f.write(out)
         n = words(argv[3])
         print(json.dumps({"parse_seconds": secs, "parse_cpu_seconds": cpu, "words": n, "words_per_second": n / secs,
-                          "words_per_cpu_second": n / cpu}))
+                          "words_per_cpu_second": n / cpu, "parse_options": options, "beam": beam}))
     else:
         sys.exit(__doc__)
 
