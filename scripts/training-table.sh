@@ -54,7 +54,7 @@ for tb in $TREEBANKS; do
           2) "$BIN" train "$TRAIN" -o "$m.model" "${common[@]}" --oracle static --projectivize optimal --epochs $both ;;
           3|4|5|6)
             case $col in
-              3) first=(--skip-nonprojective --projectivize optimal); second=(--projectivize optimal --algorithm linear) ;;
+              3) first=(--skip-nonprojective); second=(--projectivize optimal --algorithm linear) ;;
               4) first=(--projectivize optimal); second=(--projectivize optimal --algorithm linear) ;;
               5) first=(--projectivize optimal); second=(--projectivize none --algorithm cubic) ;;
               6) first=(--projectivize lift); second=(--projectivize lift --algorithm linear) ;;

@@ -47,7 +47,8 @@ enum Command {
 }
 
 const PROJECTIVIZE_HELP: &str = "\
-Input: CoNLL-U (https://universaldependencies.org/format.html): one word per line,
+Input: CoNLL-U (https://universaldependencies.org/format.html), plain or compressed
+with xz or gzip (recognised by content, whatever the file name): one word per line,
 ten tab-separated columns (ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC),
 a blank line after each sentence; comments (#), multiword tokens (3-4) and empty
 nodes (5.1) are allowed and kept.
@@ -57,7 +58,7 @@ run with FILE:LINE: message, or with --keep-going is copied unchanged and listed
 
 Examples:
   tabula projectivize de_gsd-ud-test.conllu -o de.proj.conllu --stats
-  xz -dc treebank.conllu.xz | tabula projectivize --method lift > lifted.conllu";
+  tabula projectivize treebank.conllu.xz --method lift > lifted.conllu";
 
 const COUNT_HELP: &str = "\
 Input: CoNLL-U files, as for `tabula projectivize`.
@@ -82,24 +83,30 @@ Input: one JSON object per line (blank lines are skipped):
   gold      gold[d] is the head of word d; gold[0] is -1 (the root)
   arcs      optional, [[head, dependent], ...]: the arcs built so far (arc-eager
             needs them when the stack holds more than the root)
-  system    optional: arc-standard, arc-hybrid or arc-eager (else --system)
+  system    optional: arc-standard, arc-hybrid, arc-eager, lr-spine or attardi
+            (else --system)
   strategy  optional (else --strategy): none (every computation), lbr (the top of
             the stack and the input words take their left children before their
             right ones), strict-lbr (lbr, and the stack words below the top take
             no new left children), rbl (right children before left ones)
-Output: the same object (same keys, same order) plus `steps`, for each step of the
+  id        optional, any JSON value: copied to the answer, to match answers to
+            questions. Any other key is an error.
+Output: the same object (same keys, same order) plus `final` (whether the
+computation has ended: then no step is offered), `steps`, for each step of the
 system the most gold arcs still reachable after it (null: not applicable), and
 `optimal`, the steps reaching the maximum. A bad line is reported on stderr as
 `line N: ...` and gives no output line; the other lines are answered and the exit
-status is then 1.
+status is then 1. Compressed input (xz, gzip) is read as well; a CoNLL-U file is
+one error (it is read with --walk).
 
 Example:
   $ echo '{\"stack\":[0,3,5],\"buffer\":[6,7],\"gold\":[-1,2,0,2,5,3,5,5]}' | tabula oracle
-  {\"stack\":[0,3,5],\"buffer\":[6,7],\"gold\":[-1,2,0,2,5,3,5,5],\"steps\":{\"shift\":3,\"reduce_left\":1,\"reduce_right\":2},\"optimal\":[\"shift\"]}
+  {\"stack\":[0,3,5],\"buffer\":[6,7],\"gold\":[-1,2,0,2,5,3,5,5],\"final\":false,\"steps\":{\"shift\":3,\"reduce_left\":1,\"reduce_right\":2},\"optimal\":[\"shift\"]}
 
 With --walk FILE.conllu: walks parser computations over the treebank and prints
 TSV tables of the mean time per configuration by k + m (stack + input length) and
-by sentence length (--json adds one JSON line of totals).";
+by sentence length (--json adds one JSON line of totals). The options marked
+`Walk:` apply to --walk only and are errors without it.";
 
 const DEMO_HELP: &str = "\
 Output (stdout): a table per sentence of the embedded data/sample.conllu (words,

@@ -14,7 +14,7 @@ fn data(name: &str) -> String {
 
 #[test]
 fn adds_steps_and_optimal_keeping_other_keys_in_order() {
-    let line = r#"{"id":7,"stack":[0,3,5],"buffer":[6,7],"gold":[-1,2,0,2,5,3,5,5],"strategy":"lbr","note":"x"}"#;
+    let line = r#"{"id":7,"stack":[0,3,5],"buffer":[6,7],"gold":[-1,2,0,2,5,3,5,5],"strategy":"lbr"}"#;
     let out = tabula_with_stdin(&["oracle"], line);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stdout = String::from_utf8(out.stdout).unwrap();
@@ -25,7 +25,7 @@ fn adds_steps_and_optimal_keeping_other_keys_in_order() {
     let show = |v: Option<u32>| v.map_or("null".to_string(), |v| v.to_string());
     let optimal: Vec<String> = s.optimal().iter().map(|s| format!("\"{s}\"")).collect();
     let want = format!(
-        "{{\"id\":7,\"stack\":[0,3,5],\"buffer\":[6,7],\"gold\":[-1,2,0,2,5,3,5,5],\"strategy\":\"lbr\",\"note\":\"x\",\"steps\":{{\"shift\":{},\"reduce_left\":{},\"reduce_right\":{}}},\"optimal\":[{}]}}\n",
+        "{{\"id\":7,\"stack\":[0,3,5],\"buffer\":[6,7],\"gold\":[-1,2,0,2,5,3,5,5],\"strategy\":\"lbr\",\"final\":false,\"steps\":{{\"shift\":{},\"reduce_left\":{},\"reduce_right\":{}}},\"optimal\":[{}]}}\n",
         show(s.get(Step::Shift)),
         show(s.get(Step::ReduceLeft)),
         show(s.get(Step::ReduceRight)),

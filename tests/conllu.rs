@@ -214,3 +214,30 @@ fn long_fields_are_elided() {
     assert!(e.len() < 200, "{e}");
     assert!(e.contains("…xxxxxxxxxx (100000 bytes)`"), "{e}");
 }
+
+/// Regression: a JSON file read as CoNLL-U gave one "expected 10
+/// tab-separated columns" error per line, and an xz file was read as text.
+#[test]
+fn a_file_of_another_kind_is_one_error_and_ends_the_reading() {
+    let json = b"\n{\"stack\":[0]}\n{\"stack\":[1]}\n\n{\"stack\":[2]}\n";
+    let all = read_all(json);
+    assert_eq!(all.len(), 1);
+    let e = all[0].as_ref().unwrap_err();
+    assert_eq!((e.line, &e.kind), (2, &ErrorKind::Json));
+    let xz = [0xFD, b'7', b'z', b'X', b'Z', 0x00, 1, 2, 3, b'\n', b'\n', b'x'];
+    let all = read_all(&xz);
+    assert_eq!(all.len(), 1);
+    assert_eq!(all[0].as_ref().unwrap_err().kind, ErrorKind::Compressed { format: "xz" });
+    // Through `compressed::decompress`, the same bytes are read as CoNLL-U.
+    let text = "# sent_id = 1\n1\tHi\t_\t_\t_\t_\t0\troot\t_\t_\n\n";
+    let mut w = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut w, text.as_bytes()).unwrap();
+    let gz = w.finish().unwrap();
+    let input = tabula::conllu::compressed::decompress(std::io::Cursor::new(gz)).unwrap();
+    let sentences: Vec<_> = Reader::new(input, "mem.gz").map(Result::unwrap).collect();
+    assert_eq!(sentences.len(), 1);
+    assert_eq!(sentences[0].sent_id(), Some("1"));
+    // A later line starting with `{` is an ordinary bad line, not JSON.
+    let later = "1\tHi\t_\t_\t_\t_\t0\troot\t_\t_\n\n{\"x\":1}\n";
+    assert!(matches!(read_all(later.as_bytes())[1].as_ref().unwrap_err().kind, ErrorKind::ColumnCount { .. }));
+}

@@ -278,3 +278,18 @@ fn arc_predicts_the_arc_apply_builds() {
         }
     }
 }
+
+/// Regression: arc-eager offered `reduce` in a final configuration (empty
+/// input), so a loop that applied steps until none applied went on past the
+/// end. In every system, a reachable configuration is final exactly when no
+/// step applies.
+#[test]
+fn a_configuration_is_final_exactly_when_no_step_applies() {
+    for system in tabula::oracle::System::ALL {
+        for n in 1..=4 {
+            for c in common::reachable_with_arcs(system, n) {
+                assert_eq!(c.is_final(), c.applicable_steps().next().is_none(), "{system}, n = {n}: {c:?}");
+            }
+        }
+    }
+}

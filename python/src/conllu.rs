@@ -8,7 +8,7 @@ use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use std::borrow::Cow;
-use std::io::{BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use tabula::conllu::{Reader, Sentence as RawParsed};
 use tabula::tree::DepTree;
@@ -93,8 +93,9 @@ fn parse_all(input: impl std::io::BufRead, name: &str) -> PyResult<Vec<Sentence>
 #[pyfunction]
 pub fn read_conllu(py: Python<'_>, path: PathBuf) -> PyResult<Vec<Sentence>> {
     py.detach(|| {
-        let file = std::fs::File::open(&path).map_err(|e| os_error(&path, e))?;
-        let mut reader = Reader::new(BufReader::with_capacity(1 << 16, file), path.display().to_string());
+        // xz and gzip files are decompressed (recognised by their first bytes).
+        let file = tabula::conllu::compressed::open(&path).map_err(|e| os_error(&path, e))?;
+        let mut reader = Reader::new(file, path.display().to_string());
         let mut blocks = Vec::new();
         while let Some(block) = reader.next_raw() {
             blocks.push(block.map_err(value_error)?);

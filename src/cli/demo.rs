@@ -9,7 +9,9 @@ use std::process::ExitCode;
 use tabula::conllu::Reader;
 use tabula::grammar::text;
 use tabula::oracle::{Algorithm, Configuration, Oracle, Step, Strategy, System};
-use tabula::projectivize::{lift, Counter, OptimalProjectivizer, TreeClass};
+use tabula::projectivize::{
+    lift, Counter, OptimalProjectivizer, PreferringProjectivizer, TreeClass, Weights, WordLabels,
+};
 
 /// A small synthetic treebank written for tabula (not taken from any corpus).
 const SAMPLE: &str = include_str!("../../data/sample.conllu");
@@ -20,6 +22,10 @@ pub struct Args {}
 pub fn run(_args: Args) -> Result<ExitCode, CliError> {
     let grammar = text::parse_str("grammars/projective.grammar", tabula::grammars::PROJECTIVE)?.grammar;
     let mut optimal = OptimalProjectivizer::new(&grammar, TreeClass::Projective)?;
+    // What `tabula projectivize` does by default: among the optimal trees,
+    // the one the built-in weights prefer (`--prefer default`).
+    let mut preferring = PreferringProjectivizer::new(&grammar, TreeClass::Projective, Weights::default())?;
+    let mut labels = WordLabels::default();
     let mut counter = Counter::new(&grammar, TreeClass::Projective)?;
     let mut out = Output::create(None)?;
 
@@ -32,7 +38,7 @@ pub fn run(_args: Args) -> Result<ExitCode, CliError> {
     )?;
     let (mut words, mut kept_optimal, mut kept_lift) = (0, 0, 0);
     let mut projectivized = Vec::new();
-    let mut first_gold = None;
+    let mut first = None;
     for sentence in Reader::new(SAMPLE.as_bytes(), "data/sample.conllu") {
         let sentence = sentence?;
         let gold = sentence.tree();
@@ -53,8 +59,13 @@ pub fn run(_args: Args) -> Result<ExitCode, CliError> {
         words += gold.len();
         kept_optimal += best.score;
         kept_lift += lift_score;
-        sentence.write_with_heads(&best.tree, &mut projectivized)?;
-        first_gold.get_or_insert_with(|| gold.clone());
+        if gold.is_projective() {
+            sentence.write(&mut projectivized)?;
+        } else {
+            labels.read_conllu(&sentence.raw().text);
+            sentence.write_with_heads(&preferring.projectivize(gold, &labels)?.tree, &mut projectivized)?;
+        }
+        first.get_or_insert_with(|| (gold.clone(), best.tree));
     }
     let pct = |k: usize| 100.0 * k as f64 / words as f64;
     writeln!(out)?;
@@ -64,38 +75,44 @@ pub fn run(_args: Args) -> Result<ExitCode, CliError> {
         pct(kept_optimal),
         pct(kept_lift)
     )?;
-    if let Some(gold) = first_gold {
-        // Optimal steps along the start of a computation for demo-1 (Sec. 4).
+    writeln!(out, "(per sentence: `tabula count data/sample.conllu`; in all: `tabula projectivize --stats`)")?;
+    if let Some((gold, projective)) = first {
+        // Optimal steps after three shifts for demo-1, in every system (Sec. 4).
         writeln!(out)?;
         writeln!(
             out,
-            "optimal steps (dynamic oracle, cubic algorithm; attardi: tabular) after three shifts for demo-1, gold heads {gold}:"
+            "optimal steps (dynamic oracle) after three shifts for demo-1, gold heads {gold}, in every system:"
+        )?;
+        writeln!(
+            out,
+            "the gold arcs each step keeps reachable, as `tabula oracle --system S` answers (strategy: lbr; lr-spine, attardi: none)"
         )?;
         let mut oracle = Oracle::new();
-        for system in System::ALL.into_iter().filter(|&s| Oracle::algorithms(s).contains(&Algorithm::Cubic)) {
+        for system in System::ALL {
             let mut config = Configuration::initial(system, gold.len());
             for _ in 0..3 {
                 config.apply(Step::Shift)?;
             }
-            // Attardi has its own (tabular) oracle, which scores every computation.
-            let (strategy, algorithm) = match system {
-                System::Attardi => (Strategy::None, Algorithm::Tabular),
-                _ => (Strategy::Lbr, Algorithm::Cubic),
-            };
-            let scores = oracle.scores(&config, &gold, strategy, algorithm)?;
-            let steps: Vec<String> = system
+            // LR-spine's oracle needs a projective gold tree: demo-1 optimally projectivized.
+            let tree = if system == System::LrSpine { &projective } else { &gold };
+            let scores = oracle.scores(&config, tree, default_strategy(system), Algorithm::Auto)?;
+            let steps: Vec<String> = config
                 .steps()
-                .iter()
-                .map(|&s| format!("{s} {}", scores.get(s).map_or("n/a".to_owned(), |v| v.to_string())))
+                .map(|s| format!("{s} {}", scores.get(s).map_or("n/a".to_owned(), |v| v.to_string())))
                 .collect();
             writeln!(
                 out,
-                "  {system}: stack {:?}, input {} to {}: {} -> optimal {:?}",
+                "  {system}: stack {:?}, input {} to {}: {} -> optimal {:?}{}",
                 config.stack(),
                 config.buffer().start(),
                 config.buffer().end(),
                 steps.join(", "),
-                scores.optimal().iter().map(|s| s.name()).collect::<Vec<_>>()
+                scores.optimal().iter().map(|s| s.name()).collect::<Vec<_>>(),
+                if system == System::LrSpine {
+                    format!(" (gold: demo-1 projectivized, heads {projective}: its oracle needs a projective tree)")
+                } else {
+                    String::new()
+                }
             )?;
         }
     }
@@ -105,4 +122,13 @@ pub fn run(_args: Args) -> Result<ExitCode, CliError> {
     out.write_all(&projectivized)?;
     out.commit()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The strategy `tabula oracle` uses for `system` by default: none for the
+/// systems whose oracles score every computation, lbr otherwise.
+fn default_strategy(system: System) -> Strategy {
+    match system {
+        System::Attardi | System::LrSpine => Strategy::None,
+        _ => Strategy::Lbr,
+    }
 }

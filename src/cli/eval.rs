@@ -1,10 +1,10 @@
 //! `tabula eval`: UAS and LAS of a predicted CoNLL-U file against the gold one.
 
 use super::CliError;
-use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use tabula::conllu::compressed::decompress;
 use tabula::parser::eval::evaluate;
 
 /// Arguments of `tabula eval`.
@@ -24,13 +24,14 @@ pub struct Args {
     json: bool,
 }
 
-/// Opens a file, or standard input for `-`.
+/// Opens a file, or standard input for `-`, decompressing xz and gzip.
 pub(crate) fn open(path: &Path) -> Result<(Box<dyn BufRead + Send>, String), CliError> {
     if path == Path::new("-") {
-        return Ok((Box::new(BufReader::new(io::stdin())), "<stdin>".into()));
+        let input = decompress(BufReader::new(io::stdin())).map_err(|e| format!("<stdin>: {e}"))?;
+        return Ok((input, "<stdin>".into()));
     }
-    let f = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok((Box::new(BufReader::with_capacity(1 << 16, f)), path.display().to_string()))
+    let input = tabula::conllu::compressed::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((input, path.display().to_string()))
 }
 
 pub fn run(args: Args) -> Result<ExitCode, CliError> {

@@ -48,9 +48,9 @@ pub struct Args {
     #[arg(long, default_value = "auto")]
     algorithm: Algorithm,
     /// Attardi: the largest |γ| (stack plus reduced input) the tabular
-    /// oracle runs its O(|γ|⁸) table on; beyond it, an error.
-    #[arg(long, default_value_t = tabula::oracle::attardi::tabular::DEFAULT_MAX_GAMMA)]
-    max_gamma: usize,
+    /// oracle runs its O(|γ|⁸) table on; beyond it, an error [default: 48].
+    #[arg(long)]
+    max_gamma: Option<usize>,
     /// Grammar for the cubic algorithm of `--system`, replacing the embedded
     /// one: arc-standard (strategies none, lbr, rbl): shift-reduce.grammar,
     /// terminals `p` and `s`; arc-hybrid: arc-hybrid.grammar, terminals `p`
@@ -63,12 +63,12 @@ pub struct Args {
     /// Walk computations over this CoNLL-U treebank and time the oracle.
     #[arg(long, value_name = "TREEBANK.conllu")]
     walk: Option<PathBuf>,
-    /// Walk: probability of a random step instead of an optimal one.
-    #[arg(long, default_value_t = 0.0)]
-    stray: f64,
-    /// Walk: random seed.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+    /// Walk: probability of a random step instead of an optimal one [default: 0].
+    #[arg(long)]
+    stray: Option<f64>,
+    /// Walk: random seed [default: 0].
+    #[arg(long)]
+    seed: Option<u64>,
     /// Walk: projectivize every gold tree first (optimally, Sec. 3).
     #[arg(long)]
     projectivize: bool,
@@ -87,7 +87,83 @@ pub struct Args {
     plot: Option<PathBuf>,
 }
 
+/// The options that only `--walk` reads.
+fn walk_only(args: &Args) -> [(bool, &'static str); 7] {
+    [
+        (args.stray.is_some(), "--stray"),
+        (args.seed.is_some(), "--seed"),
+        (args.projectivize, "--projectivize"),
+        (args.check_agreement, "--check-agreement"),
+        (args.session, "--session"),
+        (args.json, "--json"),
+        (args.plot.is_some(), "--plot"),
+    ]
+}
+
+/// Refuses every option that would have no effect in the mode used.
+fn check_options(args: &Args) -> Result<(), CliError> {
+    let grammar_oracle = matches!(args.system, System::ArcStandard | System::ArcHybrid | System::ArcEager);
+    if args.grammar.is_some() && !grammar_oracle {
+        return Err(format!(
+            "--grammar: {} has no grammar oracle (only arc-standard, arc-hybrid and arc-eager have one)",
+            args.system
+        )
+        .into());
+    }
+    if args.strict_grammar.is_some() && args.system != System::ArcStandard {
+        return Err("--strict-grammar is for arc-standard only".into());
+    }
+    match &args.walk {
+        None => {
+            if let Some((_, name)) = walk_only(args).into_iter().find(|(given, _)| *given) {
+                return Err(format!(
+                    "{name} applies to --walk only (without --walk, tabula oracle answers JSON configurations)"
+                )
+                .into());
+            }
+        }
+        Some(walk) => {
+            if let Some(input) = &args.input {
+                return Err(format!(
+                    "--walk {} reads the treebank only: the input {} would not be read (JSON configurations are answered without --walk)",
+                    walk.display(),
+                    input.display()
+                )
+                .into());
+            }
+            if args.max_gamma.is_some() && args.system != System::Attardi {
+                return Err(
+                    format!("--max-gamma applies to --system attardi only (the walk uses {})", args.system).into()
+                );
+            }
+            let cubic = matches!(args.algorithm, Algorithm::Cubic | Algorithm::Auto) || args.check_agreement;
+            if !cubic {
+                for (given, name) in
+                    [(args.grammar.is_some(), "--grammar"), (args.strict_grammar.is_some(), "--strict-grammar")]
+                {
+                    if given {
+                        return Err(format!(
+                            "{name} replaces the grammar of the cubic algorithm, which --algorithm {} does not use",
+                            args.algorithm.name()
+                        )
+                        .into());
+                    }
+                }
+            }
+            if args.strict_grammar.is_some() && args.strategy_for(args.system) != Strategy::StrictLbr {
+                return Err(format!(
+                    "--strict-grammar is the grammar of strategy strict-lbr; the walk uses strategy {}",
+                    args.strategy_for(args.system)
+                )
+                .into());
+            }
+        }
+    }
+    Ok(())
+}
+
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    check_options(&args)?;
     let general = match &args.grammar {
         Some(p) => Some(text::parse_file(p)?.grammar),
         None => None,
@@ -96,16 +172,13 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         Some(p) => Some(text::parse_file(p)?.grammar),
         None => None,
     };
-    if strict.is_some() && args.system != System::ArcStandard {
-        return Err("--strict-grammar is for arc-standard only".into());
-    }
     let standard = if args.system == System::ArcStandard { general.as_ref() } else { None };
     let cubic = CubicOracle::new(
         standard.unwrap_or_else(|| cubic::shift_reduce_grammar()),
         strict.as_ref().unwrap_or_else(|| cubic::shift_reduce_strict_grammar()),
     )?;
     let mut oracle = Oracle::with_cubic(cubic);
-    oracle.attardi_mut().set_max_gamma(args.max_gamma);
+    oracle.attardi_mut().set_max_gamma(args.max_gamma.unwrap_or(tabula::oracle::attardi::tabular::DEFAULT_MAX_GAMMA));
     if let (Some(g), Some(mapping)) = (&general, mapping(args.system)) {
         oracle = oracle.with_grammar_oracle(GrammarOracle::new(mapping, g)?);
     }
@@ -126,6 +199,14 @@ fn mapping(system: System) -> Option<&'static dyn TerminalMapping> {
 }
 
 impl Args {
+    /// `--stray`, 0 by default.
+    fn stray(&self) -> f64 {
+        self.stray.unwrap_or(0.0)
+    }
+    /// `--seed`, 0 by default.
+    fn seed(&self) -> u64 {
+        self.seed.unwrap_or(0)
+    }
     /// The strategy for `system` when none is given: `--strategy`, else none
     /// for attardi (its only one) and lbr for the others.
     /// `--strategy`, or the default for `system`: none for attardi,
@@ -139,14 +220,18 @@ impl Args {
 }
 
 fn run_json(args: &Args, oracle: &mut Oracle<'_>) -> Result<ExitCode, CliError> {
-    let reader: Box<dyn BufRead> = match &args.input {
-        None => Box::new(std::io::stdin().lock()),
-        Some(p) if p.as_os_str() == "-" => Box::new(std::io::stdin().lock()),
-        Some(p) => Box::new(std::io::BufReader::new(
-            std::fs::File::open(p).map_err(|e| format!("cannot open {}: {e}", p.display()))?,
-        )),
+    let (mut reader, name): (Box<dyn BufRead>, String) = match &args.input {
+        Some(p) if p.as_os_str() != "-" => (
+            tabula::conllu::compressed::open(p).map_err(|e| format!("cannot open {}: {e}", p.display()))?,
+            p.display().to_string(),
+        ),
+        _ => (
+            tabula::conllu::compressed::decompress(std::io::BufReader::new(std::io::stdin()))
+                .map_err(|e| format!("<stdin>: {e}"))?,
+            "<stdin>".to_owned(),
+        ),
     };
-    let mut reader = reader;
+    let mut seen_line = false;
     let mut out = Output::create(None)?;
     let mut bad = 0usize;
     let mut bytes = Vec::new();
@@ -159,6 +244,15 @@ fn run_json(args: &Args, oracle: &mut Oracle<'_>) -> Result<ExitCode, CliError> 
         line_no += 1;
         let result = match std::str::from_utf8(&bytes) {
             Ok(line) if line.trim().is_empty() => continue,
+            Ok(line) if !std::mem::replace(&mut seen_line, true) && looks_like_conllu(line) => {
+                // One error for the file, not one per line.
+                out.commit()?;
+                return Err(format!(
+                    "{name}:{line_no}: this is CoNLL-U, not JSON configurations (one JSON object per line); \
+                     to walk parser computations over a treebank, use `tabula oracle --walk {name}`"
+                )
+                .into());
+            }
             Ok(line) => answer(line, args, oracle),
             Err(e) => Err(format!("not UTF-8 (invalid byte at column {})", e.valid_up_to() + 1)),
         };
@@ -183,6 +277,16 @@ fn run_json(args: &Args, oracle: &mut Oracle<'_>) -> Result<ExitCode, CliError> 
     }
     Ok(ExitCode::SUCCESS)
 }
+
+/// Whether a line that is not a JSON object looks like the first line of a
+/// CoNLL-U file: a comment, or a line of ten tab-separated columns.
+fn looks_like_conllu(line: &str) -> bool {
+    let line = line.trim_end_matches(['\n', '\r']);
+    !line.trim_start().starts_with('{') && (line.starts_with('#') || line.split('\t').count() == 10)
+}
+
+/// The keys a configuration line may have; `id` is copied to the answer unread.
+const KNOWN_KEYS: [&str; 7] = ["stack", "buffer", "gold", "arcs", "system", "strategy", "id"];
 
 /// Reads a JSON array of non-negative integers.
 fn nodes(obj: &Map<String, Value>, key: &str) -> Result<Vec<usize>, String> {
@@ -213,6 +317,12 @@ fn arcs(v: &Value) -> Result<Vec<(usize, usize)>, String> {
 fn answer(line: &str, args: &Args, oracle: &mut Oracle<'_>) -> Result<Value, String> {
     let value: Value = serde_json::from_str(line).map_err(|e| format!("bad JSON: {e}"))?;
     let Value::Object(mut obj) = value else { return Err("expected a JSON object".into()) };
+    if let Some(key) = obj.keys().find(|k| !KNOWN_KEYS.contains(&k.as_str())) {
+        return Err(format!(
+            "unknown key `{key}` (the keys are {}; put your own data under `id`)",
+            KNOWN_KEYS.map(|k| format!("`{k}`")).join(", ")
+        ));
+    }
     let stack = nodes(&obj, "stack")?;
     let buffer = nodes(&obj, "buffer")?;
     let gold_v = obj.get("gold").and_then(Value::as_array).ok_or("missing `gold` (an array of heads, gold[0] = -1)")?;
@@ -243,13 +353,22 @@ fn answer(line: &str, args: &Args, oracle: &mut Oracle<'_>) -> Result<Value, Str
         Some(v) => Configuration::with_arcs(system, &stack, &buffer, &arcs(v)?, gold.len()),
     }
     .map_err(|e| e.to_string())?;
+    if args.grammar.is_some() && system != args.system {
+        return Err(format!("`system` is {system}, but --grammar replaces the grammar of {} (--system)", args.system));
+    }
     let scores = oracle.scores(&config, &gold, strategy, args.algorithm).map_err(|e| e.to_string())?;
+    // A final configuration offers no step (arc-eager: the input is empty,
+    // though stack words may still be reducible).
+    let is_final = config.is_final();
     let mut steps = Map::new();
     for step in config.steps() {
-        steps.insert(step.name().to_owned(), scores.get(step).map_or(Value::Null, Value::from));
+        let score = if is_final { None } else { scores.get(step) };
+        steps.insert(step.name().to_owned(), score.map_or(Value::Null, Value::from));
     }
+    obj.insert("final".into(), Value::Bool(is_final));
     obj.insert("steps".into(), Value::Object(steps));
-    obj.insert("optimal".into(), Value::Array(scores.optimal().into_iter().map(|s| Value::from(s.name())).collect()));
+    let optimal = if is_final { Vec::new() } else { scores.optimal() };
+    obj.insert("optimal".into(), Value::Array(optimal.into_iter().map(|s| Value::from(s.name())).collect()));
     Ok(Value::Object(obj))
 }
 
@@ -258,25 +377,25 @@ fn answer(line: &str, args: &Args, oracle: &mut Oracle<'_>) -> Result<Value, Str
 /// otherwise.
 fn run_walk(args: &Args, path: &std::path::Path, oracle: &mut Oracle<'_>) -> Result<ExitCode, CliError> {
     use rand::SeedableRng;
-    if !(0.0..=1.0).contains(&args.stray) {
-        return Err(format!("--stray must be a probability in [0, 1], not {}", args.stray).into());
+    if !(0.0..=1.0).contains(&args.stray()) {
+        return Err(format!("--stray must be a probability in [0, 1], not {}", args.stray()).into());
     }
     // The plot's output first: an unwritable path is reported before any work.
     let mut inputs = vec![path];
     inputs.extend(args.grammar.as_deref());
     inputs.extend(args.strict_grammar.as_deref());
     let plot_output = args.plot.as_deref().map(|p| Output::create_apart(Some(p), &inputs)).transpose()?;
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    let sentences = walk::read_gold(std::io::BufReader::new(file), &path.display().to_string(), args.projectivize)?;
+    let input = tabula::conllu::compressed::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let sentences = walk::read_gold(input, &path.display().to_string(), args.projectivize)?;
     let opts = WalkOptions {
         system: args.system,
         strategy: args.strategy_for(args.system),
         algorithm: args.algorithm,
-        stray: args.stray,
+        stray: args.stray(),
         check_agreement: args.check_agreement,
         session: args.session,
     };
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed());
     let stats = walk::walk(oracle, &sentences, &opts, &mut rng)?;
     print_walk(args, &stats)?;
     if let Some(mut out) = plot_output {
@@ -296,8 +415,8 @@ fn print_walk(args: &Args, stats: &WalkStats) -> Result<(), CliError> {
         stats.trees,
         stats.steps,
         args.strategy_for(args.system),
-        args.stray,
-        args.seed,
+        args.stray(),
+        args.seed(),
         if args.projectivize { ", projectivized" } else { "" }
     )?;
     if args.check_agreement {
@@ -343,8 +462,8 @@ fn print_walk(args: &Args, stats: &WalkStats) -> Result<(), CliError> {
         obj.insert("mean_us".into(), Value::from(total.mean_us()));
         obj.insert("trees".into(), Value::from(stats.trees));
         obj.insert("steps".into(), Value::from(stats.steps));
-        obj.insert("stray".into(), Value::from(args.stray));
-        obj.insert("seed".into(), Value::from(args.seed));
+        obj.insert("stray".into(), Value::from(args.stray()));
+        obj.insert("seed".into(), Value::from(args.seed()));
         obj.insert("projectivized".into(), Value::from(args.projectivize));
         obj.insert("agreement_checked".into(), Value::from(stats.compared));
         obj.insert("session".into(), Value::from(args.session));

@@ -51,11 +51,26 @@ struct Worker<'m> {
 }
 
 impl<'m> Worker<'m> {
-    /// The output bytes of one block.
-    fn process(&mut self, model: &'m Model, raw: &RawSentence, file: &str) -> Result<(Vec<u8>, usize), ParserError> {
+    /// The output bytes of one block, its number of words, and how many of
+    /// them have no UPOS and no FEATS (`_`). A sentence none of whose words
+    /// has a UPOS is an error: the model reads UPOS, and tabula has no tagger.
+    fn process(&mut self, model: &'m Model, raw: &RawSentence, file: &str) -> Result<Parsed, ParserError> {
         let cols = Columns::scan(raw, file)?;
         if cols.is_empty() {
-            return Ok((raw.text.clone(), 0));
+            return Ok(Parsed { bytes: raw.text.clone(), ..Parsed::default() });
+        }
+        let missing = |range: fn(&tabula::parser::columns::Word) -> &std::ops::Range<usize>| {
+            cols.words.iter().filter(|w| &raw.text[range(w).clone()] == b"_").count()
+        };
+        let (no_upos, no_feats) = (missing(|w| &w.upos), missing(|w| &w.feats));
+        if no_upos == cols.len() {
+            return Err(ParserError::Conllu {
+                file: file.to_owned(),
+                line: cols.words[0].line,
+                reason: "no word of this sentence has a UPOS (the column is `_`): the model reads UPOS \
+                         and tabula does not tag; tag the file first (e.g. with UDPipe)"
+                    .to_owned(),
+            });
         }
         self.tokens.fill(&raw.text, &cols);
         let (heads, labels) = self.parser.parse(&self.tokens);
@@ -63,8 +78,17 @@ impl<'m> Worker<'m> {
         self.labels.extend(labels.iter().map(|&l| model.labels.get(l as usize).map_or("_", String::as_str)));
         let mut out = Vec::with_capacity(raw.text.len() + 16);
         cols.write_with(&raw.text, heads, &self.labels, &mut out).map_err(|e| ParserError::Io(e.to_string()))?;
-        Ok((out, cols.len()))
+        Ok(Parsed { bytes: out, words: cols.len(), no_upos, no_feats })
     }
+}
+
+/// What [`Worker::process`] gives for one block.
+#[derive(Default)]
+struct Parsed {
+    bytes: Vec<u8>,
+    words: usize,
+    no_upos: usize,
+    no_feats: usize,
 }
 
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
@@ -83,7 +107,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut reader = Reader::new(input, file.as_str());
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads as usize).build()?;
     let start = Instant::now();
-    let (mut sentences, mut tokens) = (0u64, 0u64);
+    let (mut sentences, mut tokens, mut no_upos, mut no_feats) = (0u64, 0u64, 0u64, 0u64);
     let mut batch: Vec<RawSentence> = Vec::with_capacity(BATCH);
     loop {
         batch.clear();
@@ -97,7 +121,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         if batch.is_empty() {
             break;
         }
-        let outputs: Vec<Result<(Vec<u8>, usize), ParserError>> = pool.install(|| {
+        let outputs: Vec<Result<Parsed, ParserError>> = pool.install(|| {
             batch
                 .par_iter()
                 .map_init(
@@ -108,15 +132,28 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         });
         let out = sink.writer();
         for o in outputs {
-            let (bytes, n) = o?;
-            out.write_all(&bytes)?;
-            if n > 0 {
+            let parsed = o?;
+            out.write_all(&parsed.bytes)?;
+            if parsed.words > 0 {
                 sentences += 1;
-                tokens += n as u64;
+                tokens += parsed.words as u64;
+                no_upos += parsed.no_upos as u64;
+                no_feats += parsed.no_feats as u64;
             }
         }
     }
     sink.commit()?;
+    if no_upos > 0 {
+        eprintln!("warning: {file}: {no_upos} of {tokens} words have no UPOS (`_`); the model reads UPOS");
+    }
+    if model.feats && tokens > 0 && no_feats == tokens {
+        // Some treebanks have no features at all: a warning, not an error.
+        eprintln!(
+            "warning: {file}: every FEATS is `_`, but {} was trained with --feats: if the treebank has \
+             morphological features, add them first (accuracy suffers without them)",
+            args.model.display()
+        );
+    }
     if args.stats {
         let s = start.elapsed().as_secs_f64();
         eprintln!(

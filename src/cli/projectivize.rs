@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
+use tabula::conllu::compressed::{decompress, Compression};
 use tabula::conllu::{ConlluError, InvalidSentence, RawSentence, Reader, Sentence};
 use tabula::grammar::{text, Grammar};
 use tabula::projectivize::{
@@ -119,15 +120,24 @@ pub(crate) fn load_grammar(path: Option<&Path>, single_root: bool) -> Result<(Gr
 /// An input stream, its name for messages and its size if known.
 pub(crate) type Input = (Box<dyn BufRead + Send>, Arc<str>, Option<u64>);
 
-/// Opens a file, or standard input for `-` / nothing.
+/// Opens a file, or standard input for `-` / nothing, decompressing xz and gzip.
 pub(crate) fn open_input(path: Option<&Path>) -> Result<Input, CliError> {
     match path {
         Some(p) if p != Path::new("-") => {
             let f = File::open(p).map_err(|e| format!("{}: {e}", p.display()))?;
             let len = f.metadata().ok().map(|m| m.len());
-            Ok((Box::new(BufReader::with_capacity(1 << 16, f)), p.display().to_string().into(), len))
+            let mut reader = BufReader::with_capacity(1 << 16, f);
+            let plain = Compression::detect(reader.fill_buf().map_err(|e| format!("{}: {e}", p.display()))?)
+                == Compression::None;
+            let input = decompress(reader).map_err(|e| format!("{}: {e}", p.display()))?;
+            // The progress bar counts decompressed bytes: no total for a compressed file.
+            Ok((input, p.display().to_string().into(), len.filter(|_| plain)))
         }
-        _ => Ok((Box::new(BufReader::with_capacity(1 << 16, io::stdin())), "<stdin>".into(), None)),
+        _ => {
+            let input =
+                decompress(BufReader::with_capacity(1 << 16, io::stdin())).map_err(|e| format!("<stdin>: {e}"))?;
+            Ok((input, "<stdin>".into(), None))
+        }
     }
 }
 

@@ -73,9 +73,9 @@ pub struct Args {
     oracle: OracleArg,
     /// The dynamic oracle's algorithm: auto (linear for projective trees,
     /// cubic otherwise; lr-spine: goldberg; attardi: tabular), linear,
-    /// quadratic (arc-standard), cubic, goldberg, tabular.
-    #[arg(long, default_value = "auto")]
-    algorithm: String,
+    /// quadratic (arc-standard), cubic, goldberg, tabular [default: auto].
+    #[arg(long)]
+    algorithm: Option<String>,
     /// The dynamic oracle's strategy (arc-standard): none, lbr, strict-lbr,
     /// rbl. Default: lbr; none for lr-spine and attardi (their oracles score
     /// every computation).
@@ -83,12 +83,13 @@ pub struct Args {
     strategy: Option<String>,
     /// attardi: the tabular oracle's limit on |γ| (stack and reduced
     /// input); a tree beyond it at the start is left out, a sentence that
-    /// goes beyond it later is abandoned for the epoch (both counted).
-    #[arg(long, default_value_t = tabula::oracle::attardi::tabular::DEFAULT_MAX_GAMMA)]
-    max_gamma: usize,
-    /// What to do with non-projective training trees.
-    #[arg(long, value_enum, default_value_t = ProjectivizeArg::Optimal)]
-    projectivize: ProjectivizeArg,
+    /// goes beyond it later is abandoned for the epoch (both counted)
+    /// [default: 48].
+    #[arg(long)]
+    max_gamma: Option<usize>,
+    /// What to do with non-projective training trees [default: optimal].
+    #[arg(long, value_enum)]
+    projectivize: Option<ProjectivizeArg>,
     /// Leave out non-projective training trees (the seeds' "projective subset").
     #[arg(long)]
     skip_nonprojective: bool,
@@ -142,6 +143,25 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    if args.oracle == OracleArg::Static {
+        for (given, name) in [(args.algorithm.is_some(), "--algorithm"), (args.strategy.is_some(), "--strategy")] {
+            if given {
+                return Err(format!(
+                    "{name} applies to the dynamic oracle (--oracle dynamic); the static oracle follows the canonical computation"
+                )
+                .into());
+            }
+        }
+    }
+    if args.skip_nonprojective {
+        if let Some(p) = args.projectivize {
+            return Err(format!(
+                "--projectivize {}: with --skip-nonprojective no tree is left to projectivize",
+                clap::ValueEnum::to_possible_value(&p).map_or(String::new(), |v| v.get_name().to_owned())
+            )
+            .into());
+        }
+    }
     let explores = args.oracle == OracleArg::Dynamic && args.beam == 1;
     for (given, name) in [(args.explore_from.is_some(), "--explore-from"), (args.explore_p.is_some(), "--explore-p")] {
         if given && !explores {
@@ -186,7 +206,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
     };
     let system: System = args.system.parse()?;
-    let algorithm: Algorithm = args.algorithm.parse()?;
+    if args.max_gamma.is_some() && system != System::Attardi {
+        return Err(format!("--max-gamma applies to --system attardi only (its tabular oracle), not {system}").into());
+    }
+    let max_gamma = args.max_gamma.unwrap_or(tabula::oracle::attardi::tabular::DEFAULT_MAX_GAMMA);
+    let algorithm: Algorithm = args.algorithm.as_deref().unwrap_or("auto").parse()?;
     let strategy: Strategy = match &args.strategy {
         Some(s) => s.parse()?,
         None if matches!(system, System::LrSpine | System::Attardi) => Strategy::None,
@@ -196,7 +220,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         OracleArg::Static => OracleKind::Static,
         OracleArg::Dynamic => OracleKind::Dynamic,
     };
-    let projectivize = match args.projectivize {
+    let projectivize = match args.projectivize.unwrap_or(ProjectivizeArg::Optimal) {
         ProjectivizeArg::None => Projectivize::None,
         ProjectivizeArg::Optimal => Projectivize::Optimal,
         ProjectivizeArg::Lift => Projectivize::Lift,
@@ -214,7 +238,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         seed: args.seed,
         step_bits: args.step_bits,
         label_bits: args.label_bits,
-        max_gamma: args.max_gamma,
+        max_gamma,
         search,
     };
     // Opened before any input is read: an unwritable path fails at once.
@@ -238,7 +262,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if p.outside_class + p.too_large > 0 {
         eprintln!(
             "{name}: left out {} trees {system} cannot build and {} beyond the tabular oracle's limit (--max-gamma {})",
-            p.outside_class, p.too_large, args.max_gamma
+            p.outside_class, p.too_large, max_gamma
         );
     }
     eprintln!(

@@ -25,6 +25,7 @@
 //! assert_eq!(out, text.as_bytes());
 //! ```
 
+pub mod compressed;
 pub mod fields;
 
 use crate::tree::{DepTree, TreeError};
@@ -79,6 +80,13 @@ pub enum ErrorKind {
     /// A carriage return not followed by a line feed.
     #[error("carriage return inside a line: CoNLL-U lines end with LF or CR LF, not CR alone")]
     CarriageReturn,
+    /// The file is JSON (its first line starts with `{` or `[`), not CoNLL-U.
+    #[error("this is JSON, not CoNLL-U (JSON configurations, one per line, are the input of `tabula oracle` without --walk)")]
+    Json,
+    /// The file is compressed in a format that is not read (or, from the
+    /// library, was not passed through [`compressed::decompress`]).
+    #[error("the file is {format}-compressed: decompress it first (xz and gzip files are read directly)")]
+    Compressed { format: &'static str },
     /// A block of comments only.
     #[error("the sentence has no words (only comment lines)")]
     NoWords,
@@ -457,12 +465,14 @@ pub struct Reader<R> {
     /// A line read ahead (the first line of the next block), if any.
     pending: Vec<u8>,
     done: bool,
+    /// Whether the first block has been checked for a file of another kind.
+    checked_kind: bool,
 }
 
 impl<R: BufRead> Reader<R> {
     /// A reader over `input`; `file` names it in errors.
     pub fn new(input: R, file: impl Into<Arc<str>>) -> Self {
-        Reader { input, file: file.into(), line: 1, pending: Vec::new(), done: false }
+        Reader { input, file: file.into(), line: 1, pending: Vec::new(), done: false, checked_kind: false }
     }
 
     /// The file name used in errors.
@@ -513,8 +523,28 @@ impl<R: BufRead> Reader<R> {
         if raw.text.is_empty() {
             return None;
         }
+        if !self.checked_kind {
+            self.checked_kind = true;
+            if let Some((line, kind)) = other_kind(&raw) {
+                // One error for the whole file, not one per line.
+                self.done = true;
+                return Some(Err(ConlluError { file: self.file.clone(), line, kind }));
+            }
+        }
         Some(Ok(raw))
     }
+}
+
+/// Whether the first block of a file shows a file of another kind: JSON, or
+/// compressed data. Returns the line and the error. O(bytes of the block).
+fn other_kind(raw: &RawSentence) -> Option<(usize, ErrorKind)> {
+    let compression = compressed::Compression::detect(&raw.text);
+    if compression != compressed::Compression::None {
+        return Some((raw.first_line, ErrorKind::Compressed { format: compression.name() }));
+    }
+    let (index, first) = raw.text.split(|&b| b == b'\n').enumerate().find(|(_, l)| !is_blank(l))?;
+    let first = first.trim_ascii_start();
+    (first.starts_with(b"{") || first.starts_with(b"[")).then_some((raw.first_line + index, ErrorKind::Json))
 }
 
 impl<R: BufRead> Iterator for Reader<R> {

@@ -434,6 +434,14 @@ impl Configuration {
             }
             heads[d] = h;
         }
+        // Arc-eager: no step applies once the input is empty, so the step that
+        // emptied it (`shift` or `right_arc` of word n) left word n on top.
+        if self.system == System::ArcEager && n > 0 && self.next > n && self.top() != n {
+            return Err(bad(format!(
+                "the input is empty, so word {n} (pushed by the last step) must be the top of the stack, not {}",
+                self.top()
+            )));
+        }
         // Words that left the stack have a head; stack words have none, or (arc-eager) the stack word below.
         for d in 1..self.next {
             if !on_stack[d] && heads[d] == DepTree::NO_HEAD {

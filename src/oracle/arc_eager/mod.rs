@@ -4,8 +4,9 @@
 //! Steps: `shift` (σ, bβ) ⊢ (σb, β); `left_arc` (σ s₀, bβ) ⊢ (σ, bβ) with the
 //! arc b → s₀, needing s₀ ≠ 0 without a head; `right_arc` (σ s₀, bβ) ⊢
 //! (σ s₀ b, β) with the arc s₀ → b; `reduce` (σ s₀, β) ⊢ (σ, β), needing s₀
-//! to have a head. A computation ends when the input is empty; words left
-//! without a head keep none (the seed's convention).
+//! to have a head and the input not to be empty. A computation ends when the
+//! input is empty (no step applies then: `reduce` would build no arc); words
+//! left without a head keep none (the seed's convention).
 //!
 //! Oracles: the grammar oracle ([`crate::oracle::grammar_oracle`] with
 //! [`grammar`]'s terminal mapping and `grammars/arc-eager.grammar`), any
@@ -34,7 +35,9 @@ impl TransitionSystem for ArcEager {
         match step {
             Step::Shift | Step::RightArc => c.next <= c.n,
             Step::LeftArc => c.next <= c.n && s0 != 0 && !has_head,
-            Step::Reduce => has_head,
+            // Not once the input is empty: that configuration is final, and
+            // a final configuration offers no step (reducing would build no arc).
+            Step::Reduce => has_head && c.next <= c.n,
             _ => false,
         }
     }
