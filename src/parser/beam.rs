@@ -75,6 +75,20 @@ pub struct Candidate {
 }
 
 impl Candidate {
+    /// A final hypothesis at beam position `parent` staying as it is.
+    pub fn stay(parent: u32, hyp: &Hyp) -> Candidate {
+        Candidate {
+            parent,
+            step: None,
+            class: None,
+            label: None,
+            score: hyp.score,
+            local: 0.0,
+            label_weight: 0.0,
+            correct: hyp.correct,
+        }
+    }
+
     /// The search order: `Less` when `self` comes first (is better). By
     /// score (higher first), then `local` (higher first), then parent,
     /// class (a staying parent first), label weight (higher first) and
@@ -390,16 +404,7 @@ impl<'m> BeamParser<'m> {
             for (p, h) in self.beams.hyps().iter().enumerate() {
                 let config = &h.config;
                 if config.is_final() {
-                    self.selection.offer(Candidate {
-                        parent: p as u32,
-                        step: None,
-                        class: None,
-                        label: None,
-                        score: h.score,
-                        local: 0.0,
-                        label_weight: 0.0,
-                        correct: false,
-                    });
+                    self.selection.offer(Candidate::stay(p as u32, h));
                     continue;
                 }
                 self.extractor.extract(config, &h.arcs, tokens);

@@ -62,7 +62,7 @@
 use super::beam::{offer_successors, Beams, Candidate, Selection};
 use super::features::ArcState;
 use super::model::{arc_class, classes, step_class};
-use super::train::{arc_standard_static, Item, Learner, OracleKind, TrainOptions};
+use super::train::{arc_standard_static, count_children, Item, Learner, OracleKind, TrainOptions};
 use super::ParserError;
 use crate::oracle::session::OracleSession;
 use crate::oracle::{Configuration, Oracle, OracleError, Step, StepScores, Strategy, System};
@@ -404,16 +404,7 @@ impl Learner {
         for (p, h) in beam.hyps().iter().enumerate() {
             let config = &h.config;
             if config.is_final() {
-                let stay = Candidate {
-                    parent: p as u32,
-                    step: None,
-                    class: None,
-                    label: None,
-                    score: h.score,
-                    local: 0.0,
-                    label_weight: 0.0,
-                    correct: h.correct,
-                };
+                let stay = Candidate::stay(p as u32, h);
                 if !gold_beam {
                     selection.offer(stay);
                 }
@@ -592,11 +583,7 @@ impl Learner {
             _ => None,
         };
         if self.system == System::ArcStandard {
-            g.missing.clear();
-            g.missing.resize(n + 1, 0);
-            for d in 1..=n {
-                g.missing[item.tree.head(d)] += 1;
-            }
+            count_children(&item.tree, &mut g.missing);
             let mut config = Configuration::initial(self.system, n);
             while !config.is_final() {
                 let s = arc_standard_static(&config, &item.tree, &g.missing);

@@ -550,6 +550,16 @@ pub fn arc_standard_static(config: &Configuration, gold: &DepTree, missing: &[u3
     Step::Shift
 }
 
+/// Sets `missing[w]` to the number of gold children of w (0 … n), the
+/// start of [`arc_standard_static`]'s bookkeeping. O(n).
+pub(super) fn count_children(gold: &DepTree, missing: &mut Vec<u32>) {
+    missing.clear();
+    missing.resize(gold.len() + 1, 0);
+    for d in 1..=gold.len() {
+        missing[gold.head(d)] += 1;
+    }
+}
+
 /// The training state at one configuration: which steps are allowed and optimal.
 enum Guide<'a> {
     /// The one canonical step.
@@ -580,11 +590,7 @@ impl Learner {
         };
         match options.oracle {
             OracleKind::Static if self.system == System::ArcStandard => {
-                self.missing.clear();
-                self.missing.resize(n + 1, 0);
-                for d in 1..=n {
-                    self.missing[item.tree.head(d)] += 1;
-                }
+                count_children(&item.tree, &mut self.missing);
                 let mut config = Configuration::initial(self.system, n);
                 while !config.is_final() {
                     let gold = arc_standard_static(&config, &item.tree, &self.missing);
