@@ -13,7 +13,7 @@ cd "$(dirname "$0")"
 secs=${1:-20}
 [ $# -gt 0 ] && shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(conllu_roundtrip grammar_text oracle_json weights)
+[ ${#targets[@]} -gt 0 ] || targets=(conllu_roundtrip grammar_text oracle_json weights model_read eval_align)
 
 if ! command -v rustup >/dev/null || ! rustup toolchain list | grep -q '^nightly'; then
   echo "fuzz/run.sh: no nightly toolchain installed (rustup toolchain install nightly); skipping the fuzz smoke"
@@ -41,6 +41,17 @@ seed() {
       printf '%s' '{"system":"arc-hybrid","stack":[0,1],"buffer":[3,4],"gold":[-1,2,0,2,3],"arcs":[[1,2]]}' > "$dir/seed-hybrid.json"
       printf '%s' '{"system":"arc-eager","stack":[0,3,5],"buffer":[6,7],"gold":[-1,2,0,2,5,3,5,5],"arcs":[[3,1],[3,2],[3,5],[5,4]]}' > "$dir/seed-eager.json"
       printf '%s' '{"system":"arc-eager","stack":[0],"buffer":[1,2,3],"gold":[-1,2,0,2],"strategy":"none"}' > "$dir/seed-eager-initial.json" ;;
+    model_read)
+      # Small models (greedy and beam) from the release binary, if built.
+      if [ -x ../target/release/tabula ]; then
+        ../target/release/tabula train ../data/sample.conllu -o "$dir/seed-greedy.model" \
+          --step-bits 4 --label-bits 4 --epochs 1 2>/dev/null || true
+        ../target/release/tabula train ../data/sample.conllu -o "$dir/seed-beam.model" \
+          --step-bits 4 --label-bits 4 --epochs 1 --beam 2 --beam-labels 1 2>/dev/null || true
+      fi ;;
+    eval_align)
+      # The first byte splits the input: gold before, prediction after (about half way here).
+      { printf '\x80'; cat ../data/sample.conllu ../data/sample.conllu; } > "$dir/seed-sample" ;;
     weights)
       # The first byte is the matrix size (mod 16).
       { printf '\x04'; cat ../tests/data/grammars/weights-4.txt; } > "$dir/seed-weights-4"
