@@ -537,6 +537,20 @@ impl Configuration {
         }
     }
 
+    /// Makes `self` the initial configuration of `system` for `n` words,
+    /// reusing its buffers (no allocation once they hold n + 1). O(n).
+    pub fn reset(&mut self, system: System, n: usize) {
+        self.system = system;
+        self.stack.clear();
+        self.stack.push(0);
+        self.next = 1;
+        self.n = n;
+        self.heads.clear();
+        self.heads.resize(n + 1, DepTree::NO_HEAD);
+        self.outer.clear();
+        self.outer.resize(n + 1, [DepTree::NO_HEAD; 2]);
+    }
+
     /// Makes `self` a copy of `other`, reusing `self`'s buffers (no
     /// allocation once they are as large as `other`'s). O(n).
     pub fn assign(&mut self, other: &Configuration) {

@@ -26,7 +26,7 @@
 //! part of the cost next to the feature scoring (`docs/training.md`).
 
 use super::features::{ArcState, Extractor, Tokens};
-use super::model::{classes, LabelledScores, Model};
+use super::model::{classes, read_tree, LabelledScores, Model};
 use crate::oracle::{Configuration, Step, System};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -303,6 +303,21 @@ impl Beams {
         self.len = 1;
     }
 
+    /// Starts from the initial configuration of `system` for `n` words
+    /// (score 0, correct, node 0), reusing the buffers.
+    pub fn start_initial(&mut self, system: System, n: usize) {
+        if self.cur.is_empty() {
+            self.cur.push(Hyp::empty(self.system));
+        }
+        let h = &mut self.cur[0];
+        h.config.reset(system, n);
+        h.arcs.reset(n);
+        h.score = 0.0;
+        h.node = 0;
+        h.correct = true;
+        self.len = 1;
+    }
+
     /// Whether every hypothesis is final.
     pub fn all_final(&self) -> bool {
         self.hyps().iter().all(|h| h.config.is_final())
@@ -396,9 +411,7 @@ impl<'m> BeamParser<'m> {
         let system = model.system;
         let n = tokens.len();
         let steps = classes(system);
-        let mut arcs = ArcState::default();
-        arcs.reset(n);
-        self.beams.start(&Configuration::initial(system, n), &arcs, 0);
+        self.beams.start_initial(system, n);
         while !self.beams.all_final() {
             self.selection.start(self.width);
             for (p, h) in self.beams.hyps().iter().enumerate() {
@@ -430,21 +443,7 @@ impl<'m> BeamParser<'m> {
             self.beams.advance(&self.selection.chosen, |_, _| 0);
         }
         let best = &self.beams.hyps()[0];
-        self.heads.clear();
-        self.labels.clear();
-        let root = model.root_label();
-        for d in 1..=n {
-            match best.config.head(d) {
-                Some(h) => {
-                    self.heads.push(h);
-                    self.labels.push(best.arcs.label(d).unwrap_or(root));
-                }
-                None => {
-                    self.heads.push(0);
-                    self.labels.push(root);
-                }
-            }
-        }
+        read_tree(model, &best.config, &best.arcs, &mut self.heads, &mut self.labels);
         best.score
     }
 }

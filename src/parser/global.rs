@@ -275,7 +275,7 @@ impl Learner {
             self.stats.abandoned += 1;
             return Ok(());
         }
-        g.start = Configuration::initial(self.system, n);
+        g.start.reset(self.system, n);
         g.start_arcs.reset(n);
         g.history.clear();
         let mut start_depth = 0u32;

@@ -615,19 +615,32 @@ impl<'m> Parser<'m> {
                 Err(_) => break,
             }
         }
-        self.heads.clear();
-        self.labels.clear();
-        let root = model.root_label();
-        for d in 1..=n {
-            match config.head(d) {
-                Some(h) => {
-                    self.heads.push(h);
-                    self.labels.push(self.arcs.label(d).unwrap_or(root));
-                }
-                None => {
-                    self.heads.push(0);
-                    self.labels.push(root);
-                }
+        read_tree(model, &config, &self.arcs, &mut self.heads, &mut self.labels);
+    }
+}
+
+/// The heads and labels of words 1 … n from a final configuration and its
+/// labels; words left without a head (arc-eager) go to the root with
+/// [`Model::root_label`]. O(n).
+pub(super) fn read_tree(
+    model: &Model,
+    config: &Configuration,
+    arcs: &ArcState,
+    heads: &mut Vec<usize>,
+    labels: &mut Vec<u32>,
+) {
+    heads.clear();
+    labels.clear();
+    let root = model.root_label();
+    for d in 1..=config.sentence_len() {
+        match config.head(d) {
+            Some(h) => {
+                heads.push(h);
+                labels.push(arcs.label(d).unwrap_or(root));
+            }
+            None => {
+                heads.push(0);
+                labels.push(root);
             }
         }
     }
