@@ -8,27 +8,20 @@
 
 #![cfg(unix)]
 
+mod common;
+
+use common::{scratch_in, stderr_of as stderr, tabula_in};
+
+fn scratch(name: &str) -> PathBuf {
+    scratch_in("cli_inputs_kept", name)
+}
+
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
-
-fn tabula_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tabula")).current_dir(dir).args(args).output().unwrap()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_inputs_kept").join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// A scratch directory with `in.conllu` (a small projective treebank).
 fn with_input(name: &str) -> (PathBuf, String) {

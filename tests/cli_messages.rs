@@ -12,30 +12,17 @@
 
 #![cfg(unix)]
 
-use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn tabula_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tabula")).current_dir(dir).args(args).output().unwrap()
-}
+use common::{fails_in as fails_with, scratch_in, stderr_of as stderr, tabula_in};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_messages").join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
+    scratch_in("cli_messages", name)
 }
 
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn fails_with(dir: &Path, args: &[&str], message: &str) {
-    let o = tabula_in(dir, args);
-    assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
-    assert_eq!(stderr(&o), format!("error: {message}\n"), "{args:?}");
-}
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 const ROOT: &[u8] = b"1\tA\t_\tX\t_\t_\t0\troot\t_\t_\n";
 

@@ -15,19 +15,16 @@
 
 mod common;
 
-use common::tabula_with_stdin;
+use common::{scratch_in, tabula_with_stdin, tabula_with_stdin_bytes};
+
+fn scratch(name: &str) -> PathBuf {
+    scratch_in("cli_wrong_input", name)
+}
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
 const SAMPLE: &str = "data/sample.conllu";
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_wrong_input").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn run(args: &[&str], stdin: &str) -> Output {
     tabula_with_stdin(args, stdin)
@@ -260,23 +257,6 @@ fn xz_and_gzip_treebanks_are_read_wherever_conllu_is_whatever_their_name() {
     let o = run(&["projectivize", b.to_str().unwrap()], "");
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).starts_with(&format!("error: {}:", b.display())), "{}", stderr(&o));
-}
-
-fn tabula_with_stdin_bytes(args: &[&str], stdin: &[u8]) -> Output {
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    let input = stdin.to_vec();
-    let writer = std::thread::spawn(move || pipe.write_all(&input));
-    let out = child.wait_with_output().unwrap();
-    let _ = writer.join().unwrap();
-    out
 }
 
 /// `data/sample.conllu` with column `col` (0-based) set to `_` on every word line.

@@ -389,6 +389,11 @@ pub fn random_projective(n: usize, rng: &mut impl Rng) -> DepTree {
 /// the command may exit before reading it all (bad arguments), and a broken
 /// pipe then is not a failure of the test.
 pub fn tabula_with_stdin(args: &[&str], stdin: &str) -> std::process::Output {
+    tabula_with_stdin_bytes(args, stdin.as_bytes())
+}
+
+/// [`tabula_with_stdin`] with any bytes on standard input.
+pub fn tabula_with_stdin_bytes(args: &[&str], stdin: &[u8]) -> std::process::Output {
     use std::io::Write;
     use std::process::{Command, Stdio};
     let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
@@ -399,11 +404,36 @@ pub fn tabula_with_stdin(args: &[&str], stdin: &str) -> std::process::Output {
         .spawn()
         .expect("runs");
     let mut pipe = child.stdin.take().unwrap();
-    let input = stdin.to_owned();
-    let writer = std::thread::spawn(move || pipe.write_all(input.as_bytes()));
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || pipe.write_all(&input));
     let out = child.wait_with_output().unwrap();
     let _ = writer.join().unwrap();
     out
+}
+
+/// Runs the `tabula` binary with `args` in the folder `dir`.
+pub fn tabula_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_tabula")).current_dir(dir).args(args).output().unwrap()
+}
+
+/// A fresh, empty folder `suite/name` under the tests' scratch space.
+pub fn scratch_in(suite: &str, name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(suite).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The standard error of a run, as text.
+pub fn stderr_of(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Runs `args` in `dir` and expects exit status 1 with exactly `error: {message}` on stderr.
+pub fn fails_in(dir: &std::path::Path, args: &[&str], message: &str) {
+    let o = tabula_in(dir, args);
+    assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr_of(&o));
+    assert_eq!(stderr_of(&o), format!("error: {message}\n"), "{args:?}");
 }
 
 /// Every configuration of `system` reachable from the initial one for n
