@@ -159,6 +159,20 @@ fn an_unbounded_beam_returns_the_best_derivation() {
     assert!(checked > 100);
 }
 
+/// `count` random trees of 1 … `max_n` words, non-projective ones allowed or not.
+fn random_trees(count: usize, max_n: usize, nonprojective: bool, rng: &mut ChaCha8Rng) -> Vec<DepTree> {
+    (0..count)
+        .map(|_| {
+            let n = rng.gen_range(1..=max_n);
+            if nonprojective {
+                random_tree(n, 0.2, rng)
+            } else {
+                random_projective(n, rng)
+            }
+        })
+        .collect()
+}
+
 /// The gold sentences of `trees`, with random tokens and labels.
 fn sentences(trees: &[DepTree], labels: usize, rng: &mut ChaCha8Rng) -> Vec<GoldSentence> {
     trees
@@ -207,16 +221,7 @@ fn a_beam_of_one_with_early_update_and_restart_trains_as_the_greedy_trainer() {
         for oracle in [OracleKind::Static, OracleKind::Dynamic] {
             // Projective trees for the static oracle; any tree for the dynamic one where it is exact.
             let nonprojective = oracle == OracleKind::Dynamic && system != System::LrSpine;
-            let trees: Vec<DepTree> = (0..40)
-                .map(|_| {
-                    let n = rng.gen_range(1..=9);
-                    if nonprojective {
-                        random_tree(n, 0.2, &mut rng)
-                    } else {
-                        random_projective(n, &mut rng)
-                    }
-                })
-                .collect();
+            let trees = random_trees(40, 9, nonprojective, &mut rng);
             let data = sentences(&trees, 3, &mut rng);
             let mut o = options(system, oracle, Search::Greedy);
             if nonprojective {
@@ -293,16 +298,7 @@ fn every_hypothesis_of_global_training_is_correct_exactly_when_it_can_reach_the_
             // The label limit of --beam-labels with the max-violation runs.
             let labels = (update == Update::MaxViolation).then_some(1);
             let nonprojective = oracle == OracleKind::Dynamic && system != System::LrSpine;
-            let trees: Vec<DepTree> = (0..25)
-                .map(|_| {
-                    let n = rng.gen_range(1..=7);
-                    if nonprojective {
-                        random_tree(n, 0.2, &mut rng)
-                    } else {
-                        random_projective(n, &mut rng)
-                    }
-                })
-                .collect();
+            let trees = random_trees(25, 7, nonprojective, &mut rng);
             let data = sentences(&trees, 2, &mut rng);
             let mut o = options(system, oracle, Search::Beam { width: 4, update, restart, labels });
             o.strategy = Strategy::None;
