@@ -39,7 +39,7 @@ pub mod session;
 pub mod system;
 pub mod walk;
 
-pub use system::{Configuration, Step, System, TransitionSystem};
+pub use system::{Configuration, Root, Step, System, TransitionSystem};
 
 use crate::tree::{DepTree, TreeError};
 use arc_standard::{cubic, goldberg, incremental, linear, quadratic};
@@ -390,6 +390,19 @@ impl<'g> Oracle<'g> {
         strategy: Strategy,
         algorithm: Algorithm,
     ) -> Result<StepScores, OracleError> {
+        let scores = self.scores_root_first(config, gold, strategy, algorithm)?;
+        Ok(restrict_to_layout(config, scores))
+    }
+
+    /// [`Oracle::scores`] as if every step of the system applied with the
+    /// root first: with the root last, also the steps the layout forbids.
+    fn scores_root_first(
+        &mut self,
+        config: &Configuration,
+        gold: &DepTree,
+        strategy: Strategy,
+        algorithm: Algorithm,
+    ) -> Result<StepScores, OracleError> {
         let system = config.system();
         Self::check_support(system, strategy, algorithm)?;
         match system {
@@ -476,6 +489,27 @@ impl Oracle<'_> {
     pub fn has_canonical_tie_break(system: System) -> bool {
         matches!(system, System::LrSpine | System::Attardi)
     }
+}
+
+/// `scores` as the layout of `config` has them. With the root last
+/// ([`Root::Last`]) the oracles score the configuration as if its layout
+/// were the usual one, with 0 as the root above the root position n: a few
+/// more steps apply there (shifting n, arcs from 0), and every computation
+/// can still end with the gold arc 0 → n, which the root-last layout never
+/// builds. Dropping those steps and that arc leaves the exact scores, since
+/// from every configuration of the root-last layout the best reachable
+/// score is the same with and without the extra steps (checked against the
+/// brute force on every configuration of every tree of up to 5 words, every
+/// projective tree of up to 6, `tests/root_last.rs`). O(steps).
+pub fn restrict_to_layout(config: &Configuration, mut scores: StepScores) -> StepScores {
+    if config.root() == Root::Last {
+        let all = scores;
+        for (step, score) in all.iter() {
+            let kept = config.is_applicable(step).then(|| score.saturating_sub(1));
+            scores.set(step, kept);
+        }
+    }
+    scores
 }
 
 /// The canonical optimal step among `scores` (the static oracle of LR-spine

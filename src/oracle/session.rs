@@ -178,8 +178,8 @@ impl<'o, 'g> OracleSession<'o, 'g> {
             return Ok(s);
         }
         let s = match self.mode {
-            Mode::ArcStandard => self.oracle.incremental.scores(),
-            Mode::ClosedForm => self.oracle.closed_form.scores(&self.config),
+            Mode::ArcStandard => super::restrict_to_layout(&self.config, self.oracle.incremental.scores()),
+            Mode::ClosedForm => super::restrict_to_layout(&self.config, self.oracle.closed_form.scores(&self.config)),
             Mode::OneShot => self.oracle.scores(&self.config, &self.gold, self.strategy, self.algorithm)?,
         };
         self.cached = Some(s);

@@ -12,6 +12,15 @@
 //! with 0 and increases; the remaining input is a suffix b₁ … b_m of 1 … n
 //! that lies after the stack; s₀ is the top of the stack, s₁ the element
 //! below it, b = b₁ the first remaining word.
+//!
+//! With the root in last position ([`Root::Last`], Ballesteros & Nivre 2013;
+//! arc-hybrid and arc-eager), a sentence of n − 1 words is laid out as n
+//! positions: the words 1 … n − 1, then the root as position n, the last of
+//! the input; 0 is only the bottom of the stack, which never takes part in
+//! an arc. The system's steps apply as with the root first, except those
+//! that would shift the root, make it a dependent, or give 0 a dependent;
+//! the computation ends when the stack is [0] and the input is the root
+//! alone. [`Root::extend_tree`] lays a gold tree out so.
 
 use super::arc_eager::ArcEager;
 use super::arc_hybrid::ArcHybrid;
@@ -232,6 +241,84 @@ impl FromStr for System {
     }
 }
 
+/// Where the root is: before the first word, at the bottom of the stack
+/// (the usual layout), or after the last word, the last of the input
+/// (Ballesteros & Nivre 2013). See the module documentation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub enum Root {
+    #[default]
+    First,
+    Last,
+}
+
+impl Root {
+    /// Both positions.
+    pub const ALL: [Root; 2] = [Root::First, Root::Last];
+
+    /// `first` or `last`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Root::First => "first",
+            Root::Last => "last",
+        }
+    }
+
+    /// Whether `system` offers this root position (last: arc-hybrid and
+    /// arc-eager, whose oracles are checked for it against the brute force).
+    pub fn offered(self, system: System) -> bool {
+        self == Root::First || matches!(system, System::ArcHybrid | System::ArcEager)
+    }
+
+    /// The number of positions after 0 for a sentence of `words` words:
+    /// `words`, or one more for the root in last position.
+    pub fn positions(self, words: usize) -> usize {
+        words + usize::from(self == Root::Last)
+    }
+
+    /// `gold` laid out for this root position: itself (first), or (last)
+    /// the tree over n + 1 positions whose root n + 1 takes the root's
+    /// dependents and is the one dependent of 0. Projective exactly when
+    /// `gold` is (an arc 0 → d crosses an arc exactly when d → n + 1 does).
+    /// O(n).
+    pub fn extend_tree(self, gold: &DepTree) -> DepTree {
+        match self {
+            Root::First => gold.clone(),
+            Root::Last => {
+                let n = gold.len();
+                let heads: Vec<usize> =
+                    (1..=n).map(|d| if gold.head(d) == 0 { n + 1 } else { gold.head(d) }).chain([0]).collect();
+                DepTree::from_heads(&heads).expect("a tree with a new root above the old one")
+            }
+        }
+    }
+
+    /// The head of word `d` in the sentence's own numbering, from its
+    /// head `h` among the positions 0 … `n` of this layout. O(1).
+    pub fn head_in_sentence(self, h: usize, n: usize) -> usize {
+        if self == Root::Last && h == n {
+            0
+        } else {
+            h
+        }
+    }
+}
+
+impl fmt::Display for Root {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Root {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Root::ALL
+            .into_iter()
+            .find(|r| r.name() == s)
+            .ok_or_else(|| format!("unknown root position `{s}` (first or last)"))
+    }
+}
+
 /// A transition system (the interface of PanParser, seed 001, Sec. 2):
 /// which steps exist, when they apply, what they do, when a computation
 /// ends, and which arcs a configuration can have been built with.
@@ -302,11 +389,20 @@ pub struct Configuration {
     /// `outer[v]`: the leftmost and the rightmost dependent given to v so
     /// far ([`DepTree::NO_HEAD`] if none); the spines of LR-spine.
     pub(crate) outer: Vec<[usize; 2]>,
+    /// Where the root is (see the module documentation).
+    pub(crate) root: Root,
 }
 
 impl Configuration {
     /// The initial configuration (0, 1 2 … n) of `system`, with no arcs. O(n).
     pub fn initial(system: System, n: usize) -> Self {
+        Self::initial_at(system, n, Root::First)
+    }
+
+    /// The initial configuration of `system` for `n` positions with the
+    /// root at `root` (last: the root is position n, see the module
+    /// documentation; n ≥ 1). O(n).
+    pub fn initial_at(system: System, n: usize, root: Root) -> Self {
         Configuration {
             system,
             stack: vec![0],
@@ -314,6 +410,7 @@ impl Configuration {
             n,
             heads: vec![DepTree::NO_HEAD; n + 1],
             outer: vec![[DepTree::NO_HEAD; 2]; n + 1],
+            root,
         }
     }
 
@@ -397,6 +494,7 @@ impl Configuration {
             n,
             heads: vec![DepTree::NO_HEAD; n + 1],
             outer: vec![[DepTree::NO_HEAD; 2]; n + 1],
+            root: Root::First,
         })
     }
 
@@ -540,7 +638,13 @@ impl Configuration {
     /// Makes `self` the initial configuration of `system` for `n` words,
     /// reusing its buffers (no allocation once they hold n + 1). O(n).
     pub fn reset(&mut self, system: System, n: usize) {
+        self.reset_at(system, n, Root::First);
+    }
+
+    /// [`Configuration::reset`] with the root at `root` ([`Configuration::initial_at`]).
+    pub fn reset_at(&mut self, system: System, n: usize, root: Root) {
         self.system = system;
+        self.root = root;
         self.stack.clear();
         self.stack.push(0);
         self.next = 1;
@@ -555,6 +659,7 @@ impl Configuration {
     /// allocation once they are as large as `other`'s). O(n).
     pub fn assign(&mut self, other: &Configuration) {
         self.system = other.system;
+        self.root = other.root;
         self.stack.clone_from(&other.stack);
         self.next = other.next;
         self.n = other.n;
@@ -565,6 +670,10 @@ impl Configuration {
     /// The transition system.
     pub fn system(&self) -> System {
         self.system
+    }
+    /// Where the root is.
+    pub fn root(&self) -> Root {
+        self.root
     }
     /// The stack a₀ … a_k, bottom first.
     pub fn stack(&self) -> &[usize] {
@@ -593,12 +702,27 @@ impl Configuration {
     }
     /// Whether the computation has ended (arc-standard and arc-hybrid:
     /// (0, ε); arc-eager: ε remaining input).
+    /// With the root last: the stack is [0] and the input the root alone.
     pub fn is_final(&self) -> bool {
-        self.system.definition().is_final(self)
+        match self.root {
+            Root::First => self.system.definition().is_final(self),
+            Root::Last => self.stack.len() == 1 && self.next >= self.n,
+        }
     }
-    /// Whether `step` can be applied.
+    /// Whether `step` can be applied (with the root last: and neither
+    /// shifts the root, makes it a dependent, nor gives 0 a dependent).
     pub fn is_applicable(&self, step: Step) -> bool {
-        self.system.definition().is_applicable(self, step)
+        let def = self.system.definition();
+        if !def.is_applicable(self, step) {
+            return false;
+        }
+        match self.root {
+            Root::First => true,
+            Root::Last => match def.arc(self, step) {
+                Some((h, d)) => h != 0 && d != self.n,
+                None => !(step == Step::Shift && self.next == self.n),
+            },
+        }
     }
     /// The steps of the system at this configuration: [`System::steps`],
     /// then (LR-spine) `left_arc_K` for K = 2 … |ls(s₀)| and `right_arc_K`
@@ -626,13 +750,12 @@ impl Configuration {
     /// The arc (head, dependent) `step` would build, without applying it:
     /// `None` if it builds none or is not applicable. O(1) (LR-spine: O(K)).
     pub fn arc(&self, step: Step) -> Option<(usize, usize)> {
-        let def = self.system.definition();
-        def.is_applicable(self, step).then(|| def.arc(self, step)).flatten()
+        self.is_applicable(step).then(|| self.system.definition().arc(self, step)).flatten()
     }
     /// Applies `step`, returning the arc (head, dependent) it builds, if any.
     pub fn apply(&mut self, step: Step) -> Result<Option<(usize, usize)>, OracleError> {
         let def = self.system.definition();
-        if !def.is_applicable(self, step) {
+        if !self.is_applicable(step) {
             return Err(OracleError::NotApplicable(step, self.system));
         }
         let arc = def.arc(self, step);

@@ -335,8 +335,16 @@ pub fn reachable_configurations_by<K: Ord + std::hash::Hash>(
     n: usize,
     key: impl Fn(&Configuration) -> K,
 ) -> Vec<Configuration> {
+    reachable_configurations_from(Configuration::initial(system, n), key)
+}
+
+/// [`reachable_configurations_by`] from `start`.
+pub fn reachable_configurations_from<K: Ord + std::hash::Hash>(
+    start: Configuration,
+    key: impl Fn(&Configuration) -> K,
+) -> Vec<Configuration> {
     let mut seen = HashMap::new();
-    let mut todo = vec![Configuration::initial(system, n)];
+    let mut todo = vec![start];
     while let Some(c) = todo.pop() {
         let key = key(&c);
         if seen.contains_key(&key) {
