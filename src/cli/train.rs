@@ -6,7 +6,7 @@ use super::CliError;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tabula::oracle::{Algorithm, Strategy, System};
+use tabula::oracle::{Algorithm, Root, Strategy, System};
 use tabula::parser::global::{Search, Update};
 use tabula::parser::train::{attachment, read_gold, OracleKind, Projectivize, TrainOptions, Trainer};
 
@@ -106,6 +106,11 @@ pub struct Args {
     /// its default parsing beam.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
     beam: u32,
+    /// Where the root is: first (before the first word, at the bottom of
+    /// the stack) or last (after the last word, the last of the input;
+    /// Ballesteros & Nivre 2013). Last: arc-hybrid and arc-eager only.
+    #[arg(long, value_name = "first|last")]
+    root: Option<String>,
     /// Global update (--beam 2 or more): early, max-violation or full.
     #[arg(long, value_enum)]
     update: Option<UpdateArg>,
@@ -206,6 +211,13 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
     };
     let system: System = args.system.parse()?;
+    let root: Root = args.root.as_deref().unwrap_or("first").parse()?;
+    if !root.offered(system) {
+        return Err(format!(
+            "--root last: the root in last position is offered for arc-hybrid and arc-eager, not {system}"
+        )
+        .into());
+    }
     if args.max_gamma.is_some() && system != System::Attardi {
         return Err(format!("--max-gamma applies to --system attardi only (its tabular oracle), not {system}").into());
     }
@@ -240,6 +252,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         label_bits: args.label_bits,
         max_gamma,
         search,
+        root,
     };
     // Opened before any input is read: an unwritable path fails at once.
     let inputs = [Some(&args.train), args.dev.as_ref(), args.init.as_ref()];
