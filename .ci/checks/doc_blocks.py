@@ -42,10 +42,12 @@ def blocks(path):
         yield text[: m.start()].count("\n") + 1, m.group(1)
 
 
-def first_sentences(raw, count):
+def first_sentences(raw, count, longest=25):
+    """The first `count` sentences of at most `longest` words."""
     out, n = [], 0
     for block in raw.split("\n\n"):
-        if block.strip():
+        words = sum(1 for l in block.splitlines() if l.split("\t", 1)[0].isdigit())
+        if block.strip() and words <= longest:
             out.append(block.strip("\n") + "\n")
             n += 1
             if n == count:
