@@ -64,10 +64,11 @@ fn marks_match_the_naive_path() {
                 for d in 1..=n {
                     let m = Mark::parse(&e.labels[d - 1]);
                     assert_eq!(m.path, want[d], "{gold:?} -> {projective:?}: {:?}", e.labels);
-                    let moved = gold.head(d) != projective.head(d) && gold.head(d) != 0;
+                    let moved = gold.head(d) != projective.head(d);
                     assert_eq!(m.moved.is_some(), moved);
                     if moved {
-                        assert_eq!(m.moved, Some(l[gold.head(d) - 1].as_str()));
+                        let g = gold.head(d);
+                        assert_eq!(m.moved, Some(if g == 0 { "" } else { l[g - 1].as_str() }));
                     }
                 }
             }
@@ -76,7 +77,7 @@ fn marks_match_the_naive_path() {
 }
 
 /// Counts over all trees of n words: (non-projective trees, restored).
-fn restored(n: usize, kinds: Option<usize>, scheme: Scheme, optimal: bool) -> (usize, usize) {
+fn restored(n: usize, kinds: Option<usize>, scheme: Scheme, optimal: bool, single_root: bool) -> (usize, usize) {
     let grammar = text::parse_str("p", tabula::grammars::PROJECTIVE).unwrap().grammar;
     let mut p = OptimalProjectivizer::new(&grammar, TreeClass::Projective).unwrap();
     let l = labels(n, kinds);
@@ -84,6 +85,9 @@ fn restored(n: usize, kinds: Option<usize>, scheme: Scheme, optimal: bool) -> (u
     for gold in common::all_trees(n) {
         if gold.is_projective() {
             assert_eq!(round_trip(&gold, &gold, &l, scheme), gold);
+            continue;
+        }
+        if single_root && gold.heads().iter().filter(|&&h| h == 0).count() != 1 {
             continue;
         }
         let projective = if optimal { p.projectivize(&gold).unwrap().tree } else { lift(&gold) };
@@ -94,19 +98,34 @@ fn restored(n: usize, kinds: Option<usize>, scheme: Scheme, optimal: bool) -> (u
 }
 
 #[test]
+fn head_schemes_restore_every_tree_with_distinct_relations() {
+    for optimal in [false, true] {
+        for scheme in [Scheme::Head, Scheme::HeadPath] {
+            for n in 1..=6 {
+                let (total, ok) = restored(n, None, scheme, optimal, false);
+                assert_eq!(ok, total, "{scheme}, n = {n}, optimal: {optimal}");
+            }
+        }
+    }
+}
+
+#[test]
 #[ignore = "prints the table of docs/projectivize.md; run with --ignored --nocapture"]
 fn print_exhaustive_table() {
-    for optimal in [false, true] {
-        for kinds in [None, Some(2), Some(1)] {
-            for scheme in Scheme::ALL {
-                for n in 3..=7 {
-                    let (t, ok) = restored(n, kinds, scheme, optimal);
-                    println!(
-                        "{} {:?} {} n={n}: {ok}/{t}",
-                        if optimal { "optimal" } else { "lift" },
-                        kinds,
-                        scheme
-                    );
+    for single_root in [true, false] {
+        for optimal in [false, true] {
+            for kinds in [None, Some(2), Some(1)] {
+                for scheme in Scheme::ALL {
+                    for n in 3..=7 {
+                        let (t, ok) = restored(n, kinds, scheme, optimal, single_root);
+                        println!(
+                            "{} {} {:?} {} n={n}: {ok}/{t}",
+                            if single_root { "single-root" } else { "all" },
+                            if optimal { "optimal" } else { "lift" },
+                            kinds,
+                            scheme
+                        );
+                    }
                 }
             }
         }
@@ -152,19 +171,29 @@ proptest! {
     }
 
     #[test]
-    fn round_trips_with_distinct_relations(gold in arb_tree(30), scheme in prop::sample::select(Scheme::ALL.to_vec())) {
+    fn round_trips_with_distinct_relations(
+        gold in arb_tree(30),
+        seed in any::<u64>(),
+        scheme in prop::sample::select(Scheme::ALL.to_vec()),
+        kinds in prop::option::of(1usize..4),
+    ) {
         let n = gold.len();
-        let l = labels(n, None);
-        let lifted = lift(&gold);
-        let back = round_trip(&gold, &lifted, &l, scheme);
-        // Only moved words may differ.
-        for d in 1..=n {
-            if lifted.head(d) == gold.head(d) {
-                prop_assert_eq!(back.head(d), gold.head(d));
+        let l = labels(n, kinds);
+        let grammar = text::parse_str("p", tabula::grammars::PROJECTIVE).unwrap().grammar;
+        let mut p = OptimalProjectivizer::new(&grammar, TreeClass::Projective).unwrap();
+        // Lifting, the optimum, and any tree at all over the same words.
+        let any = common::random_tree(n, 0.2, &mut ChaCha8Rng::seed_from_u64(seed));
+        for moved in [lift(&gold), p.projectivize(&gold).unwrap().tree, any] {
+            let back = round_trip(&gold, &moved, &l, scheme);
+            // Only moved words may differ.
+            for d in 1..=n {
+                if moved.head(d) == gold.head(d) {
+                    prop_assert_eq!(back.head(d), gold.head(d));
+                }
             }
-        }
-        if scheme != Scheme::Path {
-            prop_assert_eq!(back, gold);
+            if scheme != Scheme::Path && kinds.is_none() {
+                prop_assert_eq!(&back, &gold);
+            }
         }
     }
 }

@@ -11,13 +11,15 @@
 //! | DEPREL | meaning | schemes |
 //! |---|---|---|
 //! | `d\|h` | a moved word of relation `d`; its original head has relation `h` | head, head+path |
-//! | `d\|` | a moved word of relation `d` | path |
+//! | `d\|` | a moved word of relation `d`: its original head is at the end of the marked path, or the root position 0 if there is none | path; all schemes for a word whose original head is 0 |
 //! | `p%` | a word on the path from a moved word's new head to its original head | path, head+path |
 //! | `d\|h%`, `d\|%` | both | path, head+path |
 //!
 //! `h` is the original DEPREL of the original head (never an encoded one).
-//! A word whose original head is the root position 0 has no relation to
-//! name and is left unmarked: it stays where projectivization put it.
+//! The root position 0 has no relation: a word moved away from it is
+//! written `d|` in every scheme (with the path scheme, that is also the
+//! label of a word moved away from a word; the decoder tells them apart by
+//! the marks).
 //!
 //! # Where the original head is
 //!
@@ -46,8 +48,10 @@
 //!   through marked words only: the first with relation `h` and no marked
 //!   child, else the first with relation `h`; if no level has one, the
 //!   plain head search.
-//! * `d|` (path): the first marked word without marked children, following
-//!   marked words only.
+//! * `d|` (path, or a word moved away from the root): if some moved word of
+//!   the sentence names a relation (`d|h`, a head scheme), the root position
+//!   0; else the first marked word without marked children, following marked
+//!   words only, and if no level has a marked word, the root position 0.
 //!
 //! Moved words are resolved top-down (preorder of the current tree), in
 //! passes until a pass resolves none (a word whose original head was moved
@@ -56,19 +60,27 @@
 //!
 //! # What is guaranteed
 //!
-//! Checked by brute force over every tree of up to 7 words
-//! (`tests/pseudo_projective.rs`), for lifting:
+//! * **head** and **head+path** restore the original tree from *any* pair of
+//!   trees (original, moved) over the same words — lifting's, the optimal
+//!   projectivization's, or any other — when the words' relations are
+//!   pairwise distinct: the head's relation then names the head, every word
+//!   outside the moved word's subtree is searched, and while some moved word
+//!   waits for its head to leave its subtree, another one (inside that
+//!   subtree, following the original heads) can be resolved, so every pass
+//!   makes progress. Checked on every tree of up to 7 words and on random
+//!   trees of up to 30 (`tests/pseudo_projective.rs`).
+//! * With repeated relations neither is exact (a nearer word may have the
+//!   same relation); head+path, which searches the marked path first, is
+//!   right more often than head.
+//! * **path** is not exact even with distinct relations: the marked paths
+//!   of two moved words may meet, and the first path end found may be the
+//!   other word's.
+//! * Always: decoding moves only words marked as moved, never fails on any
+//!   label (a DEPREL that is not of the forms above is kept as it is and
+//!   counted in [`Decoded::malformed`]), and returns a tree.
 //!
-//! * with **head+path** and **head**, decoding restores every tree whose
-//!   words have pairwise distinct relations (the head's relation then names
-//!   it); with repeated relations it may not (two candidates);
-//! * with **path**, and with any scheme when relations repeat, it is not
-//!   always exact: two moved words whose marked paths meet are ambiguous.
-//!
-//! For both methods and every scheme, decoding never moves an unmarked word,
-//! always returns a tree, and never fails on any label (a DEPREL that is not
-//! of the forms above is kept as it is and counted in
-//! [`Decoded::malformed`]).
+//! The exhaustive counts, per method, scheme and number of distinct
+//! relations, are in `docs/projectivize.md`.
 //!
 //! Complexity: [`encode`] O(n + Σ path lengths); [`decode`] O(n) per moved
 //! word and pass.
@@ -153,11 +165,8 @@ pub enum PseudoError {
 pub struct Encoded {
     /// The DEPREL of word i + 1.
     pub labels: Vec<String>,
-    /// Words whose head the projective tree changed.
+    /// Words whose head the projective tree changed (all marked `d|…`).
     pub moved: usize,
-    /// Of those, the ones left unmarked: their original head is the root
-    /// position 0, which has no relation to name.
-    pub unmarked: usize,
 }
 
 /// Encodes the move from `original` to `projective` (any two trees over the
@@ -192,18 +201,17 @@ pub fn encode<S: AsRef<str>>(
     let mut on_path = vec![false; n + 1];
     // stamp[v] == d: v is an ancestor-or-self of d's new head.
     let mut stamp = vec![0usize; n + 1];
-    let (mut moved, mut unmarked) = (0, 0);
+    let mut moved = 0;
     for d in 1..=n {
         let (g, new) = (original.head(d), projective.head(d));
         if g == new {
             continue;
         }
         moved += 1;
-        if g == 0 {
-            unmarked += 1;
-            continue;
-        }
         is_moved[d] = true;
+        if g == 0 {
+            continue; // `d|`: nothing to name, no path below the root
+        }
         if scheme.has_head() {
             moved_head[d] = Some(labels[g - 1].as_ref());
         }
@@ -236,7 +244,7 @@ pub fn encode<S: AsRef<str>>(
             l
         })
         .collect();
-    Ok(Encoded { labels, moved, unmarked })
+    Ok(Encoded { labels, moved })
 }
 
 /// One label read back: its plain relation and its marks.
@@ -343,6 +351,9 @@ struct Search<'m, 'a> {
     /// Head of every position (position 0: [`DepTree::NO_HEAD`]).
     heads: Vec<usize>,
     marks: &'m [Mark<'a>],
+    /// Whether some moved word names its head's relation (`d|h`): then the
+    /// sentence was encoded with a head scheme, and `d|` means the root.
+    named: bool,
     children: Vec<Vec<usize>>,
     /// `inside[v] == stamp`: v is in the moved word's subtree.
     inside: Vec<u32>,
@@ -370,6 +381,7 @@ impl<'m, 'a> Search<'m, 'a> {
         Search {
             heads,
             marks,
+            named: marks.iter().any(|m| m.moved.is_some_and(|h| !h.is_empty())),
             children: vec![Vec::new(); n + 1],
             inside: vec![0; n + 1],
             stamp: 0,
@@ -418,7 +430,10 @@ impl<'m, 'a> Search<'m, 'a> {
             stack.extend_from_slice(&self.children[v]);
         }
         if moved.is_empty() {
-            return self.climb(d, Want::Path(None));
+            if self.named {
+                return Some(0);
+            }
+            return self.climb(d, Want::Path(None)).or(Some(0));
         }
         self.climb(d, Want::Path(Some(moved))).or_else(|| self.climb(d, Want::Relation(moved)))
     }
