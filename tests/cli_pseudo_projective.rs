@@ -107,3 +107,104 @@ fn errors_name_the_file_and_line() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr_of(&o).contains("`tail` is not a scheme: expected head, path or head+path"), "{}", stderr_of(&o));
 }
+
+/// The sample treebank repeated, every copy with its own sentence ids.
+fn training_file(dir: &std::path::Path) -> std::path::PathBuf {
+    let sample = fs::read_to_string(SAMPLE).unwrap();
+    let text: String = (0..20).map(|i| sample.replace("# sent_id = demo-", &format!("# sent_id = c{i}-"))).collect();
+    let path = dir.join("train.conllu");
+    fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn a_pseudo_projective_model_records_its_scheme_and_parse_decodes() {
+    let dir = scratch_in("cli_pseudo_projective", "train");
+    training_file(&dir);
+    for (method, scheme) in [("lift", "head+path"), ("optimal", "head"), ("optimal", "path")] {
+        let args =
+            ["train", "train.conllu", "-o", "m.model", "--epochs", "3", "--step-bits", "12", "--label-bits", "10"];
+        let o = tabula_in(&dir, &[&args[..], &["--projectivize", method, "--pseudo-projective", scheme]].concat());
+        assert!(o.status.success(), "{}", stderr_of(&o));
+        assert!(stderr_of(&o).contains(&format!("pseudo-projective ({scheme}): ")), "{}", stderr_of(&o));
+        let model = fs::read(dir.join("m.model")).unwrap();
+        let header = String::from_utf8_lossy(&model[..200]);
+        assert!(header.contains(&format!("\nlabel-bits 10\npseudo-projective {scheme}\nlabels ")), "{header}");
+        let o = tabula_in(&dir, &["parse", "--model", "m.model", "train.conllu", "-o", "parsed.conllu"]);
+        assert!(o.status.success(), "{}", stderr_of(&o));
+        let parsed = fs::read_to_string(dir.join("parsed.conllu")).unwrap();
+        for line in parsed.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+            let deprel = line.split('\t').nth(7).unwrap();
+            assert!(!deprel.contains(['|', '%']), "decoded: {line}");
+        }
+        // The sample is learnt: its non-projective sentence comes back.
+        let o = tabula_in(&dir, &["eval", "train.conllu", "parsed.conllu", "--nonprojective"]);
+        assert!(
+            String::from_utf8_lossy(&o.stdout).contains("non-projective arcs: gold 100, found 100 (recall 100.00 %)"),
+            "{method} {scheme}: {}",
+            String::from_utf8_lossy(&o.stdout)
+        );
+    }
+    // Without the option the model has no such line (greedy model files are as before).
+    let o = tabula_in(
+        &dir,
+        &["train", "train.conllu", "-o", "plain.model", "--epochs", "1", "--step-bits", "12", "--label-bits", "10"],
+    );
+    assert!(o.status.success());
+    assert!(!String::from_utf8_lossy(&fs::read(dir.join("plain.model")).unwrap()[..200]).contains("pseudo"));
+}
+
+#[test]
+fn pseudo_projective_training_refuses_what_moves_nothing() {
+    let dir = scratch_in("cli_pseudo_projective", "train-errors");
+    training_file(&dir);
+    fails_in(
+        &dir,
+        &["train", "train.conllu", "-o", "m", "--pseudo-projective", "head", "--projectivize", "none"],
+        "--pseudo-projective head encodes the moves of --projectivize optimal or lift; --projectivize none moves no word",
+    );
+    fails_in(
+        &dir,
+        &["train", "train.conllu", "-o", "m", "--pseudo-projective", "path", "--skip-nonprojective"],
+        "--pseudo-projective path encodes the moves of --projectivize optimal or lift; --skip-nonprojective moves no word",
+    );
+    let o = tabula_in(
+        &dir,
+        &["train", "train.conllu", "-o", "plain.model", "--epochs", "1", "--step-bits", "12", "--label-bits", "10"],
+    );
+    assert!(o.status.success());
+    fails_in(
+        &dir,
+        &[
+            "train",
+            "train.conllu",
+            "-o",
+            "m",
+            "--init",
+            "plain.model",
+            "--pseudo-projective",
+            "head",
+            "--step-bits",
+            "12",
+            "--label-bits",
+            "10",
+        ],
+        "--init plain.model: the model was trained with pseudo-projective labels none, this training asks for head",
+    );
+}
+
+#[test]
+fn the_model_file_line_round_trips_and_is_checked() {
+    use tabula::parser::Model;
+    use tabula::projectivize::pseudo::Scheme;
+    let mut m = Model::zeros(tabula::oracle::System::ArcHybrid, vec!["a".into(), "a|b".into()], 4, 4);
+    for scheme in Scheme::ALL {
+        m.pseudo_projective = Some(scheme);
+        let bytes = m.to_bytes();
+        assert_eq!(Model::from_bytes(&bytes).unwrap(), m);
+        let text =
+            String::from_utf8_lossy(&bytes).replace(&format!("pseudo-projective {scheme}\n"), "pseudo-projective up\n");
+        let e = Model::from_bytes(text.as_bytes()).unwrap_err().to_string();
+        assert!(e.contains("bad pseudo-projective scheme `up`"), "{e}");
+    }
+}
