@@ -61,9 +61,9 @@ fn marks_match_the_naive_path() {
                         }
                     }
                 }
-                for d in 1..=n {
+                for (d, &marked) in want.iter().enumerate().skip(1) {
                     let m = Mark::parse(&e.labels[d - 1]);
-                    assert_eq!(m.path, want[d], "{gold:?} -> {projective:?}: {:?}", e.labels);
+                    assert_eq!(m.path, marked, "{gold:?} -> {projective:?}: {:?}", e.labels);
                     let moved = gold.head(d) != projective.head(d);
                     assert_eq!(m.moved.is_some(), moved);
                     if moved {
