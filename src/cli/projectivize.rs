@@ -191,6 +191,10 @@ struct Encoded {
     /// Non-projective arcs of the input, and how many decoding restores.
     nonprojective: usize,
     nonprojective_restored: usize,
+    /// Moved words whose new head is not an ancestor of the original head
+    /// in the projective tree (never with lifting), and how many come back.
+    off_path: usize,
+    off_path_restored: usize,
 }
 
 /// The HEAD and DEPREL ranges of each word of a block and the line of each.
@@ -235,6 +239,14 @@ fn encode_block(
     let back = pseudo::decode(tree, &e.labels).map_err(|e| fail(raw.first_line, e.to_string()))?;
     let changed: Vec<usize> = (1..=gold.len()).filter(|&d| gold.head(d) != tree.head(d)).collect();
     let restored = changed.iter().filter(|&&d| back.tree.head(d) == gold.head(d)).count();
+    let above = |a: usize, mut v: usize| {
+        while v != 0 && v != a {
+            v = tree.head(v);
+        }
+        v == a
+    };
+    let off_path: Vec<usize> = changed.iter().copied().filter(|&d| !above(tree.head(d), gold.head(d))).collect();
+    let off_path_restored = off_path.iter().filter(|&&d| back.tree.head(d) == gold.head(d)).count();
     let nonprojective_words = pseudo::nonprojective_words(gold);
     let nonprojective_restored = nonprojective_words.iter().filter(|&&d| back.tree.head(d) == gold.head(d)).count();
     let mut bytes = Vec::with_capacity(raw.text.len() + 16 * changed.len());
@@ -257,6 +269,8 @@ fn encode_block(
         restored,
         nonprojective: nonprojective_words.len(),
         nonprojective_restored,
+        off_path: off_path.len(),
+        off_path_restored,
     }))
 }
 
@@ -327,6 +341,8 @@ struct Stats {
     nonprojective_restored: u64,
     trees_changed: u64,
     trees_restored: u64,
+    off_path: u64,
+    off_path_restored: u64,
 }
 
 /// Sentences per parallel batch.
@@ -401,6 +417,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                                 stats.restored += e.restored as u64;
                                 stats.nonprojective_arcs += e.nonprojective as u64;
                                 stats.nonprojective_restored += e.nonprojective_restored as u64;
+                                stats.off_path += e.off_path as u64;
+                                stats.off_path_restored += e.off_path_restored as u64;
                                 stats.trees_changed += u64::from(e.moved > 0);
                                 stats.trees_restored += u64::from(e.moved > 0 && e.restored == e.moved);
                                 out.write_all(&e.bytes)?;
@@ -515,6 +533,12 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 stats.nonprojective_restored,
                 stats.nonprojective_arcs,
                 share(stats.nonprojective_restored, stats.nonprojective_arcs)
+            );
+            eprintln!(
+                "round trip: moved words whose new head is not an ancestor of the original one restored {} of {} ({:.2} %)",
+                stats.off_path_restored,
+                stats.off_path,
+                share(stats.off_path_restored, stats.off_path)
             );
             eprintln!(
                 "round trip: changed trees restored whole {} of {} ({:.2} %)",
