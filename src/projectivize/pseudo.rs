@@ -173,6 +173,20 @@ pub struct Encoded {
 /// same words; normally the second is [`lift`](super::lift)'s or the
 /// optimal projectivization of the first) in the relations `labels` of
 /// `original` (see the [module documentation](self)). O(n + Σ path lengths).
+///
+/// ```
+/// use tabula::projectivize::lift;
+/// use tabula::projectivize::pseudo::{decode, encode, Scheme};
+/// use tabula::tree::DepTree;
+/// let gold = DepTree::from_heads(&[0, 1, 5, 2, 1]).unwrap(); // 5 -> 3 and 2 -> 4 cross
+/// let lifted = lift(&gold); // both lifted to 1
+/// let labels = ["root", "acl", "obj", "obl", "conj"];
+/// let e = encode(&gold, &lifted, &labels, Scheme::HeadPath).unwrap();
+/// assert_eq!(e.labels, ["root", "acl%", "obj|conj", "obl|acl", "conj%"]);
+/// let back = decode(&lifted, &e.labels).unwrap();
+/// assert_eq!(back.tree, gold);
+/// assert_eq!(back.labels, labels);
+/// ```
 pub fn encode<S: AsRef<str>>(
     original: &DepTree,
     projective: &DepTree,
