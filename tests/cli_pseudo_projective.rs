@@ -208,3 +208,16 @@ fn the_model_file_line_round_trips_and_is_checked() {
         assert!(e.contains("bad pseudo-projective scheme `up`"), "{e}");
     }
 }
+
+#[test]
+fn encoding_is_the_same_for_every_thread_count() {
+    let dir = scratch_in("cli_pseudo_projective", "threads");
+    let sample = fs::read_to_string(SAMPLE).unwrap();
+    fs::write(dir.join("big.conllu"), sample.repeat(300)).unwrap();
+    let run = |threads: &str| {
+        let o = tabula_in(&dir, &["projectivize", "big.conllu", "--encode", "head+path", "--threads", threads]);
+        assert!(o.status.success(), "{}", stderr_of(&o));
+        o.stdout
+    };
+    assert_eq!(run("1"), run("3"));
+}

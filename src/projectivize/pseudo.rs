@@ -67,8 +67,10 @@
 //!   outside the moved word's subtree is searched, and while some moved word
 //!   waits for its head to leave its subtree, another one (inside that
 //!   subtree, following the original heads) can be resolved, so every pass
-//!   makes progress. Checked on every tree of up to 7 words and on random
-//!   trees of up to 30 (`tests/pseudo_projective.rs`).
+//!   makes progress. `tests/pseudo_projective.rs` checks it for lifting and
+//!   optimal projectivization on every tree of up to 6 words (7 for the
+//!   table of `docs/projectivize.md`), and for those and a random other tree
+//!   on random trees of up to 30 words.
 //! * With repeated relations neither is exact (a nearer word may have the
 //!   same relation); head+path, which searches the marked path first, is
 //!   right more often than head.
