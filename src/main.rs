@@ -56,12 +56,14 @@ ten tab-separated columns (ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC),
 a blank line after each sentence; comments (#), multiword tokens (3-4) and empty
 nodes (5.1) are allowed and kept.
 Output: the same bytes, with the HEAD column rewritten only where the head changed
-(DEPREL and all else untouched; CRLF line ends are kept). A bad sentence stops the
+(DEPREL and all else untouched; CRLF line ends are kept; with --encode, also the
+DEPREL of the moved words and of the words on their paths). A bad sentence stops the
 run with FILE:LINE: message, or with --keep-going is copied unchanged and listed.
 
 Examples:
   tabula projectivize de_gsd-ud-test.conllu -o de.proj.conllu --stats
-  tabula projectivize treebank.conllu.xz --method lift > lifted.conllu";
+  tabula projectivize treebank.conllu.xz --method lift > lifted.conllu
+  tabula projectivize train.conllu --encode head+path -o train.pp.conllu";
 
 const DEPROJECTIVIZE_HELP: &str = "\
 Input: CoNLL-U, as for `tabula projectivize` (plain, xz or gzip), with the

@@ -163,7 +163,10 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
     #[test]
-    fn decode_never_fails_on_any_label(tree in arb_tree(30), raw in prop::collection::vec(".{0,6}", 30)) {
+    fn decode_never_fails_on_any_label(
+        tree in arb_tree(30),
+        raw in prop::collection::vec(prop_oneof![".{0,6}", "[ab|%:↑]{0,6}"], 30),
+    ) {
         let n = tree.len();
         let d = decode(&tree, &raw[..n]).unwrap();
         prop_assert_eq!(d.tree.len(), n);
