@@ -29,6 +29,9 @@ enum Command {
     /// Projectivize a CoNLL-U treebank (optimally, or by lifting).
     #[command(after_help = PROJECTIVIZE_HELP)]
     Projectivize(cli::projectivize::Args),
+    /// Undo `projectivize --encode` (pseudo-projective decoding) on any CoNLL-U file.
+    #[command(after_help = DEPROJECTIVIZE_HELP)]
+    Deprojectivize(cli::deprojectivize::Args),
     /// Count the optimal projectivizations of every tree of a CoNLL-U treebank.
     #[command(after_help = COUNT_HELP)]
     Count(cli::count::Args),
@@ -53,12 +56,28 @@ ten tab-separated columns (ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC),
 a blank line after each sentence; comments (#), multiword tokens (3-4) and empty
 nodes (5.1) are allowed and kept.
 Output: the same bytes, with the HEAD column rewritten only where the head changed
-(DEPREL and all else untouched; CRLF line ends are kept). A bad sentence stops the
+(DEPREL and all else untouched; CRLF line ends are kept; with --encode, also the
+DEPREL of the moved words and of the words on their paths). A bad sentence stops the
 run with FILE:LINE: message, or with --keep-going is copied unchanged and listed.
 
 Examples:
   tabula projectivize de_gsd-ud-test.conllu -o de.proj.conllu --stats
-  tabula projectivize treebank.conllu.xz --method lift > lifted.conllu";
+  tabula projectivize treebank.conllu.xz --method lift > lifted.conllu
+  tabula projectivize train.conllu --encode head+path -o train.pp.conllu";
+
+const DEPROJECTIVIZE_HELP: &str = "\
+Input: CoNLL-U, as for `tabula projectivize` (plain, xz or gzip), with the
+DEPRELs of `tabula projectivize --encode` (or of a parser trained on such a
+file): `d|h` a moved word whose original head has relation h, `d|` a moved
+word (path scheme, or moved away from the root), `p%` a word on the path to
+an original head (MaltParser's format). HEAD must be numbers forming a tree.
+Output: the same bytes, with HEAD and DEPREL rewritten: moved words
+reattached, every DEPREL plain. A DEPREL with `|` or `%` in another form is
+kept as it is (a warning counts them).
+
+Examples:
+  tabula projectivize train.conllu --encode head+path -o train.pp.conllu
+  tabula deprojectivize parsed.conllu -o parsed.nonproj.conllu --stats";
 
 const COUNT_HELP: &str = "\
 Input: CoNLL-U files, as for `tabula projectivize`.
@@ -123,6 +142,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Grammar(c) => cli::grammar::run(c),
         Command::Projectivize(a) => cli::projectivize::run(a),
+        Command::Deprojectivize(a) => cli::deprojectivize::run(a),
         Command::Count(a) => cli::count::run(a),
         Command::Oracle(a) => cli::oracle::run(a),
         Command::Demo(a) => cli::demo::run(a),

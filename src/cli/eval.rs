@@ -22,6 +22,54 @@ pub struct Args {
     /// Print JSON instead of the table.
     #[arg(long)]
     json: bool,
+    /// Also score the gold tree's non-projective arcs: how many the
+    /// prediction has (recall), and how many of the predicted non-projective
+    /// arcs are gold (precision). JSON: the key `nonprojective`.
+    #[arg(long)]
+    nonprojective: bool,
+}
+
+/// Non-projective arcs: gold ones, predicted ones, and both.
+#[derive(Default)]
+struct NonProjective {
+    gold: u64,
+    predicted: u64,
+    /// Gold non-projective arcs predicted.
+    right: u64,
+    /// Predicted non-projective arcs that are gold arcs.
+    predicted_right: u64,
+}
+
+/// Counts the non-projective arcs of two aligned files (already checked by
+/// `evaluate`). A predicted sentence whose heads are not a tree counts no
+/// predicted non-projective arc.
+fn nonprojective(gold: &Path, pred: &Path) -> Result<NonProjective, CliError> {
+    use tabula::parser::columns::Columns;
+    use tabula::projectivize::pseudo::nonprojective_words;
+    let (g, g_name) = open(gold)?;
+    let (p, p_name) = open(pred)?;
+    let (mut g, mut p) =
+        (tabula::conllu::Reader::new(g, g_name.as_str()), tabula::conllu::Reader::new(p, p_name.as_str()));
+    let mut counts = NonProjective::default();
+    while let (Some(gr), Some(pr)) = (g.next_raw(), p.next_raw()) {
+        let (gr, pr) = (gr?, pr?);
+        let (gc, pc) = (Columns::scan(&gr, &g_name)?, Columns::scan(&pr, &p_name)?);
+        if gc.is_empty() {
+            continue;
+        }
+        let gold_tree = gc.heads(&gr.text, &g_name)?;
+        let pred_heads = pc.head_numbers(&pr.text, &p_name)?;
+        let gold_np = nonprojective_words(&gold_tree);
+        counts.gold += gold_np.len() as u64;
+        counts.right += gold_np.iter().filter(|&&d| pred_heads[d - 1] == gold_tree.head(d)).count() as u64;
+        if let Ok(pred_tree) = tabula::tree::DepTree::from_heads(&pred_heads) {
+            let pred_np = nonprojective_words(&pred_tree);
+            counts.predicted += pred_np.len() as u64;
+            counts.predicted_right +=
+                pred_np.iter().filter(|&&d| pred_heads[d - 1] == gold_tree.head(d)).count() as u64;
+        }
+    }
+    Ok(counts)
 }
 
 /// Opens a file, or standard input for `-`, decompressing xz and gzip.
@@ -44,11 +92,40 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if !e.gold_labels && e.all.words > 0 {
         eprintln!("warning: every DEPREL of {gold_name} is `_`: LAS is not reported");
     }
+    let np = if args.nonprojective { Some(nonprojective(&args.gold, &args.pred)?) } else { None };
+    let share = |a: u64, b: u64| if b == 0 { None } else { Some(100.0 * a as f64 / b as f64) };
     let mut out = io::stdout().lock();
     if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&e.to_json())?)?;
+        let mut json = e.to_json();
+        if let (Some(np), Some(map)) = (&np, json.as_object_mut()) {
+            map.insert(
+                "nonprojective".into(),
+                serde_json::json!({
+                    "gold": np.gold,
+                    "predicted": np.predicted,
+                    "gold_arcs_found": np.right,
+                    "recall": share(np.right, np.gold),
+                    "predicted_gold": np.predicted_right,
+                    "precision": share(np.predicted_right, np.predicted),
+                }),
+            );
+        }
+        writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
     } else {
         write!(out, "{}", e.to_text())?;
+        if let Some(np) = &np {
+            let pct = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.2}"));
+            writeln!(
+                out,
+                "non-projective arcs: gold {}, found {} (recall {} %); predicted {}, gold {} (precision {} %)",
+                np.gold,
+                np.right,
+                pct(share(np.right, np.gold)),
+                np.predicted,
+                np.predicted_right,
+                pct(share(np.predicted_right, np.predicted))
+            )?;
+        }
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)

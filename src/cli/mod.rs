@@ -2,6 +2,7 @@
 
 pub mod count;
 pub mod demo;
+pub mod deprojectivize;
 pub mod eval;
 pub mod grammar;
 pub mod oracle;

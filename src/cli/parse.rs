@@ -11,6 +11,8 @@ use tabula::conllu::{RawSentence, Reader};
 use tabula::parser::columns::Columns;
 use tabula::parser::features::Tokens;
 use tabula::parser::{AnyParser, Model, ParserError};
+use tabula::projectivize::pseudo;
+use tabula::tree::DepTree;
 
 /// Arguments of `tabula parse`.
 ///
@@ -77,7 +79,19 @@ impl<'m> Worker<'m> {
         self.labels.clear();
         self.labels.extend(labels.iter().map(|&l| model.labels.get(l as usize).map_or("_", String::as_str)));
         let mut out = Vec::with_capacity(raw.text.len() + 16);
-        cols.write_with(&raw.text, heads, &self.labels, &mut out).map_err(|e| ParserError::Io(e.to_string()))?;
+        // A pseudo-projective model: its output decoded (Nivre & Nilsson 2005).
+        let decoded = match model.pseudo_projective {
+            Some(_) => DepTree::from_heads(heads).ok().and_then(|t| pseudo::decode(&t, &self.labels).ok()),
+            None => None,
+        };
+        match decoded {
+            Some(d) => {
+                let plain: Vec<&str> = d.labels.iter().map(String::as_str).collect();
+                cols.write_with(&raw.text, d.tree.heads(), &plain, &mut out)
+            }
+            None => cols.write_with(&raw.text, heads, &self.labels, &mut out),
+        }
+        .map_err(|e| ParserError::Io(e.to_string()))?;
         Ok(Parsed { bytes: out, words: cols.len(), no_upos, no_feats })
     }
 }

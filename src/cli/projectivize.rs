@@ -15,6 +15,7 @@ use std::time::Instant;
 use tabula::conllu::compressed::{decompress, Compression};
 use tabula::conllu::{ConlluError, InvalidSentence, RawSentence, Reader, Sentence};
 use tabula::grammar::{text, Grammar};
+use tabula::projectivize::pseudo::{self, Scheme};
 use tabula::projectivize::{
     lift, FunctionWords, OptimalProjectivizer, OptimalSampler, PreferringProjectivizer, ProjectivizeError, TreeClass,
     Weights, WordLabels,
@@ -77,6 +78,19 @@ pub struct Args {
     /// FILE. Optimal only; not with --sample (which draws among all optimal trees).
     #[arg(long, value_name = "none|default|FILE")]
     prefer: Option<PathBuf>,
+    /// Pseudo-projective encoding (Nivre & Nilsson 2005): write into the
+    /// DEPREL of every moved word how to find its original head again, in
+    /// MaltParser's format (`d|h`: moved, the original head's relation is h;
+    /// `d|`: moved; `p%`: on the path to an original head); `tabula
+    /// deprojectivize` undoes it. With --stats, also the round trip (encode,
+    /// decode) against the input. See docs/projectivize.md.
+    #[arg(long, value_name = "head|path|head+path", value_parser = parse_scheme)]
+    encode: Option<Scheme>,
+}
+
+/// `head`, `path` or `head+path`.
+pub(crate) fn parse_scheme(s: &str) -> Result<Scheme, String> {
+    Scheme::from_name(s).ok_or_else(|| format!("`{s}` is not a scheme: expected head, path or head+path"))
 }
 
 /// The weights of `--prefer`: `None` for `none`.
@@ -163,16 +177,126 @@ enum Worker<'g> {
     Lift,
 }
 
-/// The result for one block: the parsed sentence and its new tree (`None`:
-/// unchanged), or why it could not be processed.
-type Outcome = Result<(Sentence, Option<DepTree>), Box<InvalidSentence>>;
+/// The result for one block: the parsed sentence, its new tree (`None`:
+/// unchanged) and, with `--encode`, the encoded block (`None`: unchanged),
+/// or why it could not be processed.
+type Outcome = Result<(Sentence, Option<DepTree>, Option<Encoded>), Box<InvalidSentence>>;
+
+/// A block rewritten with `--encode`, and its round trip.
+struct Encoded {
+    bytes: Vec<u8>,
+    moved: usize,
+    /// Moved words whose original head decoding finds.
+    restored: usize,
+    /// Non-projective arcs of the input, and how many decoding restores.
+    nonprojective: usize,
+    nonprojective_restored: usize,
+    /// Moved words whose new head is not an ancestor of the original head
+    /// in the projective tree (never with lifting), and how many come back.
+    off_path: usize,
+    off_path_restored: usize,
+}
+
+/// The HEAD and DEPREL ranges of each word of a block and the line of each.
+fn word_fields(text: &[u8], first_line: usize) -> Vec<(std::ops::Range<usize>, std::ops::Range<usize>, usize)> {
+    tabula::conllu::fields::field_lines(text)
+        .filter(|l| l.is_word(text))
+        .filter_map(|l| Some((l.field(6)?, l.field(7)?, first_line + l.index)))
+        .collect()
+}
+
+/// Encodes the move from the sentence's tree to `tree` (or checks the
+/// relations of an unchanged sentence) and measures the round trip.
+fn encode_block(
+    sentence: &Sentence,
+    tree: Option<&DepTree>,
+    scheme: Scheme,
+    file: &Arc<str>,
+) -> Result<Option<Encoded>, ConlluError> {
+    let raw = sentence.raw();
+    let fields = word_fields(&raw.text, raw.first_line);
+    let fail = |line: usize, message: String| ConlluError {
+        file: file.clone(),
+        line,
+        kind: tabula::conllu::ErrorKind::Rejected(message),
+    };
+    let mut labels = Vec::with_capacity(fields.len());
+    for (_, deprel, line) in &fields {
+        let text = std::str::from_utf8(&raw.text[deprel.clone()])
+            .map_err(|_| fail(*line, "the DEPREL field is not valid UTF-8 (--encode writes it)".into()))?;
+        labels.push(text);
+    }
+    let gold = sentence.tree();
+    let moved = tree.unwrap_or(gold);
+    let e = pseudo::encode(gold, moved, &labels, scheme).map_err(|e| {
+        let line = match &e {
+            pseudo::PseudoError::Reserved { word, .. } | pseudo::PseudoError::Empty { word } => fields[word - 1].2,
+            _ => raw.first_line,
+        };
+        fail(line, e.to_string())
+    })?;
+    let Some(tree) = tree else { return Ok(None) };
+    let back = pseudo::decode(tree, &e.labels).map_err(|e| fail(raw.first_line, e.to_string()))?;
+    let changed: Vec<usize> = (1..=gold.len()).filter(|&d| gold.head(d) != tree.head(d)).collect();
+    let restored = changed.iter().filter(|&&d| back.tree.head(d) == gold.head(d)).count();
+    let above = |a: usize, mut v: usize| {
+        while v != 0 && v != a {
+            v = tree.head(v);
+        }
+        v == a
+    };
+    let off_path: Vec<usize> = changed.iter().copied().filter(|&d| !above(tree.head(d), gold.head(d))).collect();
+    let off_path_restored = off_path.iter().filter(|&&d| back.tree.head(d) == gold.head(d)).count();
+    let nonprojective_words = pseudo::nonprojective_words(gold);
+    let nonprojective_restored = nonprojective_words.iter().filter(|&&d| back.tree.head(d) == gold.head(d)).count();
+    let mut bytes = Vec::with_capacity(raw.text.len() + 16 * changed.len());
+    let mut done = 0;
+    for (i, (head, deprel, _)) in fields.iter().enumerate() {
+        let d = i + 1;
+        if tree.head(d) == gold.head(d) && e.labels[i] == labels[i] {
+            continue;
+        }
+        bytes.extend_from_slice(&raw.text[done..head.start]);
+        bytes.extend_from_slice(tree.head(d).to_string().as_bytes());
+        bytes.push(b'\t');
+        bytes.extend_from_slice(e.labels[i].as_bytes());
+        done = deprel.end;
+    }
+    bytes.extend_from_slice(&raw.text[done..]);
+    Ok(Some(Encoded {
+        bytes,
+        moved: changed.len(),
+        restored,
+        nonprojective: nonprojective_words.len(),
+        nonprojective_restored,
+        off_path: off_path.len(),
+        off_path_restored,
+    }))
+}
 
 impl Worker<'_> {
-    fn process(&mut self, index: u64, raw: RawSentence, file: &Arc<str>, class: TreeClass) -> Outcome {
+    fn process(
+        &mut self,
+        index: u64,
+        raw: RawSentence,
+        file: &Arc<str>,
+        class: TreeClass,
+        encode: Option<Scheme>,
+    ) -> Outcome {
+        let outcome = self.projectivize(index, raw, file, class)?;
+        let Some(scheme) = encode else { return Ok(outcome) };
+        let (sentence, tree, _) = outcome;
+        match encode_block(&sentence, tree.as_ref(), scheme, file) {
+            Ok(encoded) => Ok((sentence, tree, encoded)),
+            Err(error) => Err(Box::new(InvalidSentence { error, raw: sentence.into_raw() })),
+        }
+    }
+
+    fn projectivize(&mut self, index: u64, raw: RawSentence, file: &Arc<str>, class: TreeClass) -> Outcome {
         let sentence = Sentence::parse(raw, file)?;
         let gold = sentence.tree();
         if class.contains(gold) {
-            return Ok((sentence, None));
+            return Ok((sentence, None, None));
         }
         let result = match self {
             Worker::Optimal(p) => p.projectivize_with_engine(gold).map(|p| p.tree),
@@ -189,7 +313,7 @@ impl Worker<'_> {
             Worker::Lift => Ok(lift(gold)),
         };
         match result {
-            Ok(tree) => Ok((sentence, Some(tree))),
+            Ok(tree) => Ok((sentence, Some(tree), None)),
             Err(e) => Err(engine_error(sentence, file, e)),
         }
     }
@@ -210,6 +334,15 @@ struct Stats {
     /// Arcs under function words that may not take them, in the input and the output.
     leaf_before: u64,
     leaf_after: u64,
+    /// With `--encode`: moved words, and the round trip's counts.
+    moved: u64,
+    restored: u64,
+    nonprojective_arcs: u64,
+    nonprojective_restored: u64,
+    trees_changed: u64,
+    trees_restored: u64,
+    off_path: u64,
+    off_path_restored: u64,
 }
 
 /// Sentences per parallel batch.
@@ -259,7 +392,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 
     let mut emit = |outcome: Outcome, out: &mut dyn Write| -> Result<(), CliError> {
         match outcome {
-            Ok((sentence, tree)) => {
+            Ok((sentence, tree, encoded)) => {
                 let gold = sentence.tree();
                 stats.trees += 1;
                 stats.tokens += gold.len() as u64;
@@ -278,7 +411,20 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                     Some(t) => {
                         stats.kept += gold.common_arcs(&t) as u64;
                         stats.nonprojective += u64::from(!gold.is_projective());
-                        sentence.write_with_heads(&t, out)?;
+                        match &encoded {
+                            Some(e) => {
+                                stats.moved += e.moved as u64;
+                                stats.restored += e.restored as u64;
+                                stats.nonprojective_arcs += e.nonprojective as u64;
+                                stats.nonprojective_restored += e.nonprojective_restored as u64;
+                                stats.off_path += e.off_path as u64;
+                                stats.off_path_restored += e.off_path_restored as u64;
+                                stats.trees_changed += u64::from(e.moved > 0);
+                                stats.trees_restored += u64::from(e.moved > 0 && e.restored == e.moved);
+                                out.write_all(&e.bytes)?;
+                            }
+                            None => sentence.write_with_heads(&t, out)?,
+                        }
                     }
                 }
                 if let Some(b) = &bar {
@@ -298,7 +444,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         let mut worker = make_worker()?;
         let mut index = 0u64;
         while let Some(raw) = reader.next_raw() {
-            let outcome = worker.process(index, raw?, &file, class);
+            let outcome = worker.process(index, raw?, &file, class, args.encode);
             emit(outcome, output.writer())?;
             index += 1;
         }
@@ -335,7 +481,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                             .map(|(i, raw)| {
                                 let slot = rayon::current_thread_index().unwrap_or(0) % threads;
                                 let mut worker = workers[slot].lock().unwrap_or_else(|e| e.into_inner());
-                                worker.process(base + i as u64, raw, &file, class)
+                                worker.process(base + i as u64, raw, &file, class, args.encode)
                             })
                             .collect::<Vec<Outcome>>()
                     },
@@ -373,6 +519,34 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             "words under a function word that may not take them (UD, leaf-*): input {}, output {}",
             stats.leaf_before, stats.leaf_after
         );
+        if let Some(scheme) = args.encode {
+            let share = |a: u64, b: u64| if b == 0 { 100.0 } else { 100.0 * a as f64 / b as f64 };
+            eprintln!("moved words (encoded, {scheme}): {}", stats.moved);
+            eprintln!(
+                "round trip (encode, decode): moved words restored {} of {} ({:.2} %)",
+                stats.restored,
+                stats.moved,
+                share(stats.restored, stats.moved)
+            );
+            eprintln!(
+                "round trip: non-projective arcs restored {} of {} ({:.2} %)",
+                stats.nonprojective_restored,
+                stats.nonprojective_arcs,
+                share(stats.nonprojective_restored, stats.nonprojective_arcs)
+            );
+            eprintln!(
+                "round trip: moved words whose new head is not an ancestor of the original one restored {} of {} ({:.2} %)",
+                stats.off_path_restored,
+                stats.off_path,
+                share(stats.off_path_restored, stats.off_path)
+            );
+            eprintln!(
+                "round trip: changed trees restored whole {} of {} ({:.2} %)",
+                stats.trees_restored,
+                stats.trees_changed,
+                share(stats.trees_restored, stats.trees_changed)
+            );
+        }
         eprintln!("time: {:.3} s", start.elapsed().as_secs_f64());
     }
     Ok(ExitCode::SUCCESS)

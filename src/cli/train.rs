@@ -8,7 +8,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use tabula::oracle::{Algorithm, Root, Strategy, System};
 use tabula::parser::global::{Search, Update};
-use tabula::parser::train::{attachment, read_gold, OracleKind, Projectivize, TrainOptions, Trainer};
+use tabula::parser::train::{
+    attachment, encode_pseudo_projective, read_gold, OracleKind, Projectivize, TrainOptions, Trainer,
+};
 
 fn update_name(u: UpdateArg) -> &'static str {
     match u {
@@ -93,6 +95,13 @@ pub struct Args {
     /// Leave out non-projective training trees (the seeds' "projective subset").
     #[arg(long)]
     skip_nonprojective: bool,
+    /// Pseudo-projective parsing (Nivre & Nilsson 2005): the DEPRELs of the
+    /// words that --projectivize (optimal or lift) moves encode the move,
+    /// as `tabula projectivize --encode` writes them; the model records the
+    /// scheme, and `tabula parse` (and the dev scores) decode its output
+    /// into non-projective trees with plain DEPRELs.
+    #[arg(long, value_name = "head|path|head+path", value_parser = super::projectivize::parse_scheme)]
+    pseudo_projective: Option<tabula::projectivize::pseudo::Scheme>,
     /// Also use the FEATS column (morphological features) as features
     /// (off by default: FORM and UPOS only).
     #[arg(long)]
@@ -232,6 +241,15 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         OracleArg::Static => OracleKind::Static,
         OracleArg::Dynamic => OracleKind::Dynamic,
     };
+    if let Some(scheme) = args.pseudo_projective {
+        if args.skip_nonprojective || args.projectivize == Some(ProjectivizeArg::None) {
+            return Err(format!(
+                "--pseudo-projective {scheme} encodes the moves of --projectivize optimal or lift; {} moves no word",
+                if args.skip_nonprojective { "--skip-nonprojective" } else { "--projectivize none" }
+            )
+            .into());
+        }
+    }
     let projectivize = match args.projectivize.unwrap_or(ProjectivizeArg::Optimal) {
         ProjectivizeArg::None => Projectivize::None,
         ProjectivizeArg::Optimal => Projectivize::Optimal,
@@ -253,13 +271,37 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         max_gamma,
         search,
         root,
+        pseudo_projective: args.pseudo_projective,
     };
     // Opened before any input is read: an unwritable path fails at once.
     let inputs = [Some(&args.train), args.dev.as_ref(), args.init.as_ref()];
     let mut output =
         Output::create_apart(Some(&args.output), &inputs.iter().flatten().map(|p| p.as_path()).collect::<Vec<_>>())?;
+    // The model to continue from, checked before the data are read.
+    let init = match &args.init {
+        Some(p) => {
+            let init = tabula::parser::Model::load(p)?;
+            if init.pseudo_projective != args.pseudo_projective {
+                let name =
+                    |s: Option<tabula::projectivize::pseudo::Scheme>| s.map_or("none".to_owned(), |s| s.to_string());
+                return Err(format!(
+                    "--init {}: the model was trained with pseudo-projective labels {}, this training asks for {}",
+                    p.display(),
+                    name(init.pseudo_projective),
+                    name(args.pseudo_projective)
+                )
+                .into());
+            }
+            Some(init)
+        }
+        None => None,
+    };
     let (input, name) = open(&args.train)?;
-    let gold = read_gold(input, &name)?;
+    let mut gold = read_gold(input, &name)?;
+    if let Some(scheme) = args.pseudo_projective {
+        let moved = encode_pseudo_projective(&mut gold, projectivize, scheme, &name)?;
+        eprintln!("{name}: pseudo-projective ({scheme}): {moved} moved words encoded in their DEPREL");
+    }
     let dev = match &args.dev {
         Some(p) => {
             let (input, name) = open(p)?;
@@ -267,8 +309,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
         None => None,
     };
-    let mut trainer = match &args.init {
-        Some(p) => Trainer::from_model(options, gold, &name, tabula::parser::Model::load(p)?)?,
+    let mut trainer = match init {
+        Some(init) => Trainer::from_model(options, gold, &name, init)?,
         None => Trainer::new(options, gold, &name)?,
     };
     let p = trainer.prepared().clone();

@@ -41,6 +41,7 @@
 //! root last              (only with the root in last position: `tabula train --root last`)
 //! beam 8                 (beam-trained models only: the training beam width)
 //! beam-labels 2          (only if trained with --beam-labels)
+//! pseudo-projective head+path  (only if trained with --pseudo-projective: `tabula parse` decodes)
 //! labels 3
 //! nsubj
 //! obj
@@ -57,6 +58,7 @@ use super::features::{hash_bytes, laid_out, mix, ArcState, Extractor, Tokens, FE
 use super::perceptron::{check_tables, CompactWeights, Rows, Weights, LOADING_BYTES_PER_WEIGHT};
 use super::ParserError;
 use crate::oracle::{Configuration, Root, Step, System};
+use crate::projectivize::pseudo::Scheme;
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -147,6 +149,10 @@ pub struct Model {
     /// The most labels per arc step that compete for the beam (`None`:
     /// all; `tabula train --beam-labels`).
     pub beam_labels: Option<u32>,
+    /// The pseudo-projective scheme of the training labels (Nivre & Nilsson
+    /// 2005; `tabula train --pseudo-projective`): the parser's output is to
+    /// be decoded with [`crate::projectivize::pseudo::decode`].
+    pub pseudo_projective: Option<Scheme>,
     compact_arcs: OnceLock<CompactWeights>,
 }
 
@@ -164,6 +170,7 @@ impl PartialEq for Model {
                 other.beam,
                 other.beam_labels,
             )
+            && self.pseudo_projective == other.pseudo_projective
     }
 }
 
@@ -183,6 +190,7 @@ impl Model {
             feats,
             beam: 1,
             beam_labels: None,
+            pseudo_projective: None,
             compact_arcs: OnceLock::new(),
         })
     }
@@ -236,6 +244,10 @@ impl Model {
         let mut beam = if self.beam > 1 { format!("beam {}\n", self.beam) } else { String::new() };
         if let Some(m) = self.beam_labels {
             beam.push_str(&format!("beam-labels {m}\n"));
+        }
+        // Only pseudo-projective models have this line.
+        if let Some(scheme) = self.pseudo_projective {
+            beam.push_str(&format!("pseudo-projective {scheme}\n"));
         }
         // Only root-last models have the root line.
         let root = if self.root == Root::Last { "root last\n" } else { "" };
@@ -330,6 +342,12 @@ impl Model {
             beam_labels = Some(m.ok_or_else(|| corrupt("bad beam-labels line"))?);
             next = line()?;
         }
+        let mut pseudo_projective = None;
+        if let Some(name) = next.strip_prefix("pseudo-projective ") {
+            let scheme = Scheme::from_name(name);
+            pseudo_projective = Some(scheme.ok_or_else(|| corrupt(&format!("bad pseudo-projective scheme `{name}`")))?);
+            next = line()?;
+        }
         let count: usize = next
             .strip_prefix("labels ")
             .ok_or_else(|| corrupt(&format!("expected `labels …` in the header, found `{next}`")))?
@@ -368,6 +386,7 @@ impl Model {
         model.root = root;
         model.beam = beam;
         model.beam_labels = beam_labels;
+        model.pseudo_projective = pseudo_projective;
         let mut chunks = rest[..4 * floats].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")));
         for w in model.steps.w.iter_mut().chain(model.arcs.w.iter_mut()) {
             *w = chunks.next().expect("sized");

@@ -72,6 +72,7 @@ use super::ParserError;
 use crate::conllu::Reader;
 use crate::oracle::session::OracleSession;
 use crate::oracle::{Algorithm, Configuration, Oracle, OracleError, Root, Step, StepScores, Strategy, System};
+use crate::projectivize::pseudo::{self, Scheme};
 use crate::projectivize::{lift, OptimalProjectivizer, TreeClass};
 use crate::tree::DepTree;
 use rand::seq::SliceRandom;
@@ -126,6 +127,11 @@ pub fn attachment(model: &Model, data: &[GoldSentence]) -> Counts {
             || AnyParser::new(model, model.beam as usize),
             |p, s| {
                 let (heads, labels) = p.parse(&s.tokens);
+                let decoded = model.pseudo_projective.and_then(|_| decode_parse(model, heads, labels));
+                let (heads, labels) = match &decoded {
+                    Some((h, l)) => (h.as_slice(), l.as_slice()),
+                    None => (heads, labels),
+                };
                 let mut c = Counts::default();
                 for d in 1..=s.tree.len() {
                     let head = heads[d - 1] == s.tree.head(d);
@@ -143,6 +149,52 @@ pub fn attachment(model: &Model, data: &[GoldSentence]) -> Counts {
             heads: a.heads + b.heads,
             labelled: a.labelled + b.labelled,
         })
+}
+
+/// A pseudo-projective model's output decoded: the heads, and the label
+/// ids of the plain relations (a relation the model lacks gets `u32::MAX`,
+/// which scores as `_`). `None` if the heads are not a tree.
+fn decode_parse(model: &Model, heads: &[usize], labels: &[u32]) -> Option<(Vec<usize>, Vec<u32>)> {
+    let tree = DepTree::from_heads(heads).ok()?;
+    let names: Vec<&str> = labels.iter().map(|&l| model.labels.get(l as usize).map_or("_", String::as_str)).collect();
+    let decoded = pseudo::decode(&tree, &names).ok()?;
+    let ids = decoded.labels.iter().map(|l| model.labels.binary_search(l).map_or(u32::MAX, |i| i as u32)).collect();
+    Some((decoded.tree.heads().to_vec(), ids))
+}
+
+/// Pseudo-projective training data (Nivre & Nilsson 2005): the DEPRELs of
+/// the words that `projectivize` moves (as [`Trainer::new`] will move them)
+/// get the encoding of `scheme` ([`crate::projectivize::pseudo`]); the trees
+/// stay the original ones. Returns the number of moved words. Errors (naming
+/// the file and line) on a DEPREL that contains `|` or `%`. O(n³) per
+/// non-projective tree with `Optimal`, as training itself.
+pub fn encode_pseudo_projective(
+    data: &mut [GoldSentence],
+    projectivize: Projectivize,
+    scheme: Scheme,
+    file: &str,
+) -> Result<u64, ParserError> {
+    let grammar = crate::grammar::text::parse_str("projective.grammar", crate::grammars::PROJECTIVE)
+        .map_err(|e| ParserError::Io(e.to_string()))?
+        .grammar;
+    let mut projectivizer = OptimalProjectivizer::new(&grammar, TreeClass::Projective)?;
+    let mut moved = 0;
+    for s in data {
+        let new = match projectivize {
+            _ if s.tree.is_projective() => s.tree.clone(),
+            Projectivize::None => s.tree.clone(),
+            Projectivize::Optimal => projectivizer.projectivize(&s.tree)?.tree,
+            Projectivize::Lift => lift(&s.tree),
+        };
+        let encoded = pseudo::encode(&s.tree, &new, &s.deprels, scheme).map_err(|e| ParserError::Conllu {
+            file: file.to_owned(),
+            line: s.first_line,
+            reason: e.to_string(),
+        })?;
+        moved += encoded.moved as u64;
+        s.deprels = encoded.labels;
+    }
+    Ok(moved)
 }
 
 /// What to do with non-projective training trees.
@@ -194,6 +246,10 @@ pub struct TrainOptions {
     pub search: Search,
     /// Where the root is (last: arc-hybrid and arc-eager; Ballesteros & Nivre 2013).
     pub root: Root,
+    /// Pseudo-projective training (Nivre & Nilsson 2005): the data's labels
+    /// were encoded by [`encode_pseudo_projective`]; the model records the
+    /// scheme and its output is decoded (dev scores included).
+    pub pseudo_projective: Option<Scheme>,
 }
 
 impl Default for TrainOptions {
@@ -214,6 +270,7 @@ impl Default for TrainOptions {
             max_gamma: crate::oracle::attardi::tabular::DEFAULT_MAX_GAMMA,
             search: Search::Greedy,
             root: Root::First,
+            pseudo_projective: None,
         }
     }
 }
@@ -550,6 +607,7 @@ impl Trainer {
         model.root = self.options.root;
         model.beam = self.options.search.width() as u32;
         model.beam_labels = self.options.search.labels().map(|m| m as u32);
+        model.pseudo_projective = self.options.pseudo_projective;
         model
     }
 }

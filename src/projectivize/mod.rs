@@ -18,6 +18,10 @@
 //!   [`Lexicographic`](crate::semiring::Lexicographic) semiring. O(n³).
 //! * [`lift`] (Nivre & Nilsson 2005): pseudo-projective lifting, the usual
 //!   baseline (Table 6): repeatedly lift the shortest non-projective arc.
+//! * [`pseudo`] (Nivre & Nilsson 2005): pseudo-projective encoding of the
+//!   moved words in their DEPREL ([`pseudo::encode`]), after lifting or
+//!   optimal projectivization, and [`pseudo::decode`], which undoes it on
+//!   any tree, a parser's output included.
 //!
 //! # Terminals
 //!
@@ -45,6 +49,7 @@ mod function_words;
 mod lift;
 mod optimal;
 mod prefer;
+pub mod pseudo;
 
 pub use count::{Counted, Counter};
 pub use function_words::FunctionWords;

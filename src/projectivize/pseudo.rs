@@ -1,0 +1,588 @@
+//! Pseudo-projective encoding and decoding (Nivre & Nilsson 2005): the
+//! DEPREL of every word that projectivization moved says how to find its
+//! original head again, so that a projective parser trained on the encoded
+//! trees can output non-projective ones after [`decode`].
+//!
+//! # The label format
+//!
+//! MaltParser's, when it merges its pseudo-projective columns into DEPREL
+//! (Nivre & Nilsson's d↑h is written `d|h`, their p↓ is `p%`):
+//!
+//! | DEPREL | meaning | schemes |
+//! |---|---|---|
+//! | `d\|h` | a moved word of relation `d`; its original head has relation `h` | head, head+path |
+//! | `d\|` | a moved word of relation `d`: its original head is at the end of the marked path, or the root position 0 if there is none | path; all schemes for a word whose original head is 0 |
+//! | `p%` | a word on the path from a moved word's new head to its original head | path, head+path |
+//! | `d\|h%`, `d\|%` | both | path, head+path |
+//!
+//! `h` is the original DEPREL of the original head (never an encoded one).
+//! The root position 0 has no relation: a word moved away from it is
+//! written `d|` in every scheme (with the path scheme, that is also the
+//! label of a word moved away from a word; the decoder tells them apart by
+//! the marks).
+//!
+//! # Where the original head is
+//!
+//! Lifting (Nivre & Nilsson 2005, [`lift`](super::lift)) moves a word from
+//! its head to its head's head, so the new head is an ancestor of the
+//! original one, and their search looks among the new head's descendants.
+//! Optimal projectivization (Nederhof 2019) may attach a word anywhere: the
+//! new head h′ need not be an ancestor of the original head g. Both are
+//! covered by marking, and searching, the tree path from h′ to g:
+//!
+//! * **Encoding** marks (`%`) every word on the path from g up to, not
+//!   including, the lowest common ancestor a of h′ and g in the projective
+//!   tree. For lifting, a = h′ and these are exactly the words whose arcs
+//!   the lifts went up through, as in Nivre & Nilsson.
+//! * **Decoding** searches level by level, climbing from h′: level 0 is the
+//!   subtree of h′ (h′ excluded), level k ≥ 1 is the k-th ancestor a_k of h′
+//!   and then its subtree less that of a_(k−1). Within a level, breadth first,
+//!   each node's children nearest to the moved word first (MaltParser's
+//!   order). The moved word's own subtree is never searched, so the result is
+//!   always a tree. Level 0 alone is Nivre & Nilsson's search.
+//!
+//! What a level looks for, by what the label of the moved word d carries:
+//!
+//! * `d|h` (head): the first word whose relation is `h`. With marks present
+//!   (head+path), first the marked words reachable from the level's top
+//!   through marked words only: the first with relation `h` and no marked
+//!   child, else the first with relation `h`; if no level has one, the
+//!   plain head search.
+//! * `d|` (path, or a word moved away from the root): if some moved word of
+//!   the sentence names a relation (`d|h`, a head scheme), the root position
+//!   0; else the first marked word without marked children, following marked
+//!   words only, and if no level has a marked word, the root position 0.
+//!
+//! Moved words are resolved top-down (preorder of the current tree), in
+//! passes until a pass resolves none (a word whose original head was moved
+//! itself may need its head's decoding first); a word whose search fails
+//! keeps its head. Every DEPREL comes back plain.
+//!
+//! # What is guaranteed
+//!
+//! * **head** and **head+path** restore the original tree from *any* pair of
+//!   trees (original, moved) over the same words — lifting's, the optimal
+//!   projectivization's, or any other — when the words' relations are
+//!   pairwise distinct: the head's relation then names the head, every word
+//!   outside the moved word's subtree is searched, and while some moved word
+//!   waits for its head to leave its subtree, another one (inside that
+//!   subtree, following the original heads) can be resolved, so every pass
+//!   makes progress. `tests/pseudo_projective.rs` checks it for lifting and
+//!   optimal projectivization on every tree of up to 6 words (7 for the
+//!   table of `docs/projectivize.md`), and for those and a random other tree
+//!   on random trees of up to 30 words.
+//! * With repeated relations neither is exact (a nearer word may have the
+//!   same relation); head+path, which searches the marked path first, is
+//!   right more often than head.
+//! * **path** is not exact even with distinct relations: the marked paths
+//!   of two moved words may meet, and the first path end found may be the
+//!   other word's.
+//! * Always: decoding moves only words marked as moved, never fails on any
+//!   label (a DEPREL that is not of the forms above is kept as it is and
+//!   counted in [`Decoded::malformed`]), and returns a tree.
+//!
+//! The exhaustive counts, per method, scheme and number of distinct
+//! relations, are in `docs/projectivize.md`.
+//!
+//! Complexity: [`encode`] O(n + Σ path lengths); [`decode`] O(n) per moved
+//! word and pass.
+
+use crate::tree::DepTree;
+use std::collections::VecDeque;
+
+/// The mark of a moved word (Nivre & Nilsson's ↑), between its relation and
+/// the relation of its original head.
+pub const MOVED: char = '|';
+/// The mark of a word on a moved word's path (Nivre & Nilsson's ↓), at the
+/// end of the DEPREL.
+pub const PATH: char = '%';
+
+/// What the DEPREL of a moved word carries (Nivre & Nilsson 2005, Sec. 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scheme {
+    /// `d|h`: the relation of the original head.
+    Head,
+    /// `d|` on the moved word, `p%` on the path to its original head.
+    Path,
+    /// Both: `d|h` and `p%`.
+    HeadPath,
+}
+
+impl Scheme {
+    /// All schemes, in the order of the documentation.
+    pub const ALL: [Scheme; 3] = [Scheme::Head, Scheme::Path, Scheme::HeadPath];
+
+    /// The name used on the command line and in model files: `head`,
+    /// `path`, `head+path`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scheme::Head => "head",
+            Scheme::Path => "path",
+            Scheme::HeadPath => "head+path",
+        }
+    }
+
+    /// The scheme of a [`name`](Self::name).
+    pub fn from_name(name: &str) -> Option<Scheme> {
+        Scheme::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    fn has_head(self) -> bool {
+        matches!(self, Scheme::Head | Scheme::HeadPath)
+    }
+
+    fn has_path(self) -> bool {
+        matches!(self, Scheme::Path | Scheme::HeadPath)
+    }
+}
+
+impl std::fmt::Display for Scheme {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why a sentence cannot be encoded or decoded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PseudoError {
+    /// The projective tree and the original do not have the same words.
+    #[error("the original tree has {original} words but the projective one {projective}")]
+    Lengths { original: usize, projective: usize },
+    /// Not one label per word.
+    #[error("the sentence has {words} words but {labels} labels")]
+    Labels { words: usize, labels: usize },
+    /// A relation with a character the encoding uses as a mark: the
+    /// encoded label could not be read back.
+    #[error(
+        "DEPREL `{label}` of word {word} contains `{mark}`, which the pseudo-projective encoding uses to mark moved words"
+    )]
+    Reserved { word: usize, label: String, mark: char },
+    /// An empty relation.
+    #[error("the DEPREL of word {word} is empty")]
+    Empty { word: usize },
+}
+
+/// The encoded labels of a sentence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Encoded {
+    /// The DEPREL of word i + 1.
+    pub labels: Vec<String>,
+    /// Words whose head the projective tree changed (all marked `d|…`).
+    pub moved: usize,
+}
+
+/// Encodes the move from `original` to `projective` (any two trees over the
+/// same words; normally the second is [`lift`](super::lift)'s or the
+/// optimal projectivization of the first) in the relations `labels` of
+/// `original` (see the [module documentation](self)). O(n + Σ path lengths).
+///
+/// ```
+/// use tabula::projectivize::lift;
+/// use tabula::projectivize::pseudo::{decode, encode, Scheme};
+/// use tabula::tree::DepTree;
+/// let gold = DepTree::from_heads(&[0, 1, 5, 2, 1]).unwrap(); // 5 -> 3 and 2 -> 4 cross
+/// let lifted = lift(&gold); // both lifted to 1
+/// let labels = ["root", "acl", "obj", "obl", "conj"];
+/// let e = encode(&gold, &lifted, &labels, Scheme::HeadPath).unwrap();
+/// assert_eq!(e.labels, ["root", "acl%", "obj|conj", "obl|acl", "conj%"]);
+/// let back = decode(&lifted, &e.labels).unwrap();
+/// assert_eq!(back.tree, gold);
+/// assert_eq!(back.labels, labels);
+/// ```
+pub fn encode<S: AsRef<str>>(
+    original: &DepTree,
+    projective: &DepTree,
+    labels: &[S],
+    scheme: Scheme,
+) -> Result<Encoded, PseudoError> {
+    let n = original.len();
+    if projective.len() != n {
+        return Err(PseudoError::Lengths { original: n, projective: projective.len() });
+    }
+    if labels.len() != n {
+        return Err(PseudoError::Labels { words: n, labels: labels.len() });
+    }
+    for (i, l) in labels.iter().enumerate() {
+        let l = l.as_ref();
+        if l.is_empty() {
+            return Err(PseudoError::Empty { word: i + 1 });
+        }
+        if let Some(mark) = l.chars().find(|&c| c == MOVED || c == PATH) {
+            return Err(PseudoError::Reserved { word: i + 1, label: l.to_owned(), mark });
+        }
+    }
+    let head = |d: usize| projective.head(d);
+    let mut moved_head: Vec<Option<&str>> = vec![None; n + 1];
+    let mut is_moved = vec![false; n + 1];
+    let mut on_path = vec![false; n + 1];
+    // stamp[v] == d: v is an ancestor-or-self of d's new head.
+    let mut stamp = vec![0usize; n + 1];
+    let mut moved = 0;
+    for d in 1..=n {
+        let (g, new) = (original.head(d), projective.head(d));
+        if g == new {
+            continue;
+        }
+        moved += 1;
+        is_moved[d] = true;
+        if g == 0 {
+            continue; // `d|`: nothing to name, no path below the root
+        }
+        if scheme.has_head() {
+            moved_head[d] = Some(labels[g - 1].as_ref());
+        }
+        if scheme.has_path() {
+            let mut v = new;
+            loop {
+                stamp[v] = d;
+                if v == 0 {
+                    break;
+                }
+                v = head(v);
+            }
+            let mut v = g;
+            while stamp[v] != d {
+                on_path[v] = true;
+                v = head(v);
+            }
+        }
+    }
+    let labels = (1..=n)
+        .map(|d| {
+            let mut l = labels[d - 1].as_ref().to_owned();
+            if is_moved[d] {
+                l.push(MOVED);
+                l.push_str(moved_head[d].unwrap_or(""));
+            }
+            if on_path[d] {
+                l.push(PATH);
+            }
+            l
+        })
+        .collect();
+    Ok(Encoded { labels, moved })
+}
+
+/// The words whose arc in `tree` is non-projective: some word strictly
+/// between the word and its head is not a descendant of the head. Sorted.
+/// O(n²) in the worst case (O(1) ancestor tests by an Euler tour).
+pub fn nonprojective_words(tree: &DepTree) -> Vec<usize> {
+    let n = tree.len();
+    let mut children = vec![Vec::new(); n + 1];
+    for d in 1..=n {
+        children[tree.head(d)].push(d);
+    }
+    let (mut enter, mut leave) = (vec![0usize; n + 1], vec![0usize; n + 1]);
+    let mut clock = 0;
+    let mut stack = vec![(0usize, 0usize)];
+    while let Some(&mut (v, ref mut next)) = stack.last_mut() {
+        if *next < children[v].len() {
+            let c = children[v][*next];
+            *next += 1;
+            clock += 1;
+            enter[c] = clock;
+            stack.push((c, 0));
+        } else {
+            clock += 1;
+            leave[v] = clock;
+            stack.pop();
+        }
+    }
+    let below = |a: usize, b: usize| enter[a] <= enter[b] && leave[b] <= leave[a];
+    (1..=n)
+        .filter(|&d| {
+            let h = tree.head(d);
+            let (lo, hi) = (h.min(d), h.max(d));
+            (lo + 1..hi).any(|k| !below(h, k))
+        })
+        .collect()
+}
+
+/// One label read back: its plain relation and its marks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mark<'a> {
+    /// The relation without marks (the whole label if it is malformed).
+    pub plain: &'a str,
+    /// `Some(h)` for `d|h`, `Some("")` for `d|`, `None` if not moved.
+    pub moved: Option<&'a str>,
+    /// Whether the label ends in `%`.
+    pub path: bool,
+    /// Whether the label contains a mark character but is not of the form
+    /// `d`, `d|h`, `d|`, each optionally followed by one `%`, with `d`
+    /// non-empty and neither `d` nor `h` containing `|` or `%`.
+    pub malformed: bool,
+}
+
+impl<'a> Mark<'a> {
+    /// Reads a label. Never fails: a malformed label is its own plain
+    /// relation, without marks. O(length).
+    pub fn parse(label: &'a str) -> Mark<'a> {
+        let plain_only = Mark { plain: label, moved: None, path: false, malformed: false };
+        if !label.contains([MOVED, PATH]) {
+            return plain_only;
+        }
+        let malformed = Mark { malformed: true, ..plain_only };
+        let (rest, path) = match label.strip_suffix(PATH) {
+            Some(rest) => (rest, true),
+            None => (label, false),
+        };
+        let (plain, moved) = match rest.split_once(MOVED) {
+            Some((d, h)) => (d, Some(h)),
+            None => (rest, None),
+        };
+        let clean = |s: &str| !s.contains([MOVED, PATH]);
+        if plain.is_empty() || !clean(plain) || !moved.is_none_or(clean) {
+            return malformed;
+        }
+        Mark { plain, moved, path, malformed: false }
+    }
+}
+
+/// The labels with their marks removed. O(total length).
+pub fn plain_labels<S: AsRef<str>>(labels: &[S]) -> Vec<String> {
+    labels.iter().map(|l| Mark::parse(l.as_ref()).plain.to_owned()).collect()
+}
+
+/// A decoded sentence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decoded {
+    /// The tree with the moved words reattached.
+    pub tree: DepTree,
+    /// The plain DEPREL of word i + 1 (marks removed).
+    pub labels: Vec<String>,
+    /// Words marked as moved (`d|…`).
+    pub moved: usize,
+    /// Of those, the ones whose search found a head (the others keep theirs).
+    pub reattached: usize,
+    /// Labels that contain `|` or `%` but not in the encoding's forms: kept
+    /// unchanged, as plain relations.
+    pub malformed: usize,
+}
+
+/// Undoes [`encode`] on any tree with encoded labels (a parser's output
+/// included; see the [module documentation](self) for the search).
+/// Errors only if there is not one label per word. O(n) per moved word and
+/// pass.
+pub fn decode<S: AsRef<str>>(tree: &DepTree, labels: &[S]) -> Result<Decoded, PseudoError> {
+    let n = tree.len();
+    if labels.len() != n {
+        return Err(PseudoError::Labels { words: n, labels: labels.len() });
+    }
+    let marks: Vec<Mark<'_>> = labels.iter().map(|l| Mark::parse(l.as_ref())).collect();
+    let malformed = marks.iter().filter(|m| m.malformed).count();
+    let moved = marks.iter().filter(|m| m.moved.is_some()).count();
+    let mut search = Search::new(tree, &marks);
+    let mut pending: Vec<bool> = std::iter::once(false).chain(marks.iter().map(|m| m.moved.is_some())).collect();
+    let mut reattached = 0;
+    let mut order = Vec::with_capacity(n + 1);
+    loop {
+        let before = reattached;
+        search.preorder(&mut order);
+        for &d in &order {
+            if !pending[d] {
+                continue;
+            }
+            if let Some(h) = search.find(d) {
+                search.heads[d] = h;
+                pending[d] = false;
+                reattached += 1;
+            }
+        }
+        if reattached == before || !pending.contains(&true) {
+            break;
+        }
+    }
+    let tree = DepTree::from_positions(&search.heads).expect("decoding never attaches a word inside its own subtree");
+    let labels = marks.iter().map(|m| m.plain.to_owned()).collect();
+    Ok(Decoded { tree, labels, moved, reattached, malformed })
+}
+
+/// The decoder's working state: the current heads and scratch space.
+struct Search<'m, 'a> {
+    /// Head of every position (position 0: [`DepTree::NO_HEAD`]).
+    heads: Vec<usize>,
+    marks: &'m [Mark<'a>],
+    /// Whether some moved word names its head's relation (`d|h`): then the
+    /// sentence was encoded with a head scheme, and `d|` means the root.
+    named: bool,
+    children: Vec<Vec<usize>>,
+    /// `inside[v] == stamp`: v is in the moved word's subtree.
+    inside: Vec<u32>,
+    stamp: u32,
+    queue: VecDeque<usize>,
+    buf: Vec<usize>,
+}
+
+/// What a level of the search looks for.
+#[derive(Clone, Copy)]
+enum Want<'a> {
+    /// The first word of relation `h`.
+    Relation(&'a str),
+    /// Along marked words: the first without marked children (of relation
+    /// `h`, if given; else, the first of relation `h` at all).
+    Path(Option<&'a str>),
+}
+
+impl<'m, 'a> Search<'m, 'a> {
+    fn new(tree: &DepTree, marks: &'m [Mark<'a>]) -> Self {
+        let n = tree.len();
+        let mut heads = Vec::with_capacity(n + 1);
+        heads.push(DepTree::NO_HEAD);
+        heads.extend_from_slice(tree.heads());
+        Search {
+            heads,
+            marks,
+            named: marks.iter().any(|m| m.moved.is_some_and(|h| !h.is_empty())),
+            children: vec![Vec::new(); n + 1],
+            inside: vec![0; n + 1],
+            stamp: 0,
+            queue: VecDeque::new(),
+            buf: Vec::new(),
+        }
+    }
+
+    fn rebuild_children(&mut self) {
+        for c in &mut self.children {
+            c.clear();
+        }
+        for d in 1..self.heads.len() {
+            self.children[self.heads[d]].push(d);
+        }
+    }
+
+    /// The positions in preorder (children left to right) of the current tree.
+    fn preorder(&mut self, order: &mut Vec<usize>) {
+        self.rebuild_children();
+        order.clear();
+        let mut stack = vec![0usize];
+        while let Some(v) = stack.pop() {
+            order.push(v);
+            stack.extend(self.children[v].iter().rev());
+        }
+    }
+
+    fn relation(&self, v: usize) -> Option<&'a str> {
+        (v >= 1).then(|| self.marks[v - 1].plain)
+    }
+
+    fn marked(&self, v: usize) -> bool {
+        v >= 1 && self.marks[v - 1].path
+    }
+
+    /// The original head of the moved word `d`, if the search finds one.
+    fn find(&mut self, d: usize) -> Option<usize> {
+        let moved = self.marks[d - 1].moved?;
+        self.rebuild_children();
+        // Mark d's subtree: never searched.
+        self.stamp += 1;
+        let mut stack = vec![d];
+        while let Some(v) = stack.pop() {
+            self.inside[v] = self.stamp;
+            stack.extend_from_slice(&self.children[v]);
+        }
+        if moved.is_empty() {
+            if self.named {
+                return Some(0);
+            }
+            return self.climb(d, Want::Path(None)).or(Some(0));
+        }
+        self.climb(d, Want::Path(Some(moved))).or_else(|| self.climb(d, Want::Relation(moved)))
+    }
+
+    /// Level by level from d's head up to the root (module documentation).
+    fn climb(&mut self, d: usize, want: Want<'a>) -> Option<usize> {
+        let mut top = self.heads[d];
+        let mut below: Option<usize> = None;
+        loop {
+            if let Some(found) = self.level(d, top, below, want) {
+                return Some(found);
+            }
+            if top == 0 {
+                return None;
+            }
+            below = Some(top);
+            top = self.heads[top];
+        }
+    }
+
+    /// The children of `v` that may be searched (not d's subtree, not the
+    /// level below), nearest to `d` first, into `self.buf`.
+    fn searchable_children(&mut self, v: usize, d: usize, below: Option<usize>, marked_only: bool) {
+        self.buf.clear();
+        for &c in &self.children[v] {
+            if self.inside[c] != self.stamp && Some(c) != below && (!marked_only || self.marked(c)) {
+                self.buf.push(c);
+            }
+        }
+        self.buf.sort_by_key(|&c| (c.abs_diff(d), c));
+    }
+
+    fn level(&mut self, d: usize, top: usize, below: Option<usize>, want: Want<'a>) -> Option<usize> {
+        self.queue.clear();
+        match want {
+            Want::Relation(h) => {
+                if below.is_some() && self.relation(top) == Some(h) {
+                    return Some(top);
+                }
+                self.searchable_children(top, d, below, false);
+                self.queue.extend(self.buf.iter().copied());
+                while let Some(v) = self.queue.pop_front() {
+                    if self.relation(v) == Some(h) {
+                        return Some(v);
+                    }
+                    self.searchable_children(v, d, None, false);
+                    self.queue.extend(self.buf.iter().copied());
+                }
+                None
+            }
+            Want::Path(h) => {
+                let mut second = None;
+                self.searchable_children(top, d, below, true);
+                self.queue.extend(self.buf.iter().copied());
+                while let Some(v) = self.queue.pop_front() {
+                    self.searchable_children(v, d, None, true);
+                    let fits = h.is_none_or(|h| self.relation(v) == Some(h));
+                    if fits && self.buf.is_empty() {
+                        return Some(v);
+                    }
+                    if fits && second.is_none() {
+                        second = Some(v);
+                    }
+                    self.queue.extend(self.buf.iter().copied());
+                }
+                second.filter(|_| h.is_some())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_labels() {
+        let m = Mark::parse("obj|nsubj%");
+        assert_eq!((m.plain, m.moved, m.path, m.malformed), ("obj", Some("nsubj"), true, false));
+        let m = Mark::parse("obj|");
+        assert_eq!((m.plain, m.moved, m.path), ("obj", Some(""), false));
+        assert_eq!(Mark::parse("nmod:poss").plain, "nmod:poss");
+        for bad in ["|", "%", "|x", "a|b|c", "a%%", "a%|b", "a|b%c", "%a"] {
+            let m = Mark::parse(bad);
+            assert!(m.malformed && m.plain == bad && m.moved.is_none() && !m.path, "{bad}");
+        }
+    }
+
+    #[test]
+    fn lifted_word_comes_back() {
+        // 1 -> 3 crosses 0 -> 2: lifting attaches 3 to 0.
+        let gold = DepTree::from_heads(&[0, 0, 1]).unwrap();
+        let lifted = super::super::lift(&gold);
+        for scheme in Scheme::ALL {
+            let e = encode(&gold, &lifted, &["a", "b", "c"], scheme).unwrap();
+            let d = decode(&lifted, &e.labels).unwrap();
+            assert_eq!(d.tree, gold, "{scheme}: {:?}", e.labels);
+            assert_eq!(d.labels, ["a", "b", "c"]);
+        }
+    }
+}
