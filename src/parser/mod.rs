@@ -16,6 +16,8 @@
 //!   global training decodes with;
 //! * [`global`] — global training with the exact global dynamic oracle
 //!   (early update, max-violation, full update, restart);
+//! * [`run`] — a training run as `tabula train` and Python start it: the
+//!   options checked once, the epochs, the model of the best dev LAS;
 //! * [`eval`] — UAS and LAS (CoNLL 2018: the universal part of DEPREL).
 //!
 //! ```
@@ -40,6 +42,7 @@ pub mod features;
 pub mod global;
 pub mod model;
 pub mod perceptron;
+pub mod run;
 pub mod train;
 
 pub use model::{AnyParser, Model, Parser};

@@ -101,21 +101,29 @@ pub fn read_gold<R: BufRead>(input: R, file: &str) -> Result<Vec<GoldSentence>, 
     while let Some(raw) = reader.next_raw() {
         let raw =
             raw.map_err(|e| ParserError::Conllu { file: file.to_owned(), line: e.line, reason: e.kind.to_string() })?;
-        let cols = Columns::scan(&raw, file)?;
+        out.extend(GoldSentence::from_raw(&raw, file)?);
+    }
+    Ok(out)
+}
+
+impl GoldSentence {
+    /// The gold sentence of one CoNLL-U block (`None`: a block without
+    /// words), as [`read_gold`] reads it. O(bytes).
+    pub fn from_raw(raw: &crate::conllu::RawSentence, file: &str) -> Result<Option<GoldSentence>, ParserError> {
+        let cols = Columns::scan(raw, file)?;
         if cols.is_empty() {
-            continue;
+            return Ok(None);
         }
         let tree = cols.heads(&raw.text, file)?;
         let deprels =
             cols.words.iter().map(|w| String::from_utf8_lossy(&raw.text[w.deprel.clone()]).into_owned()).collect();
-        out.push(GoldSentence {
+        Ok(Some(GoldSentence {
             tokens: Tokens::from_columns(&raw.text, &cols),
             tree,
             deprels,
             first_line: raw.first_line,
-        });
+        }))
     }
-    Ok(out)
 }
 
 /// UAS / LAS (universal labels) of `model` on `data`, parsed in parallel
