@@ -4,6 +4,7 @@ bytes, the same output bytes, the same scores, the same error messages."""
 
 from __future__ import annotations
 
+import doctest
 import json
 import random
 import re
@@ -337,3 +338,15 @@ def test_sentence_columns(tmp_path):
         assert s.misc == [w[9] for w in words]
         assert s.text == f"sentence {s.sent_id.split('-')[1]}"
     assert tp.parse_conllu("1\tHi\t_\t_\t_\t_\t0\troot\t_\t_\n\n")[0].text is None
+
+
+def test_the_docstring_examples_run(monkeypatch):
+    """The examples in the parser's docstrings, run from the repository root."""
+    monkeypatch.chdir(ROOT)
+    documented = [tp.Parser.train, tp.Parser.load, tp.Parser.parse, tp.evaluate]
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for obj in documented:
+        test = doctest.DocTestParser().get_doctest(obj.__doc__ or "", dict(vars(tp)), obj.__qualname__, None, 0)
+        assert test.examples, f"{obj.__qualname__} has no example"
+        runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
