@@ -8,7 +8,7 @@ use crate::conllu::{os_error, Sentence};
 use crate::convert::value_error;
 use pyo3::exceptions::{PyMemoryError, PyOSError, PyTypeError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use rayon::prelude::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -37,7 +37,7 @@ pub(crate) fn parser_error(e: ParserError) -> PyErr {
 /// A trained transition-based dependency parser (an averaged perceptron
 /// over the Zhang & Nivre 2011 features), as `tabula train` writes it and
 /// `tabula parse` applies it. Immutable; `parse` may be called from
-/// several threads at once.
+/// several threads at once. Picklable (as its model file's bytes).
 #[pyclass(module = "tabula_parsing", name = "Parser", frozen)]
 pub struct PyParser {
     model: Arc<Model>,
@@ -351,6 +351,24 @@ impl PyParser {
             PyErr::warn(py, py.get_type::<PyUserWarning>().as_any(), &std::ffi::CString::new(m)?, 1)?;
         }
         Ok(out)
+    }
+
+    /// The bytes of the model file (what `save` writes).
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.model.to_bytes())
+    }
+
+    /// A parser from the bytes of a model file (`ValueError` if they are
+    /// not one, as `load`).
+    #[staticmethod]
+    fn from_bytes(py: Python<'_>, data: &[u8]) -> PyResult<PyParser> {
+        let model = py.detach(|| Model::from_bytes(data)).map_err(parser_error)?;
+        Ok(PyParser { model: Arc::new(model), epoch: None, history: Vec::new() })
+    }
+
+    /// Pickling: the model file's bytes (`epoch` and `history` are not kept).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+        Ok((py.get_type::<PyParser>().getattr("from_bytes")?, (self.to_bytes(py),)))
     }
 
     /// The transition system.

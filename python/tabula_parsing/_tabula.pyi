@@ -344,7 +344,7 @@ _Treebank = Union[_PathLike, Sequence[Sentence]]
 class Parser:
     """A trained transition-based dependency parser (averaged perceptron,
     Zhang & Nivre 2011 features), as ``tabula train`` writes it and
-    ``tabula parse`` applies it."""
+    ``tabula parse`` applies it. Picklable (as its model file's bytes)."""
 
     @staticmethod
     def train(
@@ -379,6 +379,11 @@ class Parser:
     @staticmethod
     def load(path: _PathLike) -> "Parser": ...
     def save(self, path: _PathLike) -> None: ...
+    def to_bytes(self) -> bytes:
+        """The bytes of the model file."""
+    @staticmethod
+    def from_bytes(data: bytes) -> "Parser": ...
+    def __reduce__(self) -> tuple[Any, tuple[bytes]]: ...
     def parse(
         self, sentences: Sequence[Sentence], *, beam: Optional[int] = None, threads: int = 1
     ) -> list[Sentence]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import doctest
 import json
+import pickle
 import random
 import re
 import threading
@@ -288,6 +289,20 @@ def test_bad_option_values_are_errors():
         tp.Parser.train(SAMPLE, oracle="static", projectivize="none")
     with pytest.raises(TypeError, match="path or a list of Sentences"):
         tp.Parser.train(42)  # type: ignore[arg-type]
+
+
+def test_parsers_pickle_as_their_model_bytes(tmp_path):
+    parser = tp.Parser.train(SAMPLE, epochs=1, step_bits=12, label_bits=10, beam=2)
+    parser.save(tmp_path / "m.model")
+    data = (tmp_path / "m.model").read_bytes()
+    assert parser.to_bytes() == data
+    again = pickle.loads(pickle.dumps(parser))
+    assert again.to_bytes() == data and again.beam == 2
+    assert tp.Parser.from_bytes(data).to_bytes() == data
+    with pytest.raises(ValueError, match="truncated"):
+        tp.Parser.from_bytes(data[:-1])
+    sentences = tp.read_conllu(SAMPLE)
+    assert [s.to_conllu() for s in again.parse(sentences)] == [s.to_conllu() for s in parser.parse(sentences)]
 
 
 def test_model_files_errors_are_typed(tmp_path):
