@@ -29,7 +29,20 @@ pub(crate) fn parser_error(e: ParserError) -> PyErr {
     }
     match inner {
         ParserError::Io(_) => PyOSError::new_err(e.to_string()),
-        ParserError::TooMuchMemory(_) => PyMemoryError::new_err(e.to_string()),
+        ParserError::TooMuchMemory(m) => {
+            // The command line's text names `--max-memory`; Python's, `set_max_memory`.
+            let path = match &e {
+                ParserError::Model { path, .. } => format!("{path}: "),
+                _ => String::new(),
+            };
+            let human = tabula::memory::human;
+            PyMemoryError::new_err(format!(
+                "{path}{} would need about {} of memory, more than the limit of {} (raise it with set_max_memory)",
+                m.what,
+                human(m.needed),
+                human(m.limit)
+            ))
+        }
         _ => PyValueError::new_err(e.to_string()),
     }
 }

@@ -25,45 +25,10 @@ use super::eval::Counts;
 use super::features::Tokens;
 use super::global::{Search, Update};
 use super::train::{attachment, EpochStats, GoldSentence, OracleKind, Prepared, Projectivize, TrainOptions, Trainer};
+pub use super::OptionStyle;
 use super::{AnyParser, Model, ParserError};
 use crate::conllu::RawSentence;
 use crate::oracle::{Algorithm, Strategy, System};
-
-/// How option names are written in messages: `--explore-p 2` on the
-/// command line, `explore_p=2` from Python.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OptionStyle {
-    CommandLine,
-    Python,
-}
-
-impl OptionStyle {
-    /// The option `name` (written with `-`): `--name` or `name`.
-    pub fn name(self, name: &str) -> String {
-        match self {
-            OptionStyle::CommandLine => format!("--{name}"),
-            OptionStyle::Python => name.replace('-', "_"),
-        }
-    }
-
-    /// The option `name` given `value` (a number, or a word in `quoted`
-    /// form): `--name value` or `name=value` (`name="value"`).
-    pub fn given(self, name: &str, value: &str, quoted: bool) -> String {
-        match self {
-            OptionStyle::CommandLine => format!("--{name} {value}"),
-            OptionStyle::Python if quoted => format!("{}=\"{value}\"", name.replace('-', "_")),
-            OptionStyle::Python => format!("{}={value}", name.replace('-', "_")),
-        }
-    }
-
-    /// A flag that was given: `--name` or `name=True`.
-    pub fn flag(self, name: &str) -> String {
-        match self {
-            OptionStyle::CommandLine => format!("--{name}"),
-            OptionStyle::Python => format!("{}=True", name.replace('-', "_")),
-        }
-    }
-}
 
 /// A training option that is out of range, or has no effect in the mode
 /// chosen. The message names the options as the user wrote them.
@@ -285,6 +250,7 @@ impl TrainSettings {
             label_bits: self.label_bits,
             max_gamma: self.max_gamma.unwrap_or(crate::oracle::attardi::tabular::DEFAULT_MAX_GAMMA),
             search,
+            style,
         })
     }
 }

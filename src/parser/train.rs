@@ -200,6 +200,9 @@ pub struct TrainOptions {
     pub max_gamma: usize,
     /// Greedy search with local updates, or a beam with global updates ([`super::global`]).
     pub search: Search,
+    /// How errors name the options (the command line's `--projectivize`,
+    /// or Python's `projectivize=`).
+    pub style: super::OptionStyle,
 }
 
 impl Default for TrainOptions {
@@ -219,6 +222,7 @@ impl Default for TrainOptions {
             feats: false,
             max_gamma: crate::oracle::attardi::tabular::DEFAULT_MAX_GAMMA,
             search: Search::Greedy,
+            style: super::OptionStyle::CommandLine,
         }
     }
 }
@@ -243,18 +247,19 @@ pub struct Prepared {
 impl Prepared {
     /// Why no sentence is left, for [`ParserError::EmptyTreebank`]: the
     /// trees left out and the reason, or nothing if the file had none.
-    fn why_empty(&self, max_gamma: usize) -> String {
+    fn why_empty(&self, max_gamma: usize, style: super::OptionStyle) -> String {
         let mut parts = Vec::new();
         if self.skipped > 0 {
-            parts.push(format!("{} non-projective skipped (--skip-nonprojective)", self.skipped));
+            parts.push(format!("{} non-projective skipped ({})", self.skipped, style.flag("skip-nonprojective")));
         }
         if self.outside_class > 0 {
             parts.push(format!("{} outside the trees attardi can build", self.outside_class));
         }
         if self.too_large > 0 {
             parts.push(format!(
-                "{} beyond the tabular oracle's limit on |γ| (--max-gamma {max_gamma}; raise it to keep them)",
-                self.too_large
+                "{} beyond the tabular oracle's limit on |γ| ({}; raise it to keep them)",
+                self.too_large,
+                style.given("max-gamma", &max_gamma.to_string(), false)
             ));
         }
         if parts.is_empty() {
@@ -426,7 +431,14 @@ impl Trainer {
                 if needs_projective && !tree.is_projective() {
                     let static_oracle = options.oracle == OracleKind::Static;
                     let (system, algorithm) = (options.system, options.algorithm);
-                    return Err(ParserError::needs_projective(file, s.first_line, system, static_oracle, algorithm));
+                    return Err(ParserError::needs_projective(
+                        file,
+                        s.first_line,
+                        system,
+                        static_oracle,
+                        algorithm,
+                        options.style,
+                    ));
                 }
                 if options.system == System::Attardi && !tree.is_projective() {
                     // Every projective tree is in Attardi's class (its
@@ -454,7 +466,7 @@ impl Trainer {
         if items.is_empty() {
             return Err(ParserError::EmptyTreebank {
                 file: file.to_owned(),
-                why: prepared.why_empty(options.max_gamma),
+                why: prepared.why_empty(options.max_gamma, options.style),
             });
         }
         // The tables' widths (as Model::zeros makes them), checked against the memory limit first.
