@@ -157,6 +157,11 @@ def test_parse_fills_sentences_without_a_tree(cli, tmp_path):
     assert all(s.heads is None and not s.has_tree for s in sentences)
     with pytest.raises(ValueError, match="has no tree"):
         tp.Session(sentences[0])
+    # Written as read; new heads need a tree to rewrite.
+    tp.write_conllu(tmp_path / "copy.conllu", sentences)
+    assert (tmp_path / "copy.conllu").read_bytes() == bare.read_bytes()
+    with pytest.raises(ValueError, match="sentence 0: new heads for a sentence without a tree"):
+        tp.write_conllu(tmp_path / "copy.conllu", sentences[:1], [[0] * len(sentences[0])])
     expected = run(cli, "parse", "--model", str(model), str(bare)).stdout
     parsed = tp.Parser.load(model).parse(sentences)
     assert "".join(s.to_conllu() for s in parsed) == expected
