@@ -6,7 +6,7 @@
 
 use crate::conllu::{os_error, Sentence};
 use crate::convert::value_error;
-use pyo3::exceptions::{PyMemoryError, PyOSError, PyTypeError, PyUserWarning, PyValueError};
+use pyo3::exceptions::{PyFileNotFoundError, PyMemoryError, PyOSError, PyTypeError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use rayon::prelude::*;
@@ -289,7 +289,10 @@ impl PyParser {
     /// ValueError: data/sample.conllu: not a tabula parser model (the first line is not TABULA-PARSER-MODEL)
     #[staticmethod]
     fn load(py: Python<'_>, path: PathBuf) -> PyResult<PyParser> {
-        let model = py.detach(|| Model::load(&path)).map_err(parser_error)?;
+        let model = py.detach(|| Model::load(&path)).map_err(|e| match e {
+            ParserError::Io(m) if matches!(path.try_exists(), Ok(false)) => PyFileNotFoundError::new_err(m),
+            e => parser_error(e),
+        })?;
         Ok(PyParser { model: Arc::new(model), epoch: None, history: Vec::new() })
     }
 

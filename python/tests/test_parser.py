@@ -317,8 +317,10 @@ def test_parsers_pickle_as_their_model_bytes(tmp_path):
 
 
 def test_model_files_errors_are_typed(tmp_path):
-    with pytest.raises(OSError, match="missing.model"):
+    with pytest.raises(FileNotFoundError, match="missing.model"):
         tp.Parser.load(tmp_path / "missing.model")
+    with pytest.raises(OSError, match="not a regular file"):
+        tp.Parser.load(tmp_path)
     (tmp_path / "foreign.model").write_text("hello\n")
     with pytest.raises(ValueError, match="not a tabula parser model"):
         tp.Parser.load(tmp_path / "foreign.model")
