@@ -9,6 +9,7 @@
 # Usage: scripts/beam-table.sh [TREEBANK ...]   (default: el_gdt la_perseus; from the repo root)
 # Environment: UD (../shared/ud/v2.2), OUT (target/beam-table), BIN
 # (target/release/tabula), SYSTEMS (default "arc-eager arc-hybrid arc-standard"),
+# ROOTS (default "first"; "first last" adds arc-eager and arc-hybrid with the root last),
 # REGIMES (names below), SEEDS (default "1 2 3"), EPOCHS (default 10),
 # BEAM (default 8), EXTRA (more train options, e.g. "--feats").
 #
@@ -20,6 +21,7 @@ UD=${UD:-../shared/ud/v2.2}
 OUT=${OUT:-target/beam-table}
 BIN=${BIN:-target/release/tabula}
 SYSTEMS=${SYSTEMS:-arc-eager arc-hybrid arc-standard}
+ROOTS=${ROOTS:-first}
 REGIMES=${REGIMES:-greedy-static greedy-dynamic early early-restart max-violation max-violation-restart}
 SEEDS=${SEEDS:-1 2 3}
 EPOCHS=${EPOCHS:-10}
@@ -49,17 +51,22 @@ for tb in "$@"; do
   dev=()
   [ -f "$OUT/$tb-dev.conllu" ] && dev=(--dev "$OUT/$tb-dev.conllu")
   for sys in $SYSTEMS; do
+   for root in $ROOTS; do
+    [ "$root" = first ] || [ "$sys" = arc-eager ] || [ "$sys" = arc-hybrid ] || continue
+    # Root-first runs keep the plain name; root-last ones are named `SYSTEM-root-last`.
+    name=$sys
+    [ "$root" = first ] || name="$sys-root-$root"
     for regime in $REGIMES; do
       for seed in $SEEDS; do
-        m="$OUT/$tb.$sys.$regime.$seed"
+        m="$OUT/$tb.$name.$regime.$seed"
         [ -f "$m.eval.json" ] && continue
         # shellcheck disable=SC2046,SC2086
-        "$BIN" train "$OUT/$tb-train.conllu" -o "$m.model" "${dev[@]}" --system "$sys" --epochs "$EPOCHS" \
-          --seed "$seed" $(regime_args "$regime") $EXTRA 2> "$m.log"
+        "$BIN" train "$OUT/$tb-train.conllu" -o "$m.model" "${dev[@]}" --system "$sys" --root "$root" \
+          --epochs "$EPOCHS" --seed "$seed" $(regime_args "$regime") $EXTRA 2> "$m.log"
         "$BIN" parse --model "$m.model" "$OUT/$tb-test.conllu" -o "$m.test.conllu" --stats 2>> "$m.log"
         "$BIN" eval "$OUT/$tb-test.conllu" "$m.test.conllu" --json > "$m.eval.json"
       done
-      python3 - "$OUT" "$tb" "$sys" "$regime" $SEEDS <<'PY'
+      python3 - "$OUT" "$tb" "$name" "$regime" $SEEDS <<'PY'
 import json, re, sys
 out, tb, sys_, regime, *seeds = sys.argv[1:]
 uas, las, secs = [], [], []
@@ -73,5 +80,6 @@ print("| %s | %s | %s | %.2f (%.2f) | %.2f (%.2f) | %.1f |" % (
     tb, sys_, regime, mean(uas), max(uas) - min(uas), mean(las), max(las) - min(las), mean(secs)))
 PY
     done
+   done
   done
 done

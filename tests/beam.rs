@@ -2,19 +2,20 @@
 //! greedy trainer bit for bit; an unbounded beam finds the best derivation
 //! (all derivations enumerated); the global dynamic oracle's correct
 //! hypotheses are exactly those the brute force says can still reach the
-//! best tree; global training learns a toy treebank.
+//! best tree; global training learns a toy treebank. Every system, and
+//! arc-hybrid and arc-eager with the root last too.
 
 mod common;
 
-use common::{all_trees, projective_trees, random_projective, random_tree, reachable_with_arcs};
+use common::{all_trees, projective_trees, random_projective, random_tree, reachable_with_arcs_from};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use tabula::oracle::exhaustive::{best_score, Exhaustive};
-use tabula::oracle::{Algorithm, Configuration, Oracle, Step, Strategy, System};
+use tabula::oracle::{Algorithm, Configuration, Oracle, Root, Step, Strategy, System};
 use tabula::parser::beam::BeamParser;
-use tabula::parser::features::{ArcState, Extractor, Tokens};
+use tabula::parser::features::{laid_out, ArcState, Extractor, Tokens};
 use tabula::parser::global::{correct_steps, Observed, Search, Update};
 use tabula::parser::model::{arc_steps, classes, LabelledScores};
 use tabula::parser::perceptron::Weights;
@@ -24,8 +25,14 @@ use tabula::parser::train::{
 use tabula::parser::{Model, Parser};
 use tabula::tree::DepTree;
 
-/// A model of `system` with `labels` labels and random weights.
-fn random_model(system: System, labels: usize, rng: &mut ChaCha8Rng) -> Model {
+/// Every system with the root first, and those that offer it with the root last.
+fn layouts() -> Vec<(System, Root)> {
+    let last = System::ALL.into_iter().filter(|&s| Root::Last.offered(s)).map(|s| (s, Root::Last));
+    System::ALL.into_iter().map(|s| (s, Root::First)).chain(last).collect()
+}
+
+/// A model of `system` with the root at `root`, `labels` labels and random weights.
+fn random_model((system, root): (System, Root), labels: usize, rng: &mut ChaCha8Rng) -> Model {
     let (sb, lb) = (6, 6);
     let sw = classes(system).len();
     let lw = arc_steps(system).count() * labels.max(1);
@@ -33,7 +40,9 @@ fn random_model(system: System, labels: usize, rng: &mut ChaCha8Rng) -> Model {
     let steps = Weights::from_vec(sb, sw, draw((1 << sb) * sw)).unwrap();
     let arcs = Weights::from_vec(lb, lw, draw((1 << lb) * lw)).unwrap();
     let names = (0..labels).map(|l| format!("l{l}")).collect();
-    Model::new(system, names, steps, arcs, false).unwrap()
+    let mut model = Model::new(system, names, steps, arcs, false).unwrap();
+    model.root = root;
+    model
 }
 
 /// Random tokens over a small vocabulary (so that features repeat).
@@ -52,17 +61,18 @@ fn random_tokens(n: usize, rng: &mut ChaCha8Rng) -> Tokens {
 #[test]
 fn a_beam_of_one_parses_as_the_greedy_parser() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
-    for system in System::ALL {
+    for (system, root) in layouts() {
         for _ in 0..60 {
             let labels = rng.gen_range(1..=5);
-            let model = random_model(system, labels, &mut rng);
+            let model = random_model((system, root), labels, &mut rng);
             let (mut greedy, mut beam) = (Parser::new(&model), BeamParser::new(&model, 1));
             for _ in 0..5 {
                 let n = rng.gen_range(0..=14);
                 let tokens = random_tokens(n, &mut rng);
                 greedy.parse(&tokens);
                 beam.parse(&tokens);
-                assert_eq!((&greedy.heads, &greedy.labels), (&beam.heads, &beam.labels), "{system} n = {n}");
+                assert_eq!((&greedy.heads, &greedy.labels), (&beam.heads, &beam.labels), "{system} {root} n = {n}");
+                assert_eq!(greedy.heads.len(), n);
             }
         }
     }
@@ -124,10 +134,12 @@ fn best_derivation_among(model: &Model, tokens: &Tokens, labels: Option<usize>) 
             }
         }
     }
+    let mut laid = Tokens::default();
+    let tokens = laid_out(tokens, model.root, &mut laid);
     let mut arcs = ArcState::default();
     arcs.reset(tokens.len());
     let mut best = f64::NEG_INFINITY;
-    let config = Configuration::initial(model.system, tokens.len());
+    let config = Configuration::initial_at(model.system, tokens.len(), model.root);
     go(model, tokens, &config, &arcs, 0.0, &mut Extractor::default(), &mut best, labels);
     best
 }
@@ -136,15 +148,15 @@ fn best_derivation_among(model: &Model, tokens: &Tokens, labels: Option<usize>) 
 fn an_unbounded_beam_returns_the_best_derivation() {
     let mut rng = ChaCha8Rng::seed_from_u64(12);
     let mut checked = 0;
-    for system in System::ALL {
+    for (system, root) in layouts() {
         let max_n = if matches!(system, System::Attardi | System::LrSpine) { 4 } else { 5 };
         for n in 0..=max_n {
             for _ in 0..4 {
-                let model = random_model(system, 3, &mut rng);
+                let model = random_model((system, root), 3, &mut rng);
                 let tokens = random_tokens(n, &mut rng);
                 let want = best_derivation(&model, &tokens);
                 let got = BeamParser::new(&model, 1 << 20).parse(&tokens);
-                assert_eq!(got, want, "{system} n = {n}");
+                assert_eq!(got, want, "{system} {root} n = {n}");
                 // A narrower beam never finds a better derivation.
                 assert!(BeamParser::new(&model, 3).parse(&tokens) <= want);
                 // With the labels per step limited (--beam-labels), the best derivation among those.
@@ -217,20 +229,21 @@ fn train(options: TrainOptions, data: Vec<GoldSentence>, epochs: usize) -> Model
 fn a_beam_of_one_with_early_update_and_restart_trains_as_the_greedy_trainer() {
     let mut rng = ChaCha8Rng::seed_from_u64(13);
     let beam1 = Search::Beam { width: 1, update: Update::Early, restart: true, labels: None };
-    for system in System::ALL {
+    for (system, root) in layouts() {
         for oracle in [OracleKind::Static, OracleKind::Dynamic] {
             // Projective trees for the static oracle; any tree for the dynamic one where it is exact.
             let nonprojective = oracle == OracleKind::Dynamic && system != System::LrSpine;
             let trees = random_trees(40, 9, nonprojective, &mut rng);
             let data = sentences(&trees, 3, &mut rng);
             let mut o = options(system, oracle, Search::Greedy);
+            o.root = root;
             if nonprojective {
                 o.projectivize = Projectivize::None;
                 o.algorithm = Algorithm::Auto;
             }
             let greedy = train(o.clone(), data.clone(), 4);
             let global = train(TrainOptions { search: beam1, ..o }, data, 4);
-            assert!(greedy == global, "{system} {oracle:?}: the models differ");
+            assert!(greedy == global, "{system} {root} {oracle:?}: the models differ");
             assert_eq!(greedy.to_bytes(), global.to_bytes());
         }
     }
@@ -247,7 +260,7 @@ fn correct_steps_are_the_brute_force_optimal_steps_on_every_configuration() {
     // configuration reachable with its arcs; random trees of 6 and 7 words.
     let mut rng = ChaCha8Rng::seed_from_u64(14);
     let mut checked = 0usize;
-    for system in System::ALL {
+    for (system, root) in layouts() {
         let projective_only = system == System::LrSpine;
         let mut oracle = Oracle::new();
         for n in 1..=7 {
@@ -257,8 +270,10 @@ fn correct_steps_are_the_brute_force_optimal_steps_on_every_configuration() {
                 (false, true) => (0..6).map(|_| random_projective(n, &mut rng)).collect(),
                 (false, false) => (0..6).map(|_| random_tree(n, 0.3, &mut rng)).collect(),
             };
+            let trees: Vec<DepTree> = trees.iter().map(|t| root.extend_tree(t)).collect();
+            let start = Configuration::initial_at(system, root.positions(n), root);
             let configs: Vec<Configuration> =
-                reachable_with_arcs(system, n).into_iter().filter(|c| !c.is_final()).collect();
+                reachable_with_arcs_from(start).into_iter().filter(|c| !c.is_final()).collect();
             let configs: Vec<Configuration> = if n <= 5 {
                 configs
             } else {
@@ -276,7 +291,7 @@ fn correct_steps_are_the_brute_force_optimal_steps_on_every_configuration() {
                         .filter(|&s| best.is_some() && want_scores.get(s) == best)
                         .collect();
                     let got: HashSet<Step> = correct_steps(system, &scores).collect();
-                    assert_eq!(got, want, "{system} gold {gold:?} at {c:?}");
+                    assert_eq!(got, want, "{system} {root} gold {gold:?} at {c:?}");
                     checked += 1;
                 }
             }
@@ -288,7 +303,7 @@ fn correct_steps_are_the_brute_force_optimal_steps_on_every_configuration() {
 #[test]
 fn every_hypothesis_of_global_training_is_correct_exactly_when_it_can_reach_the_best_tree() {
     let mut rng = ChaCha8Rng::seed_from_u64(15);
-    for system in System::ALL {
+    for (system, root) in layouts() {
         for (oracle, update, restart) in [
             (OracleKind::Dynamic, Update::Early, true),
             (OracleKind::Dynamic, Update::MaxViolation, false),
@@ -302,6 +317,7 @@ fn every_hypothesis_of_global_training_is_correct_exactly_when_it_can_reach_the_
             let data = sentences(&trees, 2, &mut rng);
             let mut o = options(system, oracle, Search::Beam { width: 4, update, restart, labels });
             o.strategy = Strategy::None;
+            o.root = root;
             if nonprojective {
                 o.projectivize = Projectivize::None;
             }
@@ -355,29 +371,36 @@ fn every_hypothesis_of_global_training_is_correct_exactly_when_it_can_reach_the_
                     OracleKind::Dynamic => reach(&c, &l) == reach(&c0, &l0),
                     // Static: the canonical computation so far (c0 is on it), with the gold labels.
                     OracleKind::Static => {
-                        let (configs, path) = canonical(system, &gold, &mut session_oracle);
+                        let (configs, path) = canonical((system, root), &gold, &mut session_oracle);
                         let depth = configs.iter().position(|x| *x == c0).expect("c0 is canonical");
                         path.get(depth..depth + steps.len()) == Some(&steps[..])
                             && labelled(&c, &l) == gold_arcs(&c, &gold)
                     }
                 };
-                assert_eq!(correct, want, "{system} {oracle:?} {update:?}: gold {gold:?}, c0 {c0:?}, hypothesis {c:?}");
+                assert_eq!(
+                    correct, want,
+                    "{system} {root} {oracle:?} {update:?}: gold {gold:?}, c0 {c0:?}, hypothesis {c:?}"
+                );
                 if correct {
                     right += 1;
                 } else {
                     wrong += 1;
                 }
             }
-            assert!(right > 50 && wrong > 50, "{system} {oracle:?} {update:?}: {right} correct, {wrong} not");
+            assert!(right > 50 && wrong > 50, "{system} {root} {oracle:?} {update:?}: {right} correct, {wrong} not");
         }
     }
 }
 
 /// The configurations of the canonical (static-oracle) computation of
-/// `gold`, and its steps.
-fn canonical(system: System, gold: &DepTree, oracle: &mut Oracle<'static>) -> (Vec<Configuration>, Vec<Step>) {
+/// `gold` (laid out for `root`), and its steps.
+fn canonical(
+    (system, root): (System, Root),
+    gold: &DepTree,
+    oracle: &mut Oracle<'static>,
+) -> (Vec<Configuration>, Vec<Step>) {
     let n = gold.len();
-    let mut c = Configuration::initial(system, n);
+    let mut c = Configuration::initial_at(system, n, root);
     let mut out = vec![c.clone()];
     let mut steps = Vec::new();
     let mut missing = vec![0u32; n + 1];
@@ -433,10 +456,15 @@ fn toy(count: usize, seed: u64) -> String {
 #[test]
 fn early_update_learns_a_toy_treebank_perfectly_and_its_model_parses_greedily_too() {
     let gold = read_gold(toy(150, 3).as_bytes(), "toy").unwrap();
-    for system in [System::ArcStandard, System::ArcHybrid, System::ArcEager] {
+    let layouts = [System::ArcStandard, System::ArcHybrid, System::ArcEager]
+        .map(|s| (s, Root::First))
+        .into_iter()
+        .chain([(System::ArcHybrid, Root::Last), (System::ArcEager, Root::Last)]);
+    for (system, root) in layouts {
         for (oracle, restart) in [(OracleKind::Dynamic, false), (OracleKind::Static, true)] {
             let search = Search::Beam { width: 4, update: Update::Early, restart, labels: None };
-            let model = train(options(system, oracle, search), gold.clone(), 15);
+            let model = train(TrainOptions { root, ..options(system, oracle, search) }, gold.clone(), 15);
+            assert_eq!(model.root, root);
             assert_eq!(model.beam, 4);
             let back = Model::from_bytes(&model.to_bytes()).unwrap();
             assert!(back == model, "the beam width round-trips");
@@ -456,7 +484,7 @@ fn early_update_learns_a_toy_treebank_perfectly_and_its_model_parses_greedily_to
                 let tree = DepTree::from_heads(&greedy.heads);
                 assert!(tree.is_ok(), "a beam model parses greedily into a tree");
             }
-            assert_eq!(right, words, "{system} {oracle:?}: beam 4 learns the toy treebank");
+            assert_eq!(right, words, "{system} {root} {oracle:?}: beam 4 learns the toy treebank");
             // Globally trained weights are not locally calibrated: greedy parsing with them is worse, but works.
             assert!(right1 * 2 >= words, "{system} {oracle:?}: greedy with the beam model {right1}/{words}");
         }

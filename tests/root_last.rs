@@ -183,3 +183,34 @@ fn root_last_is_offered_for_arc_hybrid_and_arc_eager_only() {
     assert_eq!("last".parse::<Root>(), Ok(Root::Last));
     assert!("middle".parse::<Root>().unwrap_err().contains("first or last"));
 }
+
+#[test]
+fn train_and_parse_with_the_root_last_from_the_command_line() {
+    use common::{fails_in, scratch_in, stderr_of, tabula_in};
+    let dir = scratch_in("root_last", "cli");
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/data/sample.conllu");
+    for (system, beam) in [("arc-hybrid", "1"), ("arc-eager", "4")] {
+        let args = ["train", sample, "-o", "m.model", "--system", system, "--root", "last", "--epochs", "8"];
+        let o = tabula_in(&dir, &[&args[..], &["--beam", beam, "--step-bits", "12", "--label-bits", "10"]].concat());
+        assert!(o.status.success(), "{}", stderr_of(&o));
+        let model = std::fs::read(dir.join("m.model")).unwrap();
+        assert!(model.windows(10).any(|w| w == b"root last\n"), "the model names its root position");
+        let o = tabula_in(&dir, &["parse", "--model", "m.model", sample, "-o", "p.conllu"]);
+        assert!(o.status.success(), "{}", stderr_of(&o));
+        let o = tabula_in(&dir, &["eval", sample, "p.conllu"]);
+        let report = String::from_utf8(o.stdout).unwrap();
+        let line = report.lines().find(|l| l.starts_with("all words:")).unwrap();
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let uas: f64 = words[words.iter().position(|&w| w == "UAS").unwrap() + 1].parse().unwrap();
+        assert!(uas > 75.0, "{system}: the sample is learnt: {report}");
+    }
+    let base = ["train", sample, "-o", "x.model", "--root", "last", "--system"];
+    fails_in(
+        &dir,
+        &[&base[..], &["arc-standard"]].concat(),
+        "--root last: the root in last position is offered for arc-hybrid and arc-eager, not arc-standard",
+    );
+    let o = tabula_in(&dir, &["train", sample, "-o", "x.model", "--root", "middle"]);
+    assert_eq!(stderr_of(&o), "error: unknown root position `middle` (first or last)\n");
+    assert!(!dir.join("x.model").exists());
+}

@@ -61,7 +61,8 @@ done
 # with its own beam on 1 and 2 threads (identical output) and with --beam 1
 # (allowed, noted on stderr); then every other system with a beam of 4 for
 # one epoch on the 300-sentence sample (Attardi: its first 100 sentences;
-# the tabular oracle runs at up to K hypotheses per step).
+# the tabular oracle runs at up to K hypotheses per step), and arc-eager and
+# arc-hybrid with the root last (non-projective gold trees kept for arc-eager).
 awk 'BEGIN{RS=""; ORS="\n\n"} NR<=100' "$TMP/small.conllu" > "$TMP/tiny.conllu"
 echo "-- train: arc-hybrid, beam 4, max-violation with restart, 2 epochs"
 timeout 150 "$BIN" train "$TMP/train.conllu" -o "$TMP/b.model" --dev "$TMP/dev.conllu" --beam 4 \
@@ -78,14 +79,15 @@ if [ -d "$UD" ]; then
   python3 -c "import sys; sys.exit(0 if $ub >= 70 else 1)" || { echo "train.sh: beam UAS $ub < 70"; exit 1; }
 fi
 for run in "arc-standard dynamic optimal early" "arc-eager dynamic optimal full" "lr-spine static optimal early" \
-  "attardi dynamic none max-violation"; do
+  "attardi dynamic none max-violation" "arc-eager dynamic none max-violation last" "arc-hybrid static optimal early last"; do
   set -- $run
+  root=(); [ -n "${5:-}" ] && root=(--root "$5")
   data="$TMP/small.conllu"
   [ "$1" = attardi ] && data="$TMP/tiny.conllu"
-  echo "-- train: $1, $2 oracle, beam 4, $4 update, 1 epoch"
+  echo "-- train: $1, $2 oracle, beam 4, $4 update, 1 epoch${5:+, root $5}"
   gamma=(); [ "$1" = attardi ] && gamma=(--max-gamma 32)
   timeout 120 "$BIN" train "$data" -o "$TMP/$1.b.model" --system "$1" --oracle "$2" --projectivize "$3" \
-    --beam 4 --update "$4" --restart "${gamma[@]}" --epochs 1 --seed 1 --step-bits 16 --label-bits 14
+    --beam 4 --update "$4" --restart "${gamma[@]}" "${root[@]}" --epochs 1 --seed 1 --step-bits 16 --label-bits 14
   timeout 60 "$BIN" parse --model "$TMP/$1.b.model" "$TMP/test.conllu" -o "$TMP/$1.b.conllu"
   "$BIN" eval "$TMP/test.conllu" "$TMP/$1.b.conllu" | head -2
 done

@@ -188,8 +188,8 @@ impl PyParser {
     #[pyo3(signature = (train, dev = None, *, system = "arc-hybrid", oracle = "dynamic", algorithm = None,
         strategy = None, max_gamma = None, projectivize = None, skip_nonprojective = false, feats = false,
         epochs = 10, beam = 1, update = None, restart = false, beam_labels = None, explore_from = None,
-        explore_p = None, seed = 1, step_bits = 20, label_bits = 18, init = None, threads = None,
-        verbose = false))]
+        explore_p = None, seed = 1, step_bits = 20, label_bits = 18, root = None, init = None,
+        threads = None, verbose = false))]
     #[allow(clippy::too_many_arguments)]
     fn train(
         py: Python<'_>,
@@ -213,6 +213,7 @@ impl PyParser {
         seed: u64,
         step_bits: u32,
         label_bits: u32,
+        root: Option<&str>,
         init: Option<&Bound<'_, PyAny>>,
         threads: Option<usize>,
         verbose: bool,
@@ -251,6 +252,7 @@ impl PyParser {
             seed,
             step_bits,
             label_bits,
+            root: root.map(str::parse).transpose().map_err(value_error)?,
         };
         let options = settings.resolve(OptionStyle::Python).map_err(value_error)?;
         let init = match init {

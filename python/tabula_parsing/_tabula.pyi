@@ -369,6 +369,7 @@ class Parser:
         seed: int = 1,
         step_bits: int = 20,
         label_bits: int = 18,
+        root: Optional[str] = None,
         init: Optional[Union["Parser", _PathLike]] = None,
         threads: Optional[int] = None,
         verbose: bool = False,

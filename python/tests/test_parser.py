@@ -77,6 +77,11 @@ SETTINGS = [
         dict(beam=3, update="max-violation", restart=True, beam_labels=2, epochs=2),
     ),
     (["--skip-nonprojective", "--epochs", "2", "--seed", "11"], dict(skip_nonprojective=True, epochs=2, seed=11)),
+    (["--system", "arc-eager", "--root", "last", "--epochs", "2"], dict(system="arc-eager", root="last", epochs=2)),
+    (
+        ["--root", "last", "--beam", "2", "--oracle", "static", "--epochs", "2"],
+        dict(root="last", beam=2, oracle="static", epochs=2),
+    ),
 ]
 
 
@@ -124,12 +129,12 @@ def test_training_is_quiet_unless_verbose(capfd):
     assert err[1].startswith("epoch 1/2: 41 tokens") and "dev UAS" in err[1]
 
 
-@pytest.mark.parametrize("beam,threads", [(None, 1), (None, 3), (2, 2), (1, 1)])
-def test_parse_writes_what_the_command_line_writes(cli, tmp_path, beam, threads):
+@pytest.mark.parametrize("beam,threads,root", [(None, 1, "first"), (None, 3, "first"), (2, 2, "first"), (1, 1, "first"), (None, 2, "last"), (1, 1, "last")])
+def test_parse_writes_what_the_command_line_writes(cli, tmp_path, beam, threads, root):
     train = treebank(tmp_path / "train.conllu", 40, seed=4)
     test = treebank(tmp_path / "test.conllu", 25, seed=5)
     model = tmp_path / "m.model"
-    run(cli, "train", str(train), "-o", str(model), "--beam", "2", "--epochs", "2", *SMALL_TABLES)
+    run(cli, "train", str(train), "-o", str(model), "--beam", "2", "--epochs", "2", "--root", root, *SMALL_TABLES)
     args = ["parse", "--model", str(model), str(test), "-o", str(tmp_path / "cli.conllu"), "--threads", str(threads)]
     if beam is not None:
         args += ["--beam", str(beam)]
@@ -258,6 +263,8 @@ REFUSED = [
     (["--oracle", "static", "--explore-from", "2"], dict(oracle="static", explore_from=2), None),
     (["--explore-p", "1.5"], dict(explore_p=1.5), "explore_p 1.5 is not a probability"),
     (["--epochs", "0"], dict(epochs=0), "epochs=0: nothing trained"),
+    (["--system", "arc-standard", "--root", "last"], dict(system="arc-standard", root="last"),
+     'root="last": the root in last position is offered for arc-hybrid and arc-eager, not arc-standard'),
 ]
 
 

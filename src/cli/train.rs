@@ -98,6 +98,11 @@ pub struct Args {
     /// its default parsing beam.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
     beam: u32,
+    /// Where the root is: first (before the first word, at the bottom of
+    /// the stack) or last (after the last word, the last of the input;
+    /// Ballesteros & Nivre 2013). Last: arc-hybrid and arc-eager only.
+    #[arg(long, value_name = "first|last")]
+    root: Option<String>,
     /// Global update (--beam 2 or more): early, max-violation or full.
     #[arg(long, value_enum)]
     update: Option<UpdateArg>,
@@ -165,6 +170,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         seed: args.seed,
         step_bits: args.step_bits,
         label_bits: args.label_bits,
+        root: args.root.as_deref().map(str::parse).transpose()?,
     };
     let options = settings.resolve(OptionStyle::CommandLine)?;
     // Opened before any input is read: an unwritable path fails at once.

@@ -25,9 +25,9 @@
 //! instead; at the sentence lengths of treebanks the copies are a small
 //! part of the cost next to the feature scoring (`docs/training.md`).
 
-use super::features::{ArcState, Extractor, Tokens};
+use super::features::{laid_out, ArcState, Extractor, Tokens};
 use super::model::{classes, read_tree, LabelledScores, Model};
-use crate::oracle::{Configuration, Step, System};
+use crate::oracle::{Configuration, Root, Step, System};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -303,14 +303,14 @@ impl Beams {
         self.len = 1;
     }
 
-    /// Starts from the initial configuration of `system` for `n` words
-    /// (score 0, correct, node 0), reusing the buffers.
-    pub fn start_initial(&mut self, system: System, n: usize) {
+    /// Starts from the initial configuration of `system` for `n` positions
+    /// with the root at `root` (score 0, correct, node 0), reusing the buffers.
+    pub fn start_initial(&mut self, system: System, n: usize, root: Root) {
         if self.cur.is_empty() {
             self.cur.push(Hyp::empty(self.system));
         }
         let h = &mut self.cur[0];
-        h.config.reset(system, n);
+        h.config.reset_at(system, n, root);
         h.arcs.reset(n);
         h.score = 0.0;
         h.node = 0;
@@ -375,6 +375,8 @@ pub struct BeamParser<'m> {
     width: usize,
     /// At most this many labels per arc step ([`Model::beam_labels`]).
     labels_per_step: Option<usize>,
+    /// The tokens laid out for the model's root position ([`laid_out`]).
+    laid: Tokens,
     extractor: Extractor,
     scores: LabelledScores,
     beams: Beams,
@@ -392,6 +394,7 @@ impl<'m> BeamParser<'m> {
             model,
             width: width.max(1),
             labels_per_step: model.beam_labels.map(|m| m as usize),
+            laid: Tokens::default(),
             extractor: Extractor { use_feats: model.feats, ..Extractor::default() },
             scores: LabelledScores::new(model.system, model.labels.len()),
             beams: Beams::new(model.system),
@@ -409,9 +412,10 @@ impl<'m> BeamParser<'m> {
     pub fn parse(&mut self, tokens: &Tokens) -> f64 {
         let model = self.model;
         let system = model.system;
+        let tokens = laid_out(tokens, model.root, &mut self.laid);
         let n = tokens.len();
         let steps = classes(system);
-        self.beams.start_initial(system, n);
+        self.beams.start_initial(system, n, model.root);
         while !self.beams.all_final() {
             self.selection.start(self.width);
             for (p, h) in self.beams.hyps().iter().enumerate() {

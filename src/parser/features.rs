@@ -12,7 +12,7 @@
 //! warm.
 
 use super::columns::Columns;
-use crate::oracle::Configuration;
+use crate::oracle::{Configuration, Root};
 
 /// The name of this feature set, stored in model files: a model is only
 /// read back by the same templates.
@@ -91,6 +91,28 @@ impl Tokens {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+}
+
+/// `tokens` laid out for the root at `root`: themselves (first), or copied
+/// into `buffer` as position 0 the bottom of the stack (`<BOTTOM>`), the
+/// words, then the root (`<ROOT>`) as the last position
+/// ([`Root::Last`](crate::oracle::Root::Last)). O(1) or O(n), no allocation
+/// once `buffer` is warm.
+pub fn laid_out<'a>(tokens: &'a Tokens, root: Root, buffer: &'a mut Tokens) -> &'a Tokens {
+    if root == Root::First {
+        return tokens;
+    }
+    let lay = |to: &mut Vec<u64>, from: &[u64]| {
+        to.clear();
+        to.push(hash_bytes(b"<BOTTOM>"));
+        to.extend_from_slice(&from[1..]);
+        to.push(from[0]);
+    };
+    lay(&mut buffer.words, &tokens.words);
+    lay(&mut buffer.tags, &tokens.tags);
+    lay(&mut buffer.suffixes, &tokens.suffixes);
+    lay(&mut buffer.feats, &tokens.feats);
+    buffer
 }
 
 /// The last `chars` UTF-8 characters of `form` (all of it if shorter).

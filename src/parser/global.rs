@@ -275,7 +275,7 @@ impl Learner {
             self.stats.abandoned += 1;
             return Ok(());
         }
-        g.start.reset(self.system, n);
+        g.start.reset_at(self.system, n, self.root);
         g.start_arcs.reset(n);
         g.history.clear();
         let mut start_depth = 0u32;
@@ -584,7 +584,7 @@ impl Learner {
         };
         if self.system == System::ArcStandard {
             count_children(&item.tree, &mut g.missing);
-            let mut config = Configuration::initial(self.system, n);
+            let mut config = Configuration::initial_at(self.system, n, self.root);
             while !config.is_final() {
                 let s = arc_standard_static(&config, &item.tree, &g.missing);
                 g.canonical.push((s, label(&config, s)));
@@ -602,7 +602,7 @@ impl Learner {
             (options.strategy, crate::oracle::Algorithm::Linear)
         };
         let mut session =
-            OracleSession::new(oracle, self.system, item.tree.clone(), strategy, algorithm).map_err(fail)?;
+            OracleSession::at(oracle, item.tree.clone(), self.initial(n), strategy, algorithm).map_err(fail)?;
         while !session.configuration().is_final() {
             let s = match session.static_step() {
                 Err(OracleError::TooLarge { .. } | OracleError::SpineTooLong { .. }) => return Ok(false),

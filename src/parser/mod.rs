@@ -98,6 +98,9 @@ pub enum ParserError {
     /// `needs`: what needs them; `fix`: what the user can do.
     #[error("{file}:{line}: a non-projective tree, but {needs} needs projective trees (use {fix})")]
     NeedsProjective { file: String, line: usize, needs: String, fix: String },
+    /// `--root last` for a system that does not offer it.
+    #[error("the root in last position is offered for arc-hybrid and arc-eager, not {0}")]
+    RootNotOffered(crate::oracle::System),
     /// A model to continue from does not fit the training options or data.
     #[error("cannot continue from the model: {0}")]
     InitMismatch(String),

@@ -38,6 +38,7 @@
 //! spine-depth 8          (LR-spine models only: MODEL_SPINE_DEPTH)
 //! step-bits 20
 //! label-bits 18
+//! root last              (only with the root in last position: `tabula train --root last`)
 //! beam 8                 (beam-trained models only: the training beam width)
 //! beam-labels 2          (only if trained with --beam-labels)
 //! labels 3
@@ -52,10 +53,10 @@
 //! feature set or (LR-spine) spine depth is refused by name; a short file is truncated; a bad
 //! checksum or trailing bytes are corruption. Never a panic.
 
-use super::features::{hash_bytes, mix, ArcState, Extractor, Tokens, FEATURE_SET, FEATURE_SET_FEATS};
+use super::features::{hash_bytes, laid_out, mix, ArcState, Extractor, Tokens, FEATURE_SET, FEATURE_SET_FEATS};
 use super::perceptron::{check_tables, CompactWeights, Rows, Weights, LOADING_BYTES_PER_WEIGHT};
 use super::ParserError;
-use crate::oracle::{Configuration, Step, System};
+use crate::oracle::{Configuration, Root, Step, System};
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -132,6 +133,8 @@ pub fn arc_class(system: System, step: Step) -> Option<usize> {
 #[derive(Clone, Debug)]
 pub struct Model {
     pub system: System,
+    /// Where the root is in the system's configurations.
+    pub root: Root,
     /// The DEPRELs, sorted; a label is its index.
     pub labels: Vec<String>,
     steps: Weights,
@@ -150,8 +153,17 @@ pub struct Model {
 impl PartialEq for Model {
     /// Equal system, labels, tables and feature set (the compact copy follows the tables).
     fn eq(&self, other: &Model) -> bool {
-        (self.system, &self.labels, &self.steps, &self.arcs, self.feats, self.beam, self.beam_labels)
-            == (other.system, &other.labels, &other.steps, &other.arcs, other.feats, other.beam, other.beam_labels)
+        (self.system, self.root, &self.labels, &self.steps, &self.arcs, self.feats, self.beam, self.beam_labels)
+            == (
+                other.system,
+                other.root,
+                &other.labels,
+                &other.steps,
+                &other.arcs,
+                other.feats,
+                other.beam,
+                other.beam_labels,
+            )
     }
 }
 
@@ -164,6 +176,7 @@ impl Model {
             steps.width() == classes(system).len() && arcs.width() == arc_steps(system).count() * labels.len().max(1);
         fits.then(|| Model {
             system,
+            root: Root::First,
             labels,
             steps,
             arcs,
@@ -224,8 +237,10 @@ impl Model {
         if let Some(m) = self.beam_labels {
             beam.push_str(&format!("beam-labels {m}\n"));
         }
+        // Only root-last models have the root line.
+        let root = if self.root == Root::Last { "root last\n" } else { "" };
         let header = format!(
-            "version {MODEL_VERSION}\nsystem {}\nfeatures {}\n{spine}step-bits {}\nlabel-bits {}\n{beam}labels {}\n",
+            "version {MODEL_VERSION}\nsystem {}\nfeatures {}\n{spine}step-bits {}\nlabel-bits {}\n{root}{beam}labels {}\n",
             self.system,
             if self.feats { FEATURE_SET_FEATS } else { FEATURE_SET },
             self.steps.bits(),
@@ -294,6 +309,15 @@ impl Model {
         let step_bits = bits(field("step-bits")?)?;
         let label_bits = bits(field("label-bits")?)?;
         let mut next = line()?;
+        let mut root = Root::First;
+        if let Some(r) = next.strip_prefix("root ") {
+            root = r
+                .parse::<Root>()
+                .ok()
+                .filter(|&r| r == Root::Last && r.offered(system))
+                .ok_or_else(|| corrupt(&format!("bad root line `root {r}` for {system}")))?;
+            next = line()?;
+        }
         let mut beam = 1;
         if let Some(k) = next.strip_prefix("beam ") {
             beam = k.parse::<u32>().ok().filter(|&k| k > 1).ok_or_else(|| corrupt(&format!("bad beam width `{k}`")))?;
@@ -341,6 +365,7 @@ impl Model {
         }
         let mut model = Model::zeros(system, labels, step_bits, label_bits);
         model.feats = features == FEATURE_SET_FEATS;
+        model.root = root;
         model.beam = beam;
         model.beam_labels = beam_labels;
         let mut chunks = rest[..4 * floats].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")));
@@ -565,6 +590,8 @@ impl LabelledScores {
 /// allocation once warm). O(n × features × (steps + arc steps × labels)) per sentence.
 pub struct Parser<'m> {
     model: &'m Model,
+    /// The tokens laid out for the model's root position ([`laid_out`]).
+    laid: Tokens,
     arcs: ArcState,
     extractor: Extractor,
     scores: LabelledScores,
@@ -579,6 +606,7 @@ impl<'m> Parser<'m> {
     pub fn new(model: &'m Model) -> Self {
         Parser {
             model,
+            laid: Tokens::default(),
             arcs: ArcState::default(),
             extractor: Extractor { use_feats: model.feats, ..Extractor::default() },
             scores: LabelledScores::new(model.system, model.labels.len()),
@@ -594,8 +622,9 @@ impl<'m> Parser<'m> {
     pub fn parse(&mut self, tokens: &Tokens) {
         let model = self.model;
         let system = model.system;
+        let tokens = laid_out(tokens, model.root, &mut self.laid);
         let n = tokens.len();
-        let mut config = Configuration::initial(system, n);
+        let mut config = Configuration::initial_at(system, n, model.root);
         self.arcs.reset(n);
         while !config.is_final() {
             self.extractor.extract(&config, &self.arcs, tokens);
@@ -620,7 +649,8 @@ impl<'m> Parser<'m> {
 }
 
 /// The heads and labels of words 1 … n from a final configuration and its
-/// labels; words left without a head (arc-eager) go to the root with
+/// labels, in the sentence's numbering (with the root last, position n is
+/// the root); words left without a head (arc-eager) go to the root with
 /// [`Model::root_label`]. O(n).
 pub(super) fn read_tree(
     model: &Model,
@@ -632,10 +662,12 @@ pub(super) fn read_tree(
     heads.clear();
     labels.clear();
     let root = model.root_label();
-    for d in 1..=config.sentence_len() {
+    let n = config.sentence_len();
+    let words = n - usize::from(config.root() == Root::Last);
+    for d in 1..=words {
         match config.head(d) {
             Some(h) => {
-                heads.push(h);
+                heads.push(config.root().head_in_sentence(h, n));
                 labels.push(arcs.label(d).unwrap_or(root));
             }
             None => {

@@ -100,9 +100,71 @@ fn row_of(feature: u64, bits: u32, width: usize) -> usize {
 /// of the features [`PREFETCH_AHEAD`] places ahead prefetched while the
 /// current one is added: the rows are scattered over a table much larger
 /// than the caches, and the loads, not the additions, are what a parser's
-/// time goes into. O(features × scores.len()).
+/// time goes into. On x86-64 CPUs with AVX2 the same loop is compiled for
+/// it (eight values per instruction where the baseline has four); the sums
+/// are the same, each score adding the features in the same order.
+/// O(features × scores.len()).
 #[inline]
 fn add_rows<T: Copy>(
+    table: &[T],
+    shape: (u32, usize),
+    features: &[u64],
+    offset: usize,
+    scores: &mut [f32],
+    value: impl Fn(T) -> f32,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f") {
+        // SAFETY: the CPU has AVX-512F, checked just above.
+        unsafe { add_rows_avx512(table, shape, features, offset, scores, value) };
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, checked just above.
+        unsafe { add_rows_avx2(table, shape, features, offset, scores, value) };
+        return;
+    }
+    add_rows_any(table, shape, features, offset, scores, value);
+}
+
+/// [`add_rows_any`] compiled for AVX2.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn add_rows_avx2<T: Copy>(
+    table: &[T],
+    shape: (u32, usize),
+    features: &[u64],
+    offset: usize,
+    scores: &mut [f32],
+    value: impl Fn(T) -> f32,
+) {
+    add_rows_any(table, shape, features, offset, scores, value);
+}
+
+/// [`add_rows_any`] compiled for AVX-512F.
+///
+/// # Safety
+/// The CPU must have AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn add_rows_avx512<T: Copy>(
+    table: &[T],
+    shape: (u32, usize),
+    features: &[u64],
+    offset: usize,
+    scores: &mut [f32],
+    value: impl Fn(T) -> f32,
+) {
+    add_rows_any(table, shape, features, offset, scores, value);
+}
+
+/// The loop of [`add_rows`], for any CPU.
+#[inline(always)]
+fn add_rows_any<T: Copy>(
     table: &[T],
     (bits, width): (u32, usize),
     features: &[u64],
@@ -129,20 +191,21 @@ fn add_rows<T: Copy>(
 }
 
 /// Asks the CPU to bring `table[start .. start + len]` into the cache (a
-/// hint: no effect on the result; nothing on other targets).
-#[inline]
+/// hint: no effect on the result; nothing on other targets): one hint per
+/// 64-byte cache line the block touches.
+#[inline(always)]
 fn prefetch<T>(table: &[T], start: usize, len: usize) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
         let Some(block) = table.get(start..start + len) else { return };
-        // One hint per 64-byte cache line of the block.
-        let per_line = (64 / std::mem::size_of::<T>()).max(1);
-        for k in (0..len).step_by(per_line).chain(std::iter::once(len - 1)) {
-            // SAFETY: `_mm_prefetch` is a hint that never faults, and the
-            // pointer is inside `block` anyway; SSE is part of the x86_64
-            // baseline.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(block.as_ptr().add(k).cast::<i8>()) };
+        let first = block.as_ptr() as usize & !63;
+        let end = block.as_ptr() as usize + std::mem::size_of_val(block);
+        for line in (first..end).step_by(64) {
+            // SAFETY: `_mm_prefetch` is a hint that never faults (the
+            // address is that of a cache line of `block` anyway); SSE is
+            // part of the x86_64 baseline.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(line as *const i8) };
         }
     }
     #[cfg(not(target_arch = "x86_64"))]

@@ -28,7 +28,7 @@ use super::train::{attachment, EpochStats, GoldSentence, OracleKind, Prepared, P
 pub use super::OptionStyle;
 use super::{AnyParser, Model, ParserError};
 use crate::conllu::RawSentence;
-use crate::oracle::{Algorithm, Strategy, System};
+use crate::oracle::{Algorithm, Root, Strategy, System};
 
 /// A training option that is out of range, or has no effect in the mode
 /// chosen. The message names the options as the user wrote them.
@@ -74,6 +74,8 @@ pub struct TrainSettings {
     pub seed: u64,
     pub step_bits: u32,
     pub label_bits: u32,
+    /// Where the root is (default: first; last: arc-hybrid and arc-eager).
+    pub root: Option<Root>,
 }
 
 impl Default for TrainSettings {
@@ -98,6 +100,7 @@ impl Default for TrainSettings {
             seed: o.seed,
             step_bits: o.step_bits,
             label_bits: o.label_bits,
+            root: None,
         }
     }
 }
@@ -223,6 +226,13 @@ impl TrainSettings {
             }
         };
         let system = self.system;
+        let root = self.root.unwrap_or(Root::First);
+        if !root.offered(system) {
+            return fail(format!(
+                "{}: the root in last position is offered for arc-hybrid and arc-eager, not {system}",
+                style.given("root", root.name(), true)
+            ));
+        }
         if self.max_gamma.is_some() && system != System::Attardi {
             return fail(format!(
                 "{} applies to {} only (its tabular oracle), not {system}",
@@ -250,6 +260,7 @@ impl TrainSettings {
             label_bits: self.label_bits,
             max_gamma: self.max_gamma.unwrap_or(crate::oracle::attardi::tabular::DEFAULT_MAX_GAMMA),
             search,
+            root,
             style,
         })
     }

@@ -64,14 +64,14 @@
 
 use super::columns::Columns;
 use super::eval::{universal, Counts};
-use super::features::{ArcState, Extractor, Tokens};
+use super::features::{laid_out, ArcState, Extractor, Tokens};
 use super::global::{Global, Search};
 use super::model::{arc_class, arc_steps, classes, step_class, AnyParser, LabelledScores, Model};
 use super::perceptron::{check_tables, Averaged, TRAINING_BYTES_PER_WEIGHT};
 use super::ParserError;
 use crate::conllu::Reader;
 use crate::oracle::session::OracleSession;
-use crate::oracle::{Algorithm, Configuration, Oracle, OracleError, Step, StepScores, Strategy, System};
+use crate::oracle::{Algorithm, Configuration, Oracle, OracleError, Root, Step, StepScores, Strategy, System};
 use crate::projectivize::{lift, OptimalProjectivizer, TreeClass};
 use crate::tree::DepTree;
 use rand::seq::SliceRandom;
@@ -200,6 +200,8 @@ pub struct TrainOptions {
     pub max_gamma: usize,
     /// Greedy search with local updates, or a beam with global updates ([`super::global`]).
     pub search: Search,
+    /// Where the root is (last: arc-hybrid and arc-eager; Ballesteros & Nivre 2013).
+    pub root: Root,
     /// How errors name the options (the command line's `--projectivize`,
     /// or Python's `projectivize=`).
     pub style: super::OptionStyle,
@@ -222,6 +224,7 @@ impl Default for TrainOptions {
             feats: false,
             max_gamma: crate::oracle::attardi::tabular::DEFAULT_MAX_GAMMA,
             search: Search::Greedy,
+            root: Root::First,
             style: super::OptionStyle::CommandLine,
         }
     }
@@ -308,6 +311,7 @@ pub(super) struct Item {
 /// The learner's state: weights and reusable buffers.
 pub(super) struct Learner {
     pub(super) system: System,
+    pub(super) root: Root,
     pub(super) labels: usize,
     pub(super) steps: Averaged,
     pub(super) arcs: Averaged,
@@ -359,6 +363,12 @@ impl Trainer {
                 init.system, options.system
             )));
         }
+        if init.root != options.root {
+            return Err(ParserError::InitMismatch(format!(
+                "the model has the root {}, training asks for the root {}",
+                init.root, options.root
+            )));
+        }
         if init.steps().bits() != options.step_bits || init.arcs().bits() != options.label_bits {
             return Err(ParserError::InitMismatch(format!(
                 "the model has tables of 2^{} and 2^{} rows, training asks for 2^{} and 2^{}",
@@ -397,6 +407,9 @@ impl Trainer {
         labels: Option<Vec<String>>,
     ) -> Result<Trainer, ParserError> {
         Oracle::check_support(options.system, options.strategy, options.algorithm)?;
+        if !options.root.offered(options.system) {
+            return Err(ParserError::RootNotOffered(options.system));
+        }
         let mut oracle = Oracle::new();
         oracle.attardi_mut().set_max_gamma(options.max_gamma);
         let labels: Vec<String> = labels.unwrap_or_else(|| {
@@ -458,10 +471,23 @@ impl Trainer {
                     }
                 }
             }
-            let ids = s.deprels.iter().map(|d| labels.binary_search(d).expect("collected") as u32).collect();
+            let mut ids: Vec<u32> =
+                s.deprels.iter().map(|d| labels.binary_search(d).expect("collected") as u32).collect();
             prepared.sentences += 1;
             prepared.tokens += tree.len() as u64;
-            items.push(Item { tokens: s.tokens, tree, labels: ids, first_line: s.first_line });
+            // Laid out for the root position: with the root last, one more
+            // position, the root (its label is never asked for).
+            let tokens = match options.root {
+                Root::First => s.tokens,
+                Root::Last => {
+                    let mut laid = Tokens::default();
+                    laid_out(&s.tokens, Root::Last, &mut laid);
+                    laid
+                }
+            };
+            let tree = options.root.extend_tree(&tree);
+            ids.resize(tree.len(), 0);
+            items.push(Item { tokens, tree, labels: ids, first_line: s.first_line });
         }
         if items.is_empty() {
             return Err(ParserError::EmptyTreebank {
@@ -479,6 +505,7 @@ impl Trainer {
         )?;
         let learner = Learner {
             system: options.system,
+            root: options.root,
             labels: labels.len(),
             steps: Averaged::zeros(options.step_bits, widths.0),
             arcs: Averaged::zeros(options.label_bits, widths.1),
@@ -540,6 +567,7 @@ impl Trainer {
         let (steps, arcs) = (self.learner.steps.averaged(), self.learner.arcs.averaged());
         let mut model = Model::new(self.options.system, self.labels.clone(), steps, arcs, self.options.feats)
             .expect("the trainer's tables are sized for its system and labels");
+        model.root = self.options.root;
         model.beam = self.options.search.width() as u32;
         model.beam_labels = self.options.search.labels().map(|m| m as u32);
         model
@@ -589,6 +617,11 @@ enum Guide<'a> {
 }
 
 impl Learner {
+    /// The initial configuration for `n` positions (the root laid out as trained).
+    pub(super) fn initial(&self, n: usize) -> Configuration {
+        Configuration::initial_at(self.system, n, self.root)
+    }
+
     fn learn(
         &mut self,
         oracle: &mut Oracle<'static>,
@@ -611,7 +644,7 @@ impl Learner {
         match options.oracle {
             OracleKind::Static if self.system == System::ArcStandard => {
                 count_children(&item.tree, &mut self.missing);
-                let mut config = Configuration::initial(self.system, n);
+                let mut config = self.initial(n);
                 while !config.is_final() {
                     let gold = arc_standard_static(&config, &item.tree, &self.missing);
                     let (step, label) = self.decide(&config, item, Guide::Static(gold), false).ok_or_else(no_step)?;
@@ -625,8 +658,9 @@ impl Learner {
                 }
             }
             OracleKind::Static => {
+                let start = self.initial(n);
                 let mut session =
-                    OracleSession::new(oracle, self.system, item.tree.clone(), static_strategy, static_algorithm)
+                    OracleSession::at(oracle, item.tree.clone(), start, static_strategy, static_algorithm)
                         .map_err(fail)?;
                 while !session.configuration().is_final() {
                     let gold = match session.static_step() {
@@ -643,8 +677,9 @@ impl Learner {
                 }
             }
             OracleKind::Dynamic => {
+                let start = self.initial(n);
                 let mut session =
-                    OracleSession::new(oracle, self.system, item.tree.clone(), options.strategy, options.algorithm)
+                    OracleSession::at(oracle, item.tree.clone(), start, options.strategy, options.algorithm)
                         .map_err(fail)?;
                 while !session.configuration().is_final() {
                     let scores = match session.scores() {

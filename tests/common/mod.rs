@@ -447,8 +447,13 @@ pub fn fails_in(dir: &std::path::Path, args: &[&str], message: &str) {
 /// Every configuration of `system` reachable from the initial one for n
 /// words, arcs included (no two alike).
 pub fn reachable_with_arcs(system: System, n: usize) -> HashSet<Configuration> {
+    reachable_with_arcs_from(Configuration::initial(system, n))
+}
+
+/// [`reachable_with_arcs`] from `start`.
+pub fn reachable_with_arcs_from(start: Configuration) -> HashSet<Configuration> {
     let mut seen = HashSet::new();
-    let mut todo = vec![Configuration::initial(system, n)];
+    let mut todo = vec![start];
     while let Some(c) = todo.pop() {
         if seen.contains(&c) {
             continue;
