@@ -99,7 +99,8 @@ const ORACLE_HELP: &str = "\
 Input: one JSON object per line (blank lines are skipped):
   stack     the stack a0 ... ak: node numbers from the root 0, increasing
   buffer    the remaining input b1 ... bm: a suffix of the words 1 ... n
-  gold      gold[d] is the head of word d; gold[0] is -1 (the root)
+  gold      the heads of words 1 ... n (0: the root), as in CoNLL-U's HEAD
+            column; a leading -1 (the root's slot: gold[d] = head of d) is read too
   arcs      optional, [[head, dependent], ...]: the arcs built so far (arc-eager
             needs them when the stack holds more than the root)
   system    optional: arc-standard, arc-hybrid, arc-eager, lr-spine or attardi
@@ -119,8 +120,8 @@ status is then 1. Compressed input (xz, gzip) is read as well; a CoNLL-U file is
 one error (it is read with --walk).
 
 Example:
-  $ echo '{\"stack\":[0,3,5],\"buffer\":[6,7],\"gold\":[-1,2,0,2,5,3,5,5]}' | tabula oracle
-  {\"stack\":[0,3,5],\"buffer\":[6,7],\"gold\":[-1,2,0,2,5,3,5,5],\"final\":false,\"steps\":{\"shift\":3,\"reduce_left\":1,\"reduce_right\":2},\"optimal\":[\"shift\"]}
+  $ echo '{\"stack\":[0,3,5],\"buffer\":[6,7],\"gold\":[2,0,2,5,3,5,5]}' | tabula oracle
+  {\"stack\":[0,3,5],\"buffer\":[6,7],\"gold\":[2,0,2,5,3,5,5],\"final\":false,\"steps\":{\"shift\":3,\"reduce_left\":1,\"reduce_right\":2},\"optimal\":[\"shift\"]}
 
 With --walk FILE.conllu: walks parser computations over the treebank and prints
 TSV tables of the mean time per configuration by k + m (stack + input length) and

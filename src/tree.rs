@@ -16,6 +16,16 @@ pub enum TreeError {
     Cycle(usize),
 }
 
+/// Why a gold tree given as numbers is not one ([`DepTree::from_gold`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GoldError {
+    /// A negative head (other than a leading -1).
+    #[error("head {head} of word {dependent} is out of range 0 to {n}")]
+    Negative { dependent: usize, head: i64, n: usize },
+    #[error(transparent)]
+    Tree(#[from] TreeError),
+}
+
 /// A dependency tree: the head of every position 1 … n; position 0 is the root.
 /// Any tree is allowed, projective or not.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -53,6 +63,27 @@ impl DepTree {
     /// (whose entry is ignored): the layout of the oracle's JSON `gold`.
     pub fn from_positions(heads: &[usize]) -> Result<Self, TreeError> {
         Self::from_heads(heads.get(1..).unwrap_or(&[]))
+    }
+
+    /// A gold tree as users write it (`tabula oracle`'s JSON `gold`, Python):
+    /// the heads of words 1 … n, 0 being the root, `[h1, …, hn]`; a leading
+    /// -1 is the root's slot of the layout indexed by position,
+    /// `[-1, h1, …, hn]`, and is dropped (no head is negative, so the two
+    /// cannot be confused). Checked as [`DepTree::from_heads`]. O(n).
+    pub fn from_gold(values: &[i64]) -> Result<Self, GoldError> {
+        let heads = match values {
+            [-1, rest @ ..] => rest,
+            all => all,
+        };
+        let n = heads.len();
+        let mut out = Vec::with_capacity(n);
+        for (i, &h) in heads.iter().enumerate() {
+            match usize::try_from(h) {
+                Ok(h) => out.push(h),
+                Err(_) => return Err(GoldError::Negative { dependent: i + 1, head: h, n }),
+            }
+        }
+        Ok(Self::from_heads(&out)?)
     }
 
     fn check_acyclic(&self) -> Result<(), TreeError> {
@@ -177,6 +208,19 @@ impl fmt::Display for DepTree {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gold_trees_are_read_with_or_without_the_root_slot() {
+        let tree = DepTree::from_heads(&[2, 0, 2]).unwrap();
+        assert_eq!(DepTree::from_gold(&[2, 0, 2]), Ok(tree.clone()));
+        assert_eq!(DepTree::from_gold(&[-1, 2, 0, 2]), Ok(tree));
+        assert_eq!(DepTree::from_gold(&[-1]), Ok(DepTree::from_heads(&[]).unwrap()));
+        assert_eq!(
+            DepTree::from_gold(&[-1, -1, 0]).unwrap_err().to_string(),
+            "head -1 of word 1 is out of range 0 to 2"
+        );
+        assert_eq!(DepTree::from_gold(&[2, 0, 9]).unwrap_err().to_string(), "head 9 of word 3 is out of range 0 to 3");
+    }
 
     #[test]
     fn rejects_cycles_and_bad_heads() {

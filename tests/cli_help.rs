@@ -49,7 +49,7 @@ fn help_examples_are_real() {
         assert!(count.contains(&format!("  {line}")), "{line:?} not in count --help");
     }
     let oracle = help(&["oracle"]);
-    let line = r#"{"stack":[0,3,5],"buffer":[6,7],"gold":[-1,2,0,2,5,3,5,5]}"#;
+    let line = r#"{"stack":[0,3,5],"buffer":[6,7],"gold":[2,0,2,5,3,5,5]}"#;
     let out = run(&["oracle"], line);
     assert!(oracle.contains(out.trim()), "{out} not in oracle --help");
     let check = help(&["grammar", "check"]);

@@ -333,6 +333,10 @@ fn train_options_without_effect_are_errors() {
         &["train", SAMPLE, "-o", m, "--skip-nonprojective", "--projectivize", "lift"],
         "--projectivize lift: with --skip-nonprojective no tree is left to projectivize",
     );
+    fails_with(
+        &["train", SAMPLE, "-o", m, "--beam-labels", "2"],
+        "--beam-labels 2: with --beam 1 no labels compete for a beam; it needs --beam 2 or more",
+    );
     assert!(!Path::new(m).exists());
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Python package (python/, issue 9), from the repository root: a venv in
+# The Python package (python/: tabula-parsing), from the repository root: a venv in
 # target/venv with maturin, pytest, numpy and mypy from PyPI; clippy on the
 # extension crate (rustfmt covers it through the workspace); `pip install
 # ./python` (the venv's maturin builds the wheel); mypy's stubtest on the type
@@ -18,6 +18,6 @@ cargo clippy -p tabula-python --all-targets --release -- -D warnings
 [ -x target/release/tabula ] || cargo build --release --bin tabula
 python -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps --no-build-isolation ./python
 # The stubs match the module; the package and the example type-check strictly.
-python -m mypy.stubtest tabula._tabula
-python -m mypy --strict --cache-dir target/mypy-cache python/tabula examples/python/training_loop.py
+python -m mypy.stubtest tabula_parsing._tabula
+python -m mypy --strict --cache-dir target/mypy-cache python/tabula_parsing examples/python/training_loop.py
 python -m pytest -q python/tests

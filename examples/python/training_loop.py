@@ -8,7 +8,9 @@ closed forms, or the grammar oracle for non-projective gold trees) are the
 targets; the model is updated when its best step is not among them, and
 after the first epoch the parser follows the model's own step (explores)
 rather than an optimal one. Non-projective gold trees need no
-preprocessing: the oracles are exact for them.
+preprocessing: the oracles are exact for them (but LR-spine's, whose gold
+trees are projectivized first). For the parser tabula trains itself (the
+same oracles, richer features), see ``tp.Parser.train``.
 
     python examples/python/training_loop.py data/sample.conllu --epochs 5 --system arc-hybrid
 
@@ -22,17 +24,12 @@ import argparse
 import random
 from collections import defaultdict
 
-import tabula
+import tabula_parsing as tp
 
 
-def columns(sentence: tabula.Sentence) -> list[tuple[str, str]]:
+def columns(sentence: tp.Sentence) -> list[tuple[str, str]]:
     """(form, universal tag) of the root and of each syntactic word."""
-    out = [("<root>", "ROOT")]
-    for line in sentence.text.splitlines():
-        fields = line.split("\t")
-        if len(fields) == 10 and fields[0].isdigit():
-            out.append((fields[1].lower(), fields[3]))
-    return out
+    return [("<root>", "ROOT"), *((form.lower(), tag) for form, tag in zip(sentence.forms, sentence.upos))]
 
 
 def features(words: list[tuple[str, str]], stack: list[int], buffer: list[int]) -> list[str]:
@@ -93,15 +90,16 @@ class Perceptron:
             self.weights[f][c] = total / max(self.time, 1)
 
 
-def train(sentences: list[tabula.Sentence], system: str, epochs: int, seed: int) -> Perceptron:
+def train(sentences: list[tp.Sentence], system: str, epochs: int, seed: int) -> Perceptron:
     rng = random.Random(seed)
-    model = Perceptron(tabula.steps(system))
-    data = [(s.tree, columns(s)) for s in sentences]
+    model = Perceptron(tp.steps(system))
+    # LR-spine's oracle (Goldberg et al. 2014) needs projective gold trees.
+    data = [(tp.Tree(tp.projectivize(s)) if system == "lr-spine" else s.tree, columns(s)) for s in sentences]
     for epoch in range(epochs):
         rng.shuffle(data)
         loss = 0
         for gold, words in data:
-            session = tabula.Session(gold, system=system)
+            session = tp.Session(gold, system=system)
             while not session.is_final:
                 targets = session.optimal()  # the oracle: steps that lose no more gold arcs
                 feats = features(words, session.stack, session.buffer)
@@ -116,10 +114,10 @@ def train(sentences: list[tabula.Sentence], system: str, epochs: int, seed: int)
     return model
 
 
-def parse(model: Perceptron, sentence: tabula.Sentence, system: str) -> list[int]:
+def parse(model: Perceptron, sentence: tp.Sentence, system: str) -> list[int]:
     """Greedy parsing: the heads the model's steps build."""
     words = columns(sentence)
-    c = tabula.Configuration.initial(len(sentence), system)
+    c = tp.Configuration.initial(len(sentence), system)
     while not c.is_final:
         c.apply(model.best(features(words, c.stack, c.buffer), c.applicable_steps()))
     heads = dict((d, h) for h, d in c.arcs)
@@ -129,16 +127,16 @@ def parse(model: Perceptron, sentence: tabula.Sentence, system: str) -> list[int
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("treebank", help="a CoNLL-U file")
-    ap.add_argument("--system", default="arc-hybrid", choices=tabula.systems())
+    ap.add_argument("--system", default="arc-hybrid", choices=tp.systems())
     ap.add_argument("--epochs", type=int, default=5)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    sentences = tabula.read_conllu(args.treebank)
+    sentences = tp.read_conllu(args.treebank)
     model = train(sentences, args.system, args.epochs, args.seed)
     correct = total = 0
     for s in sentences:
         predicted = parse(model, s, args.system)
-        correct += sum(p == g for p, g in zip(predicted, s.heads))
+        correct += sum(p == g for p, g in zip(predicted, s.tree.heads))
         total += len(s)
     print(f"UAS on the training file: {100 * correct / max(total, 1):.1f} % of {total} words")
 

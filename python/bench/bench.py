@@ -47,12 +47,12 @@ def walk_steps(trees, system: str):
     """For each tree, the steps of one computation along optimal steps (a
     seeded choice among them) and, per step, whether scores were asked
     (stack of two or more, as the Rust walk times them)."""
-    import tabula
+    import tabula_parsing as tp
 
     rng = random.Random(1)
     plans = []
     for tree in trees:
-        s = tabula.Session(tree, system=system)
+        s = tp.Session(tree, system=system)
         plan = []
         while not s.is_final:
             timed = len(s.stack) >= 2
@@ -64,17 +64,17 @@ def walk_steps(trees, system: str):
 
 
 def python_per_step(path: str, runs: int) -> dict:
-    import tabula
+    import tabula_parsing as tp
 
-    sentences = tabula.read_conllu(path)
-    trees = tabula.projectivize_batch(sentences)
+    sentences = tp.read_conllu(path)
+    trees = tp.projectivize_batch(sentences)
     plans = walk_steps(trees, "arc-standard")
     configurations = sum(t for plan in plans for t, _ in plan)
     times = []
     for _ in range(runs + 1):  # the first run warms up (oracle pool, caches) and is dropped
         t0 = time.perf_counter()
         for tree, plan in zip(trees, plans):
-            s = tabula.Session(tree)
+            s = tp.Session(tree)
             for timed, step in plan:
                 if timed:
                     s.scores()
@@ -84,20 +84,20 @@ def python_per_step(path: str, runs: int) -> dict:
 
 
 def python_batch(path: str, runs: int) -> dict:
-    import tabula
+    import tabula_parsing as tp
 
-    sentences = tabula.read_conllu(path)
-    trees = tabula.projectivize_batch(sentences)
+    sentences = tp.read_conllu(path)
+    trees = tp.projectivize_batch(sentences)
     plans = walk_steps(trees, "arc-standard")
     configs, golds = [], []
     for tree, plan in zip(trees, plans):
-        c = tabula.Configuration.initial(len(tree))
+        c = tp.Configuration.initial(len(tree))
         for timed, step in plan:
             if timed:
                 configs.append(c.copy())
                 golds.append(tree)
             c.apply(step)
-    oracle = tabula.Oracle()
+    oracle = tp.Oracle()
     oracle.scores_batch(configs, golds)  # warm-up: the threads' oracles
     times = []
     for _ in range(runs):
@@ -108,16 +108,16 @@ def python_batch(path: str, runs: int) -> dict:
 
 
 def python_projectivize(path: str, runs: int) -> dict:
-    import tabula
+    import tabula_parsing as tp
 
     out = Path(path).with_name("py.out.conllu")
-    tabula.projectivize_batch([[2, 0, 1]])  # warm-up: the threads' engines
+    tp.projectivize_batch([[2, 0, 1]])  # warm-up: the threads' engines
     times = []
     for _ in range(runs):
         t0 = time.perf_counter()
-        sentences = tabula.read_conllu(path)
-        trees = tabula.projectivize_batch(sentences)
-        tabula.write_conllu(out, sentences, trees)
+        sentences = tp.read_conllu(path)
+        trees = tp.projectivize_batch(sentences)
+        tp.write_conllu(out, sentences, trees)
         times.append(time.perf_counter() - t0)
     return {"seconds": times}
 

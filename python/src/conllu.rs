@@ -10,69 +10,185 @@ use rayon::prelude::*;
 use std::borrow::Cow;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use tabula::conllu::{Reader, Sentence as RawParsed};
+use std::sync::Arc;
+use tabula::conllu::fields::field_lines;
+use tabula::conllu::{ConlluError, ErrorKind, InvalidSentence, RawSentence, Reader, Sentence as RawParsed};
+use tabula::parser::columns::Columns;
 use tabula::tree::DepTree;
 
-/// One sentence of a CoNLL-U file: its lines exactly as read and its gold
-/// tree (the HEAD column of the syntactic words). Immutable.
-#[pyclass(module = "tabula", frozen)]
+/// One sentence of a CoNLL-U file: its lines exactly as read, its gold
+/// tree (the HEAD column of the syntactic words) if it has one, and the
+/// columns of its words. Immutable.
+#[pyclass(module = "tabula_parsing", frozen)]
 pub struct Sentence {
-    inner: RawParsed,
+    inner: Inner,
+    /// The file (or `name`) it was read from, for messages.
+    pub(crate) file: Arc<str>,
+}
+
+/// A sentence with a tree, or one whose every HEAD is `_` (text to parse).
+enum Inner {
+    Tree(RawParsed),
+    NoTree(RawSentence),
 }
 
 impl Sentence {
-    /// The gold tree, borrowed.
-    pub(crate) fn tree_ref(&self) -> &DepTree {
-        self.inner.tree()
+    /// A sentence from a block: with its tree, or without one if every
+    /// HEAD is `_` (the block is then checked as the parser reads it).
+    pub(crate) fn from_block(raw: RawSentence, file: &Arc<str>) -> Result<Sentence, ConlluError> {
+        match RawParsed::parse(raw, file) {
+            Ok(parsed) => Ok(Sentence { inner: Inner::Tree(parsed), file: file.clone() }),
+            Err(bad) => {
+                let InvalidSentence { error, raw } = *bad;
+                let no_heads = matches!(&error.kind, ErrorKind::BadHead { head } if head == "_")
+                    && Columns::scan(&raw, file)
+                        .is_ok_and(|c| !c.is_empty() && c.words.iter().all(|w| &raw.text[w.head.clone()] == b"_"));
+                if no_heads {
+                    Ok(Sentence { inner: Inner::NoTree(raw), file: file.clone() })
+                } else {
+                    Err(error)
+                }
+            }
+        }
     }
+
+    /// The gold tree, borrowed; `ValueError` for a sentence without one.
+    pub(crate) fn tree_ref(&self) -> PyResult<&DepTree> {
+        match &self.inner {
+            Inner::Tree(p) => Ok(p.tree()),
+            Inner::NoTree(raw) => Err(PyValueError::new_err(format!(
+                "{}:{}: the sentence has no tree (its HEAD column is `_`)",
+                self.file, raw.first_line
+            ))),
+        }
+    }
+
+    /// The sentence's block as read, borrowed.
+    pub(crate) fn raw(&self) -> &RawSentence {
+        match &self.inner {
+            Inner::Tree(p) => p.raw(),
+            Inner::NoTree(raw) => raw,
+        }
+    }
+
     /// The sentence's lines as read, borrowed.
     pub(crate) fn raw_text(&self) -> &[u8] {
-        &self.inner.raw().text
+        &self.raw().text
+    }
+
+    /// Column `column` (0-based) of each syntactic word.
+    fn column(&self, column: usize) -> Vec<String> {
+        let text = self.raw_text();
+        field_lines(text)
+            .filter(|l| l.is_word(text))
+            .map(|l| l.field(column).map_or_else(String::new, |r| String::from_utf8_lossy(&text[r]).into_owned()))
+            .collect()
+    }
+
+    /// The value of the first comment `# key = value`.
+    fn comment(&self, key: &str) -> Option<String> {
+        let text = std::str::from_utf8(self.raw_text()).ok()?;
+        text.lines().filter_map(|l| l.strip_prefix('#')).find_map(|l| {
+            let (k, v) = l.split_once('=')?;
+            (k.trim() == key).then(|| v.trim().to_owned())
+        })
     }
 }
 
 #[pymethods]
 impl Sentence {
-    /// The heads of words 1 … n.
+    /// The heads of words 1 … n (0 = the root); `None` for a sentence
+    /// without a tree (every HEAD `_`).
     #[getter]
-    fn heads(&self) -> Vec<usize> {
-        heads_of(self.inner.tree())
+    fn heads(&self) -> Option<Vec<usize>> {
+        self.tree_ref().ok().map(heads_of)
     }
-    /// The gold tree as a `Tree`.
+    /// The gold tree as a `Tree`; `ValueError` for a sentence without one.
     #[getter]
-    fn tree(&self) -> Tree {
-        Tree { tree: self.inner.tree().clone() }
+    fn tree(&self) -> PyResult<Tree> {
+        Ok(Tree { tree: self.tree_ref()?.clone() })
+    }
+    /// Whether the sentence has a tree (its HEAD column is not `_`).
+    #[getter]
+    fn has_tree(&self) -> bool {
+        matches!(self.inner, Inner::Tree(_))
+    }
+    /// FORM of each word (syntactic words: not multiword tokens or empty nodes).
+    #[getter]
+    fn forms(&self) -> Vec<String> {
+        self.column(1)
+    }
+    /// LEMMA of each word.
+    #[getter]
+    fn lemmas(&self) -> Vec<String> {
+        self.column(2)
+    }
+    /// UPOS of each word.
+    #[getter]
+    fn upos(&self) -> Vec<String> {
+        self.column(3)
+    }
+    /// XPOS of each word.
+    #[getter]
+    fn xpos(&self) -> Vec<String> {
+        self.column(4)
+    }
+    /// FEATS of each word.
+    #[getter]
+    fn feats(&self) -> Vec<String> {
+        self.column(5)
+    }
+    /// DEPREL of each word.
+    #[getter]
+    fn deprels(&self) -> Vec<String> {
+        self.column(7)
+    }
+    /// DEPS of each word.
+    #[getter]
+    fn deps(&self) -> Vec<String> {
+        self.column(8)
+    }
+    /// MISC of each word.
+    #[getter]
+    fn misc(&self) -> Vec<String> {
+        self.column(9)
     }
     /// The value of `# sent_id = …`, if any.
     #[getter]
-    fn sent_id(&self) -> Option<&str> {
-        self.inner.sent_id()
+    fn sent_id(&self) -> Option<String> {
+        match &self.inner {
+            Inner::Tree(p) => p.sent_id().map(str::to_owned),
+            Inner::NoTree(_) => self.comment("sent_id"),
+        }
+    }
+    /// The value of `# text = …` (the sentence's text), if any.
+    #[getter]
+    fn text(&self) -> Option<String> {
+        self.comment("text")
     }
     /// The 1-based line the sentence starts on.
     #[getter]
     fn first_line(&self) -> usize {
-        self.inner.first_line()
+        self.raw().first_line
     }
-    /// The sentence's lines as read (with its trailing blank lines).
-    #[getter]
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.inner.raw().text).into_owned()
+    /// The sentence's lines exactly as read (with its trailing blank line):
+    /// what `write_conllu` writes.
+    fn to_conllu(&self) -> String {
+        String::from_utf8_lossy(self.raw_text()).into_owned()
     }
     /// The number of syntactic words n.
     fn __len__(&self) -> usize {
-        self.inner.len()
+        match &self.inner {
+            Inner::Tree(p) => p.len(),
+            Inner::NoTree(raw) => field_lines(&raw.text).filter(|l| l.is_word(&raw.text)).count(),
+        }
     }
     fn __repr__(&self) -> String {
-        format!(
-            "Sentence(sent_id={:?}, line={}, heads={:?})",
-            self.inner.sent_id(),
-            self.inner.first_line(),
-            self.inner.tree().heads()
-        )
+        format!("Sentence(sent_id={:?}, line={}, heads={:?})", self.sent_id(), self.first_line(), self.heads())
     }
 }
 
-fn os_error(path: &Path, e: std::io::Error) -> PyErr {
+pub(crate) fn os_error(path: &Path, e: std::io::Error) -> PyErr {
     let msg = format!("{}: {e}", path.display());
     if e.kind() == std::io::ErrorKind::NotFound {
         PyFileNotFoundError::new_err(msg)
@@ -83,7 +199,13 @@ fn os_error(path: &Path, e: std::io::Error) -> PyErr {
 
 /// Parses every sentence of a stream; errors name the file and line.
 fn parse_all(input: impl std::io::BufRead, name: &str) -> PyResult<Vec<Sentence>> {
-    Reader::new(input, name).map(|s| s.map(|inner| Sentence { inner }).map_err(value_error)).collect()
+    let mut reader = Reader::new(input, name);
+    let file = reader.file().clone();
+    let mut out = Vec::new();
+    while let Some(block) = reader.next_raw() {
+        out.push(Sentence::from_block(block.map_err(value_error)?, &file).map_err(value_error)?);
+    }
+    Ok(out)
 }
 
 /// Reads every sentence of a CoNLL-U file with the GIL released: the blocks
@@ -101,8 +223,8 @@ pub fn read_conllu(py: Python<'_>, path: PathBuf) -> PyResult<Vec<Sentence>> {
             blocks.push(block.map_err(value_error)?);
         }
         let name = reader.file().clone();
-        let parsed: Vec<_> = blocks.into_par_iter().with_min_len(64).map(|b| RawParsed::parse(b, &name)).collect();
-        parsed.into_iter().map(|p| p.map(|inner| Sentence { inner }).map_err(|bad| value_error(bad.error))).collect()
+        let parsed: Vec<_> = blocks.into_par_iter().with_min_len(64).map(|b| Sentence::from_block(b, &name)).collect();
+        parsed.into_iter().map(|p| p.map_err(value_error)).collect()
     })
 }
 
@@ -136,7 +258,13 @@ pub fn write_conllu(
             None => None,
             Some(h) => {
                 let t = convert::tree(h, "heads").map_err(|e| crate::tree::index_error(e, "sentence", i))?;
-                let n = s.get().inner.len();
+                if !s.get().has_tree() {
+                    return Err(PyValueError::new_err(format!(
+                        "sentence {i}: new heads for a sentence without a tree (its HEAD column is `_`): \
+                         give it heads with Parser.parse"
+                    )));
+                }
+                let n = s.get().__len__();
                 if t.len() != n {
                     return Err(PyValueError::new_err(format!(
                         "sentence {i}: the new heads are for {} words but the sentence has {n}",
@@ -148,12 +276,12 @@ pub fn write_conllu(
         };
         trees.push(t);
     }
-    let items: Vec<(&RawParsed, Option<&DepTree>)> =
-        sentences.iter().zip(&trees).map(|(s, t)| (&s.get().inner, t.as_deref())).collect();
+    let items: Vec<(&Sentence, Option<&DepTree>)> =
+        sentences.iter().zip(&trees).map(|(s, t)| (s.get(), t.as_deref())).collect();
     py.detach(|| write_atomically(&path, &items))
 }
 
-fn write_atomically(path: &Path, items: &[(&RawParsed, Option<&DepTree>)]) -> PyResult<()> {
+fn write_atomically(path: &Path, items: &[(&Sentence, Option<&DepTree>)]) -> PyResult<()> {
     let name = path.file_name().ok_or_else(|| PyValueError::new_err(format!("{}: not a file name", path.display())))?;
     let mut temp_name = std::ffi::OsString::from(".");
     temp_name.push(name);
@@ -162,9 +290,9 @@ fn write_atomically(path: &Path, items: &[(&RawParsed, Option<&DepTree>)]) -> Py
     let result = (|| -> std::io::Result<()> {
         let mut out = std::io::BufWriter::with_capacity(1 << 16, std::fs::File::create(&temp)?);
         for (s, t) in items {
-            match t {
-                Some(t) => s.write_with_heads(t, &mut out)?,
-                None => s.write(&mut out)?,
+            match (&s.inner, t) {
+                (Inner::Tree(p), Some(t)) => p.write_with_heads(t, &mut out)?,
+                _ => out.write_all(s.raw_text())?,
             }
         }
         out.flush()?;

@@ -15,7 +15,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 use std::borrow::Cow;
-use tabula::tree::{DepTree, TreeError};
+use tabula::tree::DepTree;
 
 /// A `ValueError` with `e`'s message (the command line's text).
 pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
@@ -134,36 +134,25 @@ pub(crate) fn arcs(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(usize, usize)>> {
 }
 
 /// A gold tree: a [`Tree`] or a [`Sentence`] (borrowed, no copy) or heads of words 1 … n
-/// (0 = the root), checked as [`DepTree::from_heads`]. `key` names the
+/// (0 = the root; a leading -1 is dropped), checked as [`DepTree::from_gold`]. `key` names the
 /// argument in messages: "`gold` is not a tree: …".
 pub(crate) fn tree<'a>(obj: &'a Bound<'_, PyAny>, key: &str) -> PyResult<Cow<'a, DepTree>> {
     if let Ok(t) = obj.cast::<Tree>() {
         return Ok(Cow::Borrowed(&t.get().tree));
     }
     if let Ok(s) = obj.cast::<Sentence>() {
-        return Ok(Cow::Borrowed(s.get().tree_ref()));
+        return Ok(Cow::Borrowed(s.get().tree_ref()?));
     }
     heads_tree(obj, key).map(Cow::Owned)
 }
 
-/// A new [`DepTree`] from heads of words 1 … n.
+/// A new [`DepTree`] from heads of words 1 … n; a leading -1 (the root's
+/// slot, as `tabula oracle`'s JSON may write it) is dropped
+/// ([`DepTree::from_gold`]).
 pub(crate) fn heads_tree(obj: &Bound<'_, PyAny>, key: &str) -> PyResult<DepTree> {
     let mut raw = Vec::new();
     integers(obj, key, &mut raw)?;
-    let n = raw.len();
-    let mut heads = Vec::with_capacity(n);
-    for (i, &h) in raw.iter().enumerate() {
-        match usize::try_from(h) {
-            Ok(h) => heads.push(h),
-            Err(_) => {
-                let dependent = i + 1;
-                return Err(PyValueError::new_err(format!(
-                    "`{key}` is not a tree: head {h} of word {dependent} is out of range 0..={n}"
-                )));
-            }
-        }
-    }
-    DepTree::from_heads(&heads).map_err(|e: TreeError| PyValueError::new_err(format!("`{key}` is not a tree: {e}")))
+    DepTree::from_gold(&raw).map_err(|e| PyValueError::new_err(format!("`{key}` is not a tree: {e}")))
 }
 
 /// The heads of words 1 … n of `tree` (0 = the root).

@@ -27,7 +27,7 @@ pyo3::create_exception!(
 
 /// A split bilexical grammar (Nederhof 2019, Sec. 3), checked and compiled.
 /// Immutable; pickles as its text.
-#[pyclass(module = "tabula", name = "Grammar", frozen)]
+#[pyclass(module = "tabula_parsing", name = "Grammar", frozen)]
 pub struct PyGrammar {
     grammar: Grammar,
     /// The name used in messages (the path as given).
@@ -70,7 +70,7 @@ impl PyGrammar {
     /// sequence of names, a₀ (the root) first.
     fn input(&self, input: &Bound<'_, PyAny>) -> PyResult<Vec<Terminal>> {
         let words: Vec<String> = match input.cast::<PyString>() {
-            Ok(s) => s.to_str()?.split_whitespace().map(str::to_owned).collect(),
+            Ok(s) => s.to_cow()?.split_whitespace().map(str::to_owned).collect(),
             Err(_) => input.extract()?,
         };
         if words.is_empty() {

@@ -1,5 +1,6 @@
-//! `tabula._tabula`: the Python extension of tabula (PyO3), re-exported by
-//! the pure-Python package `tabula` (`python/tabula/__init__.py`).
+//! `tabula_parsing._tabula`: the Python extension of tabula (PyO3),
+//! re-exported by the pure-Python package `tabula_parsing`
+//! (`python/tabula_parsing/__init__.py`).
 //!
 //! Layers, each only calling the library's public API:
 //!
@@ -10,15 +11,18 @@
 //! * [`oracle`] — configurations, one-shot oracles (Sec. 4–6), sessions
 //!   (Sec. 7) and batch calls on rayon's threads with the GIL released;
 //! * [`conllu`] — reading and writing CoNLL-U;
+//! * [`parser`] — the trained parser (`Parser.train`, `load`, `save`,
+//!   `parse`) and `evaluate`, as `tabula train`, `parse` and `eval`;
 //! * [`grammar`] — grammar files and the engine (Sec. 3, Table 2).
 //!
 //! No call panics across the boundary: every library error becomes a
-//! Python exception (`ValueError`, `GrammarError`, `OSError`).
+//! Python exception (`ValueError`, `GrammarError`, `OSError`, `MemoryError`).
 
 mod conllu;
 mod convert;
 mod grammar;
 mod oracle;
+mod parser;
 mod tree;
 
 use pyo3::prelude::*;
@@ -32,6 +36,7 @@ fn _tabula(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<oracle::PySession>()?;
     m.add_class::<conllu::Sentence>()?;
     m.add_class::<grammar::PyGrammar>()?;
+    m.add_class::<parser::PyParser>()?;
     m.add("GrammarError", m.py().get_type::<grammar::GrammarError>())?;
     m.add_function(wrap_pyfunction!(tree::projectivize, m)?)?;
     m.add_function(wrap_pyfunction!(tree::projectivize_batch, m)?)?;
@@ -42,32 +47,29 @@ fn _tabula(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(conllu::read_conllu, m)?)?;
     m.add_function(wrap_pyfunction!(conllu::parse_conllu, m)?)?;
     m.add_function(wrap_pyfunction!(conllu::write_conllu, m)?)?;
+    m.add_function(wrap_pyfunction!(parser::evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(parser::set_max_memory, m)?)?;
+    m.add_function(wrap_pyfunction!(parser::max_memory, m)?)?;
     m.add_function(wrap_pyfunction!(systems, m)?)?;
     m.add_function(wrap_pyfunction!(steps, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
 
-/// The names of the transition systems the whole Python API serves
-/// (scores, sessions, batch arrays with one column per step): every
-/// registered system but `lr-spine`. Attardi is listed: its five steps are
-/// fixed, and with no strategy given `Oracle` and `Session` use `none`, the
-/// only one its tabular oracle scores. LR-spine is accepted by name
-/// (`Oracle("lr-spine").scores(...)`, sessions, spine steps `left_arc_K` /
-/// `right_arc_K` of every K included in the dicts) but not listed: its
-/// steps are unbounded, and the batch arrays (`scores_batch`, columns =
-/// `steps(system)`) have columns for K = 1 only, so they would drop the
-/// scores of deeper spine steps.
+/// The names of the transition systems: every one the oracles, sessions,
+/// batch calls and the parser serve. LR-spine's spine steps `left_arc_K` /
+/// `right_arc_K` have a column for every K its oracle scores (1 … 32),
+/// see `steps`.
 #[pyfunction]
 fn systems() -> Vec<&'static str> {
-    use tabula::oracle::System;
-    System::ALL.iter().filter(|&&s| s != System::LrSpine).map(|s| s.name()).collect()
+    tabula::oracle::System::ALL.iter().map(|s| s.name()).collect()
 }
 
 /// The names of a system's steps, in the order of `scores` and of the
-/// columns of the batch arrays.
+/// columns of the batch arrays (LR-spine: `shift`, `left_arc_1` …
+/// `left_arc_32`, `right_arc_1` … `right_arc_32`).
 #[pyfunction]
 fn steps(system: &str) -> PyResult<Vec<&'static str>> {
     let s: tabula::oracle::System = system.parse().map_err(convert::value_error)?;
-    Ok(s.steps().iter().map(|s| s.name()).collect())
+    Ok(oracle::step_names(s))
 }

@@ -28,7 +28,9 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::sync::Mutex;
 use tabula::oracle::session::OracleSession;
-use tabula::oracle::{Algorithm, Configuration, Oracle, OracleError, Step, StepScores, Strategy, System};
+use tabula::oracle::{
+    Algorithm, Configuration, Oracle, OracleError, Step, StepScores, Strategy, System, SPINE_CAPACITY,
+};
 use tabula::tree::DepTree;
 
 /// The settings of an oracle, parsed by the library and checked for the
@@ -63,9 +65,23 @@ fn step(system: System, name: &str) -> Result<Step, OracleError> {
     })
 }
 
-/// The names of `system`'s steps.
-fn step_names(system: System) -> Vec<&'static str> {
-    system.steps().iter().map(|s| s.name()).collect()
+/// The steps of `system` in the order of the batch arrays' columns: its
+/// steps; LR-spine: `shift`, then `left_arc_K`, then `right_arc_K` for K =
+/// 1 … [`SPINE_CAPACITY`] (every spine step its oracle scores). O(1).
+pub(crate) fn columns(system: System) -> &'static [Step] {
+    static SPINE: std::sync::OnceLock<Vec<Step>> = std::sync::OnceLock::new();
+    if system != System::LrSpine {
+        return system.steps();
+    }
+    SPINE.get_or_init(|| {
+        let k = SPINE_CAPACITY as u32;
+        std::iter::once(Step::Shift).chain((1..=k).map(Step::LeftArcAt)).chain((1..=k).map(Step::RightArcAt)).collect()
+    })
+}
+
+/// The names of `system`'s steps, in the order of [`columns`].
+pub(crate) fn step_names(system: System) -> Vec<&'static str> {
+    columns(system).iter().map(|s| s.name()).collect()
 }
 
 /// `{step: score or None}` for every step of `system`, in the system's order
@@ -87,10 +103,10 @@ fn optimal_list<'py>(py: Python<'py>, scores: &StepScores) -> PyResult<Bound<'py
     PyList::new(py, scores.optimal().into_iter().map(|s| PyString::intern(py, s.name())))
 }
 
-/// Writes one row of a batch answer: the score of each of `system`'s steps, −1 where none
-/// (LR-spine: shift, left_arc_1 and right_arc_1 only).
+/// Writes one row of a batch answer: the score of each step of
+/// [`columns`], −1 where none.
 fn fill_row(row: &mut [i64], system: System, scores: &StepScores) {
-    for (cell, &s) in row.iter_mut().zip(system.steps()) {
+    for (cell, &s) in row.iter_mut().zip(columns(system)) {
         *cell = scores.get(s).map_or(-1, i64::from);
     }
 }
@@ -103,7 +119,7 @@ fn matrix<'py>(py: Python<'py>, data: Vec<i64>, rows: usize, width: usize) -> Py
 /// A configuration of a transition system (Nederhof 2019, Sec. 2): the stack
 /// (starting with the root 0), the remaining input (a suffix of 1 … n) and
 /// the arcs built so far. Mutable: `apply` takes a step.
-#[pyclass(module = "tabula", name = "Configuration")]
+#[pyclass(module = "tabula_parsing", name = "Configuration")]
 #[derive(Clone)]
 pub struct PyConfiguration {
     pub(crate) inner: Configuration,
@@ -266,7 +282,7 @@ thread_local! {
 /// (projective gold trees); `auto` as above. Whatever algorithms the library
 /// offers a system are reachable by name. Keeps its engines' buffers
 /// between calls.
-#[pyclass(module = "tabula", name = "Oracle")]
+#[pyclass(module = "tabula_parsing", name = "Oracle")]
 pub struct PyOracle {
     oracle: Oracle<'static>,
     system: System,
@@ -444,7 +460,7 @@ impl PyOracle {
         let items: Vec<(&Configuration, &DepTree)> =
             guards.iter().zip(&index).map(|(c, &t)| (&c.inner, trees[t].as_ref())).collect();
         let (system, strategy, algorithm) = (self.system, self.strategy, self.algorithm);
-        let width = system.steps().len();
+        let width = columns(system).len();
         let mut out = vec![0i64; items.len() * width];
         let errors: Vec<Option<OracleError>> = py.detach(|| {
             out.par_chunks_mut(width.max(1))
@@ -521,7 +537,7 @@ struct Live {
 /// O(log n) per step along gold computations; arc-hybrid and arc-eager: the
 /// closed forms, O(1) per step); otherwise each `scores` is one call of the
 /// one-shot algorithm. Same answers as `Oracle`.
-#[pyclass(module = "tabula", name = "Session")]
+#[pyclass(module = "tabula_parsing", name = "Session")]
 pub struct PySession {
     live: Option<Live>,
     gold: Py<Tree>,
@@ -564,7 +580,7 @@ impl Drop for PySession {
 #[pymethods]
 impl PySession {
     /// A session at the initial configuration for `gold` (heads of words
-    /// 1 … n, or a `Tree`), or at `configuration`. `algorithm` is resolved
+    /// 1 … n, a `Tree` or a `Sentence`), or at `configuration`. `algorithm` is resolved
     /// here (`auto`: linear for a projective gold tree, cubic otherwise).
     /// O(n log n).
     #[new]
@@ -586,7 +602,7 @@ impl PySession {
         }
         let gold: Py<Tree> = match gold.cast::<Tree>() {
             Ok(t) => t.clone().unbind(),
-            Err(_) => Py::new(py, Tree { tree: convert::heads_tree(gold, "gold")? })?,
+            Err(_) => Py::new(py, Tree { tree: convert::tree(gold, "gold")?.into_owned() })?,
         };
         let tree = gold.get().tree.clone();
         let config = match configuration {
@@ -733,7 +749,7 @@ pub fn scores_batch<'py>(py: Python<'py>, sessions: Vec<Bound<'py, PyAny>>) -> P
             OracleError::WrongSystem { expected: system, found: guards[i].system() }
         )));
     }
-    let width = system.steps().len();
+    let width = columns(system).len();
     let mut out = vec![0i64; guards.len() * width];
     let mut lives: Vec<&mut PySession> = guards.iter_mut().map(|g| &mut **g).collect();
     let errors: Vec<Option<OracleError>> = py.detach(|| {

@@ -30,7 +30,7 @@ use tabula::tree::DepTree;
 /// A dependency tree over words 1 … n, position 0 being the root: checked
 /// once (heads in range, no cycle), then passed to the oracles and
 /// projectivizers without copying. Immutable.
-#[pyclass(module = "tabula", frozen, eq, hash)]
+#[pyclass(module = "tabula_parsing", frozen, eq, hash)]
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Tree {
     pub(crate) tree: DepTree,

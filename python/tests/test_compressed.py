@@ -7,15 +7,15 @@ import gzip
 import lzma
 from pathlib import Path
 
-import tabula
+import tabula_parsing as tp
 
 from conftest import SMALL
 
 
 def test_compressed_files_read_like_the_plain_one(tmp_path: Path) -> None:
     plain = SMALL.read_bytes()
-    want = [(s.heads, s.text) for s in tabula.read_conllu(SMALL)]
+    want = [(s.heads, s.to_conllu()) for s in tp.read_conllu(SMALL)]
     for name, data in [("a.conllu", lzma.compress(plain)), ("b.txt", gzip.compress(plain))]:
         path = tmp_path / name
         path.write_bytes(data)
-        assert [(s.heads, s.text) for s in tabula.read_conllu(path)] == want
+        assert [(s.heads, s.to_conllu()) for s in tp.read_conllu(path)] == want

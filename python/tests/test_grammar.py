@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import tabula
+import tabula_parsing as tp
 from conftest import ROOT, run
 
 GRAMMARS = ROOT / "grammars"
@@ -15,7 +15,7 @@ GRAMMARS = ROOT / "grammars"
 @pytest.mark.parametrize("n", [0, 1, 3, 6])
 def test_count_and_recognize_match_the_cli(cli, name, n):
     path = GRAMMARS / name
-    g = tabula.Grammar.from_file(path)
+    g = tp.Grammar.from_file(path)
     words = ["root" if "root" in g.terminals else "a"] + ["a"] * n
     text = " ".join(words)
     count = int(run(cli, "grammar", "parse", str(path), "--input", text).stdout.splitlines()[-1])
@@ -26,7 +26,7 @@ def test_count_and_recognize_match_the_cli(cli, name, n):
 
 def test_best_and_max_with_a_weight_matrix_match_the_cli(cli, tmp_path):
     path = GRAMMARS / "projective.grammar"
-    g = tabula.Grammar.from_file(path)
+    g = tp.Grammar.from_file(path)
     rng = np.random.default_rng(4)
     for n in (1, 4, 7):
         weights = rng.integers(-5, 10, size=(n + 1, n + 1))
@@ -54,8 +54,8 @@ def test_grammar_errors_carry_the_cli_diagnostics(cli, tmp_path):
     bad.write_text("start S\n(S, S) a\nS -> (S, S\nS -> (S, T)\n")
     p = run(cli, "grammar", "check", str(bad), check=False)
     assert p.returncode == 1
-    with pytest.raises(tabula.GrammarError) as e:
-        tabula.Grammar.from_file(bad)
+    with pytest.raises(tp.GrammarError) as e:
+        tp.Grammar.from_file(bad)
     assert str(e.value) == p.stderr.rstrip("\n")
     assert isinstance(e.value, ValueError)
     assert f"{bad}:2:" in str(e.value)
@@ -64,7 +64,7 @@ def test_grammar_errors_carry_the_cli_diagnostics(cli, tmp_path):
 
 
 def test_grammar_input_errors():
-    g = tabula.Grammar.from_file(GRAMMARS / "projective.grammar")
+    g = tp.Grammar.from_file(GRAMMARS / "projective.grammar")
     with pytest.raises(ValueError, match=r"unknown terminal `b` at position 1"):
         g.count("a b")
     with pytest.raises(ValueError, match="the input is empty"):
@@ -76,4 +76,4 @@ def test_grammar_input_errors():
     with pytest.raises(ValueError, match="not an integer"):
         g.max("a a", np.full((2, 2), 0.5))
     with pytest.raises(OSError, match="cannot read grammar file"):
-        tabula.Grammar.from_file(GRAMMARS / "missing.grammar")
+        tp.Grammar.from_file(GRAMMARS / "missing.grammar")

@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pytest
 
-import tabula
+import tabula_parsing as tp
 from conftest import SMALL, oracle_lines, random_tree
 
 STRATEGIES = ["none", "lbr", "strict-lbr", "rbl"]
@@ -20,14 +20,14 @@ ALGORITHMS = ["cubic", "quadratic", "linear", "auto"]
 def gold_trees() -> list[list[int]]:
     """The trees of the small treebank and random ones (projective or not)."""
     rng = random.Random(9)
-    trees = [s.heads for s in tabula.read_conllu(SMALL)]
+    trees = [s.heads for s in tp.read_conllu(SMALL)]
     trees += [random_tree(n, rng) for n in (2, 3, 5, 8, 10, 12)]
     return trees
 
 
-def walk(heads: list[int], system: str, rng: random.Random) -> list[tabula.Configuration]:
+def walk(heads: list[int], system: str, rng: random.Random) -> list[tp.Configuration]:
     """The configurations of one computation taking random applicable steps."""
-    c = tabula.Configuration.initial(len(heads), system)
+    c = tp.Configuration.initial(len(heads), system)
     out = [c.copy()]
     while not c.is_final:
         c.apply(rng.choice(c.applicable_steps()))
@@ -35,12 +35,12 @@ def walk(heads: list[int], system: str, rng: random.Random) -> list[tabula.Confi
     return out
 
 
-def cases(system: str) -> list[tuple[tabula.Configuration, list[int]]]:
-    rng = random.Random(tabula.systems().index(system))
+def cases(system: str) -> list[tuple[tp.Configuration, list[int]]]:
+    rng = random.Random(tp.systems().index(system))
     return [(c, g) for g in gold_trees() for _ in range(2) for c in walk(g, system, rng)]
 
 
-def json_line(c: tabula.Configuration, gold: list[int], strategy: str) -> dict:
+def json_line(c: tp.Configuration, gold: list[int], strategy: str) -> dict:
     return {
         "stack": c.stack,
         "buffer": c.buffer,
@@ -51,15 +51,17 @@ def json_line(c: tabula.Configuration, gold: list[int], strategy: str) -> dict:
     }
 
 
-@pytest.mark.parametrize("system", tabula.systems())
+@pytest.mark.parametrize("system", tp.systems())
 def test_every_setting_matches_the_cli(cli, system):
     configs = cases(system)
     compared = 0
-    for strategy, algorithm in itertools.product(STRATEGIES, ALGORITHMS):
+    # LR-spine's own algorithm is Goldberg et al. (2014)'s tables.
+    algorithms = ALGORITHMS + ["goldberg"] if system == "lr-spine" else ALGORITHMS
+    for strategy, algorithm in itertools.product(STRATEGIES, algorithms):
         lines = [json_line(c, g, strategy) for c, g in configs]
         answers = oracle_lines(cli, lines, "--system", system, "--algorithm", algorithm)
         try:
-            oracle = tabula.Oracle(system=system, strategy=strategy, algorithm=algorithm)
+            oracle = tp.Oracle(system=system, strategy=strategy, algorithm=algorithm)
         except ValueError as e:
             # The CLI refuses the same setting on every line, with the same message.
             assert {err for _, err in answers} == {str(e)}, (strategy, algorithm)
@@ -75,22 +77,31 @@ def test_every_setting_matches_the_cli(cli, system):
             assert oracle.scores_at(c, g) == answer["steps"]
             assert oracle.optimal_at(c, g) == answer["optimal"]
             compared += 1
-    # Attardi offers one setting of the sixteen (strategy none, auto = tabular).
-    assert compared > (300 if system == "attardi" else 1000)
+    # Attardi offers one setting of the sixteen (strategy none, auto =
+    # tabular); LR-spine two (strategy none, auto = goldberg), on projective
+    # gold trees only.
+    assert compared > {"attardi": 300, "lr-spine": 100}.get(system, 1000)
 
 
-@pytest.mark.parametrize("system", tabula.systems())
+@pytest.mark.parametrize("system", tp.systems())
 def test_scores_batch_equals_one_call_at_a_time(system):
     configs = cases(system)
-    # The any-tree algorithm of each system (Attardi: its tabular oracle).
-    oracle = tabula.Oracle(system=system, algorithm="tabular" if system == "attardi" else "cubic")
+    # The any-tree algorithm of each system (Attardi: its tabular oracle;
+    # LR-spine: Goldberg et al.'s, projective gold trees only).
+    algorithm = {"attardi": "tabular", "lr-spine": "goldberg"}.get(system, "cubic")
+    oracle = tp.Oracle(system=system, algorithm=algorithm)
+    if system == "lr-spine":
+        configs = [(c, g) for c, g in configs if tp.Tree(g).is_projective]
     trees = {}
-    golds = [trees.setdefault(tuple(g), tabula.Tree(g)) for _, g in configs]
+    golds = [trees.setdefault(tuple(g), tp.Tree(g)) for _, g in configs]
     got = oracle.scores_batch([c for c, _ in configs], golds)
     assert got.shape == (len(configs), len(oracle.steps)) and got.dtype == np.int64
     for row, (c, g) in zip(got, configs):
-        expected = [-1 if v is None else v for v in oracle.scores_at(c, g).values()]
-        assert row.tolist() == expected
+        # One column per step of `steps` (LR-spine: every K), -1 = none.
+        scores = oracle.scores_at(c, g)
+        expected = [scores.get(step) for step in oracle.steps]
+        assert row.tolist() == [-1 if v is None else v for v in expected]
+        assert {k for k, v in scores.items() if v is not None} <= set(oracle.steps)
     # Heads as lists and NumPy arrays give the same answers.
     as_arrays = oracle.scores_batch([c for c, _ in configs], [np.array(g, dtype=np.int32) for _, g in configs])
     assert (as_arrays == got).all()
@@ -107,9 +118,9 @@ def test_session_follows_walks_like_the_cli(cli, system, strategy, algorithm):
     rng = random.Random(5)
     lines, answers, configs = [], [], []
     for gold in gold_trees():
-        if algorithm in ("quadratic", "linear") and not tabula.Tree(gold).is_projective:
+        if algorithm in ("quadratic", "linear") and not tp.Tree(gold).is_projective:
             continue
-        s = tabula.Session(gold, system=system, strategy=strategy, algorithm=algorithm)
+        s = tp.Session(gold, system=system, strategy=strategy, algorithm=algorithm)
         assert s.gold.heads == gold
         while not s.is_final:
             scores = s.scores()
@@ -126,70 +137,73 @@ def test_session_follows_walks_like_the_cli(cli, system, strategy, algorithm):
         assert optimal == answer["optimal"]
 
 
-@pytest.mark.parametrize("system", tabula.systems())
+@pytest.mark.parametrize("system", tp.systems())
 def test_linear_sessions_where_the_library_has_them(cli, system):
     """Every algorithm the library offers a system is reachable; where it has
     a linear one, linear sessions equal the CLI along walks."""
     try:
-        tabula.Oracle(system, algorithm="linear")
+        tp.Oracle(system, algorithm="linear")
     except ValueError:
         pytest.skip(f"no linear algorithm for {system} in this library")
     test_session_follows_walks_like_the_cli(cli, system, "lbr", "linear")
 
 
 def test_incremental_session_is_used_for_projective_gold():
-    s = tabula.Session([2, 0, 2])
+    s = tp.Session([2, 0, 2])
     assert s.algorithm == "linear" and s.is_incremental
-    s = tabula.Session([3, 0, 2, 2, 3], algorithm="auto")  # 1 <- 3 crosses 0 -> 2
-    assert not tabula.Tree([3, 0, 2, 2, 3]).is_projective
+    s = tp.Session([3, 0, 2, 2, 3], algorithm="auto")  # 1 <- 3 crosses 0 -> 2
+    assert not tp.Tree([3, 0, 2, 2, 3]).is_projective
     assert s.algorithm == "cubic" and not s.is_incremental
 
 
 def test_sessions_in_batch():
     rng = random.Random(3)
     golds = [random_tree(n, rng) for n in range(1, 40)]
-    sessions = [tabula.Session(g) for g in golds]
-    oracle = tabula.Oracle()
+    sessions = [tp.Session(g) for g in golds]
+    oracle = tp.Oracle()
     while any(not s.is_final for s in sessions):
         live = [s for s in sessions if not s.is_final]
-        got = tabula.scores_batch(live)
+        got = tp.scores_batch(live)
         for row, s in zip(got, live):
             assert row.tolist() == [-1 if v is None else v for v in s.scores().values()]
             assert s.scores() == oracle.scores_at(s.configuration, s.gold)
         steps = [rng.choice(s.optimal() or s.applicable_steps()) for s in live]
-        tabula.apply_batch(live, steps)
+        tp.apply_batch(live, steps)
 
 
 def test_configuration_from_a_session_starts_a_session():
     gold = [2, 0, 2, 5, 3]
-    s = tabula.Session(gold)
+    s = tp.Session(gold)
     for step in ["shift", "shift", "reduce_left"]:
         s.apply(step)
-    t = tabula.Session(gold, configuration=s.configuration)
+    t = tp.Session(gold, configuration=s.configuration)
     assert t.scores() == s.scores() and t.stack == s.stack and t.buffer == s.buffer
 
 
 def test_arc_eager_needs_arcs(cli):
     gold = [2, 0, 2]
     with pytest.raises(ValueError) as e:
-        tabula.Oracle("arc-eager").scores([0, 1], [2, 3], gold)
+        tp.Oracle("arc-eager").scores([0, 1], [2, 3], gold)
     [(_, error)] = oracle_lines(cli, [{"stack": [0, 1], "buffer": [2, 3], "gold": [-1, *gold]}], "--system", "arc-eager")
     assert str(e.value) == error
     line = {"stack": [0, 1], "buffer": [2, 3], "gold": [-1, *gold], "arcs": []}
     [(answer, _)] = oracle_lines(cli, [line], "--system", "arc-eager")
-    assert tabula.Oracle("arc-eager").scores([0, 1], [2, 3], gold, arcs=[]) == answer["steps"]
+    assert tp.Oracle("arc-eager").scores([0, 1], [2, 3], gold, arcs=[]) == answer["steps"]
 
 
 def test_systems_and_per_system_default_strategies():
-    """`systems()` lists every system but LR-spine (its spine steps have no
-    batch column); with no strategy given, LR-spine and Attardi use `none`,
-    the others `lbr`; LR-spine still answers by name, spine steps included."""
-    assert "attardi" in tabula.systems() and "lr-spine" not in tabula.systems()
-    for system in tabula.systems():
-        expected = "none" if system == "attardi" else "lbr"
-        assert tabula.Oracle(system).strategy == expected
-        assert tabula.Session([2, 0, 2], system=system).strategy == expected
-    s = tabula.Session([0, 3, 1, 3], system="lr-spine")
+    """`systems()` lists every system, LR-spine included (its batch columns
+    are `shift` and the spine steps of every K its oracle scores); with no
+    strategy given, LR-spine and Attardi use `none`, the others `lbr`."""
+    assert tp.systems() == ["arc-standard", "arc-hybrid", "arc-eager", "lr-spine", "attardi"]
+    assert tp.steps("lr-spine") == ["shift"] + [f"left_arc_{k}" for k in range(1, 33)] + [
+        f"right_arc_{k}" for k in range(1, 33)
+    ]
+    for system in tp.systems():
+        expected = "none" if system in ("attardi", "lr-spine") else "lbr"
+        assert tp.Oracle(system).strategy == expected
+        assert tp.Session([2, 0, 2], system=system).strategy == expected
+    s = tp.Session([0, 3, 1, 3], system="lr-spine")
     assert s.strategy == "none"
     for step in ["shift", "shift", "shift", "right_arc_1", "shift"]:
         s.apply(step)

@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-import tabula
+import tabula_parsing as tp
 from conftest import ROOT, SMALL, random_tree, run
 
 TREEBANKS = [SMALL, ROOT / "data" / "sample.conllu"]
@@ -22,15 +22,15 @@ def test_projectivize_writes_what_the_cli_writes(cli, tmp_path, path, args):
     flags = ["--method", method] + (["--single-root"] if single_root else [])
     flags += ["--prefer", "none"] if method == "optimal" else []
     expected = run(cli, "projectivize", str(path), *flags).stdout
-    sentences = tabula.read_conllu(path)
-    trees = tabula.projectivize_batch(sentences, method, single_root=single_root)
+    sentences = tp.read_conllu(path)
+    trees = tp.projectivize_batch(sentences, method, single_root=single_root)
     heads = [t.heads for t in trees]
-    assert heads == [tabula.projectivize(s.heads, method, single_root=single_root) for s in sentences]
-    assert trees == tabula.projectivize_batch([s.tree for s in sentences], method, single_root=single_root)
+    assert heads == [tp.projectivize(s.heads, method, single_root=single_root) for s in sentences]
+    assert trees == tp.projectivize_batch([s.tree for s in sentences], method, single_root=single_root)
     out = tmp_path / "out.conllu"
-    tabula.write_conllu(out, sentences, heads)
+    tp.write_conllu(out, sentences, heads)
     assert out.read_text() == expected
-    tabula.write_conllu(out, sentences, trees)
+    tp.write_conllu(out, sentences, trees)
     assert out.read_text() == expected
     assert all(t.is_projective for t in trees)
 
@@ -46,60 +46,60 @@ def test_prefer_writes_what_the_cli_writes(cli, tmp_path, path, prefer):
     else:
         prefer_arg = flag = "default"
     expected = run(cli, "projectivize", str(path), "--prefer", flag).stdout
-    sentences = tabula.read_conllu(path)
-    trees = tabula.projectivize_batch(sentences, prefer=prefer_arg)
-    assert [t.heads for t in trees] == [tabula.projectivize(s, prefer=prefer_arg) for s in sentences]
+    sentences = tp.read_conllu(path)
+    trees = tp.projectivize_batch(sentences, prefer=prefer_arg)
+    assert [t.heads for t in trees] == [tp.projectivize(s, prefer=prefer_arg) for s in sentences]
     out = tmp_path / "out.conllu"
-    tabula.write_conllu(out, sentences, trees)
+    tp.write_conllu(out, sentences, trees)
     assert out.read_text() == expected
 
 
 def test_prefer_errors(tmp_path):
-    sentence = tabula.parse_conllu("1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n\n")[0]
+    sentence = tp.parse_conllu("1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n\n")[0]
     with pytest.raises(ValueError, match="pass Sentences"):
-        tabula.projectivize([0], prefer="default")
+        tp.projectivize([0], prefer="default")
     with pytest.raises(ValueError, match="tree 1: .*pass Sentences"):
-        tabula.projectivize_batch([sentence, [0]], prefer="default")
+        tp.projectivize_batch([sentence, [0]], prefer="default")
     with pytest.raises(ValueError, match="prefer applies to method optimal without sample"):
-        tabula.projectivize(sentence, "lift", prefer="default")
+        tp.projectivize(sentence, "lift", prefer="default")
     with pytest.raises(ValueError, match="prefer applies to method optimal without sample"):
-        tabula.projectivize(sentence, sample=3, prefer="default")
+        tp.projectivize(sentence, sample=3, prefer="default")
     bad = tmp_path / "bad.txt"
     bad.write_text("leaf\nbogus 1\n")
     with pytest.raises(ValueError, match=r"bad.txt:1: `leaf` takes 1 field\(s\).*\n.*bad.txt:2: unknown rule `bogus`"):
-        tabula.projectivize(sentence, prefer=bad)
+        tp.projectivize(sentence, prefer=bad)
     with pytest.raises(OSError, match="missing.txt"):
-        tabula.projectivize(sentence, prefer=tmp_path / "missing.txt")
-    assert tabula.projectivize(sentence, prefer="none") == [0]
+        tp.projectivize(sentence, prefer=tmp_path / "missing.txt")
+    assert tp.projectivize(sentence, prefer="none") == [0]
 
 
 @pytest.mark.parametrize("seed", [1, 7])
 def test_sampling_draws_what_the_cli_draws(cli, tmp_path, seed):
     expected = run(cli, "projectivize", str(SMALL), "--sample", str(seed)).stdout
-    sentences = tabula.read_conllu(SMALL)
-    trees = tabula.projectivize_batch(sentences, sample=seed)
+    sentences = tp.read_conllu(SMALL)
+    trees = tp.projectivize_batch(sentences, sample=seed)
     out = tmp_path / "out.conllu"
-    tabula.write_conllu(out, sentences, trees)
+    tp.write_conllu(out, sentences, trees)
     assert out.read_text() == expected
     for i, (s, t) in enumerate(zip(sentences, trees)):
-        assert tabula.projectivize(s, sample=seed, stream=i) == t.heads
-        assert tabula.count(t.heads) == 1 and tabula.count(s, with_best=True)[0] == sum(
+        assert tp.projectivize(s, sample=seed, stream=i) == t.heads
+        assert tp.count(t.heads) == 1 and tp.count(s, with_best=True)[0] == sum(
             a == b for a, b in zip(t.heads, s.heads)
         )
     with pytest.raises(ValueError, match="sample applies to method optimal only"):
-        tabula.projectivize([0], "lift", sample=seed)
+        tp.projectivize([0], "lift", sample=seed)
 
 
 @pytest.mark.parametrize("path", TREEBANKS, ids=lambda p: p.name)
 def test_count_matches_the_cli(cli, path):
     rows = [line.split("\t") for line in run(cli, "count", str(path)).stdout.splitlines()[1:]]
-    sentences = tabula.read_conllu(path)
+    sentences = tp.read_conllu(path)
     assert len(rows) == len(sentences)
-    batch = tabula.count_batch([s.heads for s in sentences], with_best=True)
+    batch = tp.count_batch([s.heads for s in sentences], with_best=True)
     for row, s, pair in zip(rows, sentences, batch):
         best, count = int(row[4]), int(row[5])
-        assert tabula.count(s.heads) == count
-        assert tabula.count(s.tree, with_best=True) == (best, count) == pair
+        assert tp.count(s.heads) == count
+        assert tp.count(s.tree, with_best=True) == (best, count) == pair
         assert s.sent_id == (row[1] or None)
 
 
@@ -111,29 +111,29 @@ def test_counts_beyond_64_bits_are_exact(cli, tmp_path):
     path = tmp_path / "one.conllu"
     path.write_text(text)
     row = run(cli, "count", str(path)).stdout.splitlines()[1].split("\t")
-    assert tabula.count(heads, with_best=True) == (int(row[4]), int(row[5]))
-    assert tabula.count(heads) > 2**64
+    assert tp.count(heads, with_best=True) == (int(row[4]), int(row[5]))
+    assert tp.count(heads) > 2**64
 
 
 def test_projective_trees_come_back_as_the_same_object():
-    t = tabula.Tree([2, 0, 2])
-    assert tabula.projectivize_batch([t])[0] is t
+    t = tp.Tree([2, 0, 2])
+    assert tp.projectivize_batch([t])[0] is t
 
 
 def test_numpy_heads_and_trees_agree():
     heads = [3, 0, 2, 2, 3]
-    for h in (heads, tuple(heads), np.array(heads), np.array(heads, dtype=np.uint8), tabula.Tree(heads)):
-        assert tabula.projectivize(h) == tabula.projectivize(heads)
-        assert tabula.count(h) == tabula.count(heads)
+    for h in (heads, tuple(heads), np.array(heads), np.array(heads, dtype=np.uint8), tp.Tree(heads)):
+        assert tp.projectivize(h) == tp.projectivize(heads)
+        assert tp.count(h) == tp.count(heads)
 
 
 def test_conllu_round_trip_is_byte_exact(tmp_path):
-    sentences = tabula.read_conllu(SMALL)
+    sentences = tp.read_conllu(SMALL)
     out = tmp_path / "copy.conllu"
-    tabula.write_conllu(out, sentences)
+    tp.write_conllu(out, sentences)
     assert out.read_bytes() == SMALL.read_bytes()
-    assert tabula.parse_conllu(SMALL.read_text())[1].heads == sentences[1].heads
-    assert "".join(s.text for s in sentences).endswith(SMALL.read_text()[-200:])
+    assert tp.parse_conllu(SMALL.read_text())[1].heads == sentences[1].heads
+    assert "".join(s.to_conllu() for s in sentences).endswith(SMALL.read_text()[-200:])
     assert [len(s) for s in sentences] == [len(s.heads) for s in sentences]
 
 
@@ -146,10 +146,10 @@ def test_memory_limit_and_special_weights_files_are_errors(tmp_path):
     for i in range(1, n + 1):
         head = {1: 0, 3: 5, 4: 1, 5: 1}.get(i, i - 1)
         lines.append(f"{i}\tw\t_\tX\t_\t_\t{head}\tdep\t_\t_")
-    (sentence,) = tabula.parse_conllu("\n".join(lines) + "\n\n", "long.conllu")
+    (sentence,) = tp.parse_conllu("\n".join(lines) + "\n\n", "long.conllu")
     with pytest.raises(ValueError, match="the preference weights and the chart for 100000 words would need about"):
-        tabula.projectivize(sentence, prefer="default")
+        tp.projectivize(sentence, prefer="default")
     zero = tmp_path / "zero"
     zero.symlink_to("/dev/zero")
     with pytest.raises(OSError, match="not a regular file"):
-        tabula.projectivize(sentence, prefer=str(zero))
+        tp.projectivize(sentence, prefer=str(zero))

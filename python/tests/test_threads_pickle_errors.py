@@ -11,7 +11,7 @@ import threading
 import numpy as np
 import pytest
 
-import tabula
+import tabula_parsing as tp
 from conftest import SMALL, oracle_lines, random_tree
 
 
@@ -40,24 +40,24 @@ def test_batch_calls_from_several_threads():
     golds = [random_tree(rng.randint(1, 30), rng) for _ in range(200)]
     configs, trees = [], []
     for g in golds:
-        c = tabula.Configuration.initial(len(g))
+        c = tp.Configuration.initial(len(g))
         while not c.is_final:
             configs.append(c.copy())
             trees.append(g)
             c.apply(rng.choice(c.applicable_steps()))
-    oracle = tabula.Oracle(algorithm="cubic")
+    oracle = tp.Oracle(algorithm="cubic")
     expected_scores = oracle.scores_batch(configs, trees)
-    expected_proj = tabula.projectivize_batch(golds)
-    expected_count = tabula.count_batch(golds)
+    expected_proj = tp.projectivize_batch(golds)
+    expected_count = tp.count_batch(golds)
 
     def work(i: int):
-        o = tabula.Oracle(algorithm="cubic")
+        o = tp.Oracle(algorithm="cubic")
         for _ in range(3):
             assert (o.scores_batch(configs, trees) == expected_scores).all()
-            assert tabula.projectivize_batch(golds) == expected_proj
-            assert tabula.count_batch(golds) == expected_count
-            sessions = [tabula.Session(g) for g in golds[:50]]
-            tabula.scores_batch(sessions)
+            assert tp.projectivize_batch(golds) == expected_proj
+            assert tp.count_batch(golds) == expected_count
+            sessions = [tp.Session(g) for g in golds[:50]]
+            tp.scores_batch(sessions)
         return True
 
     assert all(run_threads(work))
@@ -71,15 +71,15 @@ def test_one_shot_calls_from_several_threads():
     golds = [random_tree(25, rng) for _ in range(8)]
     configs = []
     for g in golds:
-        c = tabula.Configuration.initial(len(g))
+        c = tp.Configuration.initial(len(g))
         while not c.is_final:
             configs.append((c.copy(), g))
             c.apply(rng.choice(c.applicable_steps()))
-    expected = [tabula.Oracle(algorithm="cubic").scores_at(c, g) for c, g in configs]
+    expected = [tp.Oracle(algorithm="cubic").scores_at(c, g) for c, g in configs]
 
     def work(i: int):
-        o = tabula.Oracle(algorithm="cubic")
-        sessions = [tabula.Session(g, algorithm="cubic") for g in golds]
+        o = tp.Oracle(algorithm="cubic")
+        sessions = [tp.Session(g, algorithm="cubic") for g in golds]
         assert all(not s.is_incremental for s in sessions)
         return [o.scores_at(c, g) for c, g in configs] == expected
 
@@ -87,33 +87,33 @@ def test_one_shot_calls_from_several_threads():
 
 
 def test_a_session_in_use_is_refused_in_a_batch():
-    s = tabula.Session([2, 0])
+    s = tp.Session([2, 0])
     with pytest.raises(ValueError, match="session 1: already in use"):
-        tabula.scores_batch([s, s])
+        tp.scores_batch([s, s])
 
 
 def test_pickling_and_copying():
-    gold = tabula.Tree([2, 0, 2, 5, 3])
+    gold = tp.Tree([2, 0, 2, 5, 3])
     assert pickle.loads(pickle.dumps(gold)) == gold
-    for system in tabula.systems():
-        c = tabula.Configuration.initial(5, system)
+    for system in tp.systems():
+        c = tp.Configuration.initial(5, system)
         c.apply("shift")
         c.apply(c.applicable_steps()[-1])
         d = pickle.loads(pickle.dumps(c))
         assert d == c and d.arcs == c.arcs and d.system == system
         assert copy.deepcopy(c) == c and copy.copy(c) is not c
-    c = tabula.Configuration([0, 2], [3, 4, 5], 5)  # arcs unknown
+    c = tp.Configuration([0, 2], [3, 4, 5], 5)  # arcs unknown
     assert pickle.loads(pickle.dumps(c)) == c
-    s = tabula.Session([2, 0, 2, 5, 3], configuration=c)
+    s = tp.Session([2, 0, 2, 5, 3], configuration=c)
     assert pickle.loads(pickle.dumps(s)).scores() == s.scores()
-    o = pickle.loads(pickle.dumps(tabula.Oracle("arc-eager", "none", "cubic")))
+    o = pickle.loads(pickle.dumps(tp.Oracle("arc-eager", "none", "cubic")))
     assert (o.system, o.strategy, o.algorithm) == ("arc-eager", "none", "cubic")
-    s = tabula.Session(gold, strategy="rbl")
+    s = tp.Session(gold, strategy="rbl")
     s.apply("shift")
     s.apply("shift")
     t = pickle.loads(pickle.dumps(s))
     assert (t.stack, t.buffer, t.scores(), t.strategy, t.gold) == (s.stack, s.buffer, s.scores(), "rbl", gold)
-    g = tabula.Grammar.from_file(SMALL.parents[3] / "grammars" / "projective.grammar")
+    g = tp.Grammar.from_file(SMALL.parents[3] / "grammars" / "projective.grammar")
     assert pickle.loads(pickle.dumps(g)).count("a a a a") == 12
 
 
@@ -132,7 +132,7 @@ BAD = [
 
 def test_errors_have_the_cli_messages(cli):
     answers = oracle_lines(cli, [line for line, _ in BAD])
-    oracle = tabula.Oracle()
+    oracle = tp.Oracle()
     for (_, args), (_, error) in zip(BAD, answers):
         assert error is not None
         with pytest.raises(ValueError) as e:
@@ -140,49 +140,49 @@ def test_errors_have_the_cli_messages(cli):
         assert str(e.value) == error
     linear = oracle_lines(cli, [{"stack": [0, 1], "buffer": [2, 3], "gold": [-1, 3, 0, 2]}], "--algorithm", "linear")
     with pytest.raises(ValueError) as e:
-        tabula.Oracle(algorithm="linear").scores([0, 1], [2, 3], [3, 0, 2])
+        tp.Oracle(algorithm="linear").scores([0, 1], [2, 3], [3, 0, 2])
     assert str(e.value) == linear[0][1]
 
 
 def test_more_error_paths():
     with pytest.raises(ValueError, match="unknown system `arc-foo`"):
-        tabula.Oracle("arc-foo")
+        tp.Oracle("arc-foo")
     with pytest.raises(ValueError, match="unknown strategy"):
-        tabula.Session([0], strategy="bad")
+        tp.Session([0], strategy="bad")
     with pytest.raises(ValueError, match="unknown algorithm"):
-        tabula.Oracle(algorithm="fast")
+        tp.Oracle(algorithm="fast")
     with pytest.raises(ValueError, match="strategy rbl is not available for arc-hybrid"):
-        tabula.Oracle("arc-hybrid", "rbl")
-    s = tabula.Session([0, 1])
+        tp.Oracle("arc-hybrid", "rbl")
+    s = tp.Session([0, 1])
     with pytest.raises(ValueError, match="unknown step `left_arc` for arc-standard"):
         s.apply("left_arc")
     with pytest.raises(ValueError, match="reduce_left is not applicable"):
         s.apply("reduce_left")
     with pytest.raises(ValueError, match="`gold` is not a tree: word 1 is its own head"):
-        tabula.Session([1])
+        tp.Session([1])
     with pytest.raises(ValueError, match="`heads` is not a tree: the heads form a cycle"):
-        tabula.projectivize([2, 1, 0])
+        tp.projectivize([2, 1, 0])
     with pytest.raises(TypeError, match="must be an array of node numbers"):
-        tabula.Oracle().scores("0 1", [2], [0, 1])
+        tp.Oracle().scores("0 1", [2], [0, 1])
     with pytest.raises(TypeError, match="must be an integer array"):
-        tabula.count(np.array([0.0, 1.0]))
+        tp.count(np.array([0.0, 1.0]))
     with pytest.raises(ValueError, match="too long"):
-        tabula.Configuration.initial(10**12)
+        tp.Configuration.initial(10**12)
     with pytest.raises(OverflowError):
-        tabula.Configuration.initial(-1)
+        tp.Configuration.initial(-1)
     with pytest.raises(ValueError, match="unknown method"):
-        tabula.projectivize([0], "best")
+        tp.projectivize([0], "best")
     with pytest.raises(ValueError, match="an oracle for arc-standard was given a arc-eager configuration"):
-        tabula.Oracle().scores_at(tabula.Configuration.initial(2, "arc-eager"), [0, 1])
+        tp.Oracle().scores_at(tp.Configuration.initial(2, "arc-eager"), [0, 1])
     with pytest.raises(ValueError, match="configuration 1: "):
-        tabula.Oracle().scores_batch([tabula.Configuration.initial(2)] * 2, [[0, 1], [0]])
+        tp.Oracle().scores_batch([tp.Configuration.initial(2)] * 2, [[0, 1], [0]])
     with pytest.raises(ValueError, match="tree 1: `tree` is not a tree"):
-        tabula.projectivize_batch([[0], [1]])
+        tp.projectivize_batch([[0], [1]])
     with pytest.raises(ValueError, match=r"small.conllu:\d+: expected 10 tab-separated columns"):
-        tabula.parse_conllu(SMALL.read_text().replace("\tRain\t", " Rain\t"), str(SMALL))
+        tp.parse_conllu(SMALL.read_text().replace("\tRain\t", " Rain\t"), str(SMALL))
     with pytest.raises(FileNotFoundError):
-        tabula.read_conllu(SMALL.with_name("missing.conllu"))
-    sentences = tabula.read_conllu(SMALL)
+        tp.read_conllu(SMALL.with_name("missing.conllu"))
+    sentences = tp.read_conllu(SMALL)
     with pytest.raises(ValueError, match="sentence 0: the new heads are for 1 words"):
-        tabula.write_conllu(SMALL.with_name("never.conllu"), sentences[:1], [[0]])
+        tp.write_conllu(SMALL.with_name("never.conllu"), sentences[:1], [[0]])
     assert not SMALL.with_name("never.conllu").exists()

@@ -2,7 +2,8 @@
 //! `--walk` over a CoNLL-U treebank with timings (Fig. 9).
 //!
 //! JSON mode: every input line is an object with `stack`, `buffer`, `gold`
-//! (`gold[d]` is the head of position d, `gold[0]` is -1) and optionally
+//! (the heads of words 1 … n; a leading -1, the root's slot, is accepted:
+//! [`DepTree::from_gold`]) and optionally
 //! `system` (overrides `--system`), `strategy` and `arcs` (`[[h, d], …]`, the
 //! arcs built so far; arc-eager needs them to know which stack words have a
 //! head); the output line is the same object (same keys, same order) with
@@ -325,19 +326,12 @@ fn answer(line: &str, args: &Args, oracle: &mut Oracle<'_>) -> Result<Value, Str
     }
     let stack = nodes(&obj, "stack")?;
     let buffer = nodes(&obj, "buffer")?;
-    let gold_v = obj.get("gold").and_then(Value::as_array).ok_or("missing `gold` (an array of heads, gold[0] = -1)")?;
-    if gold_v.first().and_then(Value::as_i64) != Some(-1) {
-        return Err("`gold[0]` must be -1 (the root has no head)".into());
-    }
-    let mut heads = Vec::with_capacity(gold_v.len().saturating_sub(1));
-    for (d, h) in gold_v.iter().enumerate().skip(1) {
-        heads.push(
-            h.as_u64()
-                .and_then(|h| usize::try_from(h).ok())
-                .ok_or_else(|| format!("`gold[{d}]` must be a head position 0 to {}, found {h}", gold_v.len() - 1))?,
-        );
-    }
-    let gold = DepTree::from_heads(&heads).map_err(|e| format!("`gold` is not a tree: {e}"))?;
+    let gold_v = obj.get("gold").and_then(Value::as_array).ok_or("missing `gold` (the heads of words 1 … n)")?;
+    let gold_values = gold_v
+        .iter()
+        .map(|h| h.as_i64().ok_or_else(|| format!("`gold` must contain integers (heads), found {h}")))
+        .collect::<Result<Vec<i64>, String>>()?;
+    let gold = DepTree::from_gold(&gold_values).map_err(|e| format!("`gold` is not a tree: {e}"))?;
     let system = match obj.get("system") {
         None | Some(Value::Null) => args.system,
         Some(Value::String(s)) => s.parse().map_err(|e| format!("{e}"))?,

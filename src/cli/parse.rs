@@ -8,11 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 use tabula::conllu::{RawSentence, Reader};
-use tabula::parser::columns::Columns;
-use tabula::parser::features::Tokens;
-use tabula::parser::{AnyParser, Model, ParserError};
-use tabula::projectivize::pseudo;
-use tabula::tree::DepTree;
+use tabula::parser::run::{BlockParser, ParsedBlock};
+use tabula::parser::{Model, ParserError};
 
 /// Arguments of `tabula parse`.
 ///
@@ -45,66 +42,6 @@ pub struct Args {
 /// Sentences per parallel batch.
 const BATCH: usize = 2048;
 
-/// Per-thread state.
-struct Worker<'m> {
-    parser: AnyParser<'m>,
-    tokens: Tokens,
-    labels: Vec<&'m str>,
-}
-
-impl<'m> Worker<'m> {
-    /// The output bytes of one block, its number of words, and how many of
-    /// them have no UPOS and no FEATS (`_`). A sentence none of whose words
-    /// has a UPOS is an error: the model reads UPOS, and tabula has no tagger.
-    fn process(&mut self, model: &'m Model, raw: &RawSentence, file: &str) -> Result<Parsed, ParserError> {
-        let cols = Columns::scan(raw, file)?;
-        if cols.is_empty() {
-            return Ok(Parsed { bytes: raw.text.clone(), ..Parsed::default() });
-        }
-        let missing = |range: fn(&tabula::parser::columns::Word) -> &std::ops::Range<usize>| {
-            cols.words.iter().filter(|w| &raw.text[range(w).clone()] == b"_").count()
-        };
-        let (no_upos, no_feats) = (missing(|w| &w.upos), missing(|w| &w.feats));
-        if no_upos == cols.len() {
-            return Err(ParserError::Conllu {
-                file: file.to_owned(),
-                line: cols.words[0].line,
-                reason: "no word of this sentence has a UPOS (the column is `_`): the model reads UPOS \
-                         and tabula does not tag; tag the file first (e.g. with UDPipe)"
-                    .to_owned(),
-            });
-        }
-        self.tokens.fill(&raw.text, &cols);
-        let (heads, labels) = self.parser.parse(&self.tokens);
-        self.labels.clear();
-        self.labels.extend(labels.iter().map(|&l| model.labels.get(l as usize).map_or("_", String::as_str)));
-        let mut out = Vec::with_capacity(raw.text.len() + 16);
-        // A pseudo-projective model: its output decoded (Nivre & Nilsson 2005).
-        let decoded = match model.pseudo_projective {
-            Some(_) => DepTree::from_heads(heads).ok().and_then(|t| pseudo::decode(&t, &self.labels).ok()),
-            None => None,
-        };
-        match decoded {
-            Some(d) => {
-                let plain: Vec<&str> = d.labels.iter().map(String::as_str).collect();
-                cols.write_with(&raw.text, d.tree.heads(), &plain, &mut out)
-            }
-            None => cols.write_with(&raw.text, heads, &self.labels, &mut out),
-        }
-        .map_err(|e| ParserError::Io(e.to_string()))?;
-        Ok(Parsed { bytes: out, words: cols.len(), no_upos, no_feats })
-    }
-}
-
-/// What [`Worker::process`] gives for one block.
-#[derive(Default)]
-struct Parsed {
-    bytes: Vec<u8>,
-    words: usize,
-    no_upos: usize,
-    no_feats: usize,
-}
-
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     // The output is checked (and opened) before any input is read.
     let input = args.input.as_deref().unwrap_or(Path::new("-"));
@@ -135,14 +72,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         if batch.is_empty() {
             break;
         }
-        let outputs: Vec<Result<Parsed, ParserError>> = pool.install(|| {
-            batch
-                .par_iter()
-                .map_init(
-                    || Worker { parser: AnyParser::new(&model, beam), tokens: Tokens::default(), labels: Vec::new() },
-                    |w, raw| w.process(&model, raw, &file),
-                )
-                .collect()
+        let outputs: Vec<Result<ParsedBlock, ParserError>> = pool.install(|| {
+            batch.par_iter().map_init(|| BlockParser::new(&model, beam), |p, raw| p.parse(raw, &file)).collect()
         });
         let out = sink.writer();
         for o in outputs {

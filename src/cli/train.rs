@@ -6,19 +6,9 @@ use super::CliError;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tabula::oracle::{Algorithm, Root, Strategy, System};
 use tabula::parser::global::{Search, Update};
-use tabula::parser::train::{
-    attachment, encode_pseudo_projective, read_gold, OracleKind, Projectivize, TrainOptions, Trainer,
-};
-
-fn update_name(u: UpdateArg) -> &'static str {
-    match u {
-        UpdateArg::Early => "early",
-        UpdateArg::MaxViolation => "max-violation",
-        UpdateArg::Full => "full",
-    }
-}
+use tabula::parser::run::{train, EpochReport, Observer, OptionStyle, TrainSettings};
+use tabula::parser::train::{encode_pseudo_projective, read_gold, OracleKind, Projectivize, TrainOptions, Trainer};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum OracleArg {
@@ -157,89 +147,37 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    if args.oracle == OracleArg::Static {
-        for (given, name) in [(args.algorithm.is_some(), "--algorithm"), (args.strategy.is_some(), "--strategy")] {
-            if given {
-                return Err(format!(
-                    "{name} applies to the dynamic oracle (--oracle dynamic); the static oracle follows the canonical computation"
-                )
-                .into());
-            }
-        }
-    }
-    if args.skip_nonprojective {
-        if let Some(p) = args.projectivize {
-            return Err(format!(
-                "--projectivize {}: with --skip-nonprojective no tree is left to projectivize",
-                clap::ValueEnum::to_possible_value(&p).map_or(String::new(), |v| v.get_name().to_owned())
-            )
-            .into());
-        }
-    }
-    let explores = args.oracle == OracleArg::Dynamic && args.beam == 1;
-    for (given, name) in [(args.explore_from.is_some(), "--explore-from"), (args.explore_p.is_some(), "--explore-p")] {
-        if given && !explores {
-            return Err(format!(
-                "{name}: exploration is part of greedy training with the dynamic oracle (--oracle dynamic --beam 1); {}",
-                if args.beam > 1 { "a beam explores by keeping the wrong hypotheses it scores best" } else { "the static oracle follows the gold computation" }
-            )
-            .into());
-        }
-    }
-    let explore_from = args.explore_from.unwrap_or(1);
-    let explore_p = args.explore_p.unwrap_or(0.9);
-    if !(0.0..=1.0).contains(&explore_p) {
-        return Err(format!("--explore-p {explore_p} is not a probability").into());
-    }
-    let search = if args.beam == 1 {
-        if let Some(u) = args.update {
-            return Err(format!(
-                "--update {}: with --beam 1 training is local (an update at every wrong step); global updates need --beam 2 or more",
-                update_name(u)
-            )
-            .into());
-        }
-        if args.restart {
-            return Err(
-                "--restart: with --beam 1 training restarts after every update already; it needs --beam 2 or more"
-                    .into(),
-            );
-        }
-        Search::Greedy
-    } else {
-        let update = match args.update.unwrap_or(UpdateArg::Early) {
+    let settings = TrainSettings {
+        system: args.system.parse()?,
+        oracle: match args.oracle {
+            OracleArg::Static => OracleKind::Static,
+            OracleArg::Dynamic => OracleKind::Dynamic,
+        },
+        algorithm: args.algorithm.as_deref().map(str::parse).transpose()?,
+        strategy: args.strategy.as_deref().map(str::parse).transpose()?,
+        max_gamma: args.max_gamma,
+        projectivize: args.projectivize.map(|p| match p {
+            ProjectivizeArg::None => Projectivize::None,
+            ProjectivizeArg::Optimal => Projectivize::Optimal,
+            ProjectivizeArg::Lift => Projectivize::Lift,
+        }),
+        skip_nonprojective: args.skip_nonprojective,
+        feats: args.feats,
+        epochs: args.epochs,
+        beam: args.beam,
+        update: args.update.map(|u| match u {
             UpdateArg::Early => Update::Early,
             UpdateArg::MaxViolation => Update::MaxViolation,
             UpdateArg::Full => Update::Full,
-        };
-        Search::Beam {
-            width: args.beam as usize,
-            update,
-            restart: args.restart,
-            labels: args.beam_labels.map(|m| m as usize),
-        }
-    };
-    let system: System = args.system.parse()?;
-    let root: Root = args.root.as_deref().unwrap_or("first").parse()?;
-    if !root.offered(system) {
-        return Err(format!(
-            "--root last: the root in last position is offered for arc-hybrid and arc-eager, not {system}"
-        )
-        .into());
-    }
-    if args.max_gamma.is_some() && system != System::Attardi {
-        return Err(format!("--max-gamma applies to --system attardi only (its tabular oracle), not {system}").into());
-    }
-    let max_gamma = args.max_gamma.unwrap_or(tabula::oracle::attardi::tabular::DEFAULT_MAX_GAMMA);
-    let algorithm: Algorithm = args.algorithm.as_deref().unwrap_or("auto").parse()?;
-    let strategy: Strategy = match &args.strategy {
-        Some(s) => s.parse()?,
-        None if matches!(system, System::LrSpine | System::Attardi) => Strategy::None,
-        None => Strategy::Lbr,
-    };
-    let oracle = match args.oracle {
-        OracleArg::Static => OracleKind::Static,
-        OracleArg::Dynamic => OracleKind::Dynamic,
+        }),
+        restart: args.restart,
+        beam_labels: args.beam_labels,
+        explore_from: args.explore_from,
+        explore_p: args.explore_p,
+        seed: args.seed,
+        step_bits: args.step_bits,
+        label_bits: args.label_bits,
+        root: args.root.as_deref().map(str::parse).transpose()?,
     };
     if let Some(scheme) = args.pseudo_projective {
         if args.skip_nonprojective || args.projectivize == Some(ProjectivizeArg::None) {
@@ -250,58 +188,14 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             .into());
         }
     }
-    let projectivize = match args.projectivize.unwrap_or(ProjectivizeArg::Optimal) {
-        ProjectivizeArg::None => Projectivize::None,
-        ProjectivizeArg::Optimal => Projectivize::Optimal,
-        ProjectivizeArg::Lift => Projectivize::Lift,
-    };
-    let options = TrainOptions {
-        system,
-        oracle,
-        algorithm,
-        strategy,
-        projectivize,
-        skip_nonprojective: args.skip_nonprojective,
-        feats: args.feats,
-        explore_from,
-        explore_p,
-        seed: args.seed,
-        step_bits: args.step_bits,
-        label_bits: args.label_bits,
-        max_gamma,
-        search,
-        root,
-        pseudo_projective: args.pseudo_projective,
-    };
+    let mut options = settings.resolve(OptionStyle::CommandLine)?;
+    options.pseudo_projective = args.pseudo_projective;
     // Opened before any input is read: an unwritable path fails at once.
     let inputs = [Some(&args.train), args.dev.as_ref(), args.init.as_ref()];
     let mut output =
         Output::create_apart(Some(&args.output), &inputs.iter().flatten().map(|p| p.as_path()).collect::<Vec<_>>())?;
-    // The model to continue from, checked before the data are read.
-    let init = match &args.init {
-        Some(p) => {
-            let init = tabula::parser::Model::load(p)?;
-            if init.pseudo_projective != args.pseudo_projective {
-                let name =
-                    |s: Option<tabula::projectivize::pseudo::Scheme>| s.map_or("none".to_owned(), |s| s.to_string());
-                return Err(format!(
-                    "--init {}: the model was trained with pseudo-projective labels {}, this training asks for {}",
-                    p.display(),
-                    name(init.pseudo_projective),
-                    name(args.pseudo_projective)
-                )
-                .into());
-            }
-            Some(init)
-        }
-        None => None,
-    };
     let (input, name) = open(&args.train)?;
     let mut gold = read_gold(input, &name)?;
-    if let Some(scheme) = args.pseudo_projective {
-        let moved = encode_pseudo_projective(&mut gold, projectivize, scheme, &name)?;
-        eprintln!("{name}: pseudo-projective ({scheme}): {moved} moved words encoded in their DEPREL");
-    }
     let dev = match &args.dev {
         Some(p) => {
             let (input, name) = open(p)?;
@@ -309,69 +203,121 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
         None => None,
     };
-    let mut trainer = match init {
-        Some(init) => Trainer::from_model(options, gold, &name, init)?,
-        None => Trainer::new(options, gold, &name)?,
-    };
-    let p = trainer.prepared().clone();
-    if p.outside_class + p.too_large > 0 {
-        eprintln!(
-            "{name}: left out {} trees {system} cannot build and {} beyond the tabular oracle's limit (--max-gamma {})",
-            p.outside_class, p.too_large, max_gamma
-        );
+    let init = args.init.as_deref().map(tabula::parser::Model::load).transpose()?;
+    if let (Some(p), Some(init)) = (&args.init, &init) {
+        if init.pseudo_projective != args.pseudo_projective {
+            let name = |s: Option<tabula::projectivize::pseudo::Scheme>| s.map_or("none".to_owned(), |s| s.to_string());
+            return Err(format!(
+                "--init {}: the model was trained with pseudo-projective labels {}, this training asks for {}",
+                p.display(),
+                name(init.pseudo_projective),
+                name(args.pseudo_projective)
+            )
+            .into());
+        }
     }
-    eprintln!(
-        "{name}: {} sentences, {} tokens, {} labels; {} non-projective ({} skipped, {} heads changed); {system}, {}",
-        p.sentences,
-        p.tokens,
-        trainer.labels().len(),
-        p.nonprojective,
-        p.skipped,
-        p.changed_heads,
-        match (oracle, search) {
-            (OracleKind::Static, Search::Greedy) => "static oracle, greedy".to_owned(),
-            (OracleKind::Dynamic, Search::Greedy) => format!(
-                "dynamic oracle ({algorithm}), greedy, exploring from epoch {} with p = {explore_p}",
-                explore_from + 1
-            ),
-            (_, Search::Beam { width, update, restart, labels }) => format!(
-                "{} oracle{}, beam {width}{}, {} update{}",
-                if oracle == OracleKind::Static { "static" } else { "global dynamic" },
-                if oracle == OracleKind::Dynamic { format!(" ({algorithm})") } else { String::new() },
-                labels.map_or(String::new(), |m| format!(" ({m} labels per step)")),
-                update.name(),
-                if restart { " with restart" } else { "" }
-            ),
+    if let Some(scheme) = args.pseudo_projective {
+        let moved = encode_pseudo_projective(&mut gold, options.projectivize, scheme, &name)?;
+        eprintln!("{name}: pseudo-projective ({scheme}): {moved} moved words encoded in their DEPREL");
+    }
+    let mut printer = Printer { name: &name, epochs: args.epochs, options: options.clone(), tokens: None, bar: None };
+    let trained = train(options, args.epochs, gold, &name, dev.as_deref(), init, &mut printer)?;
+    output.writer().write_all(&trained.model.to_bytes())?;
+    output.commit()?;
+    match trained.dev {
+        Some(c) => eprintln!(
+            "wrote {} (epoch {}: dev UAS {:.2} LAS {:.2})",
+            args.output.display(),
+            trained.epoch,
+            c.uas(),
+            c.las()
+        ),
+        None => eprintln!("wrote {} (epoch {})", args.output.display(), trained.epoch),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints the training on standard error: the data, a progress bar per
+/// epoch (on a terminal), a line per epoch.
+struct Printer<'a> {
+    name: &'a str,
+    epochs: usize,
+    options: TrainOptions,
+    /// The tokens of an epoch, on a terminal (else no progress bar).
+    tokens: Option<u64>,
+    /// The bar of the epoch under way.
+    bar: Option<(usize, indicatif::ProgressBar)>,
+}
+
+impl Observer for Printer<'_> {
+    fn prepared(&mut self, trainer: &Trainer) {
+        let (name, o) = (self.name, &self.options);
+        let (system, oracle, algorithm, explore_p) = (o.system, o.oracle, o.algorithm, o.explore_p);
+        let p = trainer.prepared();
+        if p.outside_class + p.too_large > 0 {
+            eprintln!(
+                "{name}: left out {} trees {system} cannot build and {} beyond the tabular oracle's limit (--max-gamma {})",
+                p.outside_class, p.too_large, o.max_gamma
+            );
         }
-    );
-    let mut best: Option<(f64, f64, usize, tabula::parser::Model)> = None;
-    for e in 1..=args.epochs {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let b = indicatif::ProgressBar::new(p.tokens);
+        eprintln!(
+            "{name}: {} sentences, {} tokens, {} labels; {} non-projective ({} skipped, {} heads changed); {system}, {}",
+            p.sentences,
+            p.tokens,
+            trainer.labels().len(),
+            p.nonprojective,
+            p.skipped,
+            p.changed_heads,
+            match (oracle, o.search) {
+                (OracleKind::Static, Search::Greedy) => "static oracle, greedy".to_owned(),
+                (OracleKind::Dynamic, Search::Greedy) => format!(
+                    "dynamic oracle ({algorithm}), greedy, exploring from epoch {} with p = {explore_p}",
+                    o.explore_from + 1
+                ),
+                (_, Search::Beam { width, update, restart, labels }) => format!(
+                    "{} oracle{}, beam {width}{}, {} update{}",
+                    if oracle == OracleKind::Static { "static" } else { "global dynamic" },
+                    if oracle == OracleKind::Dynamic { format!(" ({algorithm})") } else { String::new() },
+                    labels.map_or(String::new(), |m| format!(" ({m} labels per step)")),
+                    update.name(),
+                    if restart { " with restart" } else { "" }
+                ),
+            }
+        );
+        self.tokens = std::io::stderr().is_terminal().then_some(p.tokens);
+    }
+
+    fn progress(&mut self, epoch: usize, tokens: u64) {
+        let Some(total) = self.tokens else { return };
+        if self.bar.as_ref().is_none_or(|(shown, _)| *shown != epoch) {
+            let bar = indicatif::ProgressBar::new(total);
             if let Ok(style) = indicatif::ProgressStyle::with_template(&format!(
-                "epoch {e}/{} {{bar:40}} {{pos}}/{{len}} tokens {{elapsed}} eta {{eta}}",
-                args.epochs
+                "epoch {epoch}/{} {{bar:40}} {{pos}}/{{len}} tokens {{elapsed}} eta {{eta}}",
+                self.epochs
             )) {
-                b.set_style(style);
+                bar.set_style(style);
             }
-            b
-        });
-        let stats = trainer.epoch(&mut |t| {
-            if let Some(b) = &bar {
-                b.inc(t);
-            }
-        })?;
-        if let Some(b) = bar {
-            b.finish_and_clear();
+            self.bar = Some((epoch, bar));
         }
+        if let Some((_, bar)) = &self.bar {
+            bar.inc(tokens);
+        }
+    }
+
+    fn epoch(&mut self, report: &EpochReport) {
+        if let Some((_, bar)) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+        let stats = &report.stats;
         let mut line = format!(
-            "epoch {e}/{}: {} tokens in {:.2} s ({:.0} tokens/s), ",
-            args.epochs,
+            "epoch {}/{}: {} tokens in {:.2} s ({:.0} tokens/s), ",
+            stats.epoch,
+            self.epochs,
             stats.tokens,
             stats.seconds,
             stats.tokens as f64 / stats.seconds.max(1e-9),
         );
-        match search {
+        match self.options.search {
             Search::Greedy => line.push_str(&format!(
                 "step errors {:.2}%, label errors {}, explored {}",
                 100.0 * stats.step_errors as f64 / (stats.configurations.max(1)) as f64,
@@ -391,33 +337,12 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         if stats.abandoned > 0 {
             line.push_str(&format!(", abandoned {} (oracle size limits)", stats.abandoned));
         }
-        let model = trainer.model();
-        let (uas, las) = match &dev {
-            Some(d) => {
-                let c = attachment(&model, d);
-                line.push_str(&format!("; dev UAS {:.2} LAS {:.2}", c.uas(), c.las()));
-                (c.uas(), c.las())
-            }
-            None => (0.0, e as f64),
-        };
-        let better = best.as_ref().is_none_or(|b| (las, uas) > (b.1, b.0));
-        if better {
-            if dev.is_some() {
+        if let Some(c) = report.dev {
+            line.push_str(&format!("; dev UAS {:.2} LAS {:.2}", c.uas(), c.las()));
+            if report.best {
                 line.push_str(" (best)");
             }
-            best = Some((uas, las, e, model));
         }
         eprintln!("{line}");
     }
-    let Some((uas, las, epoch, model)) = best else {
-        return Err("--epochs 0: nothing trained".into());
-    };
-    output.writer().write_all(&model.to_bytes())?;
-    output.commit()?;
-    if dev.is_some() {
-        eprintln!("wrote {} (epoch {epoch}: dev UAS {uas:.2} LAS {las:.2})", args.output.display());
-    } else {
-        eprintln!("wrote {} (epoch {epoch})", args.output.display());
-    }
-    Ok(ExitCode::SUCCESS)
 }

@@ -16,6 +16,8 @@
 //!   global training decodes with;
 //! * [`global`] — global training with the exact global dynamic oracle
 //!   (early update, max-violation, full update, restart);
+//! * [`run`] — a training run as `tabula train` and Python start it: the
+//!   options checked once, the epochs, the model of the best dev LAS;
 //! * [`eval`] — UAS and LAS (CoNLL 2018: the universal part of DEPREL).
 //!
 //! ```
@@ -40,6 +42,7 @@ pub mod features;
 pub mod global;
 pub mod model;
 pub mod perceptron;
+pub mod run;
 pub mod train;
 
 pub use model::{AnyParser, Model, Parser};
@@ -113,6 +116,43 @@ pub enum ParserError {
     TooMuchMemory(#[from] crate::memory::TooMuchMemory),
 }
 
+/// How option names are written in messages: `--explore-p 2` on the
+/// command line, `explore_p=2` from Python.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum OptionStyle {
+    #[default]
+    CommandLine,
+    Python,
+}
+
+impl OptionStyle {
+    /// The option `name` (written with `-`): `--name` or `name`.
+    pub fn name(self, name: &str) -> String {
+        match self {
+            OptionStyle::CommandLine => format!("--{name}"),
+            OptionStyle::Python => name.replace('-', "_"),
+        }
+    }
+
+    /// The option `name` given `value` (a number, or a word in `quoted`
+    /// form): `--name value` or `name=value` (`name="value"`).
+    pub fn given(self, name: &str, value: &str, quoted: bool) -> String {
+        match self {
+            OptionStyle::CommandLine => format!("--{name} {value}"),
+            OptionStyle::Python if quoted => format!("{}=\"{value}\"", name.replace('-', "_")),
+            OptionStyle::Python => format!("{}={value}", name.replace('-', "_")),
+        }
+    }
+
+    /// A flag that was given: `--name` or `name=True`.
+    pub fn flag(self, name: &str) -> String {
+        match self {
+            OptionStyle::CommandLine => format!("--{name}"),
+            OptionStyle::Python => format!("{}=True", name.replace('-', "_")),
+        }
+    }
+}
+
 /// The text of [`ParserError::ModelSize`].
 fn model_size_message(
     system: crate::oracle::System,
@@ -146,17 +186,17 @@ impl ParserError {
         system: crate::oracle::System,
         static_oracle: bool,
         algorithm: crate::oracle::Algorithm,
+        style: OptionStyle,
     ) -> ParserError {
-        let projectivize = "--projectivize optimal|lift or --skip-nonprojective";
+        let projectivize =
+            format!("{} or {}", style.given("projectivize", "optimal|lift", true), style.flag("skip-nonprojective"));
+        let cubic = style.given("algorithm", "cubic|auto", true);
         let (needs, fix) = if system == crate::oracle::System::LrSpine {
-            (format!("{system}'s oracle"), projectivize.to_owned())
+            (format!("{system}'s oracle"), projectivize)
         } else if static_oracle {
-            (
-                "the static oracle".to_owned(),
-                format!("{projectivize}, or the dynamic oracle with --algorithm cubic|auto"),
-            )
+            ("the static oracle".to_owned(), format!("{projectivize}, or the dynamic oracle with {cubic}"))
         } else {
-            (format!("the {} algorithm", algorithm.name()), format!("{projectivize}, or --algorithm cubic|auto"))
+            (format!("the {} algorithm", algorithm.name()), format!("{projectivize}, or {cubic}"))
         };
         ParserError::NeedsProjective { file: file.to_owned(), line, needs, fix }
     }

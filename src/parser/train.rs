@@ -102,21 +102,29 @@ pub fn read_gold<R: BufRead>(input: R, file: &str) -> Result<Vec<GoldSentence>, 
     while let Some(raw) = reader.next_raw() {
         let raw =
             raw.map_err(|e| ParserError::Conllu { file: file.to_owned(), line: e.line, reason: e.kind.to_string() })?;
-        let cols = Columns::scan(&raw, file)?;
+        out.extend(GoldSentence::from_raw(&raw, file)?);
+    }
+    Ok(out)
+}
+
+impl GoldSentence {
+    /// The gold sentence of one CoNLL-U block (`None`: a block without
+    /// words), as [`read_gold`] reads it. O(bytes).
+    pub fn from_raw(raw: &crate::conllu::RawSentence, file: &str) -> Result<Option<GoldSentence>, ParserError> {
+        let cols = Columns::scan(raw, file)?;
         if cols.is_empty() {
-            continue;
+            return Ok(None);
         }
         let tree = cols.heads(&raw.text, file)?;
         let deprels =
             cols.words.iter().map(|w| String::from_utf8_lossy(&raw.text[w.deprel.clone()]).into_owned()).collect();
-        out.push(GoldSentence {
+        Ok(Some(GoldSentence {
             tokens: Tokens::from_columns(&raw.text, &cols),
             tree,
             deprels,
             first_line: raw.first_line,
-        });
+        }))
     }
-    Ok(out)
 }
 
 /// UAS / LAS (universal labels) of `model` on `data`, parsed in parallel
@@ -250,6 +258,9 @@ pub struct TrainOptions {
     /// were encoded by [`encode_pseudo_projective`]; the model records the
     /// scheme and its output is decoded (dev scores included).
     pub pseudo_projective: Option<Scheme>,
+    /// How errors name the options (the command line's `--projectivize`,
+    /// or Python's `projectivize=`).
+    pub style: super::OptionStyle,
 }
 
 impl Default for TrainOptions {
@@ -271,6 +282,7 @@ impl Default for TrainOptions {
             search: Search::Greedy,
             root: Root::First,
             pseudo_projective: None,
+            style: super::OptionStyle::CommandLine,
         }
     }
 }
@@ -295,18 +307,19 @@ pub struct Prepared {
 impl Prepared {
     /// Why no sentence is left, for [`ParserError::EmptyTreebank`]: the
     /// trees left out and the reason, or nothing if the file had none.
-    fn why_empty(&self, max_gamma: usize) -> String {
+    fn why_empty(&self, max_gamma: usize, style: super::OptionStyle) -> String {
         let mut parts = Vec::new();
         if self.skipped > 0 {
-            parts.push(format!("{} non-projective skipped (--skip-nonprojective)", self.skipped));
+            parts.push(format!("{} non-projective skipped ({})", self.skipped, style.flag("skip-nonprojective")));
         }
         if self.outside_class > 0 {
             parts.push(format!("{} outside the trees attardi can build", self.outside_class));
         }
         if self.too_large > 0 {
             parts.push(format!(
-                "{} beyond the tabular oracle's limit on |γ| (--max-gamma {max_gamma}; raise it to keep them)",
-                self.too_large
+                "{} beyond the tabular oracle's limit on |γ| ({}; raise it to keep them)",
+                self.too_large,
+                style.given("max-gamma", &max_gamma.to_string(), false)
             ));
         }
         if parts.is_empty() {
@@ -488,7 +501,14 @@ impl Trainer {
                 if needs_projective && !tree.is_projective() {
                     let static_oracle = options.oracle == OracleKind::Static;
                     let (system, algorithm) = (options.system, options.algorithm);
-                    return Err(ParserError::needs_projective(file, s.first_line, system, static_oracle, algorithm));
+                    return Err(ParserError::needs_projective(
+                        file,
+                        s.first_line,
+                        system,
+                        static_oracle,
+                        algorithm,
+                        options.style,
+                    ));
                 }
                 if options.system == System::Attardi && !tree.is_projective() {
                     // Every projective tree is in Attardi's class (its
@@ -529,7 +549,7 @@ impl Trainer {
         if items.is_empty() {
             return Err(ParserError::EmptyTreebank {
                 file: file.to_owned(),
-                why: prepared.why_empty(options.max_gamma),
+                why: prepared.why_empty(options.max_gamma, options.style),
             });
         }
         // The tables' widths (as Model::zeros makes them), checked against the memory limit first.

@@ -1,4 +1,5 @@
-"""tabula: exact dependency-parsing computations, with a Rust core.
+"""tabula_parsing: exact dependency-parsing computations and a trained
+dependency parser, with a Rust core (the ``tabula`` command line's).
 
 Nederhof (2019), *Calculating the Optimal Step in Shift-Reduce Dependency
 Parsing: From Cubic to Linear Time*, gives the oracles and the engine this
@@ -6,22 +7,27 @@ package exposes:
 
 * optimal steps ("dynamic oracles") for arc-standard (Sec. 2 configurations
   and strategies; Sec. 4 cubic, Sec. 5 quadratic, Sec. 6 linear algorithms;
-  Sec. 7 the incremental session), and for arc-hybrid and arc-eager (the
-  grammar oracle, and closed forms for projective gold trees):
-  :class:`Oracle`, :class:`Session`, :class:`Configuration`,
-  :func:`scores_batch`, :func:`apply_batch`;
+  Sec. 7 the incremental session), for arc-hybrid and arc-eager (the
+  grammar oracle, and closed forms for projective gold trees), LR-spine
+  and Attardi's system: :class:`Oracle`, :class:`Session`,
+  :class:`Configuration`, :func:`scores_batch`, :func:`apply_batch`;
+* a transition-based parser trained with those oracles, greedy or with a
+  beam, as ``tabula train``, ``parse`` and ``eval``: :class:`Parser`,
+  :func:`evaluate`;
 * optimal projectivization and counting of optimal projective trees
   (Sec. 3, Table 3; Sec. 8.1, Fig. 8): :func:`projectivize`, :func:`count`
   and their batch forms;
 * the Eisner-Satta engine over any split bilexical grammar (Sec. 3,
   Table 2): :class:`Grammar`;
 * CoNLL-U reading and byte-exact writing: :func:`read_conllu`,
-  :func:`write_conllu`.
+  :func:`write_conllu`, :class:`Sentence`.
 
 Gold trees are the heads of words 1..n (0 is the root), as a list, a tuple,
-a NumPy integer array or a :class:`Tree`. Bad configurations or trees raise
-``ValueError`` with the command line's messages; grammar files with errors
-raise :class:`GrammarError`.
+a NumPy integer array or a :class:`Tree`; a leading -1 (the root's slot) is
+accepted and dropped. Bad configurations or trees raise ``ValueError`` with
+the command line's messages; grammar files with errors raise
+:class:`GrammarError`; unreadable files ``OSError``; computations beyond the
+memory limit (:func:`set_max_memory`) ``MemoryError``.
 """
 
 from ._tabula import (
@@ -29,6 +35,7 @@ from ._tabula import (
     Grammar,
     GrammarError,
     Oracle,
+    Parser,
     Sentence,
     Session,
     Tree,
@@ -36,11 +43,14 @@ from ._tabula import (
     apply_batch,
     count,
     count_batch,
+    evaluate,
+    max_memory,
     parse_conllu,
     projectivize,
     projectivize_batch,
     read_conllu,
     scores_batch,
+    set_max_memory,
     steps,
     systems,
     write_conllu,
@@ -51,6 +61,7 @@ __all__ = [
     "Grammar",
     "GrammarError",
     "Oracle",
+    "Parser",
     "Sentence",
     "Session",
     "Tree",
@@ -58,11 +69,14 @@ __all__ = [
     "apply_batch",
     "count",
     "count_batch",
+    "evaluate",
+    "max_memory",
     "parse_conllu",
     "projectivize",
     "projectivize_batch",
     "read_conllu",
     "scores_batch",
+    "set_max_memory",
     "steps",
     "systems",
     "write_conllu",

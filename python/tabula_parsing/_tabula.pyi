@@ -1,4 +1,4 @@
-"""Type stubs of the Rust extension ``tabula._tabula`` (re-exported by ``tabula``).
+"""Type stubs of the Rust extension ``tabula_parsing._tabula`` (re-exported by ``tabula_parsing``).
 
 Paper references are to Nederhof (2019), *Calculating the Optimal Step in
 Shift-Reduce Dependency Parsing: From Cubic to Linear Time*.
@@ -15,6 +15,7 @@ __all__ = [
     "Grammar",
     "GrammarError",
     "Oracle",
+    "Parser",
     "Sentence",
     "Session",
     "Tree",
@@ -22,11 +23,14 @@ __all__ = [
     "apply_batch",
     "count",
     "count_batch",
+    "evaluate",
+    "max_memory",
     "parse_conllu",
     "projectivize",
     "projectivize_batch",
     "read_conllu",
     "scores_batch",
+    "set_max_memory",
     "steps",
     "systems",
     "write_conllu",
@@ -36,7 +40,8 @@ __version__: str
 
 #: _Heads of words 1..n (0 = the root): a sequence of ints, a 1-D NumPy
 #: integer array, a checked :class:`Tree`, or a CoNLL-U :class:`Sentence`
-#: (its gold tree); the last two are used without copying.
+#: (its gold tree); the last two are used without copying. A leading -1
+#: (the root's slot, ``[-1, h1, ..., hn]``) is dropped.
 _Heads = Union["Tree", "Sentence", Sequence[int], npt.NDArray[np.integer[Any]]]
 #: Node numbers (a stack or a buffer).
 _Nodes = Union[Sequence[int], npt.NDArray[np.integer[Any]]]
@@ -250,22 +255,49 @@ def count_batch(trees: Sequence[_Heads], *, with_best: bool = False, single_root
 
 @final
 class Sentence:
-    """One sentence of a CoNLL-U file: its lines as read and its gold tree."""
+    """One sentence of a CoNLL-U file: its lines as read, its gold tree (if
+    its HEAD column is not ``_``) and the columns of its syntactic words."""
 
     @property
-    def heads(self) -> list[int]: ...
+    def heads(self) -> Optional[list[int]]:
+        """The heads of words 1..n; ``None`` for a sentence without a tree."""
     @property
-    def tree(self) -> Tree: ...
+    def tree(self) -> Tree:
+        """``ValueError`` for a sentence without a tree."""
     @property
-    def sent_id(self) -> Optional[str]: ...
+    def has_tree(self) -> bool: ...
+    @property
+    def forms(self) -> list[str]: ...
+    @property
+    def lemmas(self) -> list[str]: ...
+    @property
+    def upos(self) -> list[str]: ...
+    @property
+    def xpos(self) -> list[str]: ...
+    @property
+    def feats(self) -> list[str]: ...
+    @property
+    def deprels(self) -> list[str]: ...
+    @property
+    def deps(self) -> list[str]: ...
+    @property
+    def misc(self) -> list[str]: ...
+    @property
+    def sent_id(self) -> Optional[str]:
+        """The value of ``# sent_id = ...``."""
+    @property
+    def text(self) -> Optional[str]:
+        """The value of ``# text = ...``."""
     @property
     def first_line(self) -> int: ...
-    @property
-    def text(self) -> str: ...
+    def to_conllu(self) -> str:
+        """The sentence's lines exactly as read, with its trailing blank line."""
     def __len__(self) -> int: ...
 
 def read_conllu(path: _PathLike) -> list[Sentence]:
-    """Every sentence of a CoNLL-U file. ``ValueError`` ``file:line: message`` if malformed."""
+    """Every sentence of a CoNLL-U file (plain, xz or gzip); a sentence whose
+    every HEAD is ``_`` has no tree (text to parse). ``ValueError``
+    ``file:line: message`` if malformed."""
 
 def parse_conllu(text: str, name: str = "<string>") -> list[Sentence]:
     """Every sentence of CoNLL-U text; ``name`` stands for the file in messages."""
@@ -306,10 +338,83 @@ class Grammar:
     ) -> list[int]:
         """A best tree: the heads of positions 1..n. ``ValueError`` if no derivation."""
 
+_Treebank = Union[_PathLike, Sequence[Sentence]]
+
+@final
+class Parser:
+    """A trained transition-based dependency parser (averaged perceptron,
+    Zhang & Nivre 2011 features), as ``tabula train`` writes it and
+    ``tabula parse`` applies it. Picklable (as its model file's bytes)."""
+
+    @staticmethod
+    def train(
+        train: _Treebank,
+        dev: Optional[_Treebank] = None,
+        *,
+        system: str = "arc-hybrid",
+        oracle: str = "dynamic",
+        algorithm: Optional[str] = None,
+        strategy: Optional[str] = None,
+        max_gamma: Optional[int] = None,
+        projectivize: Optional[str] = None,
+        skip_nonprojective: bool = False,
+        feats: bool = False,
+        epochs: int = 10,
+        beam: int = 1,
+        update: Optional[str] = None,
+        restart: bool = False,
+        beam_labels: Optional[int] = None,
+        explore_from: Optional[int] = None,
+        explore_p: Optional[float] = None,
+        seed: int = 1,
+        step_bits: int = 20,
+        label_bits: int = 18,
+        root: Optional[str] = None,
+        init: Optional[Union["Parser", _PathLike]] = None,
+        threads: Optional[int] = None,
+        verbose: bool = False,
+    ) -> "Parser":
+        """Trains as ``tabula train`` with the same options (an option without
+        effect in the mode chosen is a ``ValueError``); the same model, byte for
+        byte, from the same data and seed."""
+    @staticmethod
+    def load(path: _PathLike) -> "Parser": ...
+    def save(self, path: _PathLike) -> None: ...
+    def to_bytes(self) -> bytes:
+        """The bytes of the model file."""
+    @staticmethod
+    def from_bytes(data: bytes) -> "Parser": ...
+    def __reduce__(self) -> tuple[Any, tuple[bytes]]: ...
+    def parse(
+        self, sentences: Sequence[Sentence], *, beam: Optional[int] = None, threads: int = 1
+    ) -> list[Sentence]:
+        """New sentences with HEAD and DEPREL filled, as ``tabula parse`` writes them."""
+    @property
+    def system(self) -> str: ...
+    @property
+    def labels(self) -> list[str]: ...
+    @property
+    def beam(self) -> int: ...
+    @property
+    def beam_labels(self) -> Optional[int]: ...
+    @property
+    def feats(self) -> bool: ...
+    @property
+    def epoch(self) -> Optional[int]: ...
+    @property
+    def history(self) -> list[dict[str, Any]]: ...
+
+def evaluate(gold: _Treebank, pred: _Treebank) -> dict[str, Any]:
+    """UAS and LAS as ``tabula eval --json`` prints them."""
+
+def set_max_memory(size: Union[int, str]) -> None:
+    """The process-wide memory limit of one computation, as ``--max-memory``."""
+
+def max_memory() -> int: ...
+
 def systems() -> list[str]:
-    """The transition systems the whole API serves (scores, sessions, batch
-    arrays): all but ``lr-spine``, whose unbounded spine steps have no batch
-    column (it is accepted by name in ``Oracle`` and ``Session``)."""
+    """Every transition system: oracles, sessions, batch arrays and the parser."""
 
 def steps(system: str) -> list[str]:
-    """A system's steps, in the order of scores and batch columns."""
+    """A system's steps, in the order of the batch columns (LR-spine: ``shift``,
+    ``left_arc_1`` .. ``left_arc_32``, ``right_arc_1`` .. ``right_arc_32``)."""

@@ -1,0 +1,526 @@
+//! The trained parser from Python: [`PyParser`] (`Parser.train`, `load`,
+//! `save`, `parse`) and [`evaluate`], over the library's
+//! [`run`](tabula::parser::run) layer, which `tabula train` and `tabula
+//! parse` use too: the same options checked by the same code, the same
+//! models byte for byte, the same output.
+
+use crate::conllu::{os_error, Sentence};
+use crate::convert::value_error;
+use pyo3::exceptions::{PyFileNotFoundError, PyMemoryError, PyOSError, PyTypeError, PyUserWarning, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use rayon::prelude::*;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tabula::conllu::RawSentence;
+use tabula::parser::global::Update;
+use tabula::parser::run::{self, BlockParser, EpochReport, Observer, OptionStyle, ParsedBlock, TrainSettings};
+use tabula::parser::train::{read_gold, GoldSentence, OracleKind, Projectivize, Trainer};
+use tabula::parser::{Model, ParserError};
+
+/// A library error as a Python exception: `OSError` for files that cannot
+/// be read or written, `MemoryError` beyond the memory limit, else
+/// `ValueError`; the text is the command line's.
+pub(crate) fn parser_error(e: ParserError) -> PyErr {
+    let mut inner = &e;
+    while let ParserError::Model { source, .. } = inner {
+        inner = source;
+    }
+    match inner {
+        ParserError::Io(_) => PyOSError::new_err(e.to_string()),
+        ParserError::TooMuchMemory(m) => {
+            // The command line's text names `--max-memory`; Python's, `set_max_memory`.
+            let path = match &e {
+                ParserError::Model { path, .. } => format!("{path}: "),
+                _ => String::new(),
+            };
+            let human = tabula::memory::human;
+            PyMemoryError::new_err(format!(
+                "{path}{} would need about {} of memory, more than the limit of {} (raise it with set_max_memory)",
+                m.what,
+                human(m.needed),
+                human(m.limit)
+            ))
+        }
+        _ => PyValueError::new_err(e.to_string()),
+    }
+}
+
+/// A trained transition-based dependency parser (an averaged perceptron
+/// over the Zhang & Nivre 2011 features), as `tabula train` writes it and
+/// `tabula parse` applies it. Immutable; `parse` may be called from
+/// several threads at once. Picklable (as its model file's bytes).
+#[pyclass(module = "tabula_parsing", name = "Parser", frozen)]
+pub struct PyParser {
+    model: Arc<Model>,
+    /// The epoch whose model was kept (trained here), else `None`.
+    epoch: Option<usize>,
+    /// One dict per epoch (trained here).
+    history: Vec<EpochReport>,
+}
+
+/// Training data: a CoNLL-U file (plain, xz or gzip) or Sentences; the
+/// name used in messages.
+fn gold_data(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<(Vec<GoldSentence>, String)> {
+    if obj.is_instance_of::<PyString>() || obj.hasattr("__fspath__")? {
+        let path: PathBuf = obj.extract()?;
+        return py.detach(|| {
+            let input = tabula::conllu::compressed::open(&path).map_err(|e| os_error(&path, e))?;
+            let name = path.display().to_string();
+            let gold = read_gold(input, &name).map_err(parser_error)?;
+            Ok((gold, name))
+        });
+    }
+    let sentences = sentences_of(obj, what)?;
+    let name = sentences.first().map_or_else(|| format!("<{what}>"), |s| s.get().file.to_string());
+    let mut gold = Vec::with_capacity(sentences.len());
+    for s in &sentences {
+        let s = s.get();
+        gold.extend(GoldSentence::from_raw(s.raw(), &s.file).map_err(parser_error)?);
+    }
+    Ok((gold, name))
+}
+
+/// A sequence of `Sentence`s; `TypeError` naming `what` otherwise.
+fn sentences_of<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<'py, Sentence>>> {
+    let bad = || PyTypeError::new_err(format!("`{what}` must be a path or a list of Sentences (from read_conllu)"));
+    if obj.is_instance_of::<PyString>() {
+        return Err(bad());
+    }
+    let mut out = Vec::new();
+    for item in obj.try_iter().map_err(|_| bad())? {
+        out.push(item?.cast_into::<Sentence>().map_err(|_| bad())?);
+    }
+    Ok(out)
+}
+
+/// A keyword's value among `names` (the command line's words).
+fn choice<T: Copy>(key: &str, given: &str, names: &[(&str, T)]) -> PyResult<T> {
+    names.iter().find(|(n, _)| *n == given).map(|&(_, v)| v).ok_or_else(|| {
+        let all: Vec<String> = names.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+        PyValueError::new_err(format!("{key}=\"{given}\": expected one of {}", all.join(", ")))
+    })
+}
+
+/// `threads` as a rayon pool (`None`: the global pool).
+fn pool(threads: Option<usize>) -> PyResult<Option<rayon::ThreadPool>> {
+    match threads {
+        None => Ok(None),
+        Some(0) => Err(PyValueError::new_err("threads=0: at least one thread")),
+        Some(t) => rayon::ThreadPoolBuilder::new().num_threads(t).build().map(Some).map_err(value_error),
+    }
+}
+
+/// Prints a line per epoch on standard error (`verbose=True`) and keeps
+/// the reports.
+struct Reports {
+    verbose: bool,
+    epochs: usize,
+    kept: Vec<EpochReport>,
+}
+
+impl Observer for Reports {
+    fn prepared(&mut self, trainer: &Trainer) {
+        if self.verbose {
+            let p = trainer.prepared();
+            eprintln!(
+                "{} sentences, {} tokens, {} labels; {} non-projective ({} skipped, {} heads changed)",
+                p.sentences,
+                p.tokens,
+                trainer.labels().len(),
+                p.nonprojective,
+                p.skipped,
+                p.changed_heads
+            );
+        }
+    }
+
+    fn epoch(&mut self, report: &EpochReport) {
+        if self.verbose {
+            let s = &report.stats;
+            let dev = report.dev.map_or(String::new(), |c| format!("; dev UAS {:.2} LAS {:.2}", c.uas(), c.las()));
+            eprintln!(
+                "epoch {}/{}: {} tokens in {:.2} s, {} configurations, {} step errors, {} updates{dev}",
+                s.epoch, self.epochs, s.tokens, s.seconds, s.configurations, s.step_errors, s.updates
+            );
+        }
+        self.kept.push(report.clone());
+    }
+}
+
+/// One epoch's figures as a dict.
+fn report_dict<'py>(py: Python<'py>, r: &EpochReport) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    let s = &r.stats;
+    d.set_item("epoch", s.epoch)?;
+    d.set_item("sentences", s.sentences)?;
+    d.set_item("tokens", s.tokens)?;
+    d.set_item("configurations", s.configurations)?;
+    d.set_item("step_errors", s.step_errors)?;
+    d.set_item("label_errors", s.label_errors)?;
+    d.set_item("explored", s.explored)?;
+    d.set_item("updates", s.updates)?;
+    d.set_item("abandoned", s.abandoned)?;
+    d.set_item("beyond_depth", s.beyond_depth)?;
+    d.set_item("seconds", s.seconds)?;
+    d.set_item("dev_uas", r.dev.map(|c| c.uas()))?;
+    d.set_item("dev_las", r.dev.map(|c| c.las()))?;
+    Ok(d)
+}
+
+#[pymethods]
+impl PyParser {
+    /// Trains a parser as `tabula train` does, with the same options (the
+    /// same defaults; an option that has no effect in the mode chosen is a
+    /// `ValueError`, e.g. `update` with `beam=1`) and, from the same data
+    /// and seed, the same model byte for byte. `train` and `dev`: a CoNLL-U
+    /// file (plain, xz or gzip) or a list of Sentences with gold UPOS, HEAD
+    /// and DEPREL. The model kept is that of the best dev LAS, else the
+    /// last epoch's. `init`: a Parser (or model file) to continue from.
+    /// `threads`: the threads that score `dev` (the model does not depend
+    /// on them). Quiet unless `verbose`. The GIL is released while training.
+    ///
+    /// >>> parser = Parser.train("data/sample.conllu", epochs=2, step_bits=12, label_bits=10)
+    /// >>> parser.system
+    /// 'arc-hybrid'
+    #[staticmethod]
+    #[pyo3(signature = (train, dev = None, *, system = "arc-hybrid", oracle = "dynamic", algorithm = None,
+        strategy = None, max_gamma = None, projectivize = None, skip_nonprojective = false, feats = false,
+        epochs = 10, beam = 1, update = None, restart = false, beam_labels = None, explore_from = None,
+        explore_p = None, seed = 1, step_bits = 20, label_bits = 18, root = None, init = None,
+        threads = None, verbose = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn train(
+        py: Python<'_>,
+        train: &Bound<'_, PyAny>,
+        dev: Option<&Bound<'_, PyAny>>,
+        system: &str,
+        oracle: &str,
+        algorithm: Option<&str>,
+        strategy: Option<&str>,
+        max_gamma: Option<usize>,
+        projectivize: Option<&str>,
+        skip_nonprojective: bool,
+        feats: bool,
+        epochs: usize,
+        beam: u32,
+        update: Option<&str>,
+        restart: bool,
+        beam_labels: Option<u32>,
+        explore_from: Option<usize>,
+        explore_p: Option<f64>,
+        seed: u64,
+        step_bits: u32,
+        label_bits: u32,
+        root: Option<&str>,
+        init: Option<&Bound<'_, PyAny>>,
+        threads: Option<usize>,
+        verbose: bool,
+    ) -> PyResult<PyParser> {
+        let settings = TrainSettings {
+            system: system.parse().map_err(value_error)?,
+            oracle: choice("oracle", oracle, &[("static", OracleKind::Static), ("dynamic", OracleKind::Dynamic)])?,
+            algorithm: algorithm.map(str::parse).transpose().map_err(value_error)?,
+            strategy: strategy.map(str::parse).transpose().map_err(value_error)?,
+            max_gamma,
+            projectivize: projectivize
+                .map(|p| {
+                    let names = [
+                        ("none", Projectivize::None),
+                        ("optimal", Projectivize::Optimal),
+                        ("lift", Projectivize::Lift),
+                    ];
+                    choice("projectivize", p, &names)
+                })
+                .transpose()?,
+            skip_nonprojective,
+            feats,
+            epochs,
+            beam,
+            update: update
+                .map(|u| {
+                    let names =
+                        [("early", Update::Early), ("max-violation", Update::MaxViolation), ("full", Update::Full)];
+                    choice("update", u, &names)
+                })
+                .transpose()?,
+            restart,
+            beam_labels,
+            explore_from,
+            explore_p,
+            seed,
+            step_bits,
+            label_bits,
+            root: root.map(str::parse).transpose().map_err(value_error)?,
+        };
+        let options = settings.resolve(OptionStyle::Python).map_err(value_error)?;
+        let init = match init {
+            None => None,
+            Some(p) => match p.cast::<PyParser>() {
+                Ok(p) => Some((*p.get().model).clone()),
+                Err(_) => {
+                    let path: PathBuf = p.extract()?;
+                    Some(py.detach(|| Model::load(&path)).map_err(parser_error)?)
+                }
+            },
+        };
+        let pool = pool(threads)?;
+        let (data, name) = gold_data(py, train, "train")?;
+        let dev = dev.map(|d| gold_data(py, d, "dev")).transpose()?;
+        let mut reports = Reports { verbose, epochs, kept: Vec::new() };
+        let trained = py.detach(|| {
+            let dev = dev.as_ref().map(|(d, _)| d.as_slice());
+            let job = || run::train(options, epochs, data, &name, dev, init, &mut reports);
+            match &pool {
+                Some(p) => p.install(job),
+                None => job(),
+            }
+        });
+        let trained = trained.map_err(parser_error)?;
+        Ok(PyParser { model: Arc::new(trained.model), epoch: Some(trained.epoch), history: reports.kept })
+    }
+
+    /// Reads a model file written by `tabula train` or `Parser.save`
+    /// (`ValueError` for a file that is not one, corrupt or truncated;
+    /// `OSError` if it cannot be read; `MemoryError` beyond the memory
+    /// limit, `set_max_memory`).
+    ///
+    /// >>> Parser.load("data/sample.conllu")
+    /// Traceback (most recent call last):
+    /// ValueError: data/sample.conllu: not a tabula parser model (the first line is not TABULA-PARSER-MODEL)
+    #[staticmethod]
+    fn load(py: Python<'_>, path: PathBuf) -> PyResult<PyParser> {
+        let model = py.detach(|| Model::load(&path)).map_err(|e| match e {
+            ParserError::Io(m) if matches!(path.try_exists(), Ok(false)) => PyFileNotFoundError::new_err(m),
+            e => parser_error(e),
+        })?;
+        Ok(PyParser { model: Arc::new(model), epoch: None, history: Vec::new() })
+    }
+
+    /// Writes the model file (the bytes `tabula train` writes), to a
+    /// temporary file beside `path` renamed over it at the end.
+    fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
+        let model = Arc::clone(&self.model);
+        py.detach(move || write_atomically(&path, &model.to_bytes()))
+    }
+
+    /// Parses sentences as `tabula parse` does: new Sentences whose HEAD and
+    /// DEPREL columns are the parser's, every other byte as read (so
+    /// `write_conllu` writes what `tabula parse` writes). The input needs
+    /// FORM and UPOS (and FEATS for a model trained with `feats`); its
+    /// HEAD and DEPREL may be `_`. `beam`: the beam width (default: the
+    /// model's training width). `threads`: worker threads (the output does
+    /// not depend on them). The GIL is released while parsing. A sentence
+    /// without any UPOS is a `ValueError`; some words without UPOS, or no
+    /// FEATS for a `feats` model, a `UserWarning`.
+    ///
+    /// >>> parser = Parser.train("data/sample.conllu", epochs=2, step_bits=12, label_bits=10)
+    /// >>> parsed = parser.parse(read_conllu("data/sample.conllu"), threads=2)
+    /// >>> len(parsed), parsed[0].forms[:2], len(parsed[0].heads)
+    /// (6, ['Kim', 'saw'], 8)
+    #[pyo3(signature = (sentences, *, beam = None, threads = 1))]
+    fn parse<'py>(
+        &self,
+        py: Python<'py>,
+        sentences: &Bound<'py, PyAny>,
+        beam: Option<u32>,
+        threads: usize,
+    ) -> PyResult<Vec<Sentence>> {
+        let sentences = sentences_of(sentences, "sentences")?;
+        if let Some(b) = beam.filter(|b| !(1..=run::MAX_BEAM).contains(b)) {
+            return Err(PyValueError::new_err(format!("beam={b}: the beam width is 1 to {}", run::MAX_BEAM)));
+        }
+        let width = beam.unwrap_or(self.model.beam) as usize;
+        // One thread: this one (no pool to start).
+        let pool = if threads == 1 { None } else { pool(Some(threads))? };
+        let blocks: Vec<(&RawSentence, &Arc<str>)> = sentences.iter().map(|s| (s.get().raw(), &s.get().file)).collect();
+        let model = &*self.model;
+        let one =
+            |p: &mut BlockParser<'_>, &(raw, file): &(&RawSentence, &Arc<str>)| -> PyResult<(ParsedBlock, Sentence)> {
+                let block = p.parse(raw, file).map_err(parser_error)?;
+                let out = RawSentence { text: block.bytes.clone(), first_line: raw.first_line };
+                let sentence = Sentence::from_block(out, file).map_err(value_error)?;
+                Ok((block, sentence))
+            };
+        let parsed: Vec<PyResult<(ParsedBlock, Sentence)>> = py.detach(|| match &pool {
+            Some(pool) => pool.install(|| blocks.par_iter().map_init(|| BlockParser::new(model, width), one).collect()),
+            None => {
+                let mut p = BlockParser::new(model, width);
+                blocks.iter().map(|b| one(&mut p, b)).collect()
+            }
+        });
+        let (mut words, mut no_upos, mut no_feats) = (0, 0, 0);
+        let mut out = Vec::with_capacity(parsed.len());
+        for p in parsed {
+            let (block, sentence) = p?;
+            words += block.words;
+            no_upos += block.no_upos;
+            no_feats += block.no_feats;
+            out.push(sentence);
+        }
+        if no_upos > 0 {
+            let m = format!("{no_upos} of {words} words have no UPOS (`_`); the model reads UPOS");
+            PyErr::warn(py, py.get_type::<PyUserWarning>().as_any(), &std::ffi::CString::new(m)?, 1)?;
+        }
+        if self.model.feats && words > 0 && no_feats == words {
+            let m = "every FEATS is `_`, but the model was trained with feats=True: if the treebank has \
+                     morphological features, add them first (accuracy suffers without them)";
+            PyErr::warn(py, py.get_type::<PyUserWarning>().as_any(), &std::ffi::CString::new(m)?, 1)?;
+        }
+        Ok(out)
+    }
+
+    /// The bytes of the model file (what `save` writes).
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.model.to_bytes())
+    }
+
+    /// A parser from the bytes of a model file (`ValueError` if they are
+    /// not one, as `load`).
+    #[staticmethod]
+    fn from_bytes(py: Python<'_>, data: &[u8]) -> PyResult<PyParser> {
+        let model = py.detach(|| Model::from_bytes(data)).map_err(parser_error)?;
+        Ok(PyParser { model: Arc::new(model), epoch: None, history: Vec::new() })
+    }
+
+    /// Pickling: the model file's bytes (`epoch` and `history` are not kept).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+        Ok((py.get_type::<PyParser>().getattr("from_bytes")?, (self.to_bytes(py),)))
+    }
+
+    /// The transition system.
+    #[getter]
+    fn system(&self) -> &'static str {
+        self.model.system.name()
+    }
+    /// The DEPRELs the model assigns, sorted.
+    #[getter]
+    fn labels(&self) -> Vec<String> {
+        self.model.labels.clone()
+    }
+    /// The beam width the model was trained with (1: greedy), the default of `parse`.
+    #[getter]
+    fn beam(&self) -> u32 {
+        self.model.beam
+    }
+    /// The most labels per arc step competing for the beam (`None`: all).
+    #[getter]
+    fn beam_labels(&self) -> Option<u32> {
+        self.model.beam_labels
+    }
+    /// Whether the model reads the FEATS column.
+    #[getter]
+    fn feats(&self) -> bool {
+        self.model.feats
+    }
+    /// The epoch whose model was kept (best dev LAS, else the last), for a
+    /// parser trained in this process; `None` for a loaded one.
+    #[getter]
+    fn epoch(&self) -> Option<usize> {
+        self.epoch
+    }
+    /// One dict per training epoch (`epoch`, `sentences`, `tokens`,
+    /// `configurations`, `step_errors`, `label_errors`, `explored`,
+    /// `updates`, `abandoned`, `beyond_depth`, `seconds`, `dev_uas`,
+    /// `dev_las`); empty for a loaded parser.
+    #[getter]
+    fn history<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let items = self.history.iter().map(|r| report_dict(py, r)).collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, items)
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "Parser(system={:?}, labels={}, beam={}, feats={})",
+            self.model.system.name(),
+            self.model.labels.len(),
+            self.model.beam,
+            if self.model.feats { "True" } else { "False" }
+        )
+    }
+}
+
+/// Writes `bytes` to a temporary file beside `path`, renamed over it.
+fn write_atomically(path: &Path, bytes: &[u8]) -> PyResult<()> {
+    let name = path.file_name().ok_or_else(|| PyValueError::new_err(format!("{}: not a file name", path.display())))?;
+    let mut temp_name = std::ffi::OsString::from(".");
+    temp_name.push(name);
+    temp_name.push(format!(".tabula-{}.tmp", std::process::id()));
+    let temp = path.with_file_name(temp_name);
+    let result = (|| -> std::io::Result<()> {
+        let mut out = std::fs::File::create(&temp)?;
+        out.write_all(bytes)?;
+        out.flush()?;
+        std::fs::rename(&temp, path)
+    })();
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&temp);
+        os_error(path, e)
+    })
+}
+
+/// A CoNLL-U stream for [`evaluate`]: a file, or the Sentences' lines.
+fn conllu_input(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<(Box<dyn std::io::BufRead + Send>, String)> {
+    if obj.is_instance_of::<PyString>() || obj.hasattr("__fspath__")? {
+        let path: PathBuf = obj.extract()?;
+        let input = tabula::conllu::compressed::open(&path).map_err(|e| os_error(&path, e))?;
+        return Ok((input, path.display().to_string()));
+    }
+    let mut text = Vec::new();
+    for s in sentences_of(obj, what)? {
+        text.extend_from_slice(s.get().raw_text());
+    }
+    Ok((Box::new(std::io::Cursor::new(text)), format!("<{what} sentences>")))
+}
+
+/// UAS and LAS of `pred` against `gold` (each a CoNLL-U file or a list of
+/// Sentences), as `tabula eval --json` prints them: a dict with
+/// `sentences`, `all`, `no_punct` (words whose gold UPOS is not PUNCT)
+/// and `by_length`, each score with `words`, `uas`, `las`, `heads`,
+/// `labelled` (`las` and `labelled` are `None` when every gold DEPREL is
+/// `_`). LAS compares the universal part of DEPREL (before `:`), as in the
+/// CoNLL 2018 shared task. The files must have the same sentences, words
+/// and FORMs (`ValueError` naming the first difference).
+///
+/// >>> scores = evaluate("data/sample.conllu", read_conllu("data/sample.conllu"))
+/// >>> scores["sentences"], scores["all"]["uas"], scores["all"]["las"]
+/// (6, 100.0, 100.0)
+#[pyfunction]
+pub fn evaluate<'py>(
+    py: Python<'py>,
+    gold: &Bound<'py, PyAny>,
+    pred: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (g, g_name) = conllu_input(gold, "gold")?;
+    let (p, p_name) = conllu_input(pred, "pred")?;
+    let json = py.detach(|| {
+        let e = tabula::parser::eval::evaluate(g, &g_name, p, &p_name).map_err(parser_error)?;
+        Ok::<_, PyErr>(e.to_json().to_string())
+    })?;
+    py.import("json")?.call_method1("loads", (json,))
+}
+
+/// Sets the process-wide limit on the memory of one computation (a chart,
+/// an oracle call, a model's tables), as the command line's
+/// `--max-memory`: bytes, or a size such as `"500M"`, `"8G"`. A call that
+/// would need more raises `MemoryError`.
+#[pyfunction]
+pub fn set_max_memory(size: &Bound<'_, PyAny>) -> PyResult<()> {
+    let bytes = match size.extract::<u64>() {
+        Ok(b) => b,
+        Err(_) => {
+            let text: String = size
+                .extract()
+                .map_err(|_| PyTypeError::new_err("the size must be a number of bytes or a string such as \"8G\""))?;
+            tabula::memory::parse_size(&text).map_err(PyValueError::new_err)?
+        }
+    };
+    tabula::memory::set_max_memory(bytes);
+    Ok(())
+}
+
+/// The process-wide memory limit, in bytes (8 GiB unless set).
+#[pyfunction]
+pub fn max_memory() -> u64 {
+    tabula::memory::max_memory()
+}

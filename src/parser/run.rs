@@ -1,0 +1,421 @@
+//! Training and parsing runs as users start them, shared by `tabula train`
+//! / `tabula parse` and the Python package: the options as given
+//! ([`TrainSettings`], checked once into [`TrainOptions`]: an option that
+//! has no effect in the mode chosen is an error), the epochs with the
+//! choice of the model to keep ([`train`]: the best dev LAS, else the last
+//! epoch), and the parsing of one CoNLL-U block ([`BlockParser`]: HEAD and
+//! DEPREL filled, every other byte kept).
+//!
+//! ```
+//! use tabula::parser::run::{train, OptionStyle, TrainSettings};
+//! use tabula::parser::train::read_gold;
+//! let text = "1\tDogs\t_\tNOUN\t_\t_\t2\tnsubj\t_\t_\n2\tbark\t_\tVERB\t_\t_\t0\troot\t_\t_\n\n";
+//! let gold = read_gold(text.as_bytes(), "mem").unwrap();
+//! let settings = TrainSettings { epochs: 3, step_bits: 10, label_bits: 8, ..TrainSettings::default() };
+//! let options = settings.resolve(OptionStyle::CommandLine).unwrap();
+//! let trained = train(options, settings.epochs, gold, "mem", None, None, &mut ()).unwrap();
+//! assert_eq!(trained.epoch, 3);
+//!
+//! let bad = TrainSettings { beam: 1, restart: true, ..TrainSettings::default() };
+//! assert!(bad.resolve(OptionStyle::Python).unwrap_err().to_string().starts_with("restart=True: "));
+//! ```
+
+use super::columns::{Columns, Word};
+use super::eval::Counts;
+use super::features::Tokens;
+use super::global::{Search, Update};
+use super::train::{attachment, EpochStats, GoldSentence, OracleKind, Prepared, Projectivize, TrainOptions, Trainer};
+pub use super::OptionStyle;
+use super::{AnyParser, Model, ParserError};
+use crate::conllu::RawSentence;
+use crate::oracle::{Algorithm, Root, Strategy, System};
+use crate::projectivize::pseudo;
+use crate::tree::DepTree;
+
+/// A training option that is out of range, or has no effect in the mode
+/// chosen. The message names the options as the user wrote them.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SettingsError(pub String);
+
+/// The largest beam width.
+pub const MAX_BEAM: u32 = 1024;
+/// The range of `step_bits`.
+pub const STEP_BITS: std::ops::RangeInclusive<u32> = 4..=28;
+/// The range of `label_bits`.
+pub const LABEL_BITS: std::ops::RangeInclusive<u32> = 4..=26;
+
+/// Training options as given, before they are checked: `None` is "not
+/// given" (the default of the mode applies). The defaults are those of
+/// `tabula train`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainSettings {
+    pub system: System,
+    pub oracle: OracleKind,
+    /// The dynamic oracle's algorithm (default: auto).
+    pub algorithm: Option<Algorithm>,
+    /// The dynamic oracle's strategy (default: lbr; none for lr-spine and attardi).
+    pub strategy: Option<Strategy>,
+    /// Attardi: the tabular oracle's limit on |γ|.
+    pub max_gamma: Option<usize>,
+    /// What to do with non-projective trees (default: optimal).
+    pub projectivize: Option<Projectivize>,
+    pub skip_nonprojective: bool,
+    pub feats: bool,
+    pub epochs: usize,
+    /// 1: greedy, local updates; 2 or more: beam search, global updates.
+    pub beam: u32,
+    /// Beam: the global update (default: early).
+    pub update: Option<Update>,
+    pub restart: bool,
+    pub beam_labels: Option<u32>,
+    /// Greedy dynamic training: epochs before exploration (default 1).
+    pub explore_from: Option<usize>,
+    /// Greedy dynamic training: probability of exploring (default 0.9).
+    pub explore_p: Option<f64>,
+    pub seed: u64,
+    pub step_bits: u32,
+    pub label_bits: u32,
+    /// Where the root is (default: first; last: arc-hybrid and arc-eager).
+    pub root: Option<Root>,
+}
+
+impl Default for TrainSettings {
+    fn default() -> Self {
+        let o = TrainOptions::default();
+        TrainSettings {
+            system: o.system,
+            oracle: o.oracle,
+            algorithm: None,
+            strategy: None,
+            max_gamma: None,
+            projectivize: None,
+            skip_nonprojective: false,
+            feats: false,
+            epochs: 10,
+            beam: 1,
+            update: None,
+            restart: false,
+            beam_labels: None,
+            explore_from: None,
+            explore_p: None,
+            seed: o.seed,
+            step_bits: o.step_bits,
+            label_bits: o.label_bits,
+            root: None,
+        }
+    }
+}
+
+/// The name of a projectivization mode, as the options write it.
+pub fn projectivize_name(p: Projectivize) -> &'static str {
+    match p {
+        Projectivize::None => "none",
+        Projectivize::Optimal => "optimal",
+        Projectivize::Lift => "lift",
+    }
+}
+
+impl TrainSettings {
+    /// Checks the settings and gives the options of the trainer: ranges
+    /// (beam width, table sizes, probabilities), and every option that has
+    /// no effect in the mode chosen is an error (`--algorithm` with the
+    /// static oracle, `--update` with a beam of 1, …). Messages name the
+    /// options in `style`. O(1).
+    pub fn resolve(&self, style: OptionStyle) -> Result<TrainOptions, SettingsError> {
+        let fail = |m: String| Err(SettingsError(m));
+        if !(1..=MAX_BEAM).contains(&self.beam) {
+            return fail(format!(
+                "{}: the beam width is 1 to {MAX_BEAM}",
+                style.given("beam", &self.beam.to_string(), false)
+            ));
+        }
+        for (name, value, range) in
+            [("step-bits", self.step_bits, STEP_BITS), ("label-bits", self.label_bits, LABEL_BITS)]
+        {
+            if !range.contains(&value) {
+                return fail(format!(
+                    "{}: log2 of the table's rows is {} to {}",
+                    style.given(name, &value.to_string(), false),
+                    range.start(),
+                    range.end()
+                ));
+            }
+        }
+        if let Some(m) = self.beam_labels {
+            let limit = super::beam::MAX_BEAM_LABELS as u32;
+            if !(1..=limit).contains(&m) {
+                return fail(format!(
+                    "{}: 1 to {limit} labels per step",
+                    style.given("beam-labels", &m.to_string(), false)
+                ));
+            }
+        }
+        if self.epochs == 0 {
+            return fail(format!("{}: nothing trained", style.given("epochs", "0", false)));
+        }
+        if self.oracle == OracleKind::Static {
+            for (given, name) in [(self.algorithm.is_some(), "algorithm"), (self.strategy.is_some(), "strategy")] {
+                if given {
+                    return fail(format!(
+                        "{} applies to the dynamic oracle ({}); the static oracle follows the canonical computation",
+                        style.name(name),
+                        style.given("oracle", "dynamic", true)
+                    ));
+                }
+            }
+        }
+        if self.skip_nonprojective {
+            if let Some(p) = self.projectivize {
+                return fail(format!(
+                    "{}: with {} no tree is left to projectivize",
+                    style.given("projectivize", projectivize_name(p), true),
+                    style.flag("skip-nonprojective")
+                ));
+            }
+        }
+        let explores = self.oracle == OracleKind::Dynamic && self.beam == 1;
+        for (given, name) in [(self.explore_from.is_some(), "explore-from"), (self.explore_p.is_some(), "explore-p")] {
+            if given && !explores {
+                return fail(format!(
+                    "{}: exploration is part of greedy training with the dynamic oracle ({} {}); {}",
+                    style.name(name),
+                    style.given("oracle", "dynamic", true),
+                    style.given("beam", "1", false),
+                    if self.beam > 1 {
+                        "a beam explores by keeping the wrong hypotheses it scores best"
+                    } else {
+                        "the static oracle follows the gold computation"
+                    }
+                ));
+            }
+        }
+        let explore_from = self.explore_from.unwrap_or(1);
+        let explore_p = self.explore_p.unwrap_or(0.9);
+        if !(0.0..=1.0).contains(&explore_p) {
+            return fail(format!("{} {explore_p} is not a probability", style.name("explore-p")));
+        }
+        let two = style.given("beam", "2", false);
+        let search = if self.beam == 1 {
+            if let Some(u) = self.update {
+                return fail(format!(
+                    "{}: with {} training is local (an update at every wrong step); global updates need {two} or more",
+                    style.given("update", u.name(), true),
+                    style.given("beam", "1", false),
+                ));
+            }
+            if self.restart {
+                return fail(format!(
+                    "{}: with {} training restarts after every update already; it needs {two} or more",
+                    style.flag("restart"),
+                    style.given("beam", "1", false),
+                ));
+            }
+            if let Some(m) = self.beam_labels {
+                return fail(format!(
+                    "{}: with {} no labels compete for a beam; it needs {two} or more",
+                    style.given("beam-labels", &m.to_string(), false),
+                    style.given("beam", "1", false),
+                ));
+            }
+            Search::Greedy
+        } else {
+            Search::Beam {
+                width: self.beam as usize,
+                update: self.update.unwrap_or_default(),
+                restart: self.restart,
+                labels: self.beam_labels.map(|m| m as usize),
+            }
+        };
+        let system = self.system;
+        let root = self.root.unwrap_or(Root::First);
+        if !root.offered(system) {
+            return fail(format!(
+                "{}: the root in last position is offered for arc-hybrid and arc-eager, not {system}",
+                style.given("root", root.name(), true)
+            ));
+        }
+        if self.max_gamma.is_some() && system != System::Attardi {
+            return fail(format!(
+                "{} applies to {} only (its tabular oracle), not {system}",
+                style.name("max-gamma"),
+                style.given("system", "attardi", true)
+            ));
+        }
+        let strategy = match self.strategy {
+            Some(s) => s,
+            None if matches!(system, System::LrSpine | System::Attardi) => Strategy::None,
+            None => Strategy::Lbr,
+        };
+        Ok(TrainOptions {
+            system,
+            oracle: self.oracle,
+            algorithm: self.algorithm.unwrap_or(Algorithm::Auto),
+            strategy,
+            projectivize: self.projectivize.unwrap_or_default(),
+            skip_nonprojective: self.skip_nonprojective,
+            feats: self.feats,
+            explore_from,
+            explore_p,
+            seed: self.seed,
+            step_bits: self.step_bits,
+            label_bits: self.label_bits,
+            max_gamma: self.max_gamma.unwrap_or(crate::oracle::attardi::tabular::DEFAULT_MAX_GAMMA),
+            search,
+            root,
+            pseudo_projective: None,
+            style,
+        })
+    }
+}
+
+/// What [`train`] reports after each epoch.
+#[derive(Clone, Debug)]
+pub struct EpochReport {
+    pub stats: EpochStats,
+    /// The dev scores of the averaged model after the epoch (with a dev set).
+    pub dev: Option<Counts>,
+    /// Whether this epoch's model is the best so far (the one kept, if no
+    /// later one is better).
+    pub best: bool,
+}
+
+/// The result of [`train`].
+#[derive(Clone, Debug)]
+pub struct Trained {
+    pub model: Model,
+    /// The epoch of the model kept (1-based).
+    pub epoch: usize,
+    /// Its dev scores (with a dev set).
+    pub dev: Option<Counts>,
+    /// What was done to the training data.
+    pub prepared: Prepared,
+}
+
+/// What [`train`] tells its caller as it goes; every method does nothing
+/// by default (`&mut ()` observes nothing).
+pub trait Observer {
+    /// The training data is ready (projectivized, labels collected): before the first epoch.
+    fn prepared(&mut self, _trainer: &Trainer) {}
+    /// A training sentence of `tokens` tokens was done in epoch `epoch` (1-based).
+    fn progress(&mut self, _epoch: usize, _tokens: u64) {}
+    /// An epoch ended.
+    fn epoch(&mut self, _report: &EpochReport) {}
+}
+
+impl Observer for () {}
+
+/// Trains for `epochs` epochs from a zero model, or continues from `init`
+/// ([`Trainer::from_model`]), and keeps the model of the best dev LAS
+/// (UAS breaks ties; the earliest epoch wins a tie), or of the last epoch
+/// without `dev` (0 epochs: the starting model). `file` names the
+/// training data in errors. The dev set is parsed on rayon's current
+/// pool; the model does not depend on its size. Errors as
+/// [`Trainer::new`]. O(epochs × training).
+pub fn train(
+    options: TrainOptions,
+    epochs: usize,
+    data: Vec<GoldSentence>,
+    file: &str,
+    dev: Option<&[GoldSentence]>,
+    init: Option<Model>,
+    observer: &mut dyn Observer,
+) -> Result<Trained, ParserError> {
+    let mut trainer = match init {
+        Some(model) => Trainer::from_model(options, data, file, model)?,
+        None => Trainer::new(options, data, file)?,
+    };
+    observer.prepared(&trainer);
+    let mut best: Option<(f64, f64, usize, Option<Counts>, Model)> = None;
+    for e in 1..=epochs {
+        let stats = trainer.epoch(&mut |t| observer.progress(e, t))?;
+        let model = trainer.model();
+        let counts = dev.map(|d| attachment(&model, d));
+        let (uas, las) = counts.map_or((0.0, e as f64), |c| (c.uas(), c.las()));
+        let better = best.as_ref().is_none_or(|b| (las, uas) > (b.1, b.0));
+        observer.epoch(&EpochReport { stats, dev: counts, best: better });
+        if better {
+            best = Some((uas, las, e, counts, model));
+        }
+    }
+    let (epoch, dev, model) = match best {
+        Some((_, _, epoch, dev, model)) => (epoch, dev, model),
+        None => (0, dev.map(|d| attachment(&trainer.model(), d)), trainer.model()),
+    };
+    Ok(Trained { model, epoch, dev, prepared: trainer.prepared().clone() })
+}
+
+/// What [`BlockParser::parse`] gives for one block.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ParsedBlock {
+    /// The block with HEAD and DEPREL of its words filled.
+    pub bytes: Vec<u8>,
+    /// Its syntactic words.
+    pub words: usize,
+    /// Words whose UPOS is `_`.
+    pub no_upos: usize,
+    /// Words whose FEATS is `_`.
+    pub no_feats: usize,
+}
+
+/// Parses CoNLL-U blocks with a model, as `tabula parse` does: one per
+/// thread, reused from block to block.
+pub struct BlockParser<'m> {
+    model: &'m Model,
+    parser: AnyParser<'m>,
+    tokens: Tokens,
+    labels: Vec<&'m str>,
+}
+
+impl<'m> BlockParser<'m> {
+    /// A parser of `model` with a beam of `width` (1: greedy).
+    pub fn new(model: &'m Model, width: usize) -> Self {
+        BlockParser { model, parser: AnyParser::new(model, width), tokens: Tokens::default(), labels: Vec::new() }
+    }
+
+    /// The block with the HEAD and DEPREL of its syntactic words replaced
+    /// by the parser's (every other byte is copied; a block without words
+    /// comes back unchanged), and how many of its words have no UPOS and
+    /// no FEATS. A sentence none of whose words has a UPOS is an error
+    /// naming `file` and the line: the model reads UPOS, and tabula does
+    /// not tag. O(bytes + parsing).
+    pub fn parse(&mut self, raw: &RawSentence, file: &str) -> Result<ParsedBlock, ParserError> {
+        let cols = Columns::scan(raw, file)?;
+        if cols.is_empty() {
+            return Ok(ParsedBlock { bytes: raw.text.clone(), ..ParsedBlock::default() });
+        }
+        let missing = |range: fn(&Word) -> &std::ops::Range<usize>| {
+            cols.words.iter().filter(|w| &raw.text[range(w).clone()] == b"_").count()
+        };
+        let (no_upos, no_feats) = (missing(|w| &w.upos), missing(|w| &w.feats));
+        if no_upos == cols.len() {
+            return Err(ParserError::Conllu {
+                file: file.to_owned(),
+                line: cols.words[0].line,
+                reason: "no word of this sentence has a UPOS (the column is `_`): the model reads UPOS \
+                         and tabula does not tag; tag the file first (e.g. with UDPipe)"
+                    .to_owned(),
+            });
+        }
+        self.tokens.fill(&raw.text, &cols);
+        let (heads, labels) = self.parser.parse(&self.tokens);
+        let model = self.model;
+        self.labels.clear();
+        self.labels.extend(labels.iter().map(|&l| model.labels.get(l as usize).map_or("_", String::as_str)));
+        let mut bytes = Vec::with_capacity(raw.text.len() + 16);
+        // A pseudo-projective model: its output decoded (Nivre & Nilsson 2005).
+        let decoded = match model.pseudo_projective {
+            Some(_) => DepTree::from_heads(heads).ok().and_then(|t| pseudo::decode(&t, &self.labels).ok()),
+            None => None,
+        };
+        match decoded {
+            Some(d) => {
+                let plain: Vec<&str> = d.labels.iter().map(String::as_str).collect();
+                cols.write_with(&raw.text, d.tree.heads(), &plain, &mut bytes)
+            }
+            None => cols.write_with(&raw.text, heads, &self.labels, &mut bytes),
+        }
+        .map_err(|e| ParserError::Io(e.to_string()))?;
+        Ok(ParsedBlock { bytes, words: cols.len(), no_upos, no_feats })
+    }
+}
