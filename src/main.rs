@@ -41,13 +41,47 @@ enum Command {
     /// The main job on an embedded sample treebank: projectivize, count, oracle.
     #[command(after_help = DEMO_HELP)]
     Demo(cli::demo::Args),
-    /// Train the greedy parser with a static or dynamic oracle.
+    /// Train a parser (greedy, or with a beam and global updates) with tabula's oracles.
+    #[command(after_help = TRAIN_HELP)]
     Train(cli::train::Args),
     /// Parse a CoNLL-U file with a trained model (fills HEAD and DEPREL).
+    #[command(after_help = PARSE_HELP)]
     Parse(cli::parse::Args),
     /// UAS and LAS of a parsed CoNLL-U file against the gold one.
+    #[command(after_help = EVAL_HELP)]
     Eval(cli::eval::Args),
 }
+
+const TRAIN_HELP: &str = "\
+Input: a CoNLL-U treebank (plain, xz or gzip) with FORM, UPOS and a complete
+tree (HEAD, DEPREL) in every sentence; --dev another one, to keep the epoch
+with the best dev LAS. Output: one model file (a text header naming the system,
+root position, beam and labels, then the weight tables and a checksum).
+Standard error: the data, one line per epoch (and its dev scores).
+
+Examples:
+  tabula train data/sample.conllu -o sample.model --epochs 5
+  tabula train train.conllu -o m.model --dev dev.conllu --system arc-eager --root last
+  tabula train train.conllu -o b.model --dev dev.conllu --beam 8 --update max-violation --restart";
+
+const PARSE_HELP: &str = "\
+Input: CoNLL-U (plain, xz or gzip) with FORM and UPOS (and FEATS for a model
+trained with --feats); HEAD and DEPREL may be `_`. Output: the same bytes with
+HEAD and DEPREL filled in for every syntactic word; comments, multiword tokens,
+empty nodes and the other columns are copied unchanged.
+
+Examples:
+  tabula parse --model sample.model data/sample.conllu -o parsed.conllu --stats
+  tabula parse --model b.model test.conllu.xz --threads 2 > parsed.conllu";
+
+const EVAL_HELP: &str = "\
+Input: the gold and the parsed CoNLL-U files, with the same words in the same
+order. Output: UAS and LAS (LAS compares the universal part of DEPREL, before
+`:`), over all words and without punctuation, then by sentence length; with
+--json, the same as one JSON object.
+
+Example:
+  tabula eval data/sample.conllu parsed.conllu";
 
 const PROJECTIVIZE_HELP: &str = "\
 Input: CoNLL-U (https://universaldependencies.org/format.html), plain or compressed
