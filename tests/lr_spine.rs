@@ -313,8 +313,8 @@ fn walks_run_for_lr_spine_and_goldberg() {
 /// the one-shot [`Oracle::static_step`] (the canonical step among the table's
 /// optimal ones). Returns the steps checked.
 fn static_steps_agree(oracle: &mut Oracle<'static>, table: &mut Oracle<'static>, gold: &DepTree) -> usize {
-    let mut session = OracleSession::new(oracle, System::LrSpine, gold.clone(), Strategy::None, Algorithm::Auto)
-        .unwrap();
+    let mut session =
+        OracleSession::new(oracle, System::LrSpine, gold.clone(), Strategy::None, Algorithm::Auto).unwrap();
     let mut steps = 0;
     while !session.configuration().is_final() {
         let closed = session.static_step().unwrap();

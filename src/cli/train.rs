@@ -87,6 +87,14 @@ pub struct Args {
     /// [default: 48].
     #[arg(long)]
     max_gamma: Option<usize>,
+    /// Leave out training sentences longer than N words, counted on stderr
+    /// [default: 1000, and 200 for a tree whose oracle builds a table at
+    /// every configuration: the cubic, goldberg and tabular algorithms,
+    /// LR-spine's dynamic oracle, Attardi's oracles; their cost grows as n⁴
+    /// or faster per sentence and epoch]. The optimal projectivization
+    /// costs n³.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_words: Option<u64>,
     /// What to do with non-projective training trees [default: optimal].
     #[arg(long, value_enum)]
     projectivize: Option<ProjectivizeArg>,
@@ -253,6 +261,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         max_gamma,
         search,
         root,
+        max_words: args.max_words.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
     };
     // Opened before any input is read: an unwritable path fails at once.
     let inputs = [Some(&args.train), args.dev.as_ref(), args.init.as_ref()];
@@ -272,6 +281,20 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         None => Trainer::new(options, gold, &name)?,
     };
     let p = trainer.prepared().clone();
+    if p.too_long > 0 {
+        eprintln!(
+            "{name}: left out {} sentences longer than {} (--max-words)",
+            p.too_long,
+            match args.max_words {
+                Some(n) => format!("{n} words"),
+                None => format!(
+                    "{} words, or {} where the oracle builds a table at every configuration",
+                    tabula::parser::train::DEFAULT_MAX_WORDS,
+                    tabula::parser::train::DEFAULT_MAX_WORDS_TABLE
+                ),
+            }
+        );
+    }
     if p.outside_class + p.too_large > 0 {
         eprintln!(
             "{name}: left out {} trees {system} cannot build and {} beyond the tabular oracle's limit (--max-gamma {})",
