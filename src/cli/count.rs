@@ -38,8 +38,8 @@ pub struct Args {
     #[arg(long)]
     single_root: bool,
     /// Do not count trees longer than N words (their row says `-`; a warning
-    /// names each): counting costs n³ time and n² memory (about 4 s for
-    /// 2,000 words, 540 s and 6 GB for 10,000).
+    /// names each): counting costs n³ time and n² memory (about 10 s for
+    /// 2,000 words, 540 s and about 5.5 GB for 10,000).
     #[arg(long, value_name = "N", default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
     max_words: u64,
 }

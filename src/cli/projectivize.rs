@@ -79,8 +79,8 @@ pub struct Args {
     prefer: Option<PathBuf>,
     /// Copy sentences longer than N words unchanged (a warning names each,
     /// with its line) instead of projectivizing them: the optimal
-    /// projectivization costs n³ time and n² memory (about 4 s for 2,000
-    /// words, 540 s and 6 GB for 10,000).
+    /// projectivization costs n³ time and n² memory (about 10 s for 2,000
+    /// words, 540 s and about 5.5 GB for 10,000).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_WORDS, value_parser = clap::value_parser!(u64).range(1..))]
     max_words: u64,
 }

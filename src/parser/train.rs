@@ -202,7 +202,7 @@ pub struct TrainOptions {
 }
 
 /// The default limit on the words of a training sentence: the optimal
-/// projectivization of a tree costs O(n³) (about 2 s for 1,000 words, 540 s
+/// projectivization of a tree costs O(n³) (about 1 s for 1,000 words, 540 s
 /// for 10,000), and a sentence that long is rarely one sentence.
 pub const DEFAULT_MAX_WORDS: usize = 1000;
 
