@@ -26,6 +26,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tabula::oracle::exhaustive::Exhaustive;
 use tabula::oracle::lr_spine::table::SpineTable;
+use tabula::oracle::session::OracleSession;
 use tabula::oracle::{Algorithm, Configuration, Oracle, OracleError, Step, Strategy, System};
 use tabula::tree::DepTree;
 
@@ -305,4 +306,69 @@ fn walks_run_for_lr_spine_and_goldberg() {
         assert!(stdout.contains("\"strategy\":\"none\""), "{stdout}");
     }
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Follows the canonical computation of `gold` with a session (whose static
+/// step is the closed form along it) and checks each step against the table:
+/// the one-shot [`Oracle::static_step`] (the canonical step among the table's
+/// optimal ones). Returns the steps checked.
+fn static_steps_agree(oracle: &mut Oracle<'static>, table: &mut Oracle<'static>, gold: &DepTree) -> usize {
+    let mut session =
+        OracleSession::new(oracle, System::LrSpine, gold.clone(), Strategy::None, Algorithm::Auto).unwrap();
+    let mut steps = 0;
+    while !session.configuration().is_final() {
+        let closed = session.static_step().unwrap();
+        let want = table.static_step(session.configuration(), gold).unwrap();
+        assert_eq!(closed, want, "gold {gold:?} at {:?}", session.configuration());
+        session.apply(closed).unwrap();
+        steps += 1;
+    }
+    // The whole gold tree is built.
+    for d in 1..=gold.len() {
+        assert_eq!(session.configuration().head(d), Some(gold.head(d)), "gold {gold:?}");
+    }
+    steps
+}
+
+#[test]
+fn the_closed_form_static_step_is_the_tables_on_all_projective_trees_up_to_7() {
+    // The static oracle of LR-spine used to run the table at every step of
+    // the canonical computation: training grew as n⁴ on long sentences
+    // (400 words 7 s, 800 words 115 s for one static epoch). The closed form
+    // must give the same step everywhere on that computation.
+    let (mut oracle, mut table) = (Oracle::new(), Oracle::new());
+    let mut steps = 0;
+    for n in 0..=7 {
+        for gold in projective_trees(n).iter() {
+            steps += static_steps_agree(&mut oracle, &mut table, gold);
+        }
+    }
+    assert!(steps > 100_000, "{steps}");
+    let mut rng = ChaCha8Rng::seed_from_u64(24);
+    for n in [20, 40, 60, 90, 120] {
+        for _ in 0..3 {
+            static_steps_agree(&mut oracle, &mut table, &random_projective(n, &mut rng));
+        }
+    }
+}
+
+#[test]
+fn a_session_off_the_canonical_computation_uses_the_table() {
+    // After a step that is not the static one, the closed form no longer
+    // applies: the session's static step is the table's again.
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let (mut oracle, mut table) = (Oracle::new(), Oracle::new());
+    for _ in 0..30 {
+        let n = rng.gen_range(4..14);
+        let gold = random_projective(n, &mut rng);
+        let mut session =
+            OracleSession::new(&mut oracle, System::LrSpine, gold.clone(), Strategy::None, Algorithm::Auto).unwrap();
+        while !session.configuration().is_final() {
+            let got = session.static_step().unwrap();
+            assert_eq!(got, table.static_step(session.configuration(), &gold).unwrap());
+            let applicable: Vec<Step> = session.configuration().applicable_steps().collect();
+            let step = if rng.gen_bool(0.3) { *applicable.choose(&mut rng).unwrap() } else { got };
+            session.apply(step).unwrap();
+        }
+    }
 }

@@ -253,6 +253,7 @@ impl PyParser {
             step_bits,
             label_bits,
             root: root.map(str::parse).transpose().map_err(value_error)?,
+            max_words: None,
         };
         let options = settings.resolve(OptionStyle::Python).map_err(value_error)?;
         let init = match init {

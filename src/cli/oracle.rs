@@ -80,6 +80,12 @@ pub struct Args {
     /// step, Sec. 7) and time its answers, instead of one-shot calls.
     #[arg(long)]
     session: bool,
+    /// Walk: skip trees longer than N words, counted on stderr [default:
+    /// 200 for trees scored by the cubic, goldberg or tabular algorithm, or
+    /// with --check-agreement (a table at every configuration: n⁴ or more per
+    /// walk), 1000 otherwise].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_words: Option<u64>,
     /// Walk: end with one JSON line of totals.
     #[arg(long)]
     json: bool,
@@ -89,8 +95,9 @@ pub struct Args {
 }
 
 /// The options that only `--walk` reads.
-fn walk_only(args: &Args) -> [(bool, &'static str); 7] {
+fn walk_only(args: &Args) -> [(bool, &'static str); 8] {
     [
+        (args.max_words.is_some(), "--max-words"),
         (args.stray.is_some(), "--stray"),
         (args.seed.is_some(), "--seed"),
         (args.projectivize, "--projectivize"),
@@ -380,7 +387,6 @@ fn run_walk(args: &Args, path: &std::path::Path, oracle: &mut Oracle<'_>) -> Res
     inputs.extend(args.strict_grammar.as_deref());
     let plot_output = args.plot.as_deref().map(|p| Output::create_apart(Some(p), &inputs)).transpose()?;
     let input = tabula::conllu::compressed::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    let sentences = walk::read_gold(input, &path.display().to_string(), args.projectivize)?;
     let opts = WalkOptions {
         system: args.system,
         strategy: args.strategy_for(args.system),
@@ -388,9 +394,38 @@ fn run_walk(args: &Args, path: &std::path::Path, oracle: &mut Oracle<'_>) -> Res
         stray: args.stray(),
         check_agreement: args.check_agreement,
         session: args.session,
+        max_words: args.max_words.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
     };
+    // A tree longer than every limit is not projectivized (O(n³)): it is skipped.
+    let longest = opts.limit(Algorithm::Linear).max(opts.limit(Algorithm::Cubic));
+    let sentences = walk::read_gold_up_to(input, &path.display().to_string(), args.projectivize, longest)?;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed());
-    let stats = walk::walk(oracle, &sentences, &opts, &mut rng)?;
+    let words: u64 = sentences.iter().map(|s| s.tree.len() as u64).sum();
+    let bar = super::projectivize::progress_bar(words, "words");
+    let stats = walk::walk_with_progress(oracle, &sentences, &opts, &mut rng, &mut |w| {
+        if let Some(b) = &bar {
+            b.inc(w);
+        }
+    })?;
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    if stats.skipped > 0 {
+        eprintln!(
+            "{}: skipped {} of {} trees longer than {} (--max-words)",
+            path.display(),
+            stats.skipped,
+            stats.skipped + stats.trees,
+            match args.max_words {
+                Some(n) => format!("{n} words"),
+                None => format!(
+                    "{} words, or {} for the cubic, goldberg and tabular algorithms and with --check-agreement",
+                    walk::DEFAULT_MAX_WORDS,
+                    walk::DEFAULT_MAX_WORDS_TABLE
+                ),
+            }
+        );
+    }
     print_walk(args, &stats)?;
     if let Some(mut out) = plot_output {
         let svg = plot(&stats).map_err(|e| format!("cannot draw the plot: {e}"))?;
@@ -404,9 +439,10 @@ fn print_walk(args: &Args, stats: &WalkStats) -> Result<(), CliError> {
     let mut out = Output::create(None)?;
     writeln!(
         out,
-        "# {}: {} trees, {} steps, strategy {}, stray {}, seed {}{}",
+        "# {}: {} trees{}, {} steps, strategy {}, stray {}, seed {}{}",
         args.system,
         stats.trees,
+        if stats.skipped > 0 { format!(" ({} longer ones skipped)", stats.skipped) } else { String::new() },
         stats.steps,
         args.strategy_for(args.system),
         args.stray(),
@@ -455,6 +491,7 @@ fn print_walk(args: &Args, stats: &WalkStats) -> Result<(), CliError> {
         obj.insert("configurations".into(), Value::from(total.configurations));
         obj.insert("mean_us".into(), Value::from(total.mean_us()));
         obj.insert("trees".into(), Value::from(stats.trees));
+        obj.insert("skipped".into(), Value::from(stats.skipped));
         obj.insert("steps".into(), Value::from(stats.steps));
         obj.insert("stray".into(), Value::from(args.stray()));
         obj.insert("seed".into(), Value::from(args.seed()));

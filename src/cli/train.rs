@@ -79,6 +79,14 @@ pub struct Args {
     /// [default: 48].
     #[arg(long)]
     max_gamma: Option<usize>,
+    /// Leave out training sentences longer than N words, counted on stderr
+    /// [default: 1000, and 200 for a tree whose oracle builds a table at
+    /// every configuration: the cubic, goldberg and tabular algorithms,
+    /// LR-spine's dynamic oracle, Attardi's oracles; their cost grows as n⁴
+    /// or faster per sentence and epoch]. The optimal projectivization
+    /// costs n³.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_words: Option<u64>,
     /// What to do with non-projective training trees [default: optimal].
     #[arg(long, value_enum)]
     projectivize: Option<ProjectivizeArg>,
@@ -178,6 +186,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         step_bits: args.step_bits,
         label_bits: args.label_bits,
         root: args.root.as_deref().map(str::parse).transpose()?,
+        max_words: args.max_words.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
     };
     if let Some(scheme) = args.pseudo_projective {
         if args.skip_nonprojective || args.projectivize == Some(ProjectivizeArg::None) {
@@ -254,6 +263,20 @@ impl Observer for Printer<'_> {
         let (name, o) = (self.name, &self.options);
         let (system, oracle, algorithm, explore_p) = (o.system, o.oracle, o.algorithm, o.explore_p);
         let p = trainer.prepared();
+        if p.too_long > 0 {
+            eprintln!(
+                "{name}: left out {} sentences longer than {} (--max-words)",
+                p.too_long,
+                match o.max_words {
+                    Some(n) => format!("{n} words"),
+                    None => format!(
+                        "{} words, or {} where the oracle builds a table at every configuration",
+                        tabula::parser::train::DEFAULT_MAX_WORDS,
+                        tabula::parser::train::DEFAULT_MAX_WORDS_TABLE
+                    ),
+                }
+            );
+        }
         if p.outside_class + p.too_large > 0 {
             eprintln!(
                 "{name}: left out {} trees {system} cannot build and {} beyond the tabular oracle's limit (--max-gamma {})",

@@ -61,6 +61,10 @@ pub struct OracleSession<'o, 'g> {
     algorithm: Algorithm,
     cached: Option<StepScores>,
     mode: Mode,
+    /// LR-spine: the session has followed the canonical computation of its
+    /// projective gold tree from the initial configuration, so the static
+    /// oracle's step has a closed form ([`lr_spine::canonical_static_step`](super::lr_spine::canonical_static_step)).
+    canonical: bool,
 }
 
 /// Which engine of the [`Oracle`] follows the session.
@@ -113,7 +117,10 @@ impl<'o, 'g> OracleSession<'o, 'g> {
                 Mode::ClosedForm
             }
         };
-        Ok(OracleSession { oracle, gold, config, strategy, algorithm, cached: None, mode })
+        let canonical = config.system() == System::LrSpine
+            && gold.is_projective()
+            && config == Configuration::initial(System::LrSpine, gold.len());
+        Ok(OracleSession { oracle, gold, config, strategy, algorithm, cached: None, mode, canonical })
     }
 
     /// The current configuration.
@@ -160,6 +167,9 @@ impl<'o, 'g> OracleSession<'o, 'g> {
             }
             self.oracle.closed_form.apply(&self.config, step);
         }
+        if self.canonical && step != super::lr_spine::canonical_static_step(&self.config, &self.gold) {
+            self.canonical = false;
+        }
         let arc = self.config.apply(step)?;
         if self.mode == Mode::ArcStandard {
             self.oracle.incremental.apply(step);
@@ -190,13 +200,19 @@ impl<'o, 'g> OracleSession<'o, 'g> {
     /// arc-eager, LR-spine, Attardi; see [`Oracle::static_step`]): O(1) in
     /// the incremental mode, O(n) otherwise; LR-spine and Attardi: the
     /// [`canonical_step`](super::canonical_step) of [`OracleSession::scores`]
-    /// (shared with it: asking both costs one oracle call).
+    /// (shared with it: asking both costs one oracle call), except that
+    /// LR-spine, along the canonical computation from the initial
+    /// configuration (every step applied so far the static one), finds the
+    /// same step in closed form, O(spine length), without the table
+    /// ([`canonical_static_step`](super::lr_spine::canonical_static_step)):
+    /// a static computation costs O(n × spine length), not one table per step.
     pub fn static_step(&mut self) -> Result<Step, OracleError> {
         if self.config.is_final() {
             return Err(OracleError::Final);
         }
         match self.mode {
             Mode::ClosedForm => Ok(self.oracle.closed_form.static_step(&self.config)),
+            _ if self.canonical => Ok(super::lr_spine::canonical_static_step(&self.config, &self.gold)),
             _ if Oracle::has_canonical_tie_break(self.config.system()) => {
                 super::canonical_step(&self.scores()?).ok_or(OracleError::Final)
             }

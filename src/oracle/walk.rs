@@ -47,6 +47,18 @@ pub struct GoldSentence {
 /// apply. Errors name the file and line. O(size) + O(n³) per
 /// non-projective tree.
 pub fn read_gold(input: impl BufRead, file: &str, projectivize: bool) -> Result<Vec<GoldSentence>, WalkError> {
+    read_gold_up_to(input, file, projectivize, usize::MAX)
+}
+
+/// [`read_gold`], projectivizing only the trees of at most `max_words`
+/// words (the others are kept as they are: a walk with that limit skips
+/// them, and their O(n³) projectivization is not paid).
+pub fn read_gold_up_to(
+    input: impl BufRead,
+    file: &str,
+    projectivize: bool,
+    max_words: usize,
+) -> Result<Vec<GoldSentence>, WalkError> {
     let grammar = match text::parse_str("projective.grammar", crate::grammars::PROJECTIVE) {
         Ok(p) => p.grammar,
         Err(e) => unreachable!("the embedded grammar is valid: {e}"),
@@ -58,7 +70,7 @@ pub fn read_gold(input: impl BufRead, file: &str, projectivize: bool) -> Result<
     let mut out = Vec::new();
     for sentence in Reader::new(input, file) {
         let sentence = sentence?;
-        let tree = if projectivize {
+        let tree = if projectivize && sentence.tree().len() <= max_words {
             match projectivizer.projectivize(sentence.tree()) {
                 Ok(p) => p.tree,
                 Err(e) => unreachable!("Table 3 derives a tree for every length: {e}"),
@@ -89,6 +101,36 @@ pub struct WalkOptions {
     /// each step taken ([`OracleSession::apply`]) are added to the next timed
     /// configuration.
     pub session: bool,
+    /// Trees of more words are skipped ([`WalkStats::skipped`]); `None`:
+    /// [`DEFAULT_MAX_WORDS_TABLE`] for a tree scored by an algorithm that
+    /// builds a table at every configuration (cubic, goldberg, tabular; and
+    /// with the agreement check, which runs the cubic one), else
+    /// [`DEFAULT_MAX_WORDS`].
+    pub max_words: Option<usize>,
+}
+
+/// The default limit on the words of a tree walked (see
+/// [`WalkOptions::max_words`]): the quadratic algorithm's walk costs O(n³).
+pub const DEFAULT_MAX_WORDS: usize = 1000;
+
+/// The default limit on the words of a tree whose walk builds a table at
+/// every configuration: O(n³) or more per configuration, O(n⁴) or more per
+/// walk (the cubic oracle: about 6 s for 200 words, 2 hours for 1,000).
+pub const DEFAULT_MAX_WORDS_TABLE: usize = 200;
+
+impl WalkOptions {
+    /// The limit on the words of `gold` when `algorithm` scores it.
+    pub fn limit(&self, algorithm: Algorithm) -> usize {
+        match self.max_words {
+            Some(n) => n,
+            None if self.check_agreement
+                || matches!(algorithm, Algorithm::Cubic | Algorithm::Goldberg | Algorithm::Tabular) =>
+            {
+                DEFAULT_MAX_WORDS_TABLE
+            }
+            None => DEFAULT_MAX_WORDS,
+        }
+    }
 }
 
 /// Timing totals for one stack + input length k + m.
@@ -133,7 +175,10 @@ impl Timings {
 /// The result of a walk over a treebank.
 #[derive(Clone, Debug, Default)]
 pub struct WalkStats {
+    /// Trees walked.
     pub trees: usize,
+    /// Trees skipped for their length ([`WalkOptions::max_words`]).
+    pub skipped: usize,
     /// Steps taken in total.
     pub steps: u64,
     /// Per algorithm: the timed configurations (the followed algorithm's
@@ -176,6 +221,19 @@ pub fn walk<R: Rng>(
     opts: &WalkOptions,
     rng: &mut R,
 ) -> Result<WalkStats, WalkError> {
+    walk_with_progress(oracle, sentences, opts, rng, &mut |_| {})
+}
+
+/// [`walk`], telling `progress` the words done as they are done: one for
+/// each word that leaves the input, and a skipped tree's words at once (the
+/// sum is the words of `sentences`).
+pub fn walk_with_progress<R: Rng>(
+    oracle: &mut Oracle<'_>,
+    sentences: &[GoldSentence],
+    opts: &WalkOptions,
+    rng: &mut R,
+    progress: &mut dyn FnMut(u64),
+) -> Result<WalkStats, WalkError> {
     let mut stats = WalkStats::default();
     Oracle::check_support(opts.system, opts.strategy, opts.algorithm).map_err(WalkError::Options)?;
     let others = Oracle::algorithms(opts.system);
@@ -183,9 +241,14 @@ pub fn walk<R: Rng>(
         let gold = &sentence.tree;
         let main = Oracle::resolve_for(opts.system, opts.algorithm, gold);
         let err = |source| WalkError::Oracle { sentence: index + 1, line: sentence.line, source };
+        if gold.len() > opts.limit(main) {
+            stats.skipped += 1;
+            progress(gold.len() as u64);
+            continue;
+        }
         stats.trees += 1;
         if opts.session {
-            walk_session(oracle, index, sentence, main, opts, rng, &mut stats)?;
+            walk_session(oracle, index, sentence, main, opts, rng, &mut stats, progress)?;
             continue;
         }
         let mut config = Configuration::initial(opts.system, gold.len());
@@ -209,7 +272,9 @@ pub fn walk<R: Rng>(
                 }
                 choose(&config, &scores, opts.stray, rng)
             };
+            let before = words_read(&config);
             config.apply(step).map_err(err)?;
+            progress((words_read(&config) - before) as u64);
             stats.steps += 1;
         }
         stats.add_tree(gold.len(), tree);
@@ -239,6 +304,7 @@ impl WalkStats {
 }
 
 /// The walk of one tree with an [`OracleSession`] (`--session`).
+#[allow(clippy::too_many_arguments)]
 fn walk_session<R: Rng>(
     oracle: &mut Oracle<'_>,
     index: usize,
@@ -247,6 +313,7 @@ fn walk_session<R: Rng>(
     opts: &WalkOptions,
     rng: &mut R,
     stats: &mut WalkStats,
+    progress: &mut dyn FnMut(u64),
 ) -> Result<(), WalkError> {
     let gold = &sentence.tree;
     let err = |source| WalkError::Oracle { sentence: index + 1, line: sentence.line, source };
@@ -284,14 +351,21 @@ fn walk_session<R: Rng>(
             }
             choose(&config, &scores, opts.stray, rng)
         };
+        let before = words_read(session.configuration());
         let t0 = Instant::now();
         session.apply(step).map_err(err)?;
         untimed += t0.elapsed().as_nanos();
+        progress((words_read(session.configuration()) - before) as u64);
         stats.steps += 1;
     }
     tree.nanos += untimed;
     stats.add_tree(gold.len(), tree);
     Ok(())
+}
+
+/// The words that have left the input of `config`. O(1).
+fn words_read(config: &Configuration) -> usize {
+    config.next_input().unwrap_or(config.sentence_len() + 1) - 1
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -78,6 +78,11 @@ pub struct TrainSettings {
     pub label_bits: u32,
     /// Where the root is (default: first; last: arc-hybrid and arc-eager).
     pub root: Option<Root>,
+    /// Sentences longer than this are left out (default:
+    /// [`DEFAULT_MAX_WORDS`](super::train::DEFAULT_MAX_WORDS), and
+    /// [`DEFAULT_MAX_WORDS_TABLE`](super::train::DEFAULT_MAX_WORDS_TABLE)
+    /// where the oracle builds a table at every configuration).
+    pub max_words: Option<usize>,
 }
 
 impl Default for TrainSettings {
@@ -103,6 +108,7 @@ impl Default for TrainSettings {
             step_bits: o.step_bits,
             label_bits: o.label_bits,
             root: None,
+            max_words: None,
         }
     }
 }
@@ -265,6 +271,7 @@ impl TrainSettings {
             root,
             pseudo_projective: None,
             style,
+            max_words: self.max_words,
         })
     }
 }

@@ -261,6 +261,40 @@ pub struct TrainOptions {
     /// How errors name the options (the command line's `--projectivize`,
     /// or Python's `projectivize=`).
     pub style: super::OptionStyle,
+    /// Sentences longer than this many words are left out
+    /// ([`Prepared::too_long`]); `None`: [`DEFAULT_MAX_WORDS`], and
+    /// [`DEFAULT_MAX_WORDS_TABLE`] for a tree whose oracle builds a table at
+    /// every configuration ([`oracle_builds_tables`]).
+    pub max_words: Option<usize>,
+}
+
+/// The default limit on the words of a training sentence: the optimal
+/// projectivization of a tree costs O(n³) (about 1 s for 1,000 words, 540 s
+/// for 10,000), and a sentence that long is rarely one sentence.
+pub const DEFAULT_MAX_WORDS: usize = 1000;
+
+/// The default limit on the words of a training sentence whose oracle
+/// builds a table at every configuration ([`oracle_builds_tables`]): O(n³)
+/// or more per step, so O(n⁴) or more per sentence and epoch (the cubic
+/// oracle spends about 6 s per epoch on a 200-word sentence, the LR-spine
+/// table 1.5–10 s).
+pub const DEFAULT_MAX_WORDS_TABLE: usize = 200;
+
+/// Whether training with `options` scores the configurations of `tree` with
+/// an oracle that builds a table at every configuration — the cubic grammar
+/// oracles, Goldberg et al.'s tables (LR-spine's dynamic oracle), Attardi's
+/// tabular oracle (its static oracle too) — rather than a closed form or
+/// the linear or quadratic algorithms.
+pub fn oracle_builds_tables(options: &TrainOptions, tree: &DepTree) -> bool {
+    match options.oracle {
+        // Arc-standard, arc-hybrid, arc-eager: closed forms; LR-spine: the
+        // closed form along the canonical computation.
+        OracleKind::Static => options.system == System::Attardi,
+        OracleKind::Dynamic => matches!(
+            Oracle::resolve_for(options.system, options.algorithm, tree),
+            Algorithm::Cubic | Algorithm::Goldberg | Algorithm::Tabular
+        ),
+    }
 }
 
 impl Default for TrainOptions {
@@ -283,6 +317,7 @@ impl Default for TrainOptions {
             root: Root::First,
             pseudo_projective: None,
             style: super::OptionStyle::CommandLine,
+            max_words: None,
         }
     }
 }
@@ -302,6 +337,8 @@ pub struct Prepared {
     /// Attardi: trees left out because the tabular oracle refused their
     /// initial configuration (|γ| above [`TrainOptions::max_gamma`]).
     pub too_large: usize,
+    /// Sentences left out for their length ([`TrainOptions::max_words`]).
+    pub too_long: usize,
 }
 
 impl Prepared {
@@ -309,6 +346,9 @@ impl Prepared {
     /// trees left out and the reason, or nothing if the file had none.
     fn why_empty(&self, max_gamma: usize, style: super::OptionStyle) -> String {
         let mut parts = Vec::new();
+        if self.too_long > 0 {
+            parts.push(format!("{} longer than --max-words (raise it to keep them)", self.too_long));
+        }
         if self.skipped > 0 {
             parts.push(format!("{} non-projective skipped ({})", self.skipped, style.flag("skip-nonprojective")));
         }
@@ -483,8 +523,17 @@ impl Trainer {
             || options.system == System::LrSpine;
         let mut prepared = Prepared::default();
         let mut items = Vec::with_capacity(data.len());
+        let (general, table) = match options.max_words {
+            Some(limit) => (limit, limit),
+            None => (DEFAULT_MAX_WORDS, DEFAULT_MAX_WORDS_TABLE),
+        };
         for s in data {
             let mut tree = s.tree;
+            // Before projectivizing: that costs O(n³) too.
+            if tree.len() > general {
+                prepared.too_long += 1;
+                continue;
+            }
             if !tree.is_projective() {
                 prepared.nonprojective += 1;
                 if options.skip_nonprojective {
@@ -510,22 +559,26 @@ impl Trainer {
                         options.style,
                     ));
                 }
-                if options.system == System::Attardi && !tree.is_projective() {
-                    // Every projective tree is in Attardi's class (its
-                    // left_arc and right_arc are arc-standard's steps).
-                    let initial = Configuration::initial(System::Attardi, tree.len());
-                    match oracle.scores(&initial, &tree, Strategy::None, Algorithm::Tabular) {
-                        Ok(scores) if scores.best() == Some(tree.len() as u32) => {}
-                        Ok(_) => {
-                            prepared.outside_class += 1;
-                            continue;
-                        }
-                        Err(OracleError::TooLarge { .. }) => {
-                            prepared.too_large += 1;
-                            continue;
-                        }
-                        Err(source) => return Err(ParserError::Training { line: s.first_line, source }),
+            }
+            if tree.len() > table && oracle_builds_tables(&options, &tree) {
+                prepared.too_long += 1;
+                continue;
+            }
+            if options.system == System::Attardi && !tree.is_projective() {
+                // Every projective tree is in Attardi's class (its
+                // left_arc and right_arc are arc-standard's steps).
+                let initial = Configuration::initial(System::Attardi, tree.len());
+                match oracle.scores(&initial, &tree, Strategy::None, Algorithm::Tabular) {
+                    Ok(scores) if scores.best() == Some(tree.len() as u32) => {}
+                    Ok(_) => {
+                        prepared.outside_class += 1;
+                        continue;
                     }
+                    Err(OracleError::TooLarge { .. }) => {
+                        prepared.too_large += 1;
+                        continue;
+                    }
+                    Err(source) => return Err(ParserError::Training { line: s.first_line, source }),
                 }
             }
             let mut ids: Vec<u32> =
@@ -598,7 +651,9 @@ impl Trainer {
     }
 
     /// One pass over the training data in a fresh random order; `progress`
-    /// is told the tokens of each sentence done.
+    /// is told the tokens done: greedy training one for each arc built, the
+    /// rest of a sentence's tokens when it ends (so the sum is the epoch's
+    /// tokens).
     pub fn epoch(&mut self, progress: &mut dyn FnMut(u64)) -> Result<EpochStats, ParserError> {
         let start = Instant::now();
         self.epoch += 1;
@@ -607,13 +662,22 @@ impl Trainer {
         self.learner.stats = EpochStats { epoch: self.epoch, ..EpochStats::default() };
         for &i in &self.order {
             let item = &self.data[i];
+            // Greedy training tells `progress` of each arc as it is built
+            // (a long sentence moves the bar too), the rest at the end.
+            let mut told = 0;
             match self.global.as_mut() {
                 Some(g) => self.learner.learn_global(g, &mut self.oracle, item, &self.options, explore)?,
-                None => self.learner.learn(&mut self.oracle, item, &self.options, explore)?,
+                None => {
+                    let mut arc_built = || {
+                        told += 1;
+                        progress(1);
+                    };
+                    self.learner.learn(&mut self.oracle, item, &self.options, explore, &mut arc_built)?
+                }
             }
             self.learner.stats.sentences += 1;
             self.learner.stats.tokens += item.tree.len() as u64;
-            progress(item.tree.len() as u64);
+            progress((item.tree.len() as u64).saturating_sub(told));
         }
         self.learner.stats.seconds = start.elapsed().as_secs_f64();
         Ok(self.learner.stats.clone())
@@ -686,6 +750,7 @@ impl Learner {
         item: &Item,
         options: &TrainOptions,
         explore: bool,
+        arc_built: &mut dyn FnMut(),
     ) -> Result<(), ParserError> {
         let n = item.tree.len();
         self.state.reset(n);
@@ -712,6 +777,9 @@ impl Learner {
                             self.missing[h] -= 1;
                         }
                     }
+                    if arc.is_some() {
+                        arc_built();
+                    }
                     self.attach(arc, label);
                 }
             }
@@ -731,6 +799,9 @@ impl Learner {
                     let (step, label) =
                         self.decide(session.configuration(), item, Guide::Static(gold), false).ok_or_else(no_step)?;
                     let arc = session.apply(step).map_err(fail)?;
+                    if arc.is_some() {
+                        arc_built();
+                    }
                     self.attach(arc, label);
                 }
             }
@@ -752,6 +823,9 @@ impl Learner {
                         .decide(session.configuration(), item, Guide::Dynamic(&scores), explore_now)
                         .ok_or_else(no_step)?;
                     let arc = session.apply(step).map_err(fail)?;
+                    if arc.is_some() {
+                        arc_built();
+                    }
                     self.attach(arc, label);
                 }
             }

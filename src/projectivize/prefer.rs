@@ -243,11 +243,118 @@ impl Weights {
         }
     }
 
+    /// Prepares `arcs` for a sentence with gold tree `gold` and words
+    /// `labels`, so that [`Weights::arc`] gives w₂ of any arc — the values
+    /// [`Weights::fill`] writes into its matrix — in O(n) memory. O(n) time
+    /// plus O(n) hash look-ups; `arcs` is reused (no allocation once grown).
+    ///
+    /// # Errors
+    /// If `labels` does not have one entry per word.
+    pub fn prepare(&self, gold: &DepTree, labels: &WordLabels, arcs: &mut ArcWeights) -> Result<(), ProjectivizeError> {
+        let n = gold.len();
+        if labels.len() != n {
+            return Err(ProjectivizeError::Labels { words: n, labels: labels.len() });
+        }
+        let size = n + 1;
+        arcs.leaf = self.leaf != 0;
+        if arcs.leaf {
+            arcs.function_words.read(labels);
+        }
+        for v in [&mut arcs.as_head, &mut arcs.as_dep, &mut arcs.after] {
+            v.clear();
+            v.resize(size, 0);
+        }
+        for v in [&mut arcs.head, &mut arcs.depth, &mut arcs.enter, &mut arcs.exit] {
+            v.clear();
+            v.resize(size, 0);
+        }
+        arcs.as_head[0] = self.root;
+        for i in 1..size {
+            let (upos, deprel) = labels.get(i);
+            arcs.as_head[i] = relation(&self.head_deprel, deprel) + lookup(&self.head_upos, upos);
+            arcs.as_dep[i] = relation(&self.dep_deprel, deprel) + lookup(&self.dep_upos, upos);
+            arcs.after[i] = relation(&self.head_after, deprel);
+            arcs.head[i] = gold.head(i) as u32;
+        }
+        // Children lists by counting sort, then an iterative Euler tour from 0.
+        arcs.first_child.clear();
+        arcs.first_child.resize(size + 1, 0);
+        for d in 1..size {
+            arcs.first_child[arcs.head[d] as usize + 1] += 1;
+        }
+        for i in 1..=size {
+            arcs.first_child[i] += arcs.first_child[i - 1];
+        }
+        arcs.children.clear();
+        arcs.children.resize(n, 0);
+        arcs.cursor.clone_from(&arcs.first_child);
+        for d in 1..size {
+            let h = arcs.head[d] as usize;
+            arcs.children[arcs.cursor[h] as usize] = d as u32;
+            arcs.cursor[h] += 1;
+        }
+        let mut clock = 0u32;
+        arcs.stack.clear();
+        arcs.stack.push((0, arcs.first_child[0]));
+        arcs.enter[0] = clock;
+        while let Some(&mut (v, ref mut at)) = arcs.stack.last_mut() {
+            if *at < arcs.first_child[v as usize + 1] {
+                let c = arcs.children[*at as usize];
+                *at += 1;
+                clock += 1;
+                arcs.enter[c as usize] = clock;
+                arcs.depth[c as usize] = arcs.depth[v as usize] + 1;
+                arcs.stack.push((c, arcs.first_child[c as usize]));
+            } else {
+                clock += 1;
+                arcs.exit[v as usize] = clock;
+                arcs.stack.pop();
+            }
+        }
+        let largest = |v: &[i64]| v.iter().map(|x| x.unsigned_abs()).max().unwrap_or(0);
+        let ancestor = self.ancestor.iter().filter(|&&v| v != i64::MIN).chain([&self.ancestor_other]);
+        let ancestor = ancestor.map(|v| v.unsigned_abs()).max().unwrap_or(0);
+        let per_dep = (1..size).map(|d| arcs.as_dep[d].unsigned_abs() + arcs.after[d].unsigned_abs()).max();
+        arcs.bound = largest(&arcs.as_head)
+            + per_dep.unwrap_or(0)
+            + self.leaf.unsigned_abs()
+            + self.same_side.unsigned_abs()
+            + ancestor;
+        Ok(())
+    }
+
+    /// w₂(h, d) for the sentence `arcs` was prepared for (0 for d = 0 and
+    /// h = d, as in [`Weights::fill`]'s matrix). O(1).
+    #[inline]
+    pub fn arc(&self, arcs: &ArcWeights, h: usize, d: usize) -> i64 {
+        if d == 0 || h == d {
+            return 0;
+        }
+        let g = arcs.head[d] as usize;
+        let leaf = if arcs.leaf && h >= 1 && arcs.function_words.forbids(h, d) { self.leaf } else { 0 };
+        let after = if h > d { arcs.after[d] } else { 0 };
+        if h == g {
+            // A gold arc: only the rules about the head itself.
+            return if g == 0 { 0 } else { arcs.as_head[g] } + after + leaf;
+        }
+        let mut v = arcs.as_head[h] + arcs.as_dep[d] + leaf + after;
+        if (h < d) == (g < d) {
+            v += self.same_side;
+        }
+        if arcs.is_ancestor(h, d) {
+            // h ≠ d and h is not the gold head: k ≥ 2 steps up.
+            v += self.ancestor((arcs.depth[d] - arcs.depth[h]) as usize);
+        }
+        v
+    }
+
     /// Fills `matrix` ((n+1)², row = head, column = dependent) with w₂ for
     /// every arc of a sentence with gold tree `gold` and words `labels`
     /// (UPOS, FEATS and DEPREL of words 1 … n). The diagonal gets 0.
     /// O(n²) time plus O(n) hash look-ups; `matrix` and `buffers` are reused
-    /// (no allocation once they have grown).
+    /// (no allocation once they have grown). The projectivizer uses the
+    /// O(n)-memory form ([`Weights::prepare`], [`Weights::arc`]), which gives
+    /// the same values; this dense one is its reference.
     ///
     /// # Errors
     /// If `labels` does not have one entry per word; if the matrix would need
@@ -324,6 +431,65 @@ impl Weights {
 pub struct FillBuffers {
     per_word: Vec<i64>,
     function_words: FunctionWords,
+}
+
+/// The weights w₂ of one sentence in O(n) memory: what [`Weights::fill`]
+/// writes into an (n+1)² matrix, computed per arc on demand
+/// ([`Weights::arc`], O(1)) from a few numbers per word. w₂ is a function of
+/// the gold tree and the words' labels: a term for the head, one for the
+/// dependent, one for the direction, one for the side of the gold head,
+/// the leaf rule (per pair of word classes) and, for a gold ancestor, its
+/// distance, which the depths and an Euler tour of the gold tree give in
+/// O(1). Filled by [`Weights::prepare`]; reused between sentences.
+#[derive(Clone, Debug, Default)]
+pub struct ArcWeights {
+    /// Per position 0 … n: weight as a head (position 0: the `root` rule),
+    /// as a dependent, with a head after it; gold head, depth, and the
+    /// interval of its subtree in an Euler tour.
+    as_head: Vec<i64>,
+    as_dep: Vec<i64>,
+    after: Vec<i64>,
+    head: Vec<u32>,
+    depth: Vec<u32>,
+    enter: Vec<u32>,
+    exit: Vec<u32>,
+    /// Scratch of the Euler tour: children lists (counting sort) and a stack.
+    first_child: Vec<u32>,
+    cursor: Vec<u32>,
+    children: Vec<u32>,
+    stack: Vec<(u32, u32)>,
+    function_words: FunctionWords,
+    leaf: bool,
+    /// A bound on |w₂(h, d)| over all arcs.
+    bound: u64,
+}
+
+impl ArcWeights {
+    /// The number of positions (n + 1; 0 before the first
+    /// [`Weights::prepare`]).
+    pub fn positions(&self) -> usize {
+        self.as_head.len()
+    }
+
+    /// An upper bound on |w₂(h, d)| over every arc of the sentence: the sum
+    /// of the largest absolute value of each term. O(1).
+    pub fn bound(&self) -> u64 {
+        self.bound
+    }
+
+    /// The bytes [`Weights::prepare`] needs for `n` words (for
+    /// [`crate::memory`]): a few numbers per word. O(1).
+    pub fn bytes_for(n: usize) -> Option<usize> {
+        // Three i64, four u32 for the tree and the tour, three u32 of
+        // children lists, two u16 of word classes, and the stack of the tour.
+        (n + 1).checked_mul(3 * 8 + 4 * 4 + 3 * 4 + 2 * 2 + 8)
+    }
+
+    /// Whether `a` is a (proper or not) ancestor of `d` in the gold tree. O(1).
+    #[inline]
+    fn is_ancestor(&self, a: usize, d: usize) -> bool {
+        self.enter[a] <= self.enter[d] && self.exit[d] <= self.exit[a]
+    }
 }
 
 /// The weight for a DEPREL: its full value, else its universal part.
@@ -474,8 +640,7 @@ pub struct PreferringProjectivizer<'g> {
     class: TreeClass,
     weights: Weights,
     input: Vec<Terminal>,
-    matrix: Vec<i64>,
-    scratch: FillBuffers,
+    arcs: ArcWeights,
 }
 
 impl<'g> PreferringProjectivizer<'g> {
@@ -490,8 +655,7 @@ impl<'g> PreferringProjectivizer<'g> {
             class,
             weights,
             input: Vec::new(),
-            matrix: Vec::new(),
-            scratch: FillBuffers::default(),
+            arcs: ArcWeights::default(),
         })
     }
 
@@ -505,7 +669,8 @@ impl<'g> PreferringProjectivizer<'g> {
     /// [`OptimalProjectivizer`](super::OptimalProjectivizer) breaks them
     /// ([module docs](super#ties)). A tree in the grammar's class is returned
     /// unchanged in O(n) (secondary 0: it keeps every gold arc); otherwise
-    /// O(n³) (Table 2) plus O(n²) for the weights.
+    /// O(n³) time (Table 2) and the chart's O(n²) memory; the weights take
+    /// O(n) ([`ArcWeights`]).
     pub fn projectivize(&mut self, gold: &DepTree, labels: &WordLabels) -> Result<Preferred, ProjectivizeError> {
         if self.class.contains(gold) {
             if labels.len() != gold.len() {
@@ -532,8 +697,8 @@ impl<'g> PreferringProjectivizer<'g> {
     ) -> Result<Preferred, ProjectivizeError> {
         let n = gold.len();
         self.check_memory(n)?;
-        self.weights.fill(gold, labels, &mut self.matrix, &mut self.scratch)?;
-        let largest = self.matrix.iter().map(|w| w.unsigned_abs()).max().unwrap_or(0);
+        self.weights.prepare(gold, labels, &mut self.arcs)?;
+        let largest = self.arcs.bound();
         if largest.saturating_mul(n as u64 + 1) < PACKED_SECONDARY_BOUND && (n as u64) < PACKED_PRIMARY_BOUND {
             return self.parse_packed(gold);
         }
@@ -549,19 +714,19 @@ impl<'g> PreferringProjectivizer<'g> {
         labels: &WordLabels,
     ) -> Result<Preferred, ProjectivizeError> {
         self.check_memory(gold.len())?;
-        self.weights.fill(gold, labels, &mut self.matrix, &mut self.scratch)?;
+        self.weights.prepare(gold, labels, &mut self.arcs)?;
         self.parse_lexicographic(gold)
     }
 
     /// Refuses, before allocating anything, a sentence of `n` words whose
-    /// weight matrix and chart together would need more memory than the
-    /// limit ([`crate::memory`]). O(1).
+    /// weights and chart together would need more memory than the limit
+    /// ([`crate::memory`]). O(1).
     fn check_memory(&self, n: usize) -> Result<(), crate::memory::TooMuchMemory> {
         let size = n + 1;
-        let matrix = size.checked_mul(size).and_then(|c| c.checked_mul(std::mem::size_of::<i64>()));
+        let weights = ArcWeights::bytes_for(n);
         // The lexicographic chart is the larger of the two the engine may use.
         let chart = self.parser.chart_bytes(size);
-        let total = matrix.zip(chart).and_then(|(m, c)| m.checked_add(c));
+        let total = weights.zip(chart).and_then(|(m, c)| m.checked_add(c));
         crate::memory::check(total, 1, || format!("the preference weights and the chart for {n} words"))
     }
 
@@ -569,11 +734,10 @@ impl<'g> PreferringProjectivizer<'g> {
     fn parse_packed(&mut self, gold: &DepTree) -> Result<Preferred, ProjectivizeError> {
         let n = gold.len();
         self.terminals.fill(n, &mut self.input);
-        let size = n + 1;
-        let matrix = &self.matrix;
+        let (weights, arcs) = (&self.weights, &self.arcs);
         let w = self.packed.parse(&self.input, |h, d| {
             let gold_arc = i64::from(d >= 1 && gold.head(d) == h);
-            MaxPlus::new(gold_arc * PACKED_SHIFT + matrix[h * size + d])
+            MaxPlus::new(gold_arc * PACKED_SHIFT + weights.arc(arcs, h, d))
         })?;
         let key = w.finite().ok_or(ProjectivizeError::NoTree(n))?;
         // |secondary| < 2³¹ = PACKED_SHIFT / 2: round to the nearest multiple.
@@ -587,11 +751,10 @@ impl<'g> PreferringProjectivizer<'g> {
     fn parse_lexicographic(&mut self, gold: &DepTree) -> Result<Preferred, ProjectivizeError> {
         let n = gold.len();
         self.terminals.fill(n, &mut self.input);
-        let size = n + 1;
-        let matrix = &self.matrix;
+        let (weights, arcs) = (&self.weights, &self.arcs);
         let w = self.parser.parse(&self.input, |h, d| {
             let gold_arc = i64::from(d >= 1 && gold.head(d) == h);
-            Lexicographic::new(MaxPlus::new(gold_arc), MaxPlus::new(matrix[h * size + d]))
+            Lexicographic::new(MaxPlus::new(gold_arc), MaxPlus::new(weights.arc(arcs, h, d)))
         })?;
         let (Some(score), Some(secondary)) = (w.primary().finite(), w.secondary().finite()) else {
             return Err(ProjectivizeError::NoTree(n));
@@ -601,16 +764,15 @@ impl<'g> PreferringProjectivizer<'g> {
     }
 
     /// The secondary score of `tree` for gold tree `gold`: Σ w₂ over its arcs.
-    /// O(n²) (fills the weight matrix).
+    /// O(n).
     pub fn secondary_score(
         &mut self,
         gold: &DepTree,
         labels: &WordLabels,
         tree: &DepTree,
     ) -> Result<i64, ProjectivizeError> {
-        self.weights.fill(gold, labels, &mut self.matrix, &mut self.scratch)?;
-        let size = gold.len() + 1;
-        Ok(tree.arcs().map(|(h, d)| self.matrix[h * size + d]).sum())
+        self.weights.prepare(gold, labels, &mut self.arcs)?;
+        Ok(tree.arcs().map(|(h, d)| self.weights.arc(&self.arcs, h, d)).sum())
     }
 }
 
@@ -654,6 +816,52 @@ mod tests {
         assert_eq!(l.len(), 2);
         assert_eq!(l.get(1), (&b"ADP"[..], &b"case"[..]));
         assert_eq!(l.get(2), (&b"DET"[..], &b"root"[..]));
+    }
+
+    #[test]
+    fn the_sparse_weights_are_the_matrix() {
+        // Random trees and labels, the default weights and weights with
+        // every rule: Weights::arc equals the dense matrix at every cell.
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let upos = ["VERB", "NOUN", "PUNCT", "ADP", "CCONJ", "DET", "AUX"];
+        let deprel = ["root", "punct", "case", "cc", "nsubj", "obl:tmod", "det", "conj", "fixed"];
+        let every = Weights::parse(
+            "ancestor 2 7\nancestor 3 -5\nancestor * 11\nhead-deprel conj -3\nhead-upos NOUN 2\n\
+             dep-deprel obl -13\ndep-upos DET 17\nhead-after punct 19\nleaf -23\nroot -29\nsame-side 31\n",
+        )
+        .unwrap();
+        let (mut matrix, mut buffers, mut arcs) = (Vec::new(), FillBuffers::default(), ArcWeights::default());
+        for weights in [Weights::default(), every, Weights::empty()] {
+            for _ in 0..200 {
+                let n = rng.gen_range(1..25);
+                // A random tree: each word hangs from 0 or an earlier-numbered word of a random order.
+                let mut order: Vec<usize> = (1..=n).collect();
+                for i in (1..n).rev() {
+                    order.swap(i, rng.gen_range(0..=i));
+                }
+                let mut heads = vec![0; n];
+                for (i, &d) in order.iter().enumerate() {
+                    heads[d - 1] = if i == 0 || rng.gen_bool(0.1) { 0 } else { order[rng.gen_range(0..i)] };
+                }
+                let gold = DepTree::from_heads(&heads).unwrap();
+                let words: Vec<(&str, &str, &str)> = (0..n)
+                    .map(|_| (upos[rng.gen_range(0..upos.len())], "_", deprel[rng.gen_range(0..deprel.len())]))
+                    .collect();
+                let labels = WordLabels::from_columns(words.iter().copied());
+                weights.fill(&gold, &labels, &mut matrix, &mut buffers).unwrap();
+                weights.prepare(&gold, &labels, &mut arcs).unwrap();
+                let size = n + 1;
+                let mut largest = 0;
+                for h in 0..size {
+                    for d in 0..size {
+                        assert_eq!(weights.arc(&arcs, h, d), matrix[h * size + d], "{heads:?} {words:?} ({h}, {d})");
+                        largest = largest.max(matrix[h * size + d].unsigned_abs());
+                    }
+                }
+                assert!(arcs.bound() >= largest);
+            }
+        }
     }
 
     #[test]

@@ -27,6 +27,7 @@
 pub mod table;
 
 use super::system::{Configuration, Step, System, TransitionSystem};
+use crate::tree::DepTree;
 
 /// The LR-spine system (Goldberg et al. 2014, Sec. 6.1).
 #[derive(Clone, Copy, Debug, Default)]
@@ -41,6 +42,61 @@ impl LrSpine {
         let left = if k >= 3 { c.left_spine(c.stack[k - 1]).count() } else { 0 };
         let right = if k >= 2 { c.right_spine(c.stack[k - 2]).count() } else { 0 };
         (left, right)
+    }
+}
+
+/// The static oracle's step at a configuration of the canonical computation
+/// of a projective `gold` tree: the step [`canonical_step`](super::canonical_step)
+/// takes among the dynamic oracle's optimal ones ([`table`]), found without
+/// the table. O(|ls(s₀)| + |rs(s₁)|).
+///
+/// On the canonical computation every arc built is gold and every remaining
+/// gold arc can still be built (each step taken is optimal from the initial
+/// configuration, from which the whole projective tree can be built). There
+/// an arc step is optimal exactly when the arc it builds is gold:
+///
+/// * a wrong arc gives its dependent a wrong head, a gold arc lost;
+/// * `left_arc_K` with ls(s₀)[K] the gold head h of s₁ loses nothing: s₁
+///   stays on the new left spine (ls(s₀)[..K] ⊕ ls(s₁)), so it and its left
+///   spine can still take left dependents from further down the stack; a word
+///   of rs(s₁) (or s₁) with a gold right dependent still to come would make
+///   that arc cover h, which is inside s₀'s span, and projectivity would put
+///   h under the word, below s₁, whose head h is; and a word x of ls(s₀)
+///   deeper than h, which leaves the spine, has no left dependent to come:
+///   the words of s₁'s span are attached, and an arc from x to a word left
+///   of it would cover s₁, putting s₁ under x, which lies under h;
+/// * `right_arc_K` with rs(s₁)[K] the gold head h of s₀, symmetrically: s₀
+///   stays on the new right spine (rs(s₁)[..K] ⊕ rs(s₀)); a word of ls(s₀)
+///   (or s₀) with a left dependent to come, or a word of rs(s₁) deeper than
+///   h with a right dependent to come in the input, would need an arc over
+///   s₁ or s₀ that projectivity forbids, as above.
+///
+/// At most one `left_arc_K` and one `right_arc_K` build a gold arc (a word
+/// has one head); `canonical_step` takes the one of smaller K, the left one
+/// on a tie, and `shift` when neither builds one. Checked against the
+/// table's optimal steps and `canonical_step` at every configuration of the
+/// canonical computation of every projective tree of up to 7 words and of
+/// random projective trees of up to 120 (`tests/lr_spine.rs`). At other
+/// configurations the answer means nothing: use the table there.
+pub fn canonical_static_step(c: &Configuration, gold: &DepTree) -> Step {
+    let k = c.stack.len();
+    let left = if k >= 3 {
+        let h = gold.head(c.stack[k - 2]);
+        c.left_spine(c.stack[k - 1]).position(|x| x == h)
+    } else {
+        None
+    };
+    let right = if k >= 2 {
+        let h = gold.head(c.stack[k - 1]);
+        c.right_spine(c.stack[k - 2]).position(|x| x == h)
+    } else {
+        None
+    };
+    match (left, right) {
+        (Some(l), Some(r)) if r < l => Step::RightArcAt(r as u32 + 1),
+        (Some(l), _) => Step::LeftArcAt(l as u32 + 1),
+        (None, Some(r)) => Step::RightArcAt(r as u32 + 1),
+        (None, None) => Step::Shift,
     }
 }
 
