@@ -114,7 +114,15 @@ fn walk_prints_buckets_a_json_summary_and_a_plot() {
     assert_eq!(v["steps"], 20, "2n steps per tree");
     assert!(v["configurations"].as_u64().unwrap() > 0);
     assert!(v["mean_us"].as_f64().unwrap() > 0.0);
-    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+    let plot = std::fs::read_to_string(&svg).unwrap();
+    assert!(plot.contains("<svg"));
+    // The title names the system and the file; no yellow; no `.0` on tick labels.
+    assert!(plot.contains("Mean time per configuration: arc-standard, small.conllu"), "{plot}");
+    assert!(!plot.contains("#F0E442") && !plot.contains("#FFFF00"), "no yellow");
+    let decimal_zero =
+        |l: &str| l.strip_suffix(".0").is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    assert!(!plot.lines().any(|l| decimal_zero(l.trim())), "integer tick labels");
+    assert!(plot.lines().any(|l| l.trim() == "10"), "tick labels as text lines");
     let _ = std::fs::remove_file(svg);
 }
 

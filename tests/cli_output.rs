@@ -72,7 +72,16 @@ fn dev_null_stays_a_device() {
     }
     let o = tabula(&["count", &input, "--tsv", "/dev/null", "--plot", svg.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(fs::read_to_string(&svg).unwrap().contains("<svg"));
+    let plot = fs::read_to_string(&svg).unwrap();
+    assert!(plot.contains("<svg"));
+    // The title names the file; no yellow; no `.0` on tick labels.
+    let name = std::path::Path::new(&input).file_name().unwrap().to_string_lossy().into_owned();
+    assert!(plot.contains(&format!("geometric mean of their number: {name}")), "{plot}");
+    assert!(!plot.contains("#F0E442") && !plot.contains("#FFFF00"), "no yellow");
+    let decimal_zero =
+        |l: &str| l.strip_suffix(".0").is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    assert!(!plot.lines().any(|l| decimal_zero(l.trim())), "integer tick labels");
+    assert!(plot.lines().any(|l| l.trim() == "10"), "tick labels as text lines");
 }
 
 /// `-o /dev/stdout` writes to standard output (here a pipe) in place.

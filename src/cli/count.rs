@@ -165,8 +165,16 @@ fn draw(series: &[Series]) -> Result<String, CliError> {
     let root = backend.into_drawing_area();
     let err = |e: &dyn std::fmt::Display| format!("cannot draw the plot: {e}");
     root.fill(&WHITE).map_err(|e| err(&e))?;
+    let names: Vec<String> = series
+        .iter()
+        .map(|(name, _)| {
+            let path = std::path::Path::new(name);
+            path.file_name().map_or_else(|| name.clone(), |f| f.to_string_lossy().into_owned())
+        })
+        .collect();
+    let title = format!("Optimal projective trees, geometric mean of their number: {}", names.join(", "));
     let mut chart = ChartBuilder::on(&root)
-        .caption("Geometric mean of the number of optimal projective trees", ("sans-serif", 20))
+        .caption(title, ("sans-serif", 18))
         .margin(15)
         .x_label_area_size(40)
         .y_label_area_size(60)
@@ -176,17 +184,27 @@ fn draw(series: &[Series]) -> Result<String, CliError> {
         .configure_mesh()
         .x_desc("sentence length (words)")
         .y_desc("geometric mean of count")
+        .y_label_formatter(&super::plot::number)
         .draw()
         .map_err(|e| err(&e))?;
     for (i, ((name, _), pts)) in series.iter().zip(&points).enumerate() {
-        let color = Palette99::pick(i).to_rgba();
-        chart
-            .draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(2)))
-            .map_err(|e| err(&e))?
-            .label(name.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+        let color = super::plot::color(i);
+        // One line per run of consecutive lengths: no line across lengths without trees.
+        for (k, run) in super::plot::runs(pts).into_iter().enumerate() {
+            let drawn =
+                chart.draw_series(LineSeries::new(run, color.stroke_width(2)).point_size(2)).map_err(|e| err(&e))?;
+            if k == 0 {
+                drawn.label(name.clone()).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+            }
+        }
     }
-    chart.configure_series_labels().background_style(WHITE).border_style(BLACK).draw().map_err(|e| err(&e))?;
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE)
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| err(&e))?;
     root.present().map_err(|e| err(&e))?;
     drop(chart);
     drop(root);

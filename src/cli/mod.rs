@@ -8,6 +8,7 @@ pub mod grammar;
 pub mod oracle;
 pub mod output;
 pub mod parse;
+pub mod plot;
 pub mod projectivize;
 pub mod train;
 

@@ -428,7 +428,12 @@ fn run_walk(args: &Args, path: &std::path::Path, oracle: &mut Oracle<'_>) -> Res
     }
     print_walk(args, &stats)?;
     if let Some(mut out) = plot_output {
-        let svg = plot(&stats).map_err(|e| format!("cannot draw the plot: {e}"))?;
+        let title = format!(
+            "Mean time per configuration: {}, {}",
+            args.system,
+            path.file_name().map_or_else(|| path.display().to_string(), |f| f.to_string_lossy().into_owned())
+        );
+        let svg = plot(&stats, &title).map_err(|e| format!("cannot draw the plot: {e}"))?;
         out.write_all(svg.as_bytes())?;
         out.commit()?;
     }
@@ -520,9 +525,10 @@ fn print_walk(args: &Args, stats: &WalkStats) -> Result<(), CliError> {
     out.commit()
 }
 
-/// Draws Fig. 9: mean µs per configuration against k + m, one line per
-/// algorithm, logarithmic y axis, as SVG. O(buckets).
-fn plot(stats: &WalkStats) -> Result<String, Box<dyn std::error::Error>> {
+/// Draws Fig. 9 (Nederhof 2019): mean µs per configuration against k + m,
+/// one line per algorithm (broken where a k + m has no configuration),
+/// logarithmic y axis, titled `title`, as SVG. O(buckets).
+fn plot(stats: &WalkStats, title: &str) -> Result<String, Box<dyn std::error::Error>> {
     use plotters::prelude::*;
     let mut svg = String::new();
     let root = SVGBackend::with_string(&mut svg, (800, 500)).into_drawing_area();
@@ -532,21 +538,32 @@ fn plot(stats: &WalkStats) -> Result<String, Box<dyn std::error::Error>> {
     let (lo, hi) = points().fold((f64::INFINITY, 0f64), |(lo, hi), (_, y)| (lo.min(y), hi.max(y)));
     let (lo, hi) = if hi > 0.0 { ((lo.max(1e-3) / 2.0), hi * 2.0) } else { (0.1, 10.0) };
     let mut chart = ChartBuilder::on(&root)
-        .caption("Mean time per configuration (Nederhof 2019, Fig. 9)", ("sans-serif", 20))
+        .caption(title, ("sans-serif", 18))
         .margin(10)
         .x_label_area_size(40)
         .y_label_area_size(60)
         .build_cartesian_2d(0..max_len + 1, (lo..hi).log_scale())?;
-    chart.configure_mesh().x_desc("k + m").y_desc("mean µs").draw()?;
-    let colors = [RED, BLUE, GREEN, BLACK];
+    chart.configure_mesh().x_desc("k + m").y_desc("mean µs").y_label_formatter(&super::plot::number).draw()?;
     for (i, (name, t)) in stats.timings.iter().enumerate() {
-        let color = colors[i % colors.len()];
-        chart
-            .draw_series(LineSeries::new(t.buckets.iter().map(|(&l, b)| (l, b.mean_us())), color))?
-            .label(*name)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+        let color = super::plot::color(i);
+        let points: Vec<(usize, f64)> = t.buckets.iter().map(|(&l, b)| (l, b.mean_us())).collect();
+        // One line per run of consecutive k + m: no line across values without configurations.
+        let runs = super::plot::runs(&points.iter().map(|&(l, y)| (l as u64, y)).collect::<Vec<_>>());
+        for (k, run) in runs.into_iter().enumerate() {
+            let drawn = chart.draw_series(
+                LineSeries::new(run.into_iter().map(|(l, y)| (l as usize, y)), color.stroke_width(2)).point_size(2),
+            )?;
+            if k == 0 {
+                drawn.label(*name).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+            }
+        }
     }
-    chart.configure_series_labels().border_style(BLACK).background_style(WHITE).draw()?;
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .border_style(BLACK)
+        .background_style(WHITE)
+        .draw()?;
     root.present()?;
     drop(chart);
     drop(root);
