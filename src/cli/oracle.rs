@@ -43,7 +43,7 @@ pub struct Args {
     /// Sec. 5), linear (projective gold trees: arc-standard Sec. 6, the
     /// arc-hybrid and arc-eager closed forms), goldberg (projective gold
     /// trees, strategy none: Goldberg et al. 2014's tables, arc-standard and
-    /// lr-spine), tabular (attardi: seed 002's Algorithm 1, corrected; any
+    /// lr-spine), tabular (attardi: Gómez-Rodríguez et al. 2014's Algorithm 1, corrected; any
     /// gold tree) or auto (linear for projective gold trees, cubic otherwise;
     /// lr-spine: goldberg; attardi: tabular).
     #[arg(long, default_value = "auto")]
