@@ -31,6 +31,9 @@ fn every_subcommand_documents_its_formats_with_an_example() {
         (&["grammar", "check"], &["Input: a grammar file", "Example:"]),
         (&["grammar", "parse"], &["Output:", "Example:"]),
         (&["demo"], &["Output", "Example:"]),
+        (&["train"], &["Input: a CoNLL-U treebank", "Output: one model file", "Examples:"]),
+        (&["parse"], &["Input: CoNLL-U", "Output: the same bytes", "Examples:"]),
+        (&["eval"], &["Input: the gold and the parsed", "Output: UAS and LAS", "Example:"]),
     ] {
         let text = help(args);
         for needle in needles {
