@@ -96,14 +96,43 @@ fn row_of(feature: u64, bits: u32, width: usize) -> usize {
     }
 }
 
+/// Runs `$body` (a call of an `#[inline(always)]` loop) compiled for
+/// AVX-512F or AVX2 when the CPU has them, else for the baseline: the same
+/// loop, the same sums in the same order, more values per instruction.
+macro_rules! with_wide_vectors {
+    ($body:expr) => {{
+        #[cfg(target_arch = "x86_64")]
+        {
+            #[target_feature(enable = "avx512f")]
+            unsafe fn avx512<R>(f: impl FnOnce() -> R) -> R {
+                f()
+            }
+            #[target_feature(enable = "avx2")]
+            unsafe fn avx2<R>(f: impl FnOnce() -> R) -> R {
+                f()
+            }
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                // SAFETY: the CPU has AVX-512F, checked just above.
+                unsafe { avx512(|| $body) }
+            } else if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU has AVX2, checked just above.
+                unsafe { avx2(|| $body) }
+            } else {
+                $body
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            $body
+        }
+    }};
+}
+
 /// Adds rows of `table` (values converted by `value`) to `scores`, the rows
 /// of the features [`PREFETCH_AHEAD`] places ahead prefetched while the
 /// current one is added: the rows are scattered over a table much larger
 /// than the caches, and the loads, not the additions, are what a parser's
-/// time goes into. On x86-64 CPUs with AVX2 the same loop is compiled for
-/// it (eight values per instruction where the baseline has four); the sums
-/// are the same, each score adding the features in the same order.
-/// O(features × scores.len()).
+/// time goes into. O(features × scores.len()).
 #[inline]
 fn add_rows<T: Copy>(
     table: &[T],
@@ -113,56 +142,10 @@ fn add_rows<T: Copy>(
     scores: &mut [f32],
     value: impl Fn(T) -> f32,
 ) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx512f") {
-        // SAFETY: the CPU has AVX-512F, checked just above.
-        unsafe { add_rows_avx512(table, shape, features, offset, scores, value) };
-        return;
-    }
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2, checked just above.
-        unsafe { add_rows_avx2(table, shape, features, offset, scores, value) };
-        return;
-    }
-    add_rows_any(table, shape, features, offset, scores, value);
+    with_wide_vectors!(add_rows_any(table, shape, features, offset, scores, &value))
 }
 
-/// [`add_rows_any`] compiled for AVX2.
-///
-/// # Safety
-/// The CPU must have AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn add_rows_avx2<T: Copy>(
-    table: &[T],
-    shape: (u32, usize),
-    features: &[u64],
-    offset: usize,
-    scores: &mut [f32],
-    value: impl Fn(T) -> f32,
-) {
-    add_rows_any(table, shape, features, offset, scores, value);
-}
-
-/// [`add_rows_any`] compiled for AVX-512F.
-///
-/// # Safety
-/// The CPU must have AVX-512F.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-unsafe fn add_rows_avx512<T: Copy>(
-    table: &[T],
-    shape: (u32, usize),
-    features: &[u64],
-    offset: usize,
-    scores: &mut [f32],
-    value: impl Fn(T) -> f32,
-) {
-    add_rows_any(table, shape, features, offset, scores, value);
-}
-
-/// The loop of [`add_rows`], for any CPU.
+/// The loop of [`add_rows`].
 #[inline(always)]
 fn add_rows_any<T: Copy>(
     table: &[T],
@@ -170,7 +153,7 @@ fn add_rows_any<T: Copy>(
     features: &[u64],
     offset: usize,
     scores: &mut [f32],
-    value: impl Fn(T) -> f32,
+    value: &impl Fn(T) -> f32,
 ) {
     let len = scores.len();
     if len == 0 {
