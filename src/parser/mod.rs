@@ -43,6 +43,8 @@ pub mod global;
 pub mod model;
 pub mod perceptron;
 pub mod run;
+#[cfg(target_arch = "x86_64")]
+mod simd;
 pub mod train;
 
 pub use model::{AnyParser, Model, Parser};

@@ -88,7 +88,7 @@ pub trait Rows {
 /// The row of `feature` in a table of 2^`bits` rows of `width` values: its
 /// top `bits` bits. O(1).
 #[inline]
-fn row_of(feature: u64, bits: u32, width: usize) -> usize {
+pub(super) fn row_of(feature: u64, bits: u32, width: usize) -> usize {
     if bits == 0 {
         0
     } else {
@@ -128,6 +128,63 @@ macro_rules! with_wide_vectors {
     }};
 }
 
+/// A weight as a table stores it: f32, or bfloat16 bits (u16).
+pub trait Weight: Copy {
+    /// The weight as f32.
+    fn to_f32(self) -> f32;
+    /// 16 weights from `p` as f32.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512F; 16 values readable at `p`.
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn load16(p: *const Self) -> std::arch::x86_64::__m512;
+    /// 8 weights from `p` as f32.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2; 8 values readable at `p`.
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn load8(p: *const Self) -> std::arch::x86_64::__m256;
+}
+
+impl Weight for f32 {
+    #[inline(always)]
+    fn to_f32(self) -> f32 {
+        self
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn load16(p: *const f32) -> std::arch::x86_64::__m512 {
+        // SAFETY: the caller's contract.
+        unsafe { super::simd::load16_f32(p) }
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn load8(p: *const f32) -> std::arch::x86_64::__m256 {
+        // SAFETY: the caller's contract.
+        unsafe { super::simd::load8_f32(p) }
+    }
+}
+
+impl Weight for u16 {
+    /// The bfloat16 `self` as f32 (its top 16 bits).
+    #[inline(always)]
+    fn to_f32(self) -> f32 {
+        f32::from_bits(u32::from(self) << 16)
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn load16(p: *const u16) -> std::arch::x86_64::__m512 {
+        // SAFETY: the caller's contract.
+        unsafe { super::simd::load16_bf16(p) }
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn load8(p: *const u16) -> std::arch::x86_64::__m256 {
+        // SAFETY: the caller's contract.
+        unsafe { super::simd::load8_bf16(p) }
+    }
+}
+
 /// Adds rows of `table` (values converted by `value`) to `scores`, the rows
 /// of the features [`PREFETCH_AHEAD`] places ahead prefetched while the
 /// current one is added: the rows are scattered over a table much larger
@@ -143,6 +200,63 @@ fn add_rows<T: Copy>(
     value: impl Fn(T) -> f32,
 ) {
     with_wide_vectors!(add_rows_any(table, shape, features, offset, scores, &value))
+}
+
+/// [`add_rows`], with the scores in vector registers where the CPU has
+/// them and the rows are wide enough ([`super::simd`]): the same sums.
+#[inline]
+fn add_weight_rows<T: Weight>(table: &[T], shape: (u32, usize), features: &[u64], offset: usize, scores: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    if scores.len() >= 8 {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU has AVX-512F, checked just above.
+            unsafe { super::simd::add_rows_avx512(table, shape, features, offset, scores) };
+            return;
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, checked just above.
+            unsafe { super::simd::add_rows_avx2(table, shape, features, offset, scores) };
+            return;
+        }
+    }
+    match scores.len() {
+        1 => add_narrow_rows::<T, 1>(table, shape, features, offset, scores),
+        2 => add_narrow_rows::<T, 2>(table, shape, features, offset, scores),
+        3 => add_narrow_rows::<T, 3>(table, shape, features, offset, scores),
+        4 => add_narrow_rows::<T, 4>(table, shape, features, offset, scores),
+        5 => add_narrow_rows::<T, 5>(table, shape, features, offset, scores),
+        6 => add_narrow_rows::<T, 6>(table, shape, features, offset, scores),
+        7 => add_narrow_rows::<T, 7>(table, shape, features, offset, scores),
+        _ => add_rows(table, shape, features, offset, scores, T::to_f32),
+    }
+}
+
+/// [`add_rows`] for `N` scores (a step table's few classes), kept in
+/// registers while the rows are added: the same sums.
+#[inline]
+fn add_narrow_rows<T: Weight, const N: usize>(
+    table: &[T],
+    (bits, width): (u32, usize),
+    features: &[u64],
+    offset: usize,
+    scores: &mut [f32],
+) {
+    let Ok(acc) = <&mut [f32; N]>::try_from(scores) else { return };
+    let mut sums = *acc;
+    for &f in features.iter().take(PREFETCH_AHEAD) {
+        prefetch(table, row_of(f, bits, width) + offset, N);
+    }
+    for (i, &f) in features.iter().enumerate() {
+        if let Some(&ahead) = features.get(i + PREFETCH_AHEAD) {
+            prefetch(table, row_of(ahead, bits, width) + offset, N);
+        }
+        let r = row_of(f, bits, width) + offset;
+        let row: &[T; N] = table[r..r + N].try_into().expect("N weights");
+        for (s, w) in sums.iter_mut().zip(row) {
+            *s += w.to_f32();
+        }
+    }
+    *acc = sums;
 }
 
 /// The loop of [`add_rows`].
@@ -177,7 +291,7 @@ fn add_rows_any<T: Copy>(
 /// hint: no effect on the result; nothing on other targets): one hint per
 /// 64-byte cache line the block touches.
 #[inline(always)]
-fn prefetch<T>(table: &[T], start: usize, len: usize) {
+pub(super) fn prefetch<T>(table: &[T], start: usize, len: usize) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
@@ -232,7 +346,7 @@ impl Weights {
 
 impl Rows for Weights {
     fn add_scores(&self, features: &[u64], offset: usize, scores: &mut [f32]) {
-        add_rows(&self.w, (self.bits, self.width), features, offset, scores, |w| w);
+        add_weight_rows(&self.w, (self.bits, self.width), features, offset, scores);
     }
 }
 
@@ -267,7 +381,7 @@ fn to_bf16(x: f32) -> u16 {
 
 impl Rows for CompactWeights {
     fn add_scores(&self, features: &[u64], offset: usize, scores: &mut [f32]) {
-        add_rows(&self.w, (self.bits, self.width), features, offset, scores, |w| f32::from_bits(u32::from(w) << 16));
+        add_weight_rows(&self.w, (self.bits, self.width), features, offset, scores);
     }
 }
 
@@ -343,6 +457,58 @@ mod tests {
             low
         } else {
             high
+        }
+    }
+
+    /// Every width (narrow rows, whole and partial vectors, several
+    /// blocks), every offset, and rows at the table's end: the sums of
+    /// `add_scores` equal those of adding row after row, bit for bit, in
+    /// f32 and bfloat16.
+    #[test]
+    fn row_sums_equal_the_row_loop_for_every_width_and_offset() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        for width in (1..=40).chain([63, 64, 65, 98, 127, 128, 129, 200, 300]) {
+            let bits = 5;
+            let values: Vec<f32> = (0..(1 << bits) * width).map(|_| rng.gen_range(-100f32..100.0)).collect();
+            let table = Weights::from_vec(bits, width, values.clone()).unwrap();
+            let compact = CompactWeights::new(&table);
+            for _ in 0..20 {
+                let offset = rng.gen_range(0..width);
+                let len = rng.gen_range(1..=width - offset);
+                let mut features: Vec<u64> = (0..rng.gen_range(0..150)).map(|_| rng.gen()).collect();
+                features.push(u64::MAX); // the last row
+                let start: Vec<f32> = (0..len).map(|_| rng.gen_range(-1f32..1.0)).collect();
+                let (mut want, mut want_bf16) = (start.clone(), start.clone());
+                for &f in &features {
+                    let r = table.row(f) + offset;
+                    for k in 0..len {
+                        want[k] += values[r + k];
+                        want_bf16[k] += f32::from_bits(u32::from(compact.w[r + k]) << 16);
+                    }
+                }
+                let mut got = start.clone();
+                table.add_scores(&features, offset, &mut got);
+                assert_eq!(got, want, "f32, width {width}, offset {offset}, len {len}");
+                let mut got = start.clone();
+                compact.add_scores(&features, offset, &mut got);
+                assert_eq!(got, want_bf16, "bfloat16, width {width}, offset {offset}, len {len}");
+                // Each path on its own, whatever this CPU would choose.
+                let shape = (bits, width);
+                let mut got = start.clone();
+                add_rows(&table.w, shape, &features, offset, &mut got, f32::to_f32);
+                assert_eq!(got, want, "row loop, width {width}");
+                #[cfg(target_arch = "x86_64")]
+                if std::arch::is_x86_feature_detected!("avx2") {
+                    let mut got = start.clone();
+                    // SAFETY: the CPU has AVX2, checked just above.
+                    unsafe { crate::parser::simd::add_rows_avx2(&table.w, shape, &features, offset, &mut got) };
+                    assert_eq!(got, want, "AVX2, width {width}");
+                    let mut got = start.clone();
+                    // SAFETY: as above.
+                    unsafe { crate::parser::simd::add_rows_avx2(&compact.w, shape, &features, offset, &mut got) };
+                    assert_eq!(got, want_bf16, "AVX2 bfloat16, width {width}");
+                }
+            }
         }
     }
 
