@@ -119,19 +119,29 @@ impl DepTree {
     /// `[-1, h1, …, hn]`, and is dropped (no head is negative, so the two
     /// cannot be confused). Checked as [`DepTree::from_heads`]. O(n).
     pub fn from_gold(values: &[i64]) -> Result<Self, GoldError> {
+        let values: Vec<Option<i64>> = values.iter().copied().map(Some).collect();
+        let tree = Self::from_partial_gold(&values)?;
+        Ok(tree)
+    }
+
+    /// [`DepTree::from_gold`] where a word's head may be missing (`None`:
+    /// JSON `null`), making a partial tree ([`DepTree::from_partial_heads`]).
+    /// O(n).
+    pub fn from_partial_gold(values: &[Option<i64>]) -> Result<Self, GoldError> {
         let heads = match values {
-            [-1, rest @ ..] => rest,
+            [Some(-1), rest @ ..] => rest,
             all => all,
         };
         let n = heads.len();
         let mut out = Vec::with_capacity(n);
         for (i, &h) in heads.iter().enumerate() {
-            match usize::try_from(h) {
-                Ok(h) => out.push(h),
-                Err(_) => return Err(GoldError::Negative { dependent: i + 1, head: h, n }),
+            match h.map(usize::try_from) {
+                None => out.push(None),
+                Some(Ok(h)) => out.push(Some(h)),
+                Some(Err(_)) => return Err(GoldError::Negative { dependent: i + 1, head: h.unwrap_or_default(), n }),
             }
         }
-        Ok(Self::from_heads(&out)?)
+        Ok(Self::from_partial_heads(&out)?)
     }
 
     fn check_acyclic(&self) -> Result<(), TreeError> {

@@ -105,6 +105,53 @@ fn the_perceptron_learns_a_synthetic_treebank_perfectly() {
     }
 }
 
+/// Partial trees (`--subsample`): half the arcs of the synthetic treebank
+/// are enough to learn it (every system with an oracle for partial trees,
+/// greedy), and with P = 1 the model is the one trained on the full trees.
+#[test]
+fn the_perceptron_learns_the_synthetic_treebank_from_half_its_arcs() {
+    let gold = read_gold(synthetic(150, 1).as_bytes(), "syn").unwrap();
+    for system in [System::ArcStandard, System::ArcHybrid, System::ArcEager] {
+        let options = small(options_for(system, OracleKind::Dynamic));
+        let train = |subsample| {
+            let mut trainer = Trainer::new(TrainOptions { subsample, ..options.clone() }, gold.clone(), "syn").unwrap();
+            for _ in 0..8 {
+                trainer.epoch(&mut |_| {}).unwrap();
+            }
+            (trainer.prepared().partial, trainer.model())
+        };
+        let (partial, model) = train(Some(0.5));
+        assert!(partial > 140, "{system}: {partial} partial trees");
+        let c = attachment(&model, &gold);
+        assert!(c.heads * 100 >= c.words * 98 && c.labelled * 100 >= c.words * 97, "{system}: {c:?}");
+        let (none, full) = train(Some(1.0));
+        assert_eq!(none, 0);
+        assert!(full == train(None).1, "{system}: P = 1 trains the full trees");
+    }
+}
+
+/// A HEAD `_` leaves a word unannotated; a DEPREL `_` leaves its label
+/// unannotated, unless every DEPREL is `_` (an unlabelled treebank).
+#[test]
+fn holes_in_the_treebank_are_partial_trees() {
+    let text = "1\ta\t_\tX\t_\t_\t2\tdep\t_\t_\n2\tb\t_\tY\t_\t_\t0\troot\t_\t_\n3\tc\t_\tZ\t_\t_\t_\t_\t_\t_\n\n\
+                1\ta\t_\tX\t_\t_\t2\t_\t_\t_\n2\tb\t_\tY\t_\t_\t0\troot\t_\t_\n\n";
+    let gold = read_gold(text.as_bytes(), "holes").unwrap();
+    assert!(gold[0].tree.is_partial() && !gold[1].tree.is_partial());
+    let options = small(options_for(System::ArcHybrid, OracleKind::Dynamic));
+    let trainer = Trainer::new(options.clone(), gold.clone(), "holes").unwrap();
+    assert_eq!(trainer.labels(), ["dep", "root"]);
+    assert_eq!(trainer.prepared().partial, 1);
+    let unlabelled = "1\ta\t_\tX\t_\t_\t2\t_\t_\t_\n2\tb\t_\tY\t_\t_\t0\t_\t_\t_\n\n";
+    let trainer = Trainer::new(options.clone(), read_gold(unlabelled.as_bytes(), "u").unwrap(), "u").unwrap();
+    assert_eq!(trainer.labels(), ["_"]);
+    for (oracle, algorithm) in [(OracleKind::Static, Algorithm::Auto), (OracleKind::Dynamic, Algorithm::Linear)] {
+        let o = TrainOptions { oracle, algorithm, ..options.clone() };
+        let err = Trainer::new(o, gold.clone(), "holes").err().expect("refused").to_string();
+        assert!(err.contains("line 1") && err.contains("partial"), "{err}");
+    }
+}
+
 /// The tree built by following the static oracle from the initial
 /// configuration (LR-spine and Attardi: the dynamic oracle's optimal step
 /// under `canonical_step`'s tie-break; every step taken must be optimal).

@@ -78,6 +78,9 @@ pub struct TrainSettings {
     pub label_bits: u32,
     /// Where the root is (default: first; last: arc-hybrid and arc-eager).
     pub root: Option<Root>,
+    /// Keep each gold arc with this probability (`None`: all; partial
+    /// trees, [`TrainOptions::subsample`]).
+    pub subsample: Option<f64>,
     /// Sentences longer than this are left out (default:
     /// [`DEFAULT_MAX_WORDS`](super::train::DEFAULT_MAX_WORDS), and
     /// [`DEFAULT_MAX_WORDS_TABLE`](super::train::DEFAULT_MAX_WORDS_TABLE)
@@ -109,6 +112,7 @@ impl Default for TrainSettings {
             label_bits: o.label_bits,
             root: None,
             max_words: None,
+            subsample: None,
         }
     }
 }
@@ -241,6 +245,24 @@ impl TrainSettings {
                 style.given("root", root.name(), true)
             ));
         }
+        if let Some(p) = self.subsample {
+            if !(p > 0.0 && p <= 1.0) {
+                return fail(format!(
+                    "{} must be in (0, 1], the share of gold arcs kept",
+                    style.given("subsample", &p.to_string(), false)
+                ));
+            }
+            let cubic = matches!(self.algorithm, None | Some(Algorithm::Auto | Algorithm::Cubic));
+            if self.oracle == OracleKind::Static
+                || !cubic
+                || !matches!(system, System::ArcStandard | System::ArcHybrid | System::ArcEager)
+            {
+                return fail(format!(
+                    "{} makes partial trees, which only the dynamic oracles of arc-standard, arc-hybrid and arc-eager score (their cubic oracles)",
+                    style.name("subsample")
+                ));
+            }
+        }
         if self.max_gamma.is_some() && system != System::Attardi {
             return fail(format!(
                 "{} applies to {} only (its tabular oracle), not {system}",
@@ -272,6 +294,7 @@ impl TrainSettings {
             pseudo_projective: None,
             style,
             max_words: self.max_words,
+            subsample: self.subsample,
         })
     }
 }
