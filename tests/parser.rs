@@ -605,6 +605,75 @@ fn train_parse_eval_round_trip_every_other_column() {
     assert_eq!(j["sentences"], 300);
 }
 
+/// `tabula parse --constraints` keeps the HEAD and DEPREL the input has
+/// (here: the gold ones of every third word, with the labels of half of
+/// them), parses the rest, and refuses a DEPREL the model lacks and a
+/// model of a system without a partial-tree oracle.
+#[test]
+fn parse_with_constraints_keeps_the_arcs_given() {
+    let dir = scratch("constraints");
+    let (train, model) = (dir.join("train.conllu"), dir.join("m.model"));
+    fs::write(&train, synthetic(40, 21)).unwrap();
+    let bits = ["--epochs", "1", "--step-bits", "10", "--label-bits", "8"];
+    let o = tabula(&[&["train", s(&train), "-o", s(&model)][..], &bits].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // Constraints that no parser would guess: every third word attached to
+    // the word before it (or the root), labelled `det` on every other one.
+    let text = synthetic(30, 22);
+    let mut want = Vec::new();
+    let input: String = text
+        .lines()
+        .map(|line| {
+            let mut f: Vec<String> = line.split('\t').map(str::to_owned).collect();
+            if f.len() == 10 {
+                let id: usize = f[0].parse().unwrap();
+                if id.is_multiple_of(3) {
+                    f[6] = (id - 1).to_string();
+                    f[7] = if id.is_multiple_of(2) { "det".into() } else { "_".into() };
+                    want.push((id, f[6].clone(), f[7].clone()));
+                } else {
+                    f[6] = "_".into();
+                    f[7] = "_".into();
+                }
+            }
+            f.join("\t") + "\n"
+        })
+        .collect();
+    let inp = dir.join("in.conllu");
+    fs::write(&inp, &input).unwrap();
+    for beam in ["1", "4"] {
+        let o = tabula(&["parse", "--model", s(&model), s(&inp), "--constraints", "--beam", beam]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let got: Vec<(usize, String, String)> = String::from_utf8(o.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| l.split('\t').collect::<Vec<_>>())
+            .filter(|f| f.len() == 10 && f[0].parse::<usize>().is_ok_and(|id| id.is_multiple_of(3)))
+            .map(|f| (f[0].parse().unwrap(), f[6].to_owned(), f[7].to_owned()))
+            .collect();
+        assert_eq!(got.len(), want.len());
+        // A chain of arcs to the previous word is projective: all kept.
+        for ((id, head, label), (_, want_head, want_label)) in got.iter().zip(&want) {
+            assert_eq!(head, want_head, "word {id}, beam {beam}");
+            if want_label != "_" {
+                assert_eq!(label, want_label, "word {id}, beam {beam}");
+            }
+        }
+    }
+    let bad = dir.join("bad.conllu");
+    fs::write(&bad, "1\tx\t_\tNOUN\t_\t_\t0\tnolabel\t_\t_\n\n").unwrap();
+    let o = tabula(&["parse", "--model", s(&model), s(&bad), "--constraints"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("bad.conllu:1: DEPREL `nolabel` is not a label of the model"), "{err}");
+    let attardi = dir.join("a.model");
+    let o = tabula(&[&["train", s(&train), "-o", s(&attardi), "--system", "attardi"][..], &bits].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = tabula(&["parse", "--model", s(&attardi), s(&inp), "--constraints"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--constraints needs a model of arc-standard, arc-hybrid or arc-eager"), "{err}");
+}
+
 #[test]
 fn bad_models_and_misaligned_files_are_errors() {
     let dir = scratch("bad");

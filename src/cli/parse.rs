@@ -31,6 +31,12 @@ pub struct Args {
     /// with; another width is allowed and noted on standard error.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     beam: Option<u32>,
+    /// Keep the arcs the input already has: a word's HEAD, and its DEPREL
+    /// unless `_`, wherever the model's system can build them together
+    /// (as many of them as any of its trees can keep); a HEAD `_` is left
+    /// to the parser. Arc-standard, arc-hybrid and arc-eager models.
+    #[arg(long)]
+    constraints: bool,
     /// Worker threads.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     threads: u32,
@@ -50,6 +56,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let beam = args.beam.unwrap_or(model.beam) as usize;
     if beam != model.beam as usize {
         eprintln!("{}: trained with a beam of {}, parsing with a beam of {beam}", args.model.display(), model.beam);
+    }
+    if args.constraints {
+        // A model of a system without a partial-tree oracle: said before any input is read.
+        BlockParser::constrained(&model, beam)?;
     }
     let (input, file) = match &args.input {
         Some(p) => open(p)?,
@@ -73,7 +83,16 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             break;
         }
         let outputs: Vec<Result<ParsedBlock, ParserError>> = pool.install(|| {
-            batch.par_iter().map_init(|| BlockParser::new(&model, beam), |p, raw| p.parse(raw, &file)).collect()
+            batch
+                .par_iter()
+                .map_init(
+                    || match args.constraints {
+                        true => BlockParser::constrained(&model, beam),
+                        false => Ok(BlockParser::new(&model, beam)),
+                    },
+                    |p, raw| p.as_mut().map_err(|e| ParserError::Io(e.to_string()))?.parse(raw, &file),
+                )
+                .collect()
         });
         let out = sink.writer();
         for o in outputs {
