@@ -674,6 +674,52 @@ fn parse_with_constraints_keeps_the_arcs_given() {
     assert!(err.contains("--constraints needs a model of arc-standard, arc-hybrid or arc-eager"), "{err}");
 }
 
+/// `tabula eval --breakdown`: every breakdown counts every word once, the
+/// JSON and text carry MLAS and BLEX; --train adds the frequency table and
+/// needs --breakdown.
+#[test]
+fn eval_breaks_the_scores_down() {
+    let dir = scratch("breakdown");
+    let gold = dir.join("gold.conllu");
+    fs::write(&gold, synthetic(50, 31)).unwrap();
+    let pred = dir.join("pred.conllu");
+    // Every NOUN attached to the root: wrong for most of them.
+    let text: String = synthetic(50, 31)
+        .lines()
+        .map(|l| {
+            let mut f: Vec<&str> = l.split('\t').collect();
+            if f.len() == 10 && f[3] == "NOUN" {
+                f[6] = "0";
+            }
+            f.join("\t") + "\n"
+        })
+        .collect();
+    fs::write(&pred, text).unwrap();
+    let o = tabula(&["eval", s(&gold), s(&pred), "--breakdown", "--json", "--train", s(&gold)]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let words = j["all"]["words"].as_u64().unwrap();
+    let b = &j["breakdown"];
+    for table in ["upos", "deprel", "length", "direction", "depth", "position", "frequency"] {
+        let rows = b[table].as_array().unwrap_or_else(|| panic!("{table}: {b}"));
+        assert_eq!(rows.iter().map(|r| r["words"].as_u64().unwrap()).sum::<u64>(), words, "{table}");
+    }
+    let noun = b["upos"].as_array().unwrap().iter().find(|r| r["group"] == "NOUN").unwrap();
+    let verb = b["upos"].as_array().unwrap().iter().find(|r| r["group"] == "VERB").unwrap();
+    assert!(noun["uas"].as_f64().unwrap() < 50.0 && verb["uas"] == 100.0, "{noun} {verb}");
+    assert!(b["mlas"]["f1"].as_f64().unwrap() < b["blex"]["f1"].as_f64().unwrap() + 1e-9);
+    let bins = ["unseen", "1", "2-5", "6-20", "21-100", "101+"];
+    let groups: Vec<&str> = b["frequency"].as_array().unwrap().iter().map(|r| r["group"].as_str().unwrap()).collect();
+    assert!(groups.windows(2).all(|w| bins.iter().position(|&x| x == w[0]) < bins.iter().position(|&x| x == w[1])));
+    assert!(groups.iter().all(|g| bins.contains(g)) && !groups.contains(&"unseen"), "{groups:?}");
+    let o = tabula(&["eval", s(&gold), s(&pred), "--breakdown"]);
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains("MLAS") && text.contains("by deprel") && !text.contains("by frequency"), "{text}");
+    let o = tabula(&["eval", s(&gold), s(&pred), "--train", s(&gold)]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("add --breakdown"));
+}
+
 #[test]
 fn bad_models_and_misaligned_files_are_errors() {
     let dir = scratch("bad");

@@ -19,6 +19,7 @@ use std::ops::Range;
 #[derive(Clone, Debug)]
 pub struct Word {
     pub form: Range<usize>,
+    pub lemma: Range<usize>,
     pub upos: Range<usize>,
     pub feats: Range<usize>,
     pub head: Range<usize>,
@@ -108,6 +109,7 @@ impl Columns {
                 }
                 cols.words.push(Word {
                     form: field(1),
+                    lemma: field(2),
                     upos: field(3),
                     feats: field(5),
                     head: field(6),

@@ -36,6 +36,7 @@
 //! ```
 
 pub mod beam;
+pub mod breakdown;
 pub mod columns;
 pub mod eval;
 pub mod features;
