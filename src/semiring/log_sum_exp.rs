@@ -45,6 +45,26 @@ impl fmt::Display for LogSumExp {
     }
 }
 
+impl super::Commutative for LogSumExp {}
+
+impl super::Semifield for LogSumExp {
+    #[inline]
+    fn divide(&self, by: &Self) -> Self {
+        LogSumExp(self.0 - by.0)
+    }
+}
+
+impl super::Sampling for LogSumExp {
+    #[inline]
+    fn share(&self, total: &Self) -> f64 {
+        if self.is_zero() {
+            0.0
+        } else {
+            (self.0 - total.0).exp()
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -136,6 +136,8 @@ impl<T: PrimInt + Signed + fmt::Display> fmt::Debug for MaxPlus<T> {
     }
 }
 
+impl<T: PrimInt + Signed + fmt::Display> super::Commutative for MaxPlus<T> {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

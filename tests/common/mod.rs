@@ -13,8 +13,13 @@
 //! * [`shift_reduce_trees`] simulates every computation of the arc-standard
 //!   parser of Table 1 and collects the trees it builds;
 //! * [`random_projective`] draws a random projective tree (every projective
-//!   tree has positive probability).
+//!   tree has positive probability);
+//! * [`brute_force_arc_sums`] is [`brute_force`] restricted, for each arc,
+//!   to the trees that contain it;
+//! * [`random_grammar`] draws random split grammars, inputs and weights.
 #![allow(dead_code)]
+
+pub mod random_grammar;
 
 use rand::Rng;
 use rayon::prelude::*;
@@ -265,6 +270,29 @@ pub fn brute_force<S: Semiring>(g: &Grammar, input: &[Terminal], weight: impl Fn
         total.plus_assign(&repeat(&w, count));
     }
     total
+}
+
+/// For every arc h → d (row-major, (n+1)×(n+1)), the sum that
+/// [`brute_force`] makes over the projective trees containing the arc; 𝟘 on
+/// the diagonal. O((n+1)ⁿ · n).
+pub fn brute_force_arc_sums<S: Semiring>(
+    g: &Grammar,
+    input: &[Terminal],
+    weight: impl Fn(usize, usize) -> S,
+) -> Vec<S> {
+    let size = input.len();
+    let mut out = vec![S::zero(); size * size];
+    for tree in projective_trees(size - 1).iter() {
+        let count = count_decorations(g, input, tree);
+        if count == 0 {
+            continue;
+        }
+        let w = repeat(&tree.arcs().fold(S::one(), |acc, (h, d)| acc.times(&weight(h, d))), count);
+        for (h, d) in tree.arcs() {
+            out[h * size + d].plus_assign(&w);
+        }
+    }
+    out
 }
 
 /// The arc-standard parser of Table 1, run exhaustively from the
