@@ -26,6 +26,7 @@
 mod backtrace;
 mod chart;
 mod count_best;
+mod kbest;
 mod outside;
 mod sample;
 

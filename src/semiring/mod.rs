@@ -29,6 +29,8 @@
 //! * [`Semifield`] (every non-𝟘 value has a ⊗-inverse): those sums divided by
 //!   the total, arc marginals ([`crate::engine::Parser::marginals`]); in
 //!   [`LogSumExp`] the log-probability that a tree contains the arc;
+//! * [`Monotone`] (⊕ is the maximum of a total order that ⊗ preserves): the
+//!   k best derivations ([`crate::engine::Parser::k_best`]);
 //! * [`Sampling`] (values read as non-negative reals): drawing derivations
 //!   with probability proportional to their weight
 //!   ([`crate::engine::Parser::sample`]).
@@ -44,6 +46,7 @@ mod log_expectation;
 mod log_sum_exp;
 mod max_count;
 mod max_plus;
+mod real_max_plus;
 
 pub use boolean::Boolean;
 pub use counting::{CheckedCount, Count};
@@ -52,6 +55,7 @@ pub use log_expectation::LogExpectation;
 pub use log_sum_exp::LogSumExp;
 pub use max_count::MaxCount;
 pub use max_plus::MaxPlus;
+pub use real_max_plus::RealMaxPlus;
 
 use std::fmt::Debug;
 
@@ -158,6 +162,16 @@ pub trait Commutative: Semiring {}
 pub trait Semifield: Commutative {
     /// `self ⊗ by⁻¹`, for `by` ≠ 𝟘.
     fn divide(&self, by: &Self) -> Self;
+}
+
+/// A selective semiring whose ⊕ is the maximum of a total order that ⊗
+/// preserves: a ≤ b ⇒ a ⊗ c ≤ b ⊗ c (Huang & Chiang 2005, *Better k-best
+/// Parsing*, Sec. 2: the monotonicity their lazy k-best algorithm needs).
+/// Then the k best derivations of an item are built from the best
+/// derivations of its parts ([`crate::engine::Parser::k_best`]).
+pub trait Monotone: Selective {
+    /// The order: `Greater` when `self` is better than `other`.
+    fn order(&self, other: &Self) -> std::cmp::Ordering;
 }
 
 /// A semiring whose values are proportional to non-negative reals, so that
