@@ -18,7 +18,7 @@
 
 use crate::engine::{EngineError, Parser};
 use crate::grammar::{Grammar, Terminal};
-use crate::semiring::{LogExpectation, LogSumExp, Semiring};
+use crate::semiring::{LogExpectation, LogSumExp, RealMaxPlus, Semiring};
 use crate::tree::DepTree;
 use rand::Rng;
 
@@ -60,6 +60,7 @@ pub enum DistributionError {
 pub struct TreeDistribution<'g> {
     log_sum_exp: Parser<'g, LogSumExp>,
     expectation: Parser<'g, LogExpectation>,
+    best: Parser<'g, RealMaxPlus>,
     shifted: Vec<f64>,
     buffer: Vec<LogSumExp>,
 }
@@ -70,6 +71,7 @@ impl<'g> TreeDistribution<'g> {
         TreeDistribution {
             log_sum_exp: Parser::new(grammar),
             expectation: Parser::new(grammar),
+            best: Parser::new(grammar),
             shifted: Vec::new(),
             buffer: Vec::new(),
         }
@@ -208,5 +210,24 @@ impl<'g> TreeDistribution<'g> {
     ) -> Result<Vec<DepTree>, DistributionError> {
         self.parse(input, scores)?;
         (0..count).map(|_| Ok(self.log_sum_exp.sample(rng)?.tree)).collect()
+    }
+
+    /// The `k` best trees (derivations, for an ambiguous grammar) with their
+    /// total scores, best first; fewer if the grammar derives fewer. Lazy
+    /// k-best in max-plus ([`Parser::k_best`]).
+    ///
+    /// # Errors
+    /// As [`log_partition`](Self::log_partition).
+    pub fn k_best(
+        &mut self,
+        input: &[Terminal],
+        scores: &[f64],
+        k: usize,
+    ) -> Result<Vec<(f64, DepTree)>, DistributionError> {
+        let size = input.len();
+        let shift = self.shift(size, scores)?;
+        let s = &self.shifted;
+        self.best.parse(input, |h, d| RealMaxPlus(s[h * size + d]))?;
+        Ok(self.best.k_best(k)?.into_iter().map(|(v, d)| (v.0 + shift, d.tree)).collect())
     }
 }

@@ -156,6 +156,22 @@ proptest! {
                 // (The enumeration's tree scores carry the rounding of the offset.)
                 let h = dist.entropy(&input, &s).unwrap();
                 prop_assert!((h - entropy).abs() <= tolerance, "entropy {} vs {}", h, entropy);
+                // E[|t ∩ gold|] = Σ over the gold arcs of their marginals.
+                let gold = random_projective(n, &mut rng);
+                let expected: f64 = gold.arcs().map(|(h, d)| m[h * size + d]).sum();
+                let e = dist.expected_gold_arcs(&input, &s, &gold).unwrap();
+                prop_assert!((e - expected).abs() <= tolerance * size as f64, "{} vs {}", e, expected);
+                // The 5 best trees: the 5 best scores of the enumeration.
+                let score = |t: &DepTree| t.arcs().map(|(h, d)| s[h * size + d]).sum::<f64>();
+                let mut all: Vec<f64> = trees.iter().map(|t| score(t)).filter(|v| v.is_finite()).collect();
+                all.sort_unstable_by(|a, b| b.total_cmp(a));
+                let best = dist.k_best(&input, &s, 5).unwrap();
+                prop_assert_eq!(best.len(), all.len().min(5));
+                for ((v, t), b) in best.iter().zip(&all) {
+                    prop_assert!(near(*v, *b, tolerance) && near(score(t), *v, tolerance), "{} {} {}", v, b, score(t));
+                }
+                let drawn = dist.sample(&input, &s, 3, &mut rng).unwrap();
+                prop_assert!(drawn.iter().all(|t| trees.contains(&t) && score(t).is_finite()));
             }
         }
     }
