@@ -37,6 +37,34 @@ impl Semiring for LogSumExp {
     fn is_zero(&self) -> bool {
         self.0 == f64::NEG_INFINITY
     }
+    /// ln Σᵢ exp(aᵢ + bᵢ) in two passes: the largest term m, then
+    /// m + ln Σᵢ exp(aᵢ + bᵢ − m), so one `exp` per term and one `ln` per
+    /// sum instead of an `exp` and a `ln_1p` per ⊕ (measured 2.4× faster
+    /// on the projective grammar at n = 40, `benches/README.md`). Every
+    /// exponent is ≤ 0, so nothing overflows; the sum is at least 1.
+    #[inline]
+    fn dot(a: &[Self], b: &[Self]) -> Self {
+        let len = a.len().min(b.len());
+        let (a, b) = (&a[..len], &b[..len]);
+        let mut max = f64::NEG_INFINITY;
+        for (x, y) in a.iter().zip(b) {
+            max = max.max(x.0 + y.0);
+        }
+        if max == f64::NEG_INFINITY {
+            return Self::zero();
+        }
+        let mut sum = [0.0f64; 4];
+        let split = len - len % 4;
+        for (x, y) in a[..split].chunks_exact(4).zip(b[..split].chunks_exact(4)) {
+            for k in 0..4 {
+                sum[k] += (x[k].0 + y[k].0 - max).exp();
+            }
+        }
+        for (x, y) in a[split..].iter().zip(&b[split..]) {
+            sum[0] += (x.0 + y.0 - max).exp();
+        }
+        LogSumExp(max + ((sum[0] + sum[1]) + (sum[2] + sum[3])).ln())
+    }
 }
 
 impl fmt::Display for LogSumExp {
