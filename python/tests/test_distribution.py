@@ -8,11 +8,13 @@ from __future__ import annotations
 import doctest
 import itertools
 import math
+import re
 
 import numpy as np
 import pytest
 
 import tabula_parsing as tp
+from conftest import ROOT
 from tabula_parsing import nonprojective
 
 
@@ -220,3 +222,13 @@ def test_bad_input_raises_clear_errors():
 def test_the_module_examples_run():
     failures, tried = doctest.testmod(nonprojective)
     assert tried >= 3 and failures == 0
+
+
+def test_the_docs_example_runs_as_written(capsys):
+    text = (ROOT / "docs" / "engine.md").read_text()
+    code = re.search(r"```python\n(.*?)```", text, re.S).group(1)
+    exec(compile(code, "docs/engine.md", "exec"), {})
+    first, second = capsys.readouterr().out.splitlines()
+    z_projective, z_all = map(float, first.split())
+    assert z_projective <= z_all
+    assert second.endswith("(1000, 6)")

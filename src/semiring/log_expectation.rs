@@ -87,6 +87,30 @@ impl Semiring for LogExpectation {
     fn is_zero(&self) -> bool {
         self.log == f64::NEG_INFINITY
     }
+    /// ⊕ᵢ aᵢ ⊗ bᵢ in two passes, as [`LogSumExp`](super::LogSumExp) does:
+    /// the largest log-weight m, then the weights eᵢ = exp(ℓᵢ − m) ≤ 1 and
+    /// the result (m + ln Σ eᵢ, Σ eᵢ·meanᵢ / Σ eᵢ): one `exp` per term.
+    #[inline]
+    fn dot(a: &[Self], b: &[Self]) -> Self {
+        let len = a.len().min(b.len());
+        let (a, b) = (&a[..len], &b[..len]);
+        let mut max = f64::NEG_INFINITY;
+        for (x, y) in a.iter().zip(b) {
+            max = max.max(x.log + y.log);
+        }
+        if max == f64::NEG_INFINITY {
+            return Self::zero();
+        }
+        let (mut weight, mut mean) = (0.0, 0.0);
+        for (x, y) in a.iter().zip(b) {
+            let e = (x.log + y.log - max).exp();
+            if e > 0.0 {
+                weight += e;
+                mean += e * (x.mean + y.mean);
+            }
+        }
+        LogExpectation { log: max + weight.ln(), mean: mean / weight }
+    }
 }
 
 impl Commutative for LogExpectation {}
@@ -157,6 +181,19 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn dot_equals_the_sum_of_products() {
+        let xs = samples();
+        for a in xs {
+            for b in xs {
+                let (u, v) = ([a, b, LogExpectation::new(1.0, 2.0), a], [b, a, a, LogExpectation::new(-3.0, 0.5)]);
+                let plain = u.iter().zip(&v).fold(LogExpectation::zero(), |acc, (x, y)| acc.plus(&x.times(y)));
+                assert!(close(LogExpectation::dot(&u, &v), plain), "{a} {b}");
+            }
+        }
+        assert!(LogExpectation::dot(&[], &[]).is_zero());
     }
 
     #[test]

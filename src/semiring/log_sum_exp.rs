@@ -98,6 +98,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn dot_equals_the_sum_of_products() {
+        let xs = [LogSumExp::zero(), LogSumExp(0.0), LogSumExp(-2.5), LogSumExp(700.0), LogSumExp(-800.0)];
+        for len in 0..7 {
+            let a: Vec<_> = (0..len).map(|i| xs[i % 5]).collect();
+            let b: Vec<_> = (0..len).map(|i| xs[(i * 3 + 1) % 5]).collect();
+            let plain = a.iter().zip(&b).fold(LogSumExp::zero(), |acc, (x, y)| acc.plus(&x.times(y)));
+            let dot = LogSumExp::dot(&a, &b);
+            assert!(dot.0 == plain.0 || (dot.0 - plain.0).abs() <= 1e-12 * plain.0.abs().max(1.0), "{dot} {plain}");
+        }
+    }
+
+    #[test]
     fn adds_probabilities_in_log_space() {
         let half = LogSumExp(0.5f64.ln());
         let s = half.plus(&half);
