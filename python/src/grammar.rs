@@ -33,8 +33,10 @@ pyo3::create_exception!(
      `diagnostics` lists (severity, line, column, message)."
 );
 
-/// A split bilexical grammar (Nederhof 2019, Sec. 3), checked and compiled.
-/// Immutable; pickles as its text.
+/// A split bilexical grammar (Nederhof 2019, Sec. 3), checked and compiled;
+/// the engine runs it over the counting, Boolean and max-plus semirings, and
+/// with real arc scores gives log-partition, marginals, entropy, k best trees
+/// and samples. Immutable; pickles as its text.
 #[pyclass(module = "tabula_parsing", name = "Grammar", frozen)]
 pub struct PyGrammar {
     grammar: Grammar,

@@ -318,8 +318,9 @@ def write_conllu(
 @final
 class Grammar:
     """A split bilexical grammar (Sec. 3), checked and compiled; the engine of
-    Table 2 runs it over the counting, Boolean and max-plus semirings.
-    Picklable (as its text)."""
+    Table 2 runs it over the counting, Boolean and max-plus semirings, and with
+    real arc scores over the log-space ones (log-partition, marginals by the
+    outside pass, entropy, k best, samples). Picklable (as its text)."""
 
     @staticmethod
     def from_file(path: _PathLike) -> "Grammar":

@@ -9,6 +9,7 @@ import doctest
 import itertools
 import math
 import re
+import threading
 
 import numpy as np
 import pytest
@@ -232,3 +233,31 @@ def test_the_docs_example_runs_as_written(capsys):
     z_projective, z_all = map(float, first.split())
     assert z_projective <= z_all
     assert second.endswith("(1000, 6)")
+
+
+def test_batches_release_the_gil():
+    """A Python thread keeps counting while a batch runs."""
+    g = tp.Grammar.shipped("projective")
+    n = 100
+    texts, scores = [["a"] * (n + 1)] * 4, [np.zeros((n + 1, n + 1))] * 4
+    ticks = 0
+    done = threading.Event()
+
+    def count() -> None:
+        nonlocal ticks
+        while not done.is_set():
+            ticks += 1
+
+    counter = threading.Thread(target=count)
+    counter.start()
+    try:
+        for batch in (g.marginals_batch, g.log_partition_batch, g.entropy_batch):
+            before = ticks
+            batch(texts, scores)
+            assert ticks - before > 1000, batch
+        before = ticks
+        nonprojective.marginals_batch([np.zeros((300, 300))] * 4)
+        assert ticks - before > 1000
+    finally:
+        done.set()
+        counter.join()
