@@ -200,7 +200,8 @@ impl<'g> TreeDistribution<'g> {
     /// ([`Parser::sample`]). O(n³ + count · n²).
     ///
     /// # Errors
-    /// As [`marginals`](Self::marginals).
+    /// As [`marginals`](Self::marginals); [`EngineError::TooMuchMemory`] if
+    /// the trees would exceed the memory limit ([`crate::memory`]).
     pub fn sample<R: Rng + ?Sized>(
         &mut self,
         input: &[Terminal],
@@ -208,6 +209,10 @@ impl<'g> TreeDistribution<'g> {
         count: usize,
         rng: &mut R,
     ) -> Result<Vec<DepTree>, DistributionError> {
+        crate::memory::check(count.checked_mul(input.len()), std::mem::size_of::<usize>(), || {
+            format!("{count} samples of {} terminals", input.len())
+        })
+        .map_err(EngineError::from)?;
         self.parse(input, scores)?;
         (0..count).map(|_| Ok(self.log_sum_exp.sample(rng)?.tree)).collect()
     }

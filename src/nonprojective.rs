@@ -13,10 +13,10 @@
 //! * [`Roots::Multi`]: every tree rooted at 0 (the root may have any number
 //!   of children) — Z = det L with the Laplacian
 //!   L[m][m] = Σ_{h ≠ m} θ(h, m), L[h][m] = −θ(h, m) over the words 1 … n,
-//!   θ = exp s (Koo et al. 2007, Sec. 3.1);
+//!   θ = exp s (Koo et al. 2007);
 //! * [`Roots::Single`]: the trees in which the root has exactly one child —
 //!   the first row of L, without the root's potentials on the diagonal,
-//!   replaced by the root potentials θ(0, m) (Koo et al. 2007, Sec. 3.3).
+//!   replaced by the root potentials θ(0, m) (Koo et al. 2007).
 //!
 //! The marginal of h → d is θ(h, d) · ∂ log Z / ∂ θ(h, d), read off L⁻¹
 //! since ∂ log det L / ∂ L[a][b] = L⁻¹[b][a].
@@ -58,6 +58,9 @@ pub enum NonProjectiveError {
     /// No tree has positive weight (for marginals, which are then undefined).
     #[error("no tree: every tree has weight 0 under these scores (or the root cannot have exactly one child)")]
     NoTree,
+    /// The matrices would exceed the memory limit ([`crate::memory`]).
+    #[error(transparent)]
+    TooMuchMemory(#[from] crate::memory::TooMuchMemory),
 }
 
 /// The Laplacian built from column-shifted potentials, and Σ c_d.
@@ -73,6 +76,10 @@ fn laplacian(scores: &[f64], size: usize, roots: Roots) -> Result<Option<Laplaci
         return Err(NonProjectiveError::Shape { len: scores.len(), size });
     }
     let n = size - 1;
+    // θ, the Laplacian, its LU factors and inverse: about four size² matrices.
+    crate::memory::check(size.checked_mul(size).and_then(|c| c.checked_mul(4)), std::mem::size_of::<f64>(), || {
+        format!("the Matrix-Tree matrices for {size} positions")
+    })?;
     let mut theta = vec![0.0; size * size];
     let mut shift = 0.0;
     for d in 1..size {
@@ -138,7 +145,8 @@ fn log_det(matrix: DMatrix<f64>) -> (Option<f64>, nalgebra::LU<f64, nalgebra::Dy
 /// [`Roots::Multi`] (the empty tree), −∞ with [`Roots::Single`].
 ///
 /// # Errors
-/// [`NonProjectiveError::Shape`], [`NonProjectiveError::NotFinite`].
+/// [`NonProjectiveError::Shape`], [`NonProjectiveError::NotFinite`],
+/// [`NonProjectiveError::TooMuchMemory`].
 ///
 /// # Complexity
 /// O(n³).
@@ -171,7 +179,7 @@ pub fn log_partition(scores: &[f64], size: usize, roots: Roots) -> Result<f64, N
 ///
 /// # Errors
 /// [`NonProjectiveError::Shape`], [`NonProjectiveError::NotFinite`],
-/// [`NonProjectiveError::NoTree`] if Z = 0.
+/// [`NonProjectiveError::NoTree`] if Z = 0, [`NonProjectiveError::TooMuchMemory`].
 ///
 /// # Complexity
 /// O(n³).

@@ -259,6 +259,9 @@ fn bad_scores_are_errors() {
     let mut dist = TreeDistribution::new(&g);
     let input = words(&g, 2);
     assert_eq!(dist.log_partition(&input, &[0.0; 4]), Err(DistributionError::Shape { len: 4, size: 3 }));
+    // Beyond the memory limit: an error, before allocating.
+    let huge = dist.sample(&input, &[0.0; 9], usize::MAX / 2, &mut ChaCha8Rng::seed_from_u64(0));
+    assert!(matches!(huge, Err(DistributionError::Engine(EngineError::TooMuchMemory(_)))), "{huge:?}");
     assert!(matches!(
         dist.entropy(&input, &[0.0, 0.0, f64::INFINITY, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
         Err(DistributionError::NotFinite { head: 0, dependent: 2, .. })

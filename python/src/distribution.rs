@@ -49,17 +49,20 @@ pub(crate) fn scores(obj: &Bound<'_, PyAny>, size: usize) -> PyResult<Vec<f64>> 
 /// beyond the memory limit, `ValueError` otherwise.
 pub(crate) fn error(e: DistributionError) -> PyErr {
     match e {
-        DistributionError::Engine(EngineError::TooMuchMemory(m)) => {
-            let human = tabula::memory::human;
-            PyMemoryError::new_err(format!(
-                "{} would need about {} of memory, more than the limit of {} (raise it with set_max_memory)",
-                m.what,
-                human(m.needed),
-                human(m.limit)
-            ))
-        }
+        DistributionError::Engine(EngineError::TooMuchMemory(m)) => memory_error(&m),
         e => value_error(e),
     }
+}
+
+/// `MemoryError` naming Python's way to raise the limit.
+fn memory_error(m: &tabula::memory::TooMuchMemory) -> PyErr {
+    let human = tabula::memory::human;
+    PyMemoryError::new_err(format!(
+        "{} would need about {} of memory, more than the limit of {} (raise it with set_max_memory)",
+        m.what,
+        human(m.needed),
+        human(m.limit)
+    ))
 }
 
 /// An (m, m) float64 array from a row-major vector.
@@ -86,7 +89,10 @@ fn roots(single_root: bool) -> Roots {
 }
 
 fn nonprojective_error(e: NonProjectiveError) -> PyErr {
-    value_error(e)
+    match e {
+        NonProjectiveError::TooMuchMemory(m) => memory_error(&m),
+        e => value_error(e),
+    }
 }
 
 /// ln Z over all dependency trees, projective or not (Matrix-Tree theorem,
@@ -132,7 +138,7 @@ pub fn nonprojective_log_partition_batch<'py>(
     let values = results
         .into_iter()
         .enumerate()
-        .map(|(i, r)| r.map_err(|e| value_error(format!("sentence {i}: {e}"))))
+        .map(|(i, r)| r.map_err(|e| item_error(i, nonprojective_error(e), py)))
         .collect::<PyResult<Vec<f64>>>()?;
     Ok(PyArray1::from_vec(py, values).into_any())
 }
@@ -164,7 +170,7 @@ pub fn nonprojective_marginals_batch<'py>(
         .zip(&inputs)
         .enumerate()
         .map(|(i, (r, (_, side)))| {
-            let m = r.map_err(|e| value_error(format!("sentence {i}: {e}")))?;
+            let m = r.map_err(|e| item_error(i, nonprojective_error(e), py))?;
             matrix(py, m, *side)
         })
         .collect()

@@ -1,6 +1,6 @@
 //! The outside pass over a filled chart, for commutative semirings: for
 //! every item, the ⊕-sum over the derivations of the whole input that contain
-//! it of the ⊗-product of everything but the item (Goodman 1999, Sec. 5;
+//! it of the ⊗-product of everything but the item (Goodman 1999;
 //! Eisner 2016, *Inside-Outside and Forward-Backward Algorithms Are Just
 //! Backprop*). For every arc h → d, inside ⊗ outside of its arc items is the
 //! ⊕-sum over the derivations that contain the arc.
@@ -114,7 +114,7 @@ impl<S: Commutative> Parser<'_, S> {
 
     /// For every arc h → d, the ⊕-sum over the derivations of the last
     /// [`parse`](Parser::parse) that contain the arc of their ⊗-products,
-    /// by an outside pass over the chart (Goodman 1999, Sec. 5). Written to
+    /// by an outside pass over the chart (Goodman 1999). Written to
     /// `out` as an (n+1)×(n+1) matrix in row-major order, row = head,
     /// column = dependent (the diagonal is 𝟘).
     ///

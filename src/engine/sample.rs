@@ -1,6 +1,6 @@
 //! Drawing derivations from a filled chart with probability proportional to
-//! their weight (forward filtering, backward sampling; Goodman 1998,
-//! *Parsing Inside-Out*, Sec. 4.4): top-down from the whole input, each item
+//! their weight (forward filtering, backward sampling: the inside pass
+//! first, then the sampling): top-down from the whole input, each item
 //! picks one summand of its recurrence with probability equal to the
 //! summand's share of the item's value ([`Sampling::share`]). In
 //! [`LogSumExp`](crate::semiring::LogSumExp) that draws a derivation t with

@@ -15,7 +15,7 @@
 //! Z = Σₜ ∏ exp s and E[f] = Σₜ p(t) Σ_{arcs of t} f under
 //! p(t) ∝ ∏ exp s: with f = s, the entropy of p is log Z − E[s]; with
 //! f = [arc in gold tree], E[f] is the expected number of gold arcs
-//! (Li & Eisner 2009, Sec. 3). The laws hold up to floating-point rounding.
+//! (Li & Eisner 2009). The laws hold up to floating-point rounding.
 
 use super::{Commutative, Sampling, Semifield, Semiring};
 use std::fmt;

@@ -146,8 +146,8 @@ pub trait Selective: Semiring {
 /// This is what the outside pass needs: the outside value of an item is the
 /// ⊕-sum, over the derivations of the whole input that contain it, of the
 /// ⊗-product of everything *but* the item, and with a commutative ⊗ that
-/// product can be formed in any order (Goodman 1999, *Semiring Parsing*,
-/// Sec. 5). Then inside ⊗ outside of an arc item is the ⊕-sum over the
+/// product can be formed in any order (Goodman 1999, *Semiring Parsing*).
+/// Then inside ⊗ outside of an arc item is the ⊕-sum over the
 /// derivations that contain the arc ([`crate::engine::Parser::arc_sums`]).
 /// Every semiring of this module but [`Lexicographic`] implements it.
 pub trait Commutative: Semiring {}
@@ -165,8 +165,8 @@ pub trait Semifield: Commutative {
 }
 
 /// A selective semiring whose ⊕ is the maximum of a total order that ⊗
-/// preserves: a ≤ b ⇒ a ⊗ c ≤ b ⊗ c (Huang & Chiang 2005, *Better k-best
-/// Parsing*, Sec. 2: the monotonicity their lazy k-best algorithm needs).
+/// preserves: a ≤ b ⇒ a ⊗ c ≤ b ⊗ c (the monotonicity that the lazy k-best
+/// algorithm of Huang & Chiang 2005, *Better k-best Parsing*, needs).
 /// Then the k best derivations of an item are built from the best
 /// derivations of its parts ([`crate::engine::Parser::k_best`]).
 pub trait Monotone: Selective {
