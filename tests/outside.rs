@@ -106,6 +106,32 @@ proptest! {
         }
     }
 
+    /// Rule marginals: for every combination of a finish rule and an
+    /// attachment rule, and every start rule, the sum over the derivations
+    /// that use it (once per use), against derivations listed one by one.
+    #[test]
+    fn combo_sums_match_brute_force_on_random_grammars(case in case()) {
+        let g = case.grammar();
+        let input = case.input(&g);
+        let w = |h, d| case.weight(h, d);
+        let count = |v: Option<u8>| Count::new(v.map_or(0, |v| v as u64 + 1));
+        let mut p = Parser::<Count>::new(&g);
+        p.parse(&input, |h, d| count(w(h, d))).unwrap();
+        let sums = p.combo_sums().unwrap();
+        let (left, right, start) = brute_force_combo_sums(&g, &input, |h, d| count(w(h, d)));
+        prop_assert_eq!(&sums.left, &left);
+        prop_assert_eq!(&sums.right, &right);
+        prop_assert_eq!(&sums.start, &start);
+
+        let mut p = Parser::<LogSumExp>::new(&g);
+        p.parse(&input, |h, d| log_sum_exp(w(h, d))).unwrap();
+        let sums = p.combo_sums().unwrap();
+        let (left, right, start) = brute_force_combo_sums(&g, &input, |h, d| log_sum_exp(w(h, d)));
+        for (a, b) in sums.left.iter().chain(&sums.right).chain(&sums.start).zip(left.iter().chain(&right).chain(&start)) {
+            prop_assert!(near(a.0, b.0), "{} vs {}", a.0, b.0);
+        }
+    }
+
     /// Max-count: the sampler draws only optimal derivations, and every
     /// sample of the log-sum-exp chart is a derivation with weights.
     #[test]

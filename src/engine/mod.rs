@@ -31,6 +31,7 @@ mod outside;
 mod sample;
 
 pub use backtrace::{Derivation, FirstChoice, TieBreak, WordDerivation};
+pub use outside::ComboSums;
 
 use crate::grammar::{Grammar, LeftState, RightState, Terminal};
 use crate::semiring::Semiring;

@@ -285,3 +285,65 @@ impl<S: Semifield> Parser<'_, S> {
         Ok(out)
     }
 }
+
+/// For every rule combination, the ⊕-sum over the derivations that use it
+/// of their ⊗-products, once per use ([`Parser::combo_sums`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ComboSums<S> {
+    /// Per left attachment combination, indexed as [`crate::grammar::Grammar::left_combos`].
+    pub left: Vec<S>,
+    /// Per right attachment combination, indexed as [`crate::grammar::Grammar::right_combos`].
+    pub right: Vec<S>,
+    /// Per start rule: the finish rules of the start category, in file order.
+    pub start: Vec<S>,
+}
+
+impl<S: Commutative> Parser<'_, S> {
+    /// Rule marginals of the last [`parse`](Parser::parse): for every way to
+    /// attach a child (a finish rule of the child with an attachment rule,
+    /// [`crate::grammar::LeftCombo`], [`crate::grammar::RightCombo`]) and
+    /// every start rule, the ⊕-sum over the derivations of their ⊗-products,
+    /// counted once per use: in [`Count`](crate::semiring::Count) with unit
+    /// weights the total number of uses; divided by W in
+    /// [`LogSumExp`](crate::semiring::LogSumExp), the log of the expected
+    /// number of uses. Each use of a combination is one summand of a
+    /// complete item, so this is Σ over complete items of β(item) ⊗ (the
+    /// summands of that combination), after the outside pass.
+    ///
+    /// # Errors
+    /// As [`arc_sums_into`](Parser::arc_sums_into).
+    ///
+    /// # Complexity
+    /// O(n³ · (|left combos| + |right combos|)), twice the outside pass's
+    /// own work for these rules.
+    pub fn combo_sums(&mut self) -> Result<ComboSums<S>, EngineError> {
+        let mut scratch = Vec::new();
+        self.arc_sums_into(&mut scratch)?;
+        let plan = &self.plan;
+        let c = &self.chart;
+        let o = &self.outside;
+        let size = c.size();
+        let n = size - 1;
+        let mut sums = ComboSums {
+            left: vec![S::zero(); plan.left.len()],
+            right: vec![S::zero(); plan.right.len()],
+            start: plan.start.iter().map(|&(l, r)| c.left(l.index(), 0, 0).times(c.right(r.index(), 0, n))).collect(),
+        };
+        for width in 1..size {
+            for i in 0..size - width {
+                let j = i + width;
+                for (idx, &(d, p, to)) in plan.left.iter().enumerate() {
+                    let beta = &o.left_row[o.at(to.index(), i, j)];
+                    let inside = S::dot(c.left_row(d.index(), i, i, j - 1), c.incomplete_left_col(p, j, i, j - 1));
+                    sums.left[idx].plus_assign(&beta.times(&inside));
+                }
+                for (idx, &(p, d, to)) in plan.right.iter().enumerate() {
+                    let beta = &o.right_row[o.at(to.index(), i, j)];
+                    let inside = S::dot(c.incomplete_right_row(p, i, i + 1, j), c.right_col(d.index(), j, i + 1, j));
+                    sums.right[idx].plus_assign(&beta.times(&inside));
+                }
+            }
+        }
+        Ok(sums)
+    }
+}
