@@ -25,3 +25,19 @@ pub const ARC_HYBRID: &str = include_str!("../grammars/arc-hybrid.grammar");
 /// build from a configuration; terminals `r` (virtual root), `h` / `u`
 /// (stack word with / without a head) and `b` (input).
 pub const ARC_EAGER: &str = include_str!("../grammars/arc-eager.grammar");
+
+/// Every shipped grammar by name (the file name without `.grammar`), as
+/// `Grammar.shipped` in Python takes it.
+pub const ALL: &[(&str, &str)] = &[
+    ("projective", PROJECTIVE),
+    ("projective-single-root", PROJECTIVE_SINGLE_ROOT),
+    ("shift-reduce", SHIFT_REDUCE),
+    ("shift-reduce-strict", SHIFT_REDUCE_STRICT),
+    ("arc-hybrid", ARC_HYBRID),
+    ("arc-eager", ARC_EAGER),
+];
+
+/// The text of the shipped grammar `name` (see [`ALL`]).
+pub fn by_name(name: &str) -> Option<&'static str> {
+    ALL.iter().find(|(n, _)| *n == name).map(|&(_, text)| text)
+}

@@ -7,19 +7,26 @@
 //!
 //! Layers, each depending only on those above it:
 //!
-//! * [`semiring`] — the algebra (max-plus, counting, max-count, Boolean, log-sum-exp);
+//! * [`semiring`] — the algebra (max-plus, counting, max-count, Boolean, log-sum-exp,
+//!   log-space expectation);
 //! * [`grammar`] — split bilexical grammars: file format, validation, compiled form;
 //! * [`engine`] — Eisner–Satta parsing over any semiring (Table 2), with backtrace;
 //! * [`tree`] — dependency trees;
 //! * applications on the engine: [`conllu`] treebanks, [`projectivize`]
-//!   (optimal projectivization and counting), [`oracle`] (optimal steps);
+//!   (optimal projectivization and counting), [`oracle`] (optimal steps),
+//!   [`distribution`] (log-partition, marginals, entropy and samples of the
+//!   trees of any grammar under real arc scores);
+//! * beside the engine: [`nonprojective`], the same over all trees by the
+//!   Matrix-Tree theorem (Koo et al. 2007);
 //! * on the oracles: [`parser`], a greedy parser trained with them.
 
 pub mod conllu;
+pub mod distribution;
 pub mod engine;
 pub mod grammar;
 pub mod grammars;
 pub mod memory;
+pub mod nonprojective;
 pub mod oracle;
 pub mod parser;
 pub mod projectivize;

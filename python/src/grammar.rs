@@ -1,6 +1,9 @@
 //! The grammar engine from Python (Nederhof 2019, Sec. 3, Table 2): a split
 //! bilexical grammar read from a file ([`PyGrammar`]) and parsed over the
-//! counting, Boolean and max-plus semirings, with a NumPy weight matrix.
+//! counting, Boolean and max-plus semirings, with a NumPy weight matrix; and
+//! with real scores, the distribution over its trees (log-partition,
+//! marginals, entropy, k best, samples: [`tabula::distribution`]), one
+//! sentence or a batch on rayon's threads.
 //!
 //! A grammar with errors raises [`GrammarError`] (a `ValueError`) whose
 //! message is the command line's diagnostic text (`path:line:col: error: …`,
@@ -8,10 +11,15 @@
 //! (severity, line, column, message) for each diagnostic.
 
 use crate::convert::value_error;
+use crate::distribution::{error, item_error, matrix, scores};
 use numpy::{PyArray2, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use tabula::distribution::{DistributionError, TreeDistribution};
 use tabula::engine::Parser;
 use tabula::grammar::text::{self, Severity};
 use tabula::grammar::{Grammar, Terminal};
@@ -25,8 +33,10 @@ pyo3::create_exception!(
      `diagnostics` lists (severity, line, column, message)."
 );
 
-/// A split bilexical grammar (Nederhof 2019, Sec. 3), checked and compiled.
-/// Immutable; pickles as its text.
+/// A split bilexical grammar (Nederhof 2019, Sec. 3), checked and compiled;
+/// the engine runs it over the counting, Boolean and max-plus semirings, and
+/// with real arc scores gives log-partition, marginals, entropy, k best trees
+/// and samples. Immutable; pickles as its text.
 #[pyclass(module = "tabula_parsing", name = "Grammar", frozen)]
 pub struct PyGrammar {
     grammar: Grammar,
@@ -93,6 +103,56 @@ impl PyGrammar {
     }
 }
 
+impl PyGrammar {
+    /// Converts (with the GIL) one input and its scores per sentence, then
+    /// runs `f` on each on rayon's threads with the GIL released, one
+    /// [`TreeDistribution`] per thread.
+    fn batch<T: Send>(
+        &self,
+        py: Python<'_>,
+        terminals: &[Bound<'_, PyAny>],
+        score_matrices: &[Bound<'_, PyAny>],
+        f: impl Fn(&mut TreeDistribution<'_>, &[Terminal], &[f64]) -> Result<T, DistributionError> + Sync,
+    ) -> PyResult<Vec<T>> {
+        if terminals.len() != score_matrices.len() {
+            return Err(PyValueError::new_err(format!(
+                "{} inputs but {} score matrices",
+                terminals.len(),
+                score_matrices.len()
+            )));
+        }
+        let inputs: Vec<(Vec<Terminal>, Vec<f64>)> = terminals
+            .iter()
+            .zip(score_matrices)
+            .enumerate()
+            .map(|(i, (t, s))| {
+                let input = self.input(t).map_err(|e| item_error(i, e, py))?;
+                let s = scores(s, input.len()).map_err(|e| item_error(i, e, py))?;
+                Ok((input, s))
+            })
+            .collect::<PyResult<_>>()?;
+        let g = &self.grammar;
+        let results: Vec<Result<T, DistributionError>> = py.detach(|| {
+            inputs.par_iter().map_init(|| TreeDistribution::new(g), |dist, (input, s)| f(dist, input, s)).collect()
+        });
+        results.into_iter().enumerate().map(|(i, r)| r.map_err(|e| item_error(i, error(e), py))).collect()
+    }
+
+    /// One input and its scores, then `f` with the GIL released.
+    fn one<T: Send>(
+        &self,
+        py: Python<'_>,
+        terminals: &Bound<'_, PyAny>,
+        score_matrix: &Bound<'_, PyAny>,
+        f: impl FnOnce(&mut TreeDistribution<'_>, &[Terminal], &[f64]) -> Result<T, DistributionError> + Send,
+    ) -> PyResult<T> {
+        let input = self.input(terminals)?;
+        let s = scores(score_matrix, input.len())?;
+        let g = &self.grammar;
+        py.detach(|| f(&mut TreeDistribution::new(g), &input, &s)).map_err(error)
+    }
+}
+
 /// A weight matrix: `size`×`size`, row = head, column = dependent; integers
 /// (32 bits) or −inf; the diagonal is ignored.
 fn weights(w: &Bound<'_, PyAny>, size: usize) -> PyResult<Vec<MaxPlus>> {
@@ -149,6 +209,18 @@ impl PyGrammar {
         let source = std::fs::read_to_string(&path)
             .map_err(|e| PyOSError::new_err(format!("cannot read grammar file {shown}: {e}")))?;
         Self::parse(py, &shown, source)
+    }
+
+    /// A grammar shipped with tabula (`grammars/NAME.grammar`): "projective"
+    /// (Nederhof 2019, Table 3), "projective-single-root", "shift-reduce",
+    /// "shift-reduce-strict", "arc-hybrid", "arc-eager".
+    #[staticmethod]
+    fn shipped(py: Python<'_>, name: &str) -> PyResult<Self> {
+        let text = tabula::grammars::by_name(name).ok_or_else(|| {
+            let names: Vec<String> = tabula::grammars::ALL.iter().map(|(n, _)| format!("`{n}`")).collect();
+            PyValueError::new_err(format!("no shipped grammar `{name}` (the shipped grammars: {})", names.join(", ")))
+        })?;
+        Self::parse(py, &format!("grammars/{name}.grammar"), text.to_owned())
     }
 
     /// A grammar from text; `path` names it in messages.
@@ -241,6 +313,132 @@ impl PyGrammar {
                 if weighted { " with these weights" } else { "" }
             ))),
         }
+    }
+
+    /// ln Z = ln Σ over derivations of exp(Σ of their arcs' scores); `scores`
+    /// an (n+1)×(n+1) float array, row = head, column = dependent, −inf for
+    /// a forbidden arc. −inf if the grammar derives no tree. O(n³).
+    fn log_partition(&self, py: Python<'_>, terminals: &Bound<'_, PyAny>, scores: &Bound<'_, PyAny>) -> PyResult<f64> {
+        self.one(py, terminals, scores, |d, input, s| d.log_partition(input, s))
+    }
+
+    /// Arc marginals P(h → d in the tree), the gradient of `log_partition`:
+    /// an (n+1)×(n+1) float64 array, row = head, column = dependent, by the
+    /// outside pass. `ValueError` if the grammar derives no tree. O(n³).
+    fn marginals<'py>(
+        &self,
+        py: Python<'py>,
+        terminals: &Bound<'py, PyAny>,
+        scores: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let size = self.input(terminals)?.len();
+        let m = self.one(py, terminals, scores, |d, input, s| {
+            let mut out = Vec::new();
+            d.marginals(input, s, &mut out).map(|_| out)
+        })?;
+        matrix(py, m, size)
+    }
+
+    /// The entropy (in nats) of the distribution over derivations, p ∝ exp
+    /// of the summed scores: one pass in the expectation semiring. O(n³).
+    fn entropy(&self, py: Python<'_>, terminals: &Bound<'_, PyAny>, scores: &Bound<'_, PyAny>) -> PyResult<f64> {
+        self.one(py, terminals, scores, |d, input, s| d.entropy(input, s))
+    }
+
+    /// The expected number of arcs of `gold` (heads of words 1..n) in a tree
+    /// of the distribution: one pass in the expectation semiring. O(n³).
+    fn expected_gold_arcs(
+        &self,
+        py: Python<'_>,
+        terminals: &Bound<'_, PyAny>,
+        scores: &Bound<'_, PyAny>,
+        gold: &Bound<'_, PyAny>,
+    ) -> PyResult<f64> {
+        let gold = crate::convert::tree(gold, "gold")?.into_owned();
+        self.one(py, terminals, scores, |d, input, s| d.expected_gold_arcs(input, s, &gold))
+    }
+
+    /// The k best trees with their total scores, best first: a list of
+    /// (score, heads of words 1..n); fewer if the grammar derives fewer.
+    /// Lazy k-best (Huang & Chiang 2005).
+    fn kbest(
+        &self,
+        py: Python<'_>,
+        terminals: &Bound<'_, PyAny>,
+        scores: &Bound<'_, PyAny>,
+        k: usize,
+    ) -> PyResult<Vec<(f64, Vec<usize>)>> {
+        let best = self.one(py, terminals, scores, |d, input, s| d.k_best(input, s, k))?;
+        Ok(best.into_iter().map(|(v, t)| (v, t.heads().to_vec())).collect())
+    }
+
+    /// `count` trees drawn independently from the distribution: an int64
+    /// array of shape (count, n), one row of heads of words 1..n per tree.
+    /// `seed` makes the draw reproducible (default: from the OS).
+    #[pyo3(signature = (terminals, scores, count, seed = None))]
+    fn sample<'py>(
+        &self,
+        py: Python<'py>,
+        terminals: &Bound<'py, PyAny>,
+        scores: &Bound<'py, PyAny>,
+        count: usize,
+        seed: Option<u64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let n = self.input(terminals)?.len() - 1;
+        let trees = self.one(py, terminals, scores, |d, input, s| {
+            let mut rng = match seed {
+                Some(seed) => ChaCha8Rng::seed_from_u64(seed),
+                None => ChaCha8Rng::from_entropy(),
+            };
+            d.sample(input, s, count, &mut rng)
+        })?;
+        let heads: Vec<i64> = trees.iter().flat_map(|t| t.heads().iter().map(|&h| h as i64)).collect();
+        Ok(numpy::PyArray1::from_vec(py, heads).reshape([count, n])?.into_any())
+    }
+
+    /// `log_partition` of many sentences (a list of inputs and a list of
+    /// score matrices, or a 3-D array of equal-sized ones), on threads with
+    /// the GIL released: a float64 array.
+    fn log_partition_batch<'py>(
+        &self,
+        py: Python<'py>,
+        terminals: Vec<Bound<'py, PyAny>>,
+        scores: Vec<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let v = self.batch(py, &terminals, &scores, |d, input, s| d.log_partition(input, s))?;
+        Ok(numpy::PyArray1::from_vec(py, v).into_any())
+    }
+
+    /// `marginals` of many sentences, on threads with the GIL released: a
+    /// list of (n+1)×(n+1) float64 arrays.
+    fn marginals_batch<'py>(
+        &self,
+        py: Python<'py>,
+        terminals: Vec<Bound<'py, PyAny>>,
+        scores: Vec<Bound<'py, PyAny>>,
+    ) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        let v = self.batch(py, &terminals, &scores, |d, input, s| {
+            let mut out = Vec::new();
+            d.marginals(input, s, &mut out).map(|_| out)
+        })?;
+        v.into_iter()
+            .map(|m| {
+                let side = (m.len() as f64).sqrt().round() as usize;
+                matrix(py, m, side)
+            })
+            .collect()
+    }
+
+    /// `entropy` of many sentences, on threads with the GIL released: a
+    /// float64 array.
+    fn entropy_batch<'py>(
+        &self,
+        py: Python<'py>,
+        terminals: Vec<Bound<'py, PyAny>>,
+        scores: Vec<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let v = self.batch(py, &terminals, &scores, |d, input, s| d.entropy(input, s))?;
+        Ok(numpy::PyArray1::from_vec(py, v).into_any())
     }
 
     fn __repr__(&self) -> String {

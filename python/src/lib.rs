@@ -13,13 +13,17 @@
 //! * [`conllu`] — reading and writing CoNLL-U;
 //! * [`parser`] — the trained parser (`Parser.train`, `load`, `save`,
 //!   `parse`) and `evaluate`, as `tabula train`, `parse` and `eval`;
-//! * [`grammar`] — grammar files and the engine (Sec. 3, Table 2).
+//! * [`grammar`] — grammar files and the engine (Sec. 3, Table 2);
+//! * [`distribution`] — real scores in, NumPy out: log-partition, marginals,
+//!   entropy, k best and samples of a grammar's trees, and over all trees
+//!   by the Matrix-Tree theorem (`tabula_parsing.nonprojective`).
 //!
 //! No call panics across the boundary: every library error becomes a
 //! Python exception (`ValueError`, `GrammarError`, `OSError`, `MemoryError`).
 
 mod conllu;
 mod convert;
+mod distribution;
 mod grammar;
 mod oracle;
 mod parser;
@@ -50,6 +54,10 @@ fn _tabula(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parser::evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(parser::set_max_memory, m)?)?;
     m.add_function(wrap_pyfunction!(parser::max_memory, m)?)?;
+    m.add_function(wrap_pyfunction!(distribution::nonprojective_log_partition, m)?)?;
+    m.add_function(wrap_pyfunction!(distribution::nonprojective_marginals, m)?)?;
+    m.add_function(wrap_pyfunction!(distribution::nonprojective_log_partition_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(distribution::nonprojective_marginals_batch, m)?)?;
     m.add_function(wrap_pyfunction!(systems, m)?)?;
     m.add_function(wrap_pyfunction!(steps, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

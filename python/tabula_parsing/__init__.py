@@ -18,7 +18,10 @@ package exposes:
   (Sec. 3, Table 3; Sec. 8.1, Fig. 8): :func:`projectivize`, :func:`count`
   and their batch forms;
 * the Eisner-Satta engine over any split bilexical grammar (Sec. 3,
-  Table 2): :class:`Grammar`;
+  Table 2): :class:`Grammar`; with real arc scores, the distribution over
+  its trees (log-partition, marginals, entropy, k best, samples) from NumPy
+  arrays, and in :mod:`tabula_parsing.nonprojective` the same over all
+  trees by the Matrix-Tree theorem (Koo et al. 2007);
 * CoNLL-U reading and byte-exact writing: :func:`read_conllu`,
   :func:`write_conllu`, :class:`Sentence`.
 

@@ -25,6 +25,10 @@ __all__ = [
     "count_batch",
     "evaluate",
     "max_memory",
+    "nonprojective_log_partition",
+    "nonprojective_log_partition_batch",
+    "nonprojective_marginals",
+    "nonprojective_marginals_batch",
     "parse_conllu",
     "projectivize",
     "projectivize_batch",
@@ -50,6 +54,9 @@ _Arcs = Sequence[Sequence[int]]
 #: _Terminals a0 a1 .. an of a grammar input: a whitespace-separated string or names.
 _Terminals = Union[str, Sequence[str]]
 _PathLike = Union[str, "os.PathLike[str]"]
+#: _Scores: an (n+1)x(n+1) matrix of real arc scores (log-potentials), row =
+#: head, column = dependent; -inf forbids an arc; converted to float64.
+_Scores = Union[npt.ArrayLike, npt.NDArray[Any]]
 
 class GrammarError(ValueError):
     """A grammar text with errors. ``str(e)`` is the command line's diagnostic
@@ -311,8 +318,9 @@ def write_conllu(
 @final
 class Grammar:
     """A split bilexical grammar (Sec. 3), checked and compiled; the engine of
-    Table 2 runs it over the counting, Boolean and max-plus semirings.
-    Picklable (as its text)."""
+    Table 2 runs it over the counting, Boolean and max-plus semirings, and with
+    real arc scores over the log-space ones (log-partition, marginals by the
+    outside pass, entropy, k best, samples). Picklable (as its text)."""
 
     @staticmethod
     def from_file(path: _PathLike) -> "Grammar":
@@ -337,6 +345,38 @@ class Grammar:
         self, terminals: _Terminals, weights: Optional[Union[npt.ArrayLike, npt.NDArray[Any]]] = None
     ) -> list[int]:
         """A best tree: the heads of positions 1..n. ``ValueError`` if no derivation."""
+    @staticmethod
+    def shipped(name: str) -> "Grammar":
+        """A grammar shipped with tabula: ``"projective"`` (Table 3),
+        ``"projective-single-root"``, ``"shift-reduce"``, ``"shift-reduce-strict"``,
+        ``"arc-hybrid"``, ``"arc-eager"``."""
+    def log_partition(self, terminals: _Terminals, scores: _Scores) -> float:
+        """ln Z, the log of the sum over derivations of exp(sum of their arcs'
+        scores); -inf if the grammar derives no tree. O(n^3)."""
+    def marginals(self, terminals: _Terminals, scores: _Scores) -> npt.NDArray[np.float64]:
+        """Arc marginals P(h -> d), the gradient of :meth:`log_partition`: an
+        (n+1)x(n+1) array, row = head, column = dependent (outside pass). O(n^3)."""
+    def entropy(self, terminals: _Terminals, scores: _Scores) -> float:
+        """The entropy in nats of the distribution over derivations
+        (expectation semiring). O(n^3)."""
+    def expected_gold_arcs(self, terminals: _Terminals, scores: _Scores, gold: _Heads) -> float:
+        """The expected number of arcs of ``gold`` in a tree of the distribution. O(n^3)."""
+    def kbest(self, terminals: _Terminals, scores: _Scores, k: int) -> list[tuple[float, list[int]]]:
+        """The k best trees, best first: (total score, heads of words 1..n)."""
+    def sample(
+        self, terminals: _Terminals, scores: _Scores, count: int, seed: Optional[int] = None
+    ) -> npt.NDArray[np.int64]:
+        """``count`` trees drawn from the distribution: shape (count, n), heads of words 1..n."""
+    def log_partition_batch(
+        self, terminals: Sequence[_Terminals], scores: Sequence[_Scores]
+    ) -> npt.NDArray[np.float64]:
+        """:meth:`log_partition` of many sentences on threads, the GIL released."""
+    def marginals_batch(
+        self, terminals: Sequence[_Terminals], scores: Sequence[_Scores]
+    ) -> list[npt.NDArray[np.float64]]:
+        """:meth:`marginals` of many sentences on threads, the GIL released."""
+    def entropy_batch(self, terminals: Sequence[_Terminals], scores: Sequence[_Scores]) -> npt.NDArray[np.float64]:
+        """:meth:`entropy` of many sentences on threads, the GIL released."""
 
 _Treebank = Union[_PathLike, Sequence[Sentence]]
 
@@ -412,6 +452,18 @@ def set_max_memory(size: Union[int, str]) -> None:
 
 def max_memory() -> int: ...
 
+def nonprojective_log_partition(scores: _Scores, single_root: bool = False) -> float:
+    """See :func:`tabula_parsing.nonprojective.log_partition`."""
+def nonprojective_marginals(scores: _Scores, single_root: bool = False) -> npt.NDArray[np.float64]:
+    """See :func:`tabula_parsing.nonprojective.marginals`."""
+def nonprojective_log_partition_batch(
+    scores: Sequence[_Scores], single_root: bool = False
+) -> npt.NDArray[np.float64]:
+    """See :func:`tabula_parsing.nonprojective.log_partition_batch`."""
+def nonprojective_marginals_batch(
+    scores: Sequence[_Scores], single_root: bool = False
+) -> list[npt.NDArray[np.float64]]:
+    """See :func:`tabula_parsing.nonprojective.marginals_batch`."""
 def systems() -> list[str]:
     """Every transition system: oracles, sessions, batch arrays and the parser."""
 

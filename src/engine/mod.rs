@@ -26,8 +26,12 @@
 mod backtrace;
 mod chart;
 mod count_best;
+mod kbest;
+mod outside;
+mod sample;
 
 pub use backtrace::{Derivation, FirstChoice, TieBreak, WordDerivation};
+pub use outside::ComboSums;
 
 use crate::grammar::{Grammar, LeftState, RightState, Terminal};
 use crate::semiring::Semiring;
@@ -42,6 +46,14 @@ pub enum EngineError {
     /// A terminal id that the grammar does not have.
     #[error("terminal id {id} at position {position} is not a terminal of this grammar")]
     UnknownTerminal { position: usize, id: u16 },
+    /// A call that reads the chart ([`Parser::arc_sums`], [`Parser::sample`])
+    /// before any [`Parser::parse`].
+    #[error("nothing was parsed yet: call parse first")]
+    NotParsed,
+    /// The grammar derives no tree for the input with these weights (W = 𝟘),
+    /// so marginals and samples are undefined.
+    #[error("no derivation: the grammar derives no tree for this input with these weights")]
+    NoDerivation,
     /// The chart would exceed the memory limit ([`crate::memory`]).
     #[error(transparent)]
     TooMuchMemory(#[from] crate::memory::TooMuchMemory),
@@ -69,6 +81,22 @@ struct Plan {
     right_into: Vec<Vec<(usize, usize)>>,
     /// Start rules: (B, C) for each `S -> (B, C)`.
     start: Vec<(LeftState, RightState)>,
+    // For the outside pass (`outside.rs`): the same rules indexed by what
+    // an item is used as.
+    /// `left_by_child[D]`: (p, C') for every left combo (D, p, C').
+    left_by_child: Vec<Vec<(usize, usize)>>,
+    /// `right_by_child[D]`: (p, B') for every right combo (p, D, B').
+    right_by_child: Vec<Vec<(usize, usize)>>,
+    /// `left_by_pair[p]`: (D, C') for every left combo (D, p, C').
+    left_by_pair: Vec<Vec<(usize, usize)>>,
+    /// `right_by_pair[p]`: (D, B') for every right combo (p, D, B').
+    right_by_pair: Vec<Vec<(usize, usize)>>,
+    /// `pairs_by_right[B]`: the pairs p = (B, _).
+    pairs_by_right: Vec<Vec<usize>>,
+    /// `pairs_by_left[C]`: the pairs p = (_, C).
+    pairs_by_left: Vec<Vec<usize>>,
+    /// `start_by_right[C]`: the left states B of the start rules (B, C).
+    start_by_right: Vec<Vec<usize>>,
 }
 
 impl Plan {
@@ -106,8 +134,47 @@ impl Plan {
         for &(p, d, to) in &right {
             right_into[to.index()].push((p, d.index()));
         }
-        let start = g.finish_rules().iter().filter(|f| f.category == g.start()).map(|f| (f.left, f.right)).collect();
-        Plan { pairs, pair_left, pair_right, left, right, left_into, right_into, start }
+        let start: Vec<_> =
+            g.finish_rules().iter().filter(|f| f.category == g.start()).map(|f| (f.left, f.right)).collect();
+        let mut left_by_child = vec![Vec::new(); g.num_left_states()];
+        let mut left_by_pair = vec![Vec::new(); pairs.len()];
+        for &(d, p, to) in &left {
+            left_by_child[d.index()].push((p, to.index()));
+            left_by_pair[p].push((d.index(), to.index()));
+        }
+        let mut right_by_child = vec![Vec::new(); g.num_right_states()];
+        let mut right_by_pair = vec![Vec::new(); pairs.len()];
+        for &(p, d, to) in &right {
+            right_by_child[d.index()].push((p, to.index()));
+            right_by_pair[p].push((d.index(), to.index()));
+        }
+        let mut pairs_by_right = vec![Vec::new(); g.num_right_states()];
+        let mut pairs_by_left = vec![Vec::new(); g.num_left_states()];
+        for (p, &(b, cs)) in pairs.iter().enumerate() {
+            pairs_by_right[b.index()].push(p);
+            pairs_by_left[cs.index()].push(p);
+        }
+        let mut start_by_right = vec![Vec::new(); g.num_right_states()];
+        for &(l, r) in &start {
+            start_by_right[r.index()].push(l.index());
+        }
+        Plan {
+            pairs,
+            pair_left,
+            pair_right,
+            left,
+            right,
+            left_into,
+            right_into,
+            start,
+            left_by_child,
+            right_by_child,
+            left_by_pair,
+            right_by_pair,
+            pairs_by_right,
+            pairs_by_left,
+            start_by_right,
+        }
     }
 }
 
@@ -129,13 +196,15 @@ pub struct Parser<'g, S> {
     grammar: &'g Grammar,
     plan: Plan,
     chart: Chart<S>,
+    /// The outside pass's tables, allocated on its first use.
+    outside: outside::OutsideChart<S>,
 }
 
 impl<'g, S: Semiring> Parser<'g, S> {
     /// A parser for `grammar` with an empty chart. O(|rules|²) preparation.
     pub fn new(grammar: &'g Grammar) -> Self {
         let plan = Plan::new(grammar);
-        Parser { grammar, plan, chart: Chart::default() }
+        Parser { grammar, plan, chart: Chart::default(), outside: outside::OutsideChart::default() }
     }
 
     /// The grammar this parser runs.

@@ -37,3 +37,5 @@ impl fmt::Display for Boolean {
         write!(f, "{}", self.0)
     }
 }
+
+impl super::Commutative for Boolean {}

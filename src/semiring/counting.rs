@@ -126,6 +126,9 @@ impl fmt::Debug for CheckedCount {
     }
 }
 
+impl super::Commutative for Count {}
+impl super::Commutative for CheckedCount {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

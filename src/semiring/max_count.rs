@@ -99,6 +99,30 @@ impl<C: fmt::Debug> fmt::Debug for MaxCount<C> {
     }
 }
 
+impl<C: super::Commutative> super::Commutative for MaxCount<C> {}
+
+/// Uniform over the optimal derivations: a summand's share is its count over
+/// the total count if it reaches the best score, otherwise 0.
+impl super::Sampling for MaxCount<Count> {
+    fn share(&self, total: &Self) -> f64 {
+        if self.score.is_zero() || self.score != total.score || total.count.0 == num_bigint::BigUint::ZERO {
+            return 0.0;
+        }
+        ratio(&self.count.0, &total.count.0)
+    }
+}
+
+/// a / b as f64 for a ≤ b of any size: both shifted right so that b keeps
+/// 64 significant bits. O(size of b).
+fn ratio(a: &num_bigint::BigUint, b: &num_bigint::BigUint) -> f64 {
+    let shift = b.bits().saturating_sub(64);
+    let (a, b) = (a >> shift, b >> shift);
+    let to_f64 = |x: num_bigint::BigUint| {
+        x.iter_u64_digits().rev().fold(0.0f64, |acc, d| acc * 18446744073709551616.0 + d as f64)
+    };
+    to_f64(a) / to_f64(b)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -136,6 +136,15 @@ impl<T: PrimInt + Signed + fmt::Display> fmt::Debug for MaxPlus<T> {
     }
 }
 
+impl<T: PrimInt + Signed + fmt::Display> super::Commutative for MaxPlus<T> {}
+
+impl<T: PrimInt + Signed + fmt::Display> super::Monotone for MaxPlus<T> {
+    #[inline]
+    fn order(&self, other: &Self) -> Ordering {
+        self.cmp(other)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

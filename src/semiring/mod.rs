@@ -19,20 +19,43 @@
 //! Semirings whose ⊕ always picks one of its arguments (up to ties) are
 //! *selective*; for them the engine can trace back a best derivation, see
 //! [`Selective`].
+//!
+//! Beyond the value of the whole input, what else the engine can compute
+//! depends on further properties, each a trait with its law:
+//!
+//! * [`Commutative`] (a ⊗ b = b ⊗ a): the outside pass and, for every arc,
+//!   the ⊕-sum over the derivations that contain it
+//!   ([`crate::engine::Parser::arc_sums`]);
+//! * [`Semifield`] (every non-𝟘 value has a ⊗-inverse): those sums divided by
+//!   the total, arc marginals ([`crate::engine::Parser::marginals`]); in
+//!   [`LogSumExp`] the log-probability that a tree contains the arc;
+//! * [`Monotone`] (⊕ is the maximum of a total order that ⊗ preserves): the
+//!   k best derivations ([`crate::engine::Parser::k_best`]);
+//! * [`Sampling`] (values read as non-negative reals): drawing derivations
+//!   with probability proportional to their weight
+//!   ([`crate::engine::Parser::sample`]).
+//!
+//! [`LogExpectation`] is the first-order expectation semiring (Eisner 2002)
+//! kept in log space: one pass gives log Z and the expectation of an
+//! additive function of the tree, hence the entropy of the tree distribution.
 
 mod boolean;
 mod counting;
 mod lexicographic;
+mod log_expectation;
 mod log_sum_exp;
 mod max_count;
 mod max_plus;
+mod real_max_plus;
 
 pub use boolean::Boolean;
 pub use counting::{CheckedCount, Count};
 pub use lexicographic::Lexicographic;
+pub use log_expectation::LogExpectation;
 pub use log_sum_exp::LogSumExp;
 pub use max_count::MaxCount;
 pub use max_plus::MaxPlus;
+pub use real_max_plus::RealMaxPlus;
 
 use std::fmt::Debug;
 
@@ -116,4 +139,51 @@ pub trait Selective: Semiring {
     /// (for max-plus: is equal to it; for max-count: has the same score).
     /// Never true when `self` is 𝟘.
     fn attains(&self, total: &Self) -> bool;
+}
+
+/// A semiring whose ⊗ commutes: a ⊗ b = b ⊗ a for all a, b.
+///
+/// This is what the outside pass needs: the outside value of an item is the
+/// ⊕-sum, over the derivations of the whole input that contain it, of the
+/// ⊗-product of everything *but* the item, and with a commutative ⊗ that
+/// product can be formed in any order (Goodman 1999, *Semiring Parsing*).
+/// Then inside ⊗ outside of an arc item is the ⊕-sum over the
+/// derivations that contain the arc ([`crate::engine::Parser::arc_sums`]).
+/// Every semiring of this module but [`Lexicographic`] implements it.
+pub trait Commutative: Semiring {}
+
+/// A commutative semiring in which every value but 𝟘 has a ⊗-inverse
+/// (a semifield): `a.divide(b) ⊗ b = a` for b ≠ 𝟘.
+///
+/// Dividing the sum over the derivations that contain an arc by the sum over
+/// all derivations gives the arc's marginal ([`crate::engine::Parser::marginals`]):
+/// in [`LogSumExp`] the log of the probability, under the Gibbs distribution
+/// p(t) ∝ ∏ exp(w(arc)), that the tree contains the arc.
+pub trait Semifield: Commutative {
+    /// `self ⊗ by⁻¹`, for `by` ≠ 𝟘.
+    fn divide(&self, by: &Self) -> Self;
+}
+
+/// A selective semiring whose ⊕ is the maximum of a total order that ⊗
+/// preserves: a ≤ b ⇒ a ⊗ c ≤ b ⊗ c (the monotonicity that the lazy k-best
+/// algorithm of Huang & Chiang 2005, *Better k-best Parsing*, needs).
+/// Then the k best derivations of an item are built from the best
+/// derivations of its parts ([`crate::engine::Parser::k_best`]).
+pub trait Monotone: Selective {
+    /// The order: `Greater` when `self` is better than `other`.
+    fn order(&self, other: &Self) -> std::cmp::Ordering;
+}
+
+/// A semiring whose values are proportional to non-negative reals, so that
+/// the summands of a ⊕-sum can be drawn with probability proportional to
+/// their value ([`crate::engine::Parser::sample`]).
+///
+/// Law: for summands x₁ … xₖ of `total` = x₁ ⊕ … ⊕ xₖ ≠ 𝟘, the shares
+/// `xᵢ.share(total)` are ≥ 0 and sum to 1 (up to rounding). In [`LogSumExp`]
+/// the share is exp(x − total); in [`MaxCount`] it is the fraction of the
+/// optimal derivations that x holds (0 if x is not optimal), so sampling in
+/// max-count draws an optimal derivation uniformly.
+pub trait Sampling: Semiring {
+    /// The fraction of `total` that `self` holds, in [0, 1].
+    fn share(&self, total: &Self) -> f64;
 }

@@ -13,8 +13,16 @@
 //! * [`shift_reduce_trees`] simulates every computation of the arc-standard
 //!   parser of Table 1 and collects the trees it builds;
 //! * [`random_projective`] draws a random projective tree (every projective
-//!   tree has positive probability).
+//!   tree has positive probability);
+//! * [`brute_force_arc_sums`] is [`brute_force`] restricted, for each arc,
+//!   to the trees that contain it;
+//! * [`brute_force_combo_sums`] lists every derivation of every projective
+//!   tree with the rule combinations it uses, and sums their weights per
+//!   combination;
+//! * [`random_grammar`] draws random split grammars, inputs and weights.
 #![allow(dead_code)]
+
+pub mod random_grammar;
 
 use rand::Rng;
 use rayon::prelude::*;
@@ -265,6 +273,147 @@ pub fn brute_force<S: Semiring>(g: &Grammar, input: &[Terminal], weight: impl Fn
         total.plus_assign(&repeat(&w, count));
     }
     total
+}
+
+/// For every arc h → d (row-major, (n+1)×(n+1)), the sum that
+/// [`brute_force`] makes over the projective trees containing the arc; 𝟘 on
+/// the diagonal. O((n+1)ⁿ · n).
+pub fn brute_force_arc_sums<S: Semiring>(
+    g: &Grammar,
+    input: &[Terminal],
+    weight: impl Fn(usize, usize) -> S,
+) -> Vec<S> {
+    let size = input.len();
+    let mut out = vec![S::zero(); size * size];
+    for tree in projective_trees(size - 1).iter() {
+        let count = count_decorations(g, input, tree);
+        if count == 0 {
+            continue;
+        }
+        let w = repeat(&tree.arcs().fold(S::one(), |acc, (h, d)| acc.times(&weight(h, d))), count);
+        for (h, d) in tree.arcs() {
+            out[h * size + d].plus_assign(&w);
+        }
+    }
+    out
+}
+
+/// One derivation of a subtree: the finish rule of its root and the
+/// attachments below it, as (left?, index into `left_combos` / `right_combos`).
+#[derive(Clone, Debug)]
+pub struct SubDerivation {
+    pub finish: usize,
+    pub uses: Vec<(bool, usize)>,
+}
+
+/// Every derivation of the subtree of `v` in category `category`, listed
+/// explicitly (the count is [`count_decorations`]'s). Exponential.
+pub fn derivations(
+    g: &Grammar,
+    input: &[Terminal],
+    tree: &DepTree,
+    v: usize,
+    category: Category,
+) -> Vec<SubDerivation> {
+    let (left, right) = children(tree, v);
+    let (lex_left, lex_right) = g.lexical(input[v]);
+    let mut out = Vec::new();
+    for (f, rule) in g.finish_rules().iter().enumerate().filter(|(_, r)| r.category == category) {
+        let lefts = chains(
+            left.len(),
+            lex_left.index(),
+            rule.left.index(),
+            g.left_rules().iter().map(|r| (r.from.index(), r.to.index())),
+        );
+        let rights = chains(
+            right.len(),
+            lex_right.index(),
+            rule.right.index(),
+            g.right_rules().iter().map(|r| (r.from.index(), r.to.index())),
+        );
+        for l in &lefts {
+            for r in &rights {
+                let mut partial: Vec<Vec<(bool, usize)>> = vec![Vec::new()];
+                let kids = left
+                    .iter()
+                    .zip(l)
+                    .map(|(&k, &a)| (k, a, true))
+                    .chain(right.iter().zip(r).map(|(&k, &a)| (k, a, false)));
+                for (kid, attach, is_left) in kids {
+                    let child = if is_left { g.left_rules()[attach].child } else { g.right_rules()[attach].child };
+                    let subs = derivations(g, input, tree, kid, child);
+                    let mut next = Vec::new();
+                    for p in &partial {
+                        for s in &subs {
+                            let combo = if is_left {
+                                g.left_combos()
+                                    .iter()
+                                    .position(|c| c.attach as usize == attach && c.finish as usize == s.finish)
+                            } else {
+                                g.right_combos()
+                                    .iter()
+                                    .position(|c| c.attach as usize == attach && c.finish as usize == s.finish)
+                            };
+                            let mut uses = p.clone();
+                            uses.extend_from_slice(&s.uses);
+                            uses.push((is_left, combo.expect("a finish rule of the attached category")));
+                            next.push(uses);
+                        }
+                    }
+                    partial = next;
+                }
+                out.extend(partial.into_iter().map(|uses| SubDerivation { finish: f, uses }));
+            }
+        }
+    }
+    out
+}
+
+/// Every sequence of `len` rules (from, to) leading from state `from` to `to`, as rule indices.
+fn chains(len: usize, from: usize, to: usize, rules: impl Iterator<Item = (usize, usize)> + Clone) -> Vec<Vec<usize>> {
+    if len == 0 {
+        return if from == to { vec![Vec::new()] } else { Vec::new() };
+    }
+    let mut out = Vec::new();
+    for (i, (a, b)) in rules.clone().enumerate() {
+        if a == from {
+            for mut rest in chains(len - 1, b, to, rules.clone()) {
+                rest.insert(0, i);
+                out.push(rest);
+            }
+        }
+    }
+    out
+}
+
+/// (per left combo, per right combo, per start rule): the sum over the
+/// derivations of every projective tree of their weights, once per use.
+pub fn brute_force_combo_sums<S: Semiring>(
+    g: &Grammar,
+    input: &[Terminal],
+    weight: impl Fn(usize, usize) -> S,
+) -> (Vec<S>, Vec<S>, Vec<S>) {
+    let mut left = vec![S::zero(); g.left_combos().len()];
+    let mut right = vec![S::zero(); g.right_combos().len()];
+    let starts: Vec<usize> =
+        (0..g.finish_rules().len()).filter(|&f| g.finish_rules()[f].category == g.start()).collect();
+    let mut start = vec![S::zero(); starts.len()];
+    for tree in projective_trees(input.len() - 1).iter() {
+        let all = derivations(g, input, tree, 0, g.start());
+        assert_eq!(all.len() as u128, count_decorations(g, input, tree));
+        let w = tree.arcs().fold(S::one(), |acc, (h, d)| acc.times(&weight(h, d)));
+        for d in all {
+            start[starts.iter().position(|&f| f == d.finish).unwrap()].plus_assign(&w);
+            for (is_left, c) in d.uses {
+                if is_left {
+                    left[c].plus_assign(&w)
+                } else {
+                    right[c].plus_assign(&w)
+                }
+            }
+        }
+    }
+    (left, right, start)
 }
 
 /// The arc-standard parser of Table 1, run exhaustively from the

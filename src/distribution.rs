@@ -1,0 +1,238 @@
+//! The distribution over the trees a grammar derives, given real arc scores:
+//! p(t) ∝ (number of derivations of t) · ∏_{(h,d) ∈ t} exp s(h, d) — for an
+//! unambiguous grammar such as `grammars/projective.grammar` (Nederhof 2019,
+//! Table 3), the projective CRF of dependency parsing. Log-partition, arc
+//! marginals, entropy, the expected number of gold arcs and samples, all
+//! exact, by the engine ([`crate::engine`]) in the log-space semirings
+//! [`LogSumExp`] and [`LogExpectation`].
+//!
+//! Scores are an (n+1)×(n+1) row-major matrix, row = head, column =
+//! dependent (position 0 the root; the diagonal is ignored; −∞ forbids an
+//! arc), as [`crate::nonprojective`] takes them for all trees.
+//!
+//! Every derivation has exactly one arc into each word, so the scores of
+//! each column d are shifted by their maximum c_d before parsing and
+//! log Z = log Z(s − c) + Σ c_d: values stay near 0 and keep their full
+//! precision however large the scores (the marginals, entropy and samples
+//! do not change under the shift).
+
+use crate::engine::{EngineError, Parser};
+use crate::grammar::{Grammar, Terminal};
+use crate::semiring::{LogExpectation, LogSumExp, RealMaxPlus, Semiring};
+use crate::tree::DepTree;
+use rand::Rng;
+
+/// Errors of [`TreeDistribution`].
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum DistributionError {
+    /// The score matrix does not match the input.
+    #[error("the scores must be {size}×{size} (one row and column per input terminal), found {len} entries")]
+    Shape { len: usize, size: usize },
+    /// A score that is NaN or +∞.
+    #[error("the score of arc {head} -> {dependent} is {value}: scores must be finite or -inf")]
+    NotFinite { head: usize, dependent: usize, value: f64 },
+    /// A gold tree of another length than the input.
+    #[error("the gold tree has {found} words, the input {expected}")]
+    GoldLength { expected: usize, found: usize },
+    /// An error of the engine (empty input, unknown terminal, no derivation, memory).
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+}
+
+/// Parsers of one grammar in the log-space semirings, with their charts
+/// reused across calls (see [`Parser`]).
+///
+/// ```
+/// use tabula::distribution::TreeDistribution;
+/// use tabula::grammar::text;
+///
+/// let g = text::parse_str("projective.grammar", tabula::grammars::PROJECTIVE).unwrap().grammar;
+/// let input = vec![g.terminal("a").unwrap(); 3]; // the root and two words
+/// let mut dist = TreeDistribution::new(&g);
+/// // All scores 0: the 3 projective trees are equally likely.
+/// let scores = [0.0; 9];
+/// assert!((dist.log_partition(&input, &scores).unwrap() - 3f64.ln()).abs() < 1e-12);
+/// let mut m = Vec::new();
+/// dist.marginals(&input, &scores, &mut m).unwrap();
+/// assert!((m[0 * 3 + 1] - 2.0 / 3.0).abs() < 1e-12); // 0 → 1 in two trees of three
+/// assert!((dist.entropy(&input, &scores).unwrap() - 3f64.ln()).abs() < 1e-12);
+/// ```
+pub struct TreeDistribution<'g> {
+    log_sum_exp: Parser<'g, LogSumExp>,
+    expectation: Parser<'g, LogExpectation>,
+    best: Parser<'g, RealMaxPlus>,
+    shifted: Vec<f64>,
+    buffer: Vec<LogSumExp>,
+}
+
+impl<'g> TreeDistribution<'g> {
+    /// Parsers for `grammar`, charts empty. O(|rules|²).
+    pub fn new(grammar: &'g Grammar) -> Self {
+        TreeDistribution {
+            log_sum_exp: Parser::new(grammar),
+            expectation: Parser::new(grammar),
+            best: Parser::new(grammar),
+            shifted: Vec::new(),
+            buffer: Vec::new(),
+        }
+    }
+
+    /// Checks the scores and keeps them shifted per column in `self.shifted`;
+    /// returns Σ c_d, or −∞ if some word has no allowed head.
+    fn shift(&mut self, size: usize, scores: &[f64]) -> Result<f64, DistributionError> {
+        if size == 0 {
+            return Err(EngineError::EmptyInput.into());
+        }
+        if scores.len() != size * size {
+            return Err(DistributionError::Shape { len: scores.len(), size });
+        }
+        self.shifted.clear();
+        self.shifted.extend_from_slice(scores);
+        let mut total = 0.0;
+        for d in 0..size {
+            let mut max = f64::NEG_INFINITY;
+            for h in (0..size).filter(|&h| h != d) {
+                let s = scores[h * size + d];
+                if s.is_nan() || s == f64::INFINITY {
+                    return Err(DistributionError::NotFinite { head: h, dependent: d, value: s });
+                }
+                max = max.max(s);
+            }
+            if d == 0 || max == f64::NEG_INFINITY {
+                continue;
+            }
+            total += max;
+            for h in 0..size {
+                self.shifted[h * size + d] -= max;
+            }
+        }
+        Ok(total)
+    }
+
+    /// Runs the log-sum-exp parser; returns (ln Z of the shifted scores, Σ c_d).
+    fn parse(&mut self, input: &[Terminal], scores: &[f64]) -> Result<(f64, f64), DistributionError> {
+        let size = input.len();
+        let shift = self.shift(size, scores)?;
+        let s = &self.shifted;
+        let z = self.log_sum_exp.parse(input, |h, d| LogSumExp(s[h * size + d]))?;
+        Ok((z.0, shift))
+    }
+
+    /// ln Z, −∞ if the grammar derives no tree with these scores. O(n³).
+    ///
+    /// # Errors
+    /// [`DistributionError::Shape`], [`DistributionError::NotFinite`] and the
+    /// engine's errors for the input.
+    pub fn log_partition(&mut self, input: &[Terminal], scores: &[f64]) -> Result<f64, DistributionError> {
+        let (z, shift) = self.parse(input, scores)?;
+        Ok(if z == f64::NEG_INFINITY { z } else { z + shift })
+    }
+
+    /// Arc marginals P(h → d ∈ t) in `out`, (n+1)×(n+1) row-major (row =
+    /// head, column = dependent): the gradient of ln Z with respect to the
+    /// scores, by the outside pass ([`Parser::marginals`]). Returns ln Z.
+    /// O(n³).
+    ///
+    /// # Errors
+    /// As [`log_partition`](Self::log_partition), and
+    /// [`EngineError::NoDerivation`] if Z = 0.
+    pub fn marginals(
+        &mut self,
+        input: &[Terminal],
+        scores: &[f64],
+        out: &mut Vec<f64>,
+    ) -> Result<f64, DistributionError> {
+        let (z, shift) = self.parse(input, scores)?;
+        self.log_sum_exp.marginals_into(&mut self.buffer)?;
+        out.clear();
+        out.extend(self.buffer.iter().map(|v| v.0.exp()));
+        Ok(z + shift)
+    }
+
+    /// The entropy −Σₜ p(t) ln p(t) of the distribution over derivations
+    /// (over trees, for an unambiguous grammar), in nats, by one pass in the
+    /// expectation semiring with f = s: H = ln Z − E[s] (Li & Eisner 2009).
+    /// O(n³).
+    ///
+    /// # Errors
+    /// As [`marginals`](Self::marginals).
+    pub fn entropy(&mut self, input: &[Terminal], scores: &[f64]) -> Result<f64, DistributionError> {
+        let size = input.len();
+        self.shift(size, scores)?;
+        let s = &self.shifted;
+        let v = self.expectation.parse(input, |h, d| LogExpectation::new(s[h * size + d], s[h * size + d]))?;
+        if v.is_zero() {
+            return Err(EngineError::NoDerivation.into());
+        }
+        // Rounding can leave −1e-16 for a distribution on one tree.
+        Ok((v.log - v.mean).max(0.0))
+    }
+
+    /// The expected number of arcs of `gold` in a tree of the distribution,
+    /// Σ_{(h,d) ∈ gold} P(h → d): one pass in the expectation semiring with
+    /// f = [arc in gold]. O(n³).
+    ///
+    /// # Errors
+    /// As [`marginals`](Self::marginals), and [`DistributionError::GoldLength`].
+    pub fn expected_gold_arcs(
+        &mut self,
+        input: &[Terminal],
+        scores: &[f64],
+        gold: &DepTree,
+    ) -> Result<f64, DistributionError> {
+        let size = input.len();
+        self.shift(size, scores)?;
+        if gold.len() + 1 != size {
+            return Err(DistributionError::GoldLength { expected: size - 1, found: gold.len() });
+        }
+        let s = &self.shifted;
+        let v = self
+            .expectation
+            .parse(input, |h, d| LogExpectation::new(s[h * size + d], if gold.has_arc(h, d) { 1.0 } else { 0.0 }))?;
+        if v.is_zero() {
+            return Err(EngineError::NoDerivation.into());
+        }
+        Ok(v.mean)
+    }
+
+    /// `count` trees drawn independently from the distribution (with
+    /// replacement), by sampling top-down from the log-sum-exp chart
+    /// ([`Parser::sample`]). O(n³ + count · n²).
+    ///
+    /// # Errors
+    /// As [`marginals`](Self::marginals); [`EngineError::TooMuchMemory`] if
+    /// the trees would exceed the memory limit ([`crate::memory`]).
+    pub fn sample<R: Rng + ?Sized>(
+        &mut self,
+        input: &[Terminal],
+        scores: &[f64],
+        count: usize,
+        rng: &mut R,
+    ) -> Result<Vec<DepTree>, DistributionError> {
+        crate::memory::check(count.checked_mul(input.len()), std::mem::size_of::<usize>(), || {
+            format!("{count} samples of {} terminals", input.len())
+        })
+        .map_err(EngineError::from)?;
+        self.parse(input, scores)?;
+        (0..count).map(|_| Ok(self.log_sum_exp.sample(rng)?.tree)).collect()
+    }
+
+    /// The `k` best trees (derivations, for an ambiguous grammar) with their
+    /// total scores, best first; fewer if the grammar derives fewer. Lazy
+    /// k-best in max-plus ([`Parser::k_best`]).
+    ///
+    /// # Errors
+    /// As [`log_partition`](Self::log_partition).
+    pub fn k_best(
+        &mut self,
+        input: &[Terminal],
+        scores: &[f64],
+        k: usize,
+    ) -> Result<Vec<(f64, DepTree)>, DistributionError> {
+        let size = input.len();
+        let shift = self.shift(size, scores)?;
+        let s = &self.shifted;
+        self.best.parse(input, |h, d| RealMaxPlus(s[h * size + d]))?;
+        Ok(self.best.k_best(k)?.into_iter().map(|(v, d)| (v.0 + shift, d.tree)).collect())
+    }
+}

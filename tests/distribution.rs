@@ -1,0 +1,275 @@
+//! Log-partition, marginals and entropy over real arc scores against
+//! brute-force enumeration of every tree (`tests/common`, n ≤ 7): all trees
+//! by the Matrix-Tree theorem (`src/nonprojective.rs`), single- and
+//! multi-root, and the projective trees of the shipped grammars
+//! (`src/distribution.rs`), with scores from 10⁻⁶ to 10⁶ in size.
+
+mod common;
+
+use common::*;
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::sync::OnceLock;
+use tabula::distribution::{DistributionError, TreeDistribution};
+use tabula::engine::EngineError;
+use tabula::grammar::{text, Grammar, Terminal};
+use tabula::nonprojective::{self, NonProjectiveError, Roots};
+use tabula::tree::DepTree;
+
+/// Every tree over 0 … n, projective or not, computed once per n ≤ 7.
+fn every_tree(n: usize) -> &'static [DepTree] {
+    static CACHE: [OnceLock<Vec<DepTree>>; 8] = [const { OnceLock::new() }; 8];
+    CACHE[n].get_or_init(|| all_trees(n))
+}
+
+fn root_children(t: &DepTree) -> usize {
+    t.arcs().filter(|&(h, _)| h == 0).count()
+}
+
+/// ln Σ exp over `xs` in log space (−∞ for none).
+fn log_sum(xs: impl Iterator<Item = f64>) -> f64 {
+    let xs: Vec<f64> = xs.collect();
+    let max = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if max == f64::NEG_INFINITY {
+        return max;
+    }
+    max + xs.iter().map(|x| (x - max).exp()).sum::<f64>().ln()
+}
+
+/// (ln Z, marginals, entropy) over `trees` by enumeration.
+fn brute(trees: &[&DepTree], scores: &[f64], size: usize) -> (f64, Vec<f64>, f64) {
+    let score = |t: &DepTree| t.arcs().map(|(h, d)| scores[h * size + d]).sum::<f64>();
+    let log_z = log_sum(trees.iter().map(|t| score(t)));
+    let mut m = vec![0.0; size * size];
+    let mut entropy = 0.0;
+    for t in trees {
+        let lp = score(t) - log_z;
+        if lp == f64::NEG_INFINITY {
+            continue;
+        }
+        for (h, d) in t.arcs() {
+            m[h * size + d] += lp.exp();
+        }
+        entropy -= lp.exp() * lp;
+    }
+    (log_z, m, entropy)
+}
+
+fn scores(size: usize, scale: f64, offset: f64, forbid: f64, rng: &mut impl Rng) -> Vec<f64> {
+    (0..size * size)
+        .map(|_| if rng.gen_bool(forbid) { f64::NEG_INFINITY } else { rng.gen_range(-1.0..1.0) * scale + offset })
+        .collect()
+}
+
+fn near(a: f64, b: f64, tolerance: f64) -> bool {
+    a == b || (a - b).abs() <= tolerance
+}
+
+fn load(name: &str, src: &str) -> Grammar {
+    text::parse_str(name, src).unwrap().grammar
+}
+
+fn words(g: &Grammar, n: usize) -> Vec<Terminal> {
+    let a = g.terminal("a").unwrap();
+    std::iter::once(g.terminal("root").unwrap_or(a)).chain(std::iter::repeat_n(a, n)).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// Matrix-Tree: ln Z and every marginal equal enumeration over all
+    /// trees (single root: those with one root child), for scores from
+    /// 10⁻⁶ to 10⁶ with forbidden arcs; each column of marginals sums to 1.
+    #[test]
+    fn matrix_tree_matches_enumeration(
+        n in 0..=6usize,
+        single in any::<bool>(),
+        scale in prop::sample::select(vec![1e-6, 1.0, 5.0]),
+        offset in prop::sample::select(vec![0.0, 1e6, -1e6, 700.0]),
+        forbid in prop::sample::select(vec![0.0, 0.2]),
+        seed in any::<u64>(),
+    ) {
+        let size = n + 1;
+        let roots = if single { Roots::Single } else { Roots::Multi };
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let s = scores(size, scale, offset, forbid, &mut rng);
+        let trees: Vec<&DepTree> = every_tree(n).iter().filter(|t| !single || root_children(t) == 1).collect();
+        let (log_z, m, _) = brute(&trees, &s, size);
+        // ln Z is a sum of n scores: its rounding grows with their size.
+        let tolerance = 1e-9 + 1e-15 * offset.abs() * n as f64;
+        let z = nonprojective::log_partition(&s, size, roots).unwrap();
+        prop_assert!(near(z, log_z, tolerance), "ln Z {} vs {}", z, log_z);
+        let mut out = Vec::new();
+        match nonprojective::marginals(&s, size, roots, &mut out) {
+            Err(e) => prop_assert!(log_z == f64::NEG_INFINITY && e == NonProjectiveError::NoTree, "{}", e),
+            Ok(z) => {
+                prop_assert!(near(z, log_z, tolerance));
+                for (i, (a, b)) in out.iter().zip(&m).enumerate() {
+                    prop_assert!((a - b).abs() <= 1e-8, "arc {} -> {}: {} vs {}", i / size, i % size, a, b);
+                }
+                for d in 1..size {
+                    let column: f64 = (0..size).map(|h| out[h * size + d]).sum();
+                    prop_assert!((column - 1.0).abs() <= 1e-8);
+                }
+            }
+        }
+    }
+
+    /// The projective distribution of the shipped grammars: ln Z, marginals
+    /// and entropy equal enumeration over the projective trees (single
+    /// root: one root child), from tiny to huge scores.
+    #[test]
+    fn projective_distribution_matches_enumeration(
+        n in 0..=7usize,
+        single in any::<bool>(),
+        scale in prop::sample::select(vec![1e-6, 1.0, 30.0]),
+        offset in prop::sample::select(vec![0.0, 1e6, -1e6]),
+        forbid in prop::sample::select(vec![0.0, 0.2]),
+        seed in any::<u64>(),
+    ) {
+        let g = if single {
+            load("projective-single-root.grammar", tabula::grammars::PROJECTIVE_SINGLE_ROOT)
+        } else {
+            load("projective.grammar", tabula::grammars::PROJECTIVE)
+        };
+        let size = n + 1;
+        let input = words(&g, n);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let s = scores(size, scale, offset, forbid, &mut rng);
+        let all = projective_trees(n);
+        let trees: Vec<&DepTree> = all.iter().filter(|t| !single || root_children(t) == 1).collect();
+        let (log_z, m, entropy) = brute(&trees, &s, size);
+        let tolerance = 1e-9 + 1e-15 * offset.abs() * n as f64;
+        let mut dist = TreeDistribution::new(&g);
+        let z = dist.log_partition(&input, &s).unwrap();
+        prop_assert!(near(z, log_z, tolerance), "ln Z {} vs {}", z, log_z);
+        let mut out = Vec::new();
+        match dist.marginals(&input, &s, &mut out) {
+            Err(e) => prop_assert!(log_z == f64::NEG_INFINITY && e == DistributionError::Engine(EngineError::NoDerivation)),
+            Ok(z) => {
+                prop_assert!(near(z, log_z, tolerance));
+                for (i, (a, b)) in out.iter().zip(&m).enumerate() {
+                    prop_assert!((a - b).abs() <= tolerance, "arc {} -> {}: {} vs {}", i / size, i % size, a, b);
+                }
+                prop_assert!((out.iter().sum::<f64>() - n as f64).abs() <= 1e-9 * size as f64);
+                // (The enumeration's tree scores carry the rounding of the offset.)
+                let h = dist.entropy(&input, &s).unwrap();
+                prop_assert!((h - entropy).abs() <= tolerance, "entropy {} vs {}", h, entropy);
+                // E[|t ∩ gold|] = Σ over the gold arcs of their marginals.
+                let gold = random_projective(n, &mut rng);
+                let expected: f64 = gold.arcs().map(|(h, d)| m[h * size + d]).sum();
+                let e = dist.expected_gold_arcs(&input, &s, &gold).unwrap();
+                prop_assert!((e - expected).abs() <= tolerance * size as f64, "{} vs {}", e, expected);
+                // The 5 best trees: the 5 best scores of the enumeration.
+                let score = |t: &DepTree| t.arcs().map(|(h, d)| s[h * size + d]).sum::<f64>();
+                let mut all: Vec<f64> = trees.iter().map(|t| score(t)).filter(|v| v.is_finite()).collect();
+                all.sort_unstable_by(|a, b| b.total_cmp(a));
+                let best = dist.k_best(&input, &s, 5).unwrap();
+                prop_assert_eq!(best.len(), all.len().min(5));
+                for ((v, t), b) in best.iter().zip(&all) {
+                    prop_assert!(near(*v, *b, tolerance) && near(score(t), *v, tolerance), "{} {} {}", v, b, score(t));
+                }
+                let drawn = dist.sample(&input, &s, 3, &mut rng).unwrap();
+                prop_assert!(drawn.iter().all(|t| trees.contains(&t) && score(t).is_finite()));
+            }
+        }
+    }
+}
+
+/// n = 7, the largest size of the enumeration (262144 trees), both classes.
+#[test]
+fn seven_words_match_enumeration() {
+    let n = 7;
+    let size = n + 1;
+    let mut rng = ChaCha8Rng::seed_from_u64(42);
+    let s = scores(size, 2.0, 0.0, 0.1, &mut rng);
+    for roots in [Roots::Multi, Roots::Single] {
+        let trees: Vec<&DepTree> =
+            every_tree(n).iter().filter(|t| roots == Roots::Multi || root_children(t) == 1).collect();
+        let (log_z, m, _) = brute(&trees, &s, size);
+        let mut out = Vec::new();
+        let z = nonprojective::marginals(&s, size, roots, &mut out).unwrap();
+        assert!(near(z, log_z, 1e-9), "{roots:?}: {z} vs {log_z}");
+        for (a, b) in out.iter().zip(&m) {
+            assert!((a - b).abs() <= 1e-9, "{roots:?}: {a} vs {b}");
+        }
+    }
+}
+
+/// ∂ ln Z / ∂ s(h, d) by central differences equals the marginal, for the
+/// Matrix-Tree theorem and the projective grammar.
+#[test]
+fn marginals_are_the_gradient_of_log_partition() {
+    let g = load("projective.grammar", tabula::grammars::PROJECTIVE);
+    let mut dist = TreeDistribution::new(&g);
+    for (n, seed) in [(3, 1u64), (6, 2), (9, 3)] {
+        let size = n + 1;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let s = scores(size, 1.5, 0.0, 0.0, &mut rng);
+        let eps = 1e-5;
+        let input = words(&g, n);
+        for roots in [Some(Roots::Multi), Some(Roots::Single), None] {
+            let mut log_z = |s: &[f64]| match roots {
+                Some(r) => nonprojective::log_partition(s, size, r).unwrap(),
+                None => dist.log_partition(&input, s).unwrap(),
+            };
+            let grads: Vec<f64> = (0..size * size)
+                .map(|i| {
+                    let (mut up, mut down) = (s.clone(), s.clone());
+                    up[i] += eps;
+                    down[i] -= eps;
+                    (log_z(&up) - log_z(&down)) / (2.0 * eps)
+                })
+                .collect();
+            let mut out = Vec::new();
+            match roots {
+                Some(r) => nonprojective::marginals(&s, size, r, &mut out).map(|_| ()).unwrap(),
+                None => dist.marginals(&input, &s, &mut out).map(|_| ()).unwrap(),
+            }
+            for (i, (g, m)) in grads.iter().zip(&out).enumerate() {
+                assert!((g - m).abs() < 1e-7, "{roots:?} n = {n} arc {i}: {g} vs {m}");
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_scores_are_errors() {
+    let mut out = Vec::new();
+    assert_eq!(
+        nonprojective::log_partition(&[0.0; 8], 3, Roots::Multi),
+        Err(NonProjectiveError::Shape { len: 8, size: 3 })
+    );
+    let mut s = [0.0; 9];
+    s[5] = f64::NAN;
+    assert!(matches!(
+        nonprojective::marginals(&s, 3, Roots::Single, &mut out),
+        Err(NonProjectiveError::NotFinite { head: 1, dependent: 2, .. })
+    ));
+    // Word 2 has no allowed head: no tree.
+    let s = [0.0, 0.0, f64::NEG_INFINITY, 0.0, 0.0, f64::NEG_INFINITY, 0.0, 0.0, 0.0];
+    assert_eq!(nonprojective::log_partition(&s, 3, Roots::Multi), Ok(f64::NEG_INFINITY));
+    assert_eq!(nonprojective::marginals(&s, 3, Roots::Multi, &mut out), Err(NonProjectiveError::NoTree));
+    // The root alone: one (empty) tree with any number of root children, none with exactly one.
+    assert_eq!(nonprojective::log_partition(&[0.0], 1, Roots::Multi), Ok(0.0));
+    assert_eq!(nonprojective::log_partition(&[0.0], 1, Roots::Single), Ok(f64::NEG_INFINITY));
+
+    let g = load("projective.grammar", tabula::grammars::PROJECTIVE);
+    let mut dist = TreeDistribution::new(&g);
+    let input = words(&g, 2);
+    assert_eq!(dist.log_partition(&input, &[0.0; 4]), Err(DistributionError::Shape { len: 4, size: 3 }));
+    // Beyond the memory limit: an error, before allocating.
+    let huge = dist.sample(&input, &[0.0; 9], usize::MAX / 2, &mut ChaCha8Rng::seed_from_u64(0));
+    assert!(matches!(huge, Err(DistributionError::Engine(EngineError::TooMuchMemory(_)))), "{huge:?}");
+    assert!(matches!(
+        dist.entropy(&input, &[0.0, 0.0, f64::INFINITY, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
+        Err(DistributionError::NotFinite { head: 0, dependent: 2, .. })
+    ));
+    assert_eq!(dist.log_partition(&[], &[]), Err(DistributionError::Engine(EngineError::EmptyInput)));
+    let gold = DepTree::from_heads(&[0]).unwrap();
+    assert_eq!(
+        dist.expected_gold_arcs(&input, &[0.0; 9], &gold),
+        Err(DistributionError::GoldLength { expected: 2, found: 1 })
+    );
+}
