@@ -24,4 +24,5 @@ pub mod oracle;
 pub mod parser;
 pub mod projectivize;
 pub mod semiring;
+pub mod tagger;
 pub mod tree;

@@ -50,7 +50,37 @@ enum Command {
     /// UAS and LAS of a parsed CoNLL-U file against the gold one.
     #[command(after_help = EVAL_HELP)]
     Eval(cli::eval::Args),
+    /// Train the built-in tagger (UPOS, and FEATS with --feats): an averaged perceptron.
+    #[command(after_help = TRAIN_TAGGER_HELP)]
+    TrainTagger(cli::tagger::TrainArgs),
+    /// Tag a CoNLL-U file with a trained tagger (fills UPOS, and FEATS for a --feats tagger).
+    #[command(after_help = TAG_HELP)]
+    Tag(cli::tagger::TagArgs),
 }
+
+const TRAIN_TAGGER_HELP: &str = "\
+Input: a CoNLL-U treebank (plain, xz or gzip) with FORM and gold UPOS (and
+FEATS with --feats); --dev another one, to keep the epoch with the best dev
+UPOS accuracy. Output: one tagger file (a text header naming the tags, the
+FEATS attributes and the tag dictionary, then the weight table and a
+checksum). Standard error: the data, one line per epoch (and its dev accuracy).
+
+Examples:
+  tabula train-tagger data/sample.conllu -o sample.tagger --epochs 5
+  tabula train-tagger train.conllu -o t.tagger --dev dev.conllu --feats
+  tabula train-tagger train.conllu -o v.tagger --dev dev.conllu --decode viterbi";
+
+const TAG_HELP: &str = "\
+Input: CoNLL-U (plain, xz or gzip); only FORM is read. Output: the same bytes
+with UPOS (and FEATS, for a tagger trained with --feats) replaced for every
+syntactic word; comments, multiword tokens, empty nodes and the other columns
+are copied unchanged. With --eval, the input's own tags are the gold ones and
+the accuracy goes to standard error.
+
+Examples:
+  tabula tag --tagger sample.tagger data/sample.conllu -o tagged.conllu --stats
+  tabula tag --tagger t.tagger test.conllu.xz --eval > tagged.conllu
+  tabula parse --model sample.model --tagger sample.tagger raw.conllu -o parsed.conllu";
 
 const TRAIN_HELP: &str = "\
 Input: a CoNLL-U treebank (plain, xz or gzip) with FORM, UPOS and a complete
@@ -184,6 +214,8 @@ fn main() -> ExitCode {
         Command::Train(a) => cli::train::run(a),
         Command::Parse(a) => cli::parse::run(a),
         Command::Eval(a) => cli::eval::run(a),
+        Command::TrainTagger(a) => cli::tagger::run_train(a),
+        Command::Tag(a) => cli::tagger::run_tag(a),
     };
     match result {
         Ok(code) => code,

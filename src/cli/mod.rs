@@ -10,6 +10,7 @@ pub mod output;
 pub mod parse;
 pub mod plot;
 pub mod projectivize;
+pub mod tagger;
 pub mod train;
 
 /// The error of a subcommand; printed as `error: …` with exit status 1.
