@@ -23,7 +23,8 @@
 //! features tagger-v1
 //! decode greedy                 (or viterbi: how `tabula tag` decodes by default)
 //! bits 19                       (the table has 2^bits rows)
-//! epochs 10                     (the training settings, reused by `tabula train --jackknife`)
+//! epochs 10                     (the epochs of the model kept, and the other training
+//!                               settings: what `tabula train --jackknife` trains with)
 //! seed 1
 //! dictionary-min-count 20
 //! dictionary-min-share 0.97

@@ -446,7 +446,10 @@ pub fn train(
             best_model = Some((key, epoch, model));
         }
     }
-    let (key, epoch, model) = best_model.expect("one epoch or more");
+    let (key, epoch, mut model) = best_model.expect("one epoch or more");
+    // The file says how many epochs made the model kept: what the fold
+    // taggers of `jackknife` train.
+    model.options.epochs = epoch;
     let dictionary = model.dictionary.len();
     Ok(Trained { model, epoch, dev: dev.map(|_| key), dictionary })
 }
