@@ -15,8 +15,11 @@
 //! w₋₁ and w₊₁; shape of w₋₁ and w₊₁; w₋₁ w₀; w₀ w₊₁; the length of w₀ (up
 //! to 10); the ambiguity classes (the set of tags the training data has
 //! for the word, [`WordHashes::class`]) of w₀, w₊₁, w₊₂ and w₋₁; those of
-//! w₀ and w₊₁ together; that of w₀ with its 3-suffix. Context templates: t₋₁; t₋₂ t₋₁; t₋₁ w₀ (the tags of the two
-//! previous words; a sentence start has its own tag value).
+//! w₀ and w₊₁ together; that of w₀ with its 3-suffix; the shapes of w₋₁,
+//! w₀ and w₊₁ together; the 3-suffix of w₀ with w₊₁. Context templates
+//! (t₋₁ and t₋₂: the tags of the two previous words; a sentence start has
+//! its own tag value): t₋₁; t₋₂ t₋₁; t₋₁ w₀; t₋₁ and the ambiguity class of
+//! w₀; t₋₁ w₊₁.
 //!
 //! O(bytes) per word to hash, O(1) per position to list the features; no
 //! allocation once the buffers are warm.
@@ -28,10 +31,13 @@ use crate::parser::features::{hash_bytes, mix};
 pub const FEATURE_SET: &str = "tagger-v1";
 
 /// The most emission features of one position.
-pub const EMISSION_FEATURES: usize = 31;
+pub const EMISSION_FEATURES: usize = 33;
 
 /// Number of context features ([`context_features`]).
-pub const CONTEXT_FEATURES: usize = 3;
+pub const CONTEXT_FEATURES: usize = 2 + LEXICAL_CONTEXT;
+
+/// Number of context features that read words ([`lexical_context`]).
+pub const LEXICAL_CONTEXT: usize = 3;
 
 /// The hashes of one word that the templates read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -210,16 +216,30 @@ pub fn emission_features(words: &[WordHashes], i: usize, out: &mut Vec<u64>) {
         feature(29, p1.class),
         feature(30, mix(w0.class) ^ n1.class),
         feature(31, mix(w0.class) ^ w0.suffixes[2]),
+        feature(34, mix(mix(p1.shape) ^ w0.shape) ^ n1.shape),
+        feature(35, mix(w0.suffixes[2]) ^ n1.lower),
     ]);
     debug_assert_eq!(out.len(), EMISSION_FEATURES);
 }
 
-/// The context features of a word `w` whose two previous words have the
-/// tags `t1` (the previous word) and `t2` (tag indices; [`start_tag`] at the
-/// sentence start): [`previous_tag`], [`previous_tags`], [`previous_tag_word`]. O(1).
+/// The context features of position `i` of `words` when the two previous
+/// words have the tags `t1` (the previous word) and `t2` (tag indices;
+/// [`start_tag`] at the sentence start): [`previous_tag`],
+/// [`previous_tags`], then [`lexical_context`]. O(1).
 #[inline]
-pub fn context_features(w: &WordHashes, t1: u32, t2: u32) -> [u64; CONTEXT_FEATURES] {
-    [previous_tag(t1), previous_tags(t2, t1), previous_tag_word(w, t1)]
+pub fn context_features(words: &[WordHashes], i: usize, t1: u32, t2: u32) -> [u64; CONTEXT_FEATURES] {
+    let [a, b, c] = lexical_context(words, i, t1);
+    [previous_tag(t1), previous_tags(t2, t1), a, b, c]
+}
+
+/// The context features of position `i` that read words as well as the
+/// previous tag `t1`: t₋₁ w₀; t₋₁ and the ambiguity class of w₀; t₋₁ w₊₁. O(1).
+#[inline]
+pub fn lexical_context(words: &[WordHashes], i: usize, t1: u32) -> [u64; LEXICAL_CONTEXT] {
+    let w = &words[i];
+    let next = words.get(i + 1).map_or_else(|| padding(3).lower, |n| n.lower);
+    let t = mix(u64::from(t1) + 1);
+    [previous_tag_word(w, t1), feature(32, w.class ^ t), feature(33, next ^ t)]
 }
 
 /// The feature t₋₁. O(1).
@@ -302,8 +322,8 @@ mod tests {
             sorted.dedup();
             assert_eq!(sorted.len(), out.len(), "position {i}");
         }
-        let c = context_features(&words[1], 0, start_tag(3));
-        assert_ne!(c, context_features(&words[1], 1, start_tag(3)));
-        assert_ne!(c, context_features(&words[1], 0, 0));
+        let c = context_features(&words, 1, 0, start_tag(3));
+        assert_ne!(c, context_features(&words, 1, 1, start_tag(3)));
+        assert_ne!(c, context_features(&words, 1, 0, 0));
     }
 }

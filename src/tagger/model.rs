@@ -42,7 +42,7 @@
 //! trailing bytes are corruption. Never a panic.
 
 use super::features::{
-    context_features, emission_features, own_tag_features, previous_tag, previous_tag_word, previous_tags, start_tag,
+    context_features, emission_features, lexical_context, own_tag_features, previous_tag, previous_tags, start_tag,
     Scratch, WordHashes, FEATURE_SET,
 };
 use super::viterbi::{viterbi, Chart, SequenceScores};
@@ -516,7 +516,7 @@ pub(crate) fn score_tags(
     scores: &mut [f32],
 ) {
     emission_features(words, i, features);
-    features.extend_from_slice(&context_features(&words[i], t1, t2));
+    features.extend_from_slice(&context_features(words, i, t1, t2));
     scores.iter_mut().for_each(|s| *s = 0.0);
     table.add_scores(features, 0, scores);
 }
@@ -641,8 +641,8 @@ impl Decoder {
                     };
                     for t1 in previous {
                         let at = (i * (k + 1) + t1) * k;
-                        let f = previous_tag_word(&words[i], t1 as u32);
-                        table.add_scores(&[f], 0, &mut seq.lexical[at..at + k]);
+                        let f = lexical_context(words, i, t1 as u32);
+                        table.add_scores(&f, 0, &mut seq.lexical[at..at + k]);
                     }
                 }
                 viterbi(seq, &mut self.chart, out);
