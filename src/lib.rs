@@ -17,6 +17,7 @@
 
 pub mod conllu;
 pub mod engine;
+pub mod ensemble;
 pub mod grammar;
 pub mod grammars;
 pub mod memory;

@@ -56,7 +56,23 @@ enum Command {
     /// Tag a CoNLL-U file with a trained tagger (fills UPOS, and FEATS for a --feats tagger).
     #[command(after_help = TAG_HELP)]
     Tag(cli::tagger::TagArgs),
+    /// Combine parsers: the tree with the most weighted votes of several parsed files.
+    #[command(after_help = ENSEMBLE_HELP)]
+    Ensemble(cli::ensemble::Args),
 }
+
+const ENSEMBLE_HELP: &str = "\
+Input: two or more parsed CoNLL-U files (plain, xz or gzip) of the same text:
+the same sentences and words in the same order, each with a tree in HEAD.
+Every file votes its weight (--weights, 1 each by default) for each of its
+arcs (Sagae & Lavie 2006). Output: the first file with HEAD and DEPREL
+replaced by the single-root tree of the most votes (any tree: the maximum
+spanning arborescence; --projective: a projective tree, found by the engine)
+and each arc's DEPREL of the most weight. Standard error: the counts.
+
+Examples:
+  tabula ensemble a.conllu b.conllu c.conllu -o vote.conllu
+  tabula ensemble a.conllu b.conllu c.conllu --weights 1,1,1.5 --projective -o vote.conllu";
 
 const TRAIN_TAGGER_HELP: &str = "\
 Input: a CoNLL-U treebank (plain, xz or gzip) with FORM and gold UPOS (and
@@ -216,6 +232,7 @@ fn main() -> ExitCode {
         Command::Eval(a) => cli::eval::run(a),
         Command::TrainTagger(a) => cli::tagger::run_train(a),
         Command::Tag(a) => cli::tagger::run_tag(a),
+        Command::Ensemble(a) => cli::ensemble::run(a),
     };
     match result {
         Ok(code) => code,

@@ -38,6 +38,10 @@ fn every_subcommand_documents_its_formats_with_an_example() {
         (&["tag"], &["Input: CoNLL-U", "Output: the same bytes", "--eval", "Examples:"]),
         (&["parse"], &["--tagger"][..]),
         (&["train"], &["--tagger", "--jackknife"]),
+        (
+            &["ensemble"],
+            &["Input: two or more parsed CoNLL-U files", "Output: the first file", "--weights", "Examples:"],
+        ),
     ] {
         let text = help(args);
         for needle in needles {

@@ -3,6 +3,7 @@
 pub mod count;
 pub mod demo;
 pub mod deprojectivize;
+pub mod ensemble;
 pub mod eval;
 pub mod grammar;
 pub mod oracle;
