@@ -49,8 +49,9 @@ pub fn max_single_root_tree(n: usize, score: &[i64]) -> Vec<usize> {
     // More than any two trees can differ by: one root arc fewer always wins.
     let penalty = (2 * nodes as u64 * span + 1) as i64;
     let mut s = score.to_vec();
-    for d in 1..nodes {
-        s[d] -= penalty;
+    // The arcs 0 → d, d ≥ 1: the first row.
+    for x in &mut s[1..nodes] {
+        *x -= penalty;
     }
     max_arborescence(n, &s)
 }

@@ -121,8 +121,7 @@ pub fn labels<'a>(heads: &[usize], predictions: &[(&[usize], &[&'a str], f64)]) 
     let mut out = Vec::with_capacity(heads.len());
     for (i, &h) in heads.iter().enumerate() {
         let mut best: Option<(&str, i64)> = None;
-        for (hs, ls, _) in predictions.iter().filter(|(hs, _, _)| hs[i] == h) {
-            let _ = hs;
+        for (_, ls, _) in predictions.iter().filter(|(hs, _, _)| hs[i] == h) {
             let label = ls[i];
             let total: i64 =
                 predictions.iter().filter(|(h2, l2, _)| h2[i] == h && l2[i] == label).map(|p| units(p.2)).sum();
@@ -174,21 +173,26 @@ mod tests {
         for n in 1..=5 {
             let mut all = Vec::new();
             let mut heads = vec![0usize; n];
-            'odometer: loop {
+            // Every head vector, as an odometer over {0 … n}ⁿ.
+            loop {
                 if let Ok(t) = DepTree::from_heads(&heads) {
                     if heads.iter().filter(|&&h| h == 0).count() == 1 {
                         all.push((heads.clone(), t.is_projective()));
                     }
                 }
-                for i in 0..=n {
-                    if i == n {
-                        break 'odometer;
+                let mut digit = heads.iter_mut();
+                let carried = loop {
+                    match digit.next() {
+                        None => break true,
+                        Some(h) if *h < n => {
+                            *h += 1;
+                            break false;
+                        }
+                        Some(h) => *h = 0,
                     }
-                    heads[i] += 1;
-                    if heads[i] <= n {
-                        break;
-                    }
-                    heads[i] = 0;
+                };
+                if carried {
+                    break;
                 }
             }
             for _ in 0..40 {
