@@ -3,7 +3,8 @@
 # sample of a shared treebank, tag the test file (1 and 2 threads: the same
 # output; --eval against its gold tags), train a small parser on
 # jackknifed tags, and parse the test file with its UPOS and FEATS blanked
-# through `parse --tagger`. Run from the repo root after `cargo test --release`.
+# through `parse --tagger`; then an ensemble of three parses (issue 21,
+# item 4), any tree and projective. Run from the repo root after `cargo test --release`.
 #  - with ../shared/ud: the first 1,000 sentences of el_gdt-ud-train, dev =
 #    el_gdt-ud-dev, test = el_gdt-ud-test; requires UPOS >= 90 % and UAS >= 60;
 #  - without it: data/sample.conllu for all three (the commands work).
@@ -42,6 +43,14 @@ fi
 grep -q "no word of this sentence has a UPOS" "$TMP/err"
 timeout 30 "$BIN" parse --model "$TMP/p.model" --tagger "$TMP/t.tagger" "$TMP/raw.conllu" -o "$TMP/parsed.conllu" --stats
 uas=$("$BIN" eval "$TMP/test.conllu" "$TMP/parsed.conllu" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["all"]["uas"])')
+echo "-- ensemble: the jackknife parser, one arc-eager parser (1 epoch) and the gold-tag parse of it"
+timeout 60 "$BIN" train "$TMP/train.conllu" -o "$TMP/e.model" --system arc-eager --epochs 1 --step-bits 16 --label-bits 14
+timeout 30 "$BIN" parse --model "$TMP/e.model" --tagger "$TMP/t.tagger" "$TMP/raw.conllu" -o "$TMP/e.conllu"
+timeout 30 "$BIN" parse --model "$TMP/p.model" "$TMP/test.conllu" -o "$TMP/g.conllu"
+for flag in "" --projective; do
+  timeout 60 "$BIN" ensemble "$TMP/parsed.conllu" "$TMP/e.conllu" "$TMP/g.conllu" --weights 1,1,1.5 $flag -o "$TMP/vote.conllu"
+  "$BIN" eval "$TMP/test.conllu" "$TMP/vote.conllu" | sed -n 2p
+done
 echo "predicted tags: UPOS $upos %, UAS $uas"
 if [ -d "$UD" ]; then
   python3 -c "import sys; sys.exit(0 if $upos >= 90 and $uas >= 60 else 1)" || { echo "tagger.sh: UPOS $upos < 90 or UAS $uas < 60"; exit 1; }
