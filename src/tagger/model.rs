@@ -441,7 +441,10 @@ impl TaggerModel {
         }
         let width = n_tags + feats.as_ref().map_or(0, FeatsSet::width);
         let header_len = bytes.len() - rest.len();
-        let floats = (1usize << bits) * width;
+        let floats = (1usize << bits)
+            .checked_mul(width)
+            .filter(|f| f.checked_mul(4).is_some())
+            .ok_or_else(|| corrupt(format!("a table of 2^{bits} rows of {width} weights")))?;
         let expected = header_len as u64 + 4 * floats as u64 + 8;
         if (bytes.len() as u64) < expected {
             return Err(TaggerError::Truncated);
