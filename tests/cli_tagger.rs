@@ -158,6 +158,11 @@ fn bad_taggers_and_options_are_refused() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr_of(&o).ends_with("\nerror: raw.conllu:2: UPOS is `_`: a tagger trains on words with gold UPOS\n"));
     assert!(!dir.join("x.tagger").exists());
+    fails_in(
+        &dir,
+        &["train-tagger", "-", "--dev", "-", "-o", "x.tagger"],
+        "only one of TRAIN and --dev can be standard input",
+    );
     // Outputs that are inputs.
     let same = |p: &str| format!("cannot write {p}: it is the same file as the input {p}, which would be replaced");
     fails_in(&dir, &["tag", "--tagger", "t.tagger", "raw.conllu", "-o", "raw.conllu"], &same("raw.conllu"));

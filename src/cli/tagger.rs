@@ -107,6 +107,9 @@ fn percent(a: &Accuracy, feats: bool) -> String {
 
 pub fn run_train(args: TrainArgs) -> Result<ExitCode, CliError> {
     let options = options(&args)?;
+    if args.train == Path::new("-") && args.dev.as_deref() == Some(Path::new("-")) {
+        return Err("only one of TRAIN and --dev can be standard input".into());
+    }
     let inputs = [Some(&args.train), args.dev.as_ref()];
     let mut output =
         Output::create_apart(Some(&args.output), &inputs.iter().flatten().map(|p| p.as_path()).collect::<Vec<_>>())?;
