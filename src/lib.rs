@@ -13,7 +13,10 @@
 //! * [`tree`] — dependency trees;
 //! * applications on the engine: [`conllu`] treebanks, [`projectivize`]
 //!   (optimal projectivization and counting), [`oracle`] (optimal steps);
-//! * on the oracles: [`parser`], a greedy parser trained with them.
+//! * on the oracles: [`parser`], a greedy parser trained with them;
+//! * beside the parser: [`tagger`], UPOS and FEATS on its weight tables;
+//!   [`ensemble`], several parsers' votes reparsed (the engine in max-plus,
+//!   or a maximum spanning arborescence).
 
 pub mod conllu;
 pub mod engine;

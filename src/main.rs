@@ -100,25 +100,28 @@ Examples:
 
 const TRAIN_HELP: &str = "\
 Input: a CoNLL-U treebank (plain, xz or gzip) with FORM, UPOS and a complete
-tree (HEAD, DEPREL) in every sentence; --dev another one, to keep the epoch
-with the best dev LAS. Output: one model file (a text header naming the system,
+tree (HEAD, DEPREL) in every sentence (with --tagger, its UPOS are replaced
+by predicted ones); --dev another one, to keep the epoch with the best dev LAS. Output: one model file (a text header naming the system,
 root position, beam and labels, then the weight tables and a checksum).
 Standard error: the data, one line per epoch (and its dev scores).
 
 Examples:
   tabula train data/sample.conllu -o sample.model --epochs 5
   tabula train train.conllu -o m.model --dev dev.conllu --system arc-eager --root last
-  tabula train train.conllu -o b.model --dev dev.conllu --beam 8 --update max-violation --restart";
+  tabula train train.conllu -o b.model --dev dev.conllu --beam 8 --update max-violation --restart
+  tabula train train.conllu -o p.model --dev dev.conllu --tagger t.tagger --jackknife 5";
 
 const PARSE_HELP: &str = "\
 Input: CoNLL-U (plain, xz or gzip) with FORM and UPOS (and FEATS for a model
-trained with --feats); HEAD and DEPREL may be `_`. Output: the same bytes with
-HEAD and DEPREL filled in for every syntactic word; comments, multiword tokens,
+trained with --feats), or FORM only with --tagger; HEAD and DEPREL may be `_`.
+Output: the same bytes with HEAD and DEPREL filled in for every syntactic word
+(and, with --tagger, the tagger's UPOS and FEATS); comments, multiword tokens,
 empty nodes and the other columns are copied unchanged.
 
 Examples:
   tabula parse --model sample.model data/sample.conllu -o parsed.conllu --stats
-  tabula parse --model b.model test.conllu.xz --threads 2 > parsed.conllu";
+  tabula parse --model b.model test.conllu.xz --threads 2 > parsed.conllu
+  tabula parse --model m.model --tagger t.tagger raw.conllu -o parsed.conllu";
 
 const EVAL_HELP: &str = "\
 Input: the gold and the parsed CoNLL-U files, with the same words in the same
