@@ -116,6 +116,21 @@ fn jackknifing_tags_every_block_once_with_taggers_that_did_not_see_it() {
         assert_eq!(t.text, b.text);
     }
     let _ = set;
+    // A tag only the first fold has: its taggers never saw it, so the
+    // jackknifed first fold cannot have it, while the other folds' taggers
+    // (trained with the first fold) keep the rest right.
+    let marked = text.replacen("\tball\t_\tNOUN\t", "\tball\t_\tSYM\t", 1);
+    assert_ne!(marked, text);
+    let (blocks, _) = data(&marked);
+    let first = blocks.iter().position(|b| String::from_utf8_lossy(&b.text).contains("SYM")).unwrap();
+    assert!(first < 30, "the mark is in the first fold");
+    let tagged = jackknife(&blocks, "toy", 3, &o, &mut |_, _| {}).unwrap();
+    assert!(!String::from_utf8_lossy(&tagged[first].text).contains("SYM"));
+    for (i, (t, b)) in tagged.iter().zip(&blocks).enumerate() {
+        if i != first {
+            assert_eq!(t.text, b.text, "block {i}");
+        }
+    }
     // The folds cover the blocks once each.
     let f = folds(blocks.len(), 3);
     assert_eq!(f, [0..30, 30..60, 60..90]);
