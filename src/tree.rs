@@ -28,10 +28,21 @@ pub enum GoldError {
 
 /// A dependency tree: the head of every position 1 … n; position 0 is the root.
 /// Any tree is allowed, projective or not.
+///
+/// A *partial* tree ([`DepTree::from_partial_heads`]: a treebank with holes,
+/// a sentence with some arcs fixed) leaves some words without a head
+/// ([`DepTree::NO_HEAD`]): its arcs are the annotated ones, and a word
+/// without a head may go anywhere. Only the oracles that score through
+/// [`DepTree::has_arc`] accept one (see `Oracle::scores`); a partial tree
+/// is never projective ([`DepTree::is_projective`]), so the
+/// projective-only algorithms refuse it.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct DepTree {
-    /// `heads[d]` is the head of position `d`; `heads[0]` is [`DepTree::NO_HEAD`].
+    /// `heads[d]` is the head of position `d`; `heads[0]` is [`DepTree::NO_HEAD`],
+    /// and so is that of an unannotated word of a partial tree.
     heads: Vec<usize>,
+    /// Whether some word has no head.
+    partial: bool,
 }
 
 impl DepTree {
@@ -54,9 +65,46 @@ impl DepTree {
             }
             all.push(h);
         }
-        let tree = DepTree { heads: all };
+        let tree = DepTree { heads: all, partial: false };
         tree.check_acyclic()?;
         Ok(tree)
+    }
+
+    /// A partial tree from the heads of positions 1 … n, `None` for a word
+    /// whose head is not annotated. Checks range and acyclicity of the
+    /// annotated arcs in O(n). With every head given, the same tree as
+    /// [`DepTree::from_heads`].
+    pub fn from_partial_heads(heads: &[Option<usize>]) -> Result<Self, TreeError> {
+        let n = heads.len();
+        let mut all = Vec::with_capacity(n + 1);
+        all.push(Self::NO_HEAD);
+        for (i, &h) in heads.iter().enumerate() {
+            let d = i + 1;
+            match h {
+                Some(h) if h > n => return Err(TreeError::HeadOutOfRange { dependent: d, head: h, n }),
+                Some(h) if h == d => return Err(TreeError::SelfLoop(d)),
+                Some(h) => all.push(h),
+                None => all.push(Self::NO_HEAD),
+            }
+        }
+        let tree = DepTree { heads: all, partial: heads.iter().any(Option::is_none) };
+        tree.check_acyclic()?;
+        Ok(tree)
+    }
+
+    /// Whether some word has no head (a partial tree).
+    pub fn is_partial(&self) -> bool {
+        self.partial
+    }
+
+    /// Whether word `d` has a head (always, in a complete tree).
+    pub fn is_annotated(&self, d: usize) -> bool {
+        self.heads.get(d).is_some_and(|&h| h != Self::NO_HEAD)
+    }
+
+    /// The number of annotated words (n in a complete tree). O(n).
+    pub fn annotated(&self) -> usize {
+        (1..self.heads.len()).filter(|&d| self.is_annotated(d)).count()
     }
 
     /// A tree from a head vector indexed by position, including position 0
@@ -71,19 +119,29 @@ impl DepTree {
     /// `[-1, h1, …, hn]`, and is dropped (no head is negative, so the two
     /// cannot be confused). Checked as [`DepTree::from_heads`]. O(n).
     pub fn from_gold(values: &[i64]) -> Result<Self, GoldError> {
+        let values: Vec<Option<i64>> = values.iter().copied().map(Some).collect();
+        let tree = Self::from_partial_gold(&values)?;
+        Ok(tree)
+    }
+
+    /// [`DepTree::from_gold`] where a word's head may be missing (`None`:
+    /// JSON `null`), making a partial tree ([`DepTree::from_partial_heads`]).
+    /// O(n).
+    pub fn from_partial_gold(values: &[Option<i64>]) -> Result<Self, GoldError> {
         let heads = match values {
-            [-1, rest @ ..] => rest,
+            [Some(-1), rest @ ..] => rest,
             all => all,
         };
         let n = heads.len();
         let mut out = Vec::with_capacity(n);
         for (i, &h) in heads.iter().enumerate() {
-            match usize::try_from(h) {
-                Ok(h) => out.push(h),
-                Err(_) => return Err(GoldError::Negative { dependent: i + 1, head: h, n }),
+            match h.map(usize::try_from) {
+                None => out.push(None),
+                Some(Ok(h)) => out.push(Some(h)),
+                Some(Err(_)) => return Err(GoldError::Negative { dependent: i + 1, head: h.unwrap_or_default(), n }),
             }
         }
-        Ok(Self::from_heads(&out)?)
+        Ok(Self::from_partial_heads(&out)?)
     }
 
     fn check_acyclic(&self) -> Result<(), TreeError> {
@@ -96,7 +154,11 @@ impl DepTree {
             while mark[v] == 0 {
                 mark[v] = 1;
                 path.push(v);
-                v = self.heads[v];
+                // A word without a head (partial tree) ends its path as the root does.
+                v = match self.heads[v] {
+                    Self::NO_HEAD => 0,
+                    h => h,
+                };
             }
             if mark[v] == 1 {
                 return Err(TreeError::Cycle(v));
@@ -117,7 +179,8 @@ impl DepTree {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-    /// The head of position `d` (1 ≤ d ≤ n).
+    /// The head of position `d` (1 ≤ d ≤ n); [`DepTree::NO_HEAD`] for an
+    /// unannotated word of a partial tree.
     pub fn head(&self, d: usize) -> usize {
         self.heads[d]
     }
@@ -141,8 +204,12 @@ impl DepTree {
     }
 
     /// Whether every node's descendants form a contiguous interval
-    /// (equivalently, no two arcs cross, arcs from 0 included). O(n).
+    /// (equivalently, no two arcs cross, arcs from 0 included); false for
+    /// a partial tree. O(n).
     pub fn is_projective(&self) -> bool {
+        if self.partial {
+            return false;
+        }
         let n1 = self.heads.len();
         // Yield bounds and sizes, accumulated children-first: process nodes
         // in reverse BFS order from the root.
@@ -192,14 +259,18 @@ impl fmt::Debug for DepTree {
     }
 }
 
-/// Space-separated heads of positions 1 … n.
+/// Space-separated heads of positions 1 … n (`_` where a partial tree has none).
 impl fmt::Display for DepTree {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, h) in self.heads().iter().enumerate() {
+        for (i, &h) in self.heads().iter().enumerate() {
             if i > 0 {
                 f.write_str(" ")?;
             }
-            write!(f, "{h}")?;
+            if h == Self::NO_HEAD {
+                f.write_str("_")?;
+            } else {
+                write!(f, "{h}")?;
+            }
         }
         Ok(())
     }
@@ -208,6 +279,21 @@ impl fmt::Display for DepTree {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn partial_trees_keep_the_annotated_arcs_only() {
+        let t = DepTree::from_partial_heads(&[Some(2), None, Some(2)]).unwrap();
+        assert!(t.is_partial() && !t.is_projective());
+        assert!(t.has_arc(2, 1) && t.has_arc(2, 3));
+        assert!((0..=3).all(|h| !t.has_arc(h, 2)));
+        assert_eq!((t.is_annotated(2), t.annotated()), (false, 2));
+        assert_eq!(t.to_string(), "2 _ 2");
+        let full = DepTree::from_partial_heads(&[Some(2), Some(0), Some(2)]).unwrap();
+        assert_eq!(full, DepTree::from_heads(&[2, 0, 2]).unwrap());
+        assert_eq!(DepTree::from_partial_heads(&[Some(2), Some(1), None]), Err(TreeError::Cycle(1)));
+        assert_eq!(DepTree::from_partial_heads(&[Some(1)]), Err(TreeError::SelfLoop(1)));
+        assert!(matches!(DepTree::from_partial_heads(&[Some(5)]), Err(TreeError::HeadOutOfRange { .. })));
+    }
 
     #[test]
     fn gold_trees_are_read_with_or_without_the_root_slot() {

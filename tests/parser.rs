@@ -105,6 +105,53 @@ fn the_perceptron_learns_a_synthetic_treebank_perfectly() {
     }
 }
 
+/// Partial trees (`--subsample`): half the arcs of the synthetic treebank
+/// are enough to learn it (every system with an oracle for partial trees,
+/// greedy), and with P = 1 the model is the one trained on the full trees.
+#[test]
+fn the_perceptron_learns_the_synthetic_treebank_from_half_its_arcs() {
+    let gold = read_gold(synthetic(150, 1).as_bytes(), "syn").unwrap();
+    for system in [System::ArcStandard, System::ArcHybrid, System::ArcEager] {
+        let options = small(options_for(system, OracleKind::Dynamic));
+        let train = |subsample| {
+            let mut trainer = Trainer::new(TrainOptions { subsample, ..options.clone() }, gold.clone(), "syn").unwrap();
+            for _ in 0..8 {
+                trainer.epoch(&mut |_| {}).unwrap();
+            }
+            (trainer.prepared().partial, trainer.model())
+        };
+        let (partial, model) = train(Some(0.5));
+        assert!(partial > 140, "{system}: {partial} partial trees");
+        let c = attachment(&model, &gold);
+        assert!(c.heads * 100 >= c.words * 98 && c.labelled * 100 >= c.words * 97, "{system}: {c:?}");
+        let (none, full) = train(Some(1.0));
+        assert_eq!(none, 0);
+        assert!(full == train(None).1, "{system}: P = 1 trains the full trees");
+    }
+}
+
+/// A HEAD `_` leaves a word unannotated; a DEPREL `_` leaves its label
+/// unannotated, unless every DEPREL is `_` (an unlabelled treebank).
+#[test]
+fn holes_in_the_treebank_are_partial_trees() {
+    let text = "1\ta\t_\tX\t_\t_\t2\tdep\t_\t_\n2\tb\t_\tY\t_\t_\t0\troot\t_\t_\n3\tc\t_\tZ\t_\t_\t_\t_\t_\t_\n\n\
+                1\ta\t_\tX\t_\t_\t2\t_\t_\t_\n2\tb\t_\tY\t_\t_\t0\troot\t_\t_\n\n";
+    let gold = read_gold(text.as_bytes(), "holes").unwrap();
+    assert!(gold[0].tree.is_partial() && !gold[1].tree.is_partial());
+    let options = small(options_for(System::ArcHybrid, OracleKind::Dynamic));
+    let trainer = Trainer::new(options.clone(), gold.clone(), "holes").unwrap();
+    assert_eq!(trainer.labels(), ["dep", "root"]);
+    assert_eq!(trainer.prepared().partial, 1);
+    let unlabelled = "1\ta\t_\tX\t_\t_\t2\t_\t_\t_\n2\tb\t_\tY\t_\t_\t0\t_\t_\t_\n\n";
+    let trainer = Trainer::new(options.clone(), read_gold(unlabelled.as_bytes(), "u").unwrap(), "u").unwrap();
+    assert_eq!(trainer.labels(), ["_"]);
+    for (oracle, algorithm) in [(OracleKind::Static, Algorithm::Auto), (OracleKind::Dynamic, Algorithm::Linear)] {
+        let o = TrainOptions { oracle, algorithm, ..options.clone() };
+        let err = Trainer::new(o, gold.clone(), "holes").err().expect("refused").to_string();
+        assert!(err.contains("line 1") && err.contains("partial"), "{err}");
+    }
+}
+
 /// The tree built by following the static oracle from the initial
 /// configuration (LR-spine and Attardi: the dynamic oracle's optimal step
 /// under `canonical_step`'s tie-break; every step taken must be optimal).
@@ -556,6 +603,121 @@ fn train_parse_eval_round_trip_every_other_column() {
     let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert!(j["all"]["uas"].as_f64().unwrap() > 80.0, "{j}");
     assert_eq!(j["sentences"], 300);
+}
+
+/// `tabula parse --constraints` keeps the HEAD and DEPREL the input has
+/// (here: the gold ones of every third word, with the labels of half of
+/// them), parses the rest, and refuses a DEPREL the model lacks and a
+/// model of a system without a partial-tree oracle.
+#[test]
+fn parse_with_constraints_keeps_the_arcs_given() {
+    let dir = scratch("constraints");
+    let (train, model) = (dir.join("train.conllu"), dir.join("m.model"));
+    fs::write(&train, synthetic(40, 21)).unwrap();
+    let bits = ["--epochs", "1", "--step-bits", "10", "--label-bits", "8"];
+    let o = tabula(&[&["train", s(&train), "-o", s(&model)][..], &bits].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // Constraints that no parser would guess: every third word attached to
+    // the word before it (or the root), labelled `det` on every other one.
+    let text = synthetic(30, 22);
+    let mut want = Vec::new();
+    let input: String = text
+        .lines()
+        .map(|line| {
+            let mut f: Vec<String> = line.split('\t').map(str::to_owned).collect();
+            if f.len() == 10 {
+                let id: usize = f[0].parse().unwrap();
+                if id.is_multiple_of(3) {
+                    f[6] = (id - 1).to_string();
+                    f[7] = if id.is_multiple_of(2) { "det".into() } else { "_".into() };
+                    want.push((id, f[6].clone(), f[7].clone()));
+                } else {
+                    f[6] = "_".into();
+                    f[7] = "_".into();
+                }
+            }
+            f.join("\t") + "\n"
+        })
+        .collect();
+    let inp = dir.join("in.conllu");
+    fs::write(&inp, &input).unwrap();
+    for beam in ["1", "4"] {
+        let o = tabula(&["parse", "--model", s(&model), s(&inp), "--constraints", "--beam", beam]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let got: Vec<(usize, String, String)> = String::from_utf8(o.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| l.split('\t').collect::<Vec<_>>())
+            .filter(|f| f.len() == 10 && f[0].parse::<usize>().is_ok_and(|id| id.is_multiple_of(3)))
+            .map(|f| (f[0].parse().unwrap(), f[6].to_owned(), f[7].to_owned()))
+            .collect();
+        assert_eq!(got.len(), want.len());
+        // A chain of arcs to the previous word is projective: all kept.
+        for ((id, head, label), (_, want_head, want_label)) in got.iter().zip(&want) {
+            assert_eq!(head, want_head, "word {id}, beam {beam}");
+            if want_label != "_" {
+                assert_eq!(label, want_label, "word {id}, beam {beam}");
+            }
+        }
+    }
+    let bad = dir.join("bad.conllu");
+    fs::write(&bad, "1\tx\t_\tNOUN\t_\t_\t0\tnolabel\t_\t_\n\n").unwrap();
+    let o = tabula(&["parse", "--model", s(&model), s(&bad), "--constraints"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("bad.conllu:1: DEPREL `nolabel` is not a label of the model"), "{err}");
+    let attardi = dir.join("a.model");
+    let o = tabula(&[&["train", s(&train), "-o", s(&attardi), "--system", "attardi"][..], &bits].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = tabula(&["parse", "--model", s(&attardi), s(&inp), "--constraints"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--constraints needs a model of arc-standard, arc-hybrid or arc-eager"), "{err}");
+}
+
+/// `tabula eval --breakdown`: every breakdown counts every word once, the
+/// JSON and text carry MLAS and BLEX; --train adds the frequency table and
+/// needs --breakdown.
+#[test]
+fn eval_breaks_the_scores_down() {
+    let dir = scratch("breakdown");
+    let gold = dir.join("gold.conllu");
+    fs::write(&gold, synthetic(50, 31)).unwrap();
+    let pred = dir.join("pred.conllu");
+    // Every NOUN attached to the root: wrong for most of them.
+    let text: String = synthetic(50, 31)
+        .lines()
+        .map(|l| {
+            let mut f: Vec<&str> = l.split('\t').collect();
+            if f.len() == 10 && f[3] == "NOUN" {
+                f[6] = "0";
+            }
+            f.join("\t") + "\n"
+        })
+        .collect();
+    fs::write(&pred, text).unwrap();
+    let o = tabula(&["eval", s(&gold), s(&pred), "--breakdown", "--json", "--train", s(&gold)]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let words = j["all"]["words"].as_u64().unwrap();
+    let b = &j["breakdown"];
+    for table in ["upos", "deprel", "length", "direction", "depth", "position", "frequency"] {
+        let rows = b[table].as_array().unwrap_or_else(|| panic!("{table}: {b}"));
+        assert_eq!(rows.iter().map(|r| r["words"].as_u64().unwrap()).sum::<u64>(), words, "{table}");
+    }
+    let noun = b["upos"].as_array().unwrap().iter().find(|r| r["group"] == "NOUN").unwrap();
+    let verb = b["upos"].as_array().unwrap().iter().find(|r| r["group"] == "VERB").unwrap();
+    assert!(noun["uas"].as_f64().unwrap() < 50.0 && verb["uas"] == 100.0, "{noun} {verb}");
+    assert!(b["mlas"]["f1"].as_f64().unwrap() < b["blex"]["f1"].as_f64().unwrap() + 1e-9);
+    let bins = ["unseen", "1", "2-5", "6-20", "21-100", "101+"];
+    let groups: Vec<&str> = b["frequency"].as_array().unwrap().iter().map(|r| r["group"].as_str().unwrap()).collect();
+    assert!(groups.windows(2).all(|w| bins.iter().position(|&x| x == w[0]) < bins.iter().position(|&x| x == w[1])));
+    assert!(groups.iter().all(|g| bins.contains(g)) && !groups.contains(&"unseen"), "{groups:?}");
+    let o = tabula(&["eval", s(&gold), s(&pred), "--breakdown"]);
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains("MLAS") && text.contains("by deprel") && !text.contains("by frequency"), "{text}");
+    let o = tabula(&["eval", s(&gold), s(&pred), "--train", s(&gold)]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("add --breakdown"));
 }
 
 #[test]

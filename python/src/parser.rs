@@ -254,6 +254,7 @@ impl PyParser {
             label_bits,
             root: root.map(str::parse).transpose().map_err(value_error)?,
             max_words: None,
+            subsample: None,
         };
         let options = settings.resolve(OptionStyle::Python).map_err(value_error)?;
         let init = match init {

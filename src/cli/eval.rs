@@ -1,11 +1,13 @@
 //! `tabula eval`: UAS and LAS of a predicted CoNLL-U file against the gold one.
 
 use super::CliError;
+use std::collections::HashMap;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tabula::conllu::compressed::decompress;
-use tabula::parser::eval::evaluate;
+use tabula::parser::breakdown::Breakdown;
+use tabula::parser::eval::evaluate_with;
 
 /// Arguments of `tabula eval`.
 ///
@@ -27,6 +29,16 @@ pub struct Args {
     /// arcs are gold (precision). JSON: the key `nonprojective`.
     #[arg(long)]
     nonprojective: bool,
+    /// Error analysis: UAS and LAS by gold UPOS, relation, arc length,
+    /// direction, depth in the gold tree and position in the sentence (and
+    /// by the FORM's frequency in --train), and the CoNLL 2018 MLAS and BLEX
+    /// scores. JSON: the key `breakdown`.
+    #[arg(long)]
+    breakdown: bool,
+    /// A training file: --breakdown also scores words by how often their
+    /// FORM occurs in it.
+    #[arg(long, value_name = "FILE")]
+    train: Option<PathBuf>,
 }
 
 /// Non-projective arcs: gold ones, predicted ones, and both.
@@ -72,6 +84,21 @@ fn nonprojective(gold: &Path, pred: &Path) -> Result<NonProjective, CliError> {
     Ok(counts)
 }
 
+/// How often each FORM occurs in the syntactic words of `path`.
+fn form_counts(path: &Path) -> Result<HashMap<Vec<u8>, u64>, CliError> {
+    let (input, name) = open(path)?;
+    let mut reader = tabula::conllu::Reader::new(input, name.as_str());
+    let mut counts = HashMap::new();
+    while let Some(raw) = reader.next_raw() {
+        let raw = raw?;
+        let cols = tabula::parser::columns::Columns::scan(&raw, &name)?;
+        for w in &cols.words {
+            *counts.entry(raw.text[w.form.clone()].to_vec()).or_insert(0) += 1;
+        }
+    }
+    Ok(counts)
+}
+
 /// Opens a file, or standard input for `-`, decompressing xz and gzip.
 pub(crate) fn open(path: &Path) -> Result<(Box<dyn BufRead + Send>, String), CliError> {
     if path == Path::new("-") {
@@ -88,7 +115,15 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     let (gold, gold_name) = open(&args.gold)?;
     let (pred, pred_name) = open(&args.pred)?;
-    let e = evaluate(gold, &gold_name, pred, &pred_name)?;
+    if args.train.is_some() && !args.breakdown {
+        return Err("--train gives the word frequencies of --breakdown; add --breakdown".into());
+    }
+    let mut breakdown = match (&args.train, args.breakdown) {
+        (_, false) => None,
+        (None, true) => Some(Breakdown::new(None)),
+        (Some(train), true) => Some(Breakdown::new(Some(form_counts(train)?))),
+    };
+    let e = evaluate_with(gold, &gold_name, pred, &pred_name, breakdown.as_mut())?;
     if !e.gold_labels && e.all.words > 0 {
         eprintln!("warning: every DEPREL of {gold_name} is `_`: LAS is not reported");
     }
@@ -110,6 +145,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 }),
             );
         }
+        if let (Some(b), Some(map)) = (&breakdown, json.as_object_mut()) {
+            map.insert("breakdown".into(), b.to_json(e.gold_labels));
+        }
         writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
     } else {
         write!(out, "{}", e.to_text())?;
@@ -125,6 +163,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 np.predicted_right,
                 pct(share(np.predicted_right, np.predicted))
             )?;
+        }
+        if let Some(b) = &breakdown {
+            write!(out, "\n{}", b.to_text(e.gold_labels))?;
         }
     }
     out.flush()?;

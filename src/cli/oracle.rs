@@ -2,8 +2,9 @@
 //! `--walk` over a CoNLL-U treebank with timings (Fig. 9).
 //!
 //! JSON mode: every input line is an object with `stack`, `buffer`, `gold`
-//! (the heads of words 1 … n; a leading -1, the root's slot, is accepted:
-//! [`DepTree::from_gold`]) and optionally
+//! (the heads of words 1 … n; a leading -1, the root's slot, is accepted;
+//! `null` for a word whose head is not annotated makes a partial tree:
+//! [`DepTree::from_partial_gold`]) and optionally
 //! `system` (overrides `--system`), `strategy` and `arcs` (`[[h, d], …]`, the
 //! arcs built so far; arc-eager needs them to know which stack words have a
 //! head); the output line is the same object (same keys, same order) with
@@ -336,9 +337,12 @@ fn answer(line: &str, args: &Args, oracle: &mut Oracle<'_>) -> Result<Value, Str
     let gold_v = obj.get("gold").and_then(Value::as_array).ok_or("missing `gold` (the heads of words 1 … n)")?;
     let gold_values = gold_v
         .iter()
-        .map(|h| h.as_i64().ok_or_else(|| format!("`gold` must contain integers (heads), found {h}")))
-        .collect::<Result<Vec<i64>, String>>()?;
-    let gold = DepTree::from_gold(&gold_values).map_err(|e| format!("`gold` is not a tree: {e}"))?;
+        .map(|h| match h {
+            Value::Null => Ok(None),
+            h => h.as_i64().map(Some).ok_or_else(|| format!("`gold` must contain integers (heads) or null, found {h}")),
+        })
+        .collect::<Result<Vec<Option<i64>>, String>>()?;
+    let gold = DepTree::from_partial_gold(&gold_values).map_err(|e| format!("`gold` is not a tree: {e}"))?;
     let system = match obj.get("system") {
         None | Some(Value::Null) => args.system,
         Some(Value::String(s)) => s.parse().map_err(|e| format!("{e}"))?,

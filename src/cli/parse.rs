@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 use tabula::conllu::{RawSentence, Reader};
 use tabula::parser::run::{BlockParser, ParsedBlock};
-use tabula::parser::Model;
+use tabula::parser::{Model, ParserError};
 use tabula::tagger::Tagger;
 
 /// Arguments of `tabula parse`.
@@ -38,6 +38,12 @@ pub struct Args {
     /// with; another width is allowed and noted on standard error.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     beam: Option<u32>,
+    /// Keep the arcs the input already has: a word's HEAD, and its DEPREL
+    /// unless `_`, wherever the model's system can build them together
+    /// (as many of them as any of its trees can keep); a HEAD `_` is left
+    /// to the parser. Arc-standard, arc-hybrid and arc-eager models.
+    #[arg(long)]
+    constraints: bool,
     /// Worker threads.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     threads: u32,
@@ -70,6 +76,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if beam != model.beam as usize {
         eprintln!("{}: trained with a beam of {}, parsing with a beam of {beam}", args.model.display(), model.beam);
     }
+    if args.constraints {
+        // A model of a system without a partial-tree oracle: said before any input is read.
+        BlockParser::constrained(&model, beam)?;
+    }
     let (input, file) = match &args.input {
         Some(p) => open(p)?,
         None => open(Path::new("-"))?,
@@ -95,14 +105,23 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             batch
                 .par_iter()
                 .map_init(
-                    || (BlockParser::new(&model, beam), tagger.as_ref().map(|t| Tagger::new(t, t.options.decode))),
-                    |(p, t), raw| match t {
-                        Some(t) => {
-                            let mut text = Vec::with_capacity(raw.text.len() + 16);
-                            t.tag_block(raw, &file, &mut text)?;
-                            Ok(p.parse(&RawSentence { text, first_line: raw.first_line }, &file)?)
+                    || {
+                        let parser = match args.constraints {
+                            true => BlockParser::constrained(&model, beam),
+                            false => Ok(BlockParser::new(&model, beam)),
+                        };
+                        (parser, tagger.as_ref().map(|t| Tagger::new(t, t.options.decode)))
+                    },
+                    |(p, t), raw| {
+                        let p = p.as_mut().map_err(|e| ParserError::Io(e.to_string()))?;
+                        match t {
+                            Some(t) => {
+                                let mut text = Vec::with_capacity(raw.text.len() + 16);
+                                t.tag_block(raw, &file, &mut text)?;
+                                Ok(p.parse(&RawSentence { text, first_line: raw.first_line }, &file)?)
+                            }
+                            None => Ok(p.parse(raw, &file)?),
                         }
-                        None => Ok(p.parse(raw, &file)?),
                     },
                 )
                 .collect()

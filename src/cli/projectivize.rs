@@ -593,30 +593,19 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         if let Some(scheme) = args.encode {
             let share = |a: u64, b: u64| if b == 0 { 100.0 } else { 100.0 * a as f64 / b as f64 };
             eprintln!("moved words (encoded, {scheme}): {}", stats.moved);
-            eprintln!(
-                "round trip (encode, decode): moved words restored {} of {} ({:.2} %)",
-                stats.restored,
-                stats.moved,
-                share(stats.restored, stats.moved)
-            );
-            eprintln!(
-                "round trip: non-projective arcs restored {} of {} ({:.2} %)",
-                stats.nonprojective_restored,
-                stats.nonprojective_arcs,
-                share(stats.nonprojective_restored, stats.nonprojective_arcs)
-            );
-            eprintln!(
-                "round trip: moved words whose new head is not an ancestor of the original one restored {} of {} ({:.2} %)",
-                stats.off_path_restored,
-                stats.off_path,
-                share(stats.off_path_restored, stats.off_path)
-            );
-            eprintln!(
-                "round trip: changed trees restored whole {} of {} ({:.2} %)",
-                stats.trees_restored,
-                stats.trees_changed,
-                share(stats.trees_restored, stats.trees_changed)
-            );
+            let rows = [
+                ("round trip (encode, decode): moved words restored", stats.restored, stats.moved),
+                ("round trip: non-projective arcs restored", stats.nonprojective_restored, stats.nonprojective_arcs),
+                (
+                    "round trip: moved words whose new head is not an ancestor of the original one restored",
+                    stats.off_path_restored,
+                    stats.off_path,
+                ),
+                ("round trip: changed trees restored whole", stats.trees_restored, stats.trees_changed),
+            ];
+            for (what, restored, of) in rows {
+                eprintln!("{what} {restored} of {of} ({:.2} %)", share(restored, of));
+            }
         }
         eprintln!("time: {:.3} s", start.elapsed().as_secs_f64());
     }

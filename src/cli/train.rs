@@ -155,6 +155,13 @@ pub struct Args {
     explore_p: Option<f64>,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Keep each gold arc with probability P (0 < P ≤ 1, drawn with
+    /// --seed) and train on the partial trees that result, as a treebank
+    /// with holes would be (a HEAD `_` in the input is such a hole too).
+    /// Partial trees train with the dynamic oracle of arc-standard,
+    /// arc-hybrid or arc-eager (their cubic oracles).
+    #[arg(long, value_name = "P")]
+    subsample: Option<f64>,
     /// Continue from this model (a second pass: e.g. static first, then
     /// dynamic); --system and the table sizes must match it.
     #[arg(long, value_name = "MODEL")]
@@ -200,6 +207,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         label_bits: args.label_bits,
         root: args.root.as_deref().map(str::parse).transpose()?,
         max_words: args.max_words.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+        subsample: args.subsample,
     };
     if let Some(scheme) = args.pseudo_projective {
         if args.skip_nonprojective || args.projectivize == Some(ProjectivizeArg::None) {
@@ -358,8 +366,12 @@ impl Observer for Printer<'_> {
                 p.outside_class, p.too_large, o.max_gamma
             );
         }
+        let partial = match p.partial {
+            0 => String::new(),
+            k => format!("{k} partial ({} of their words annotated); ", p.annotated),
+        };
         eprintln!(
-            "{name}: {} sentences, {} tokens, {} labels; {} non-projective ({} skipped, {} heads changed); {system}, {}",
+            "{name}: {} sentences, {} tokens, {} labels; {partial}{} non-projective ({} skipped, {} heads changed); {system}, {}",
             p.sentences,
             p.tokens,
             trainer.labels().len(),

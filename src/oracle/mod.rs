@@ -177,6 +177,8 @@ pub enum OracleError {
     NotATree(#[from] TreeError),
     #[error("the {0} algorithm needs a projective gold tree; use cubic (or auto) for non-projective ones")]
     NonProjectiveGold(Algorithm),
+    #[error("the gold tree is partial (some words have no head): {system} with the {algorithm} algorithm needs every head; partial trees are scored by the cubic oracles of arc-standard, arc-hybrid and arc-eager (--algorithm cubic or auto)")]
+    PartialGold { system: System, algorithm: Algorithm },
     #[error("unknown strategy `{0}` (expected none, lbr, strict-lbr or rbl)")]
     UnknownStrategy(String),
     #[error("unknown algorithm `{0}` (expected cubic, quadratic, linear, auto, goldberg or tabular)")]
@@ -405,6 +407,17 @@ impl<'g> Oracle<'g> {
     ) -> Result<StepScores, OracleError> {
         let system = config.system();
         Self::check_support(system, strategy, algorithm)?;
+        if gold.is_partial() {
+            // Only the oracles that score arcs through `DepTree::has_arc`
+            // (the engine with the system's grammar) see a partial tree as
+            // what it is: the annotated arcs, the other words free.
+            return match (system, algorithm) {
+                (System::ArcStandard, Algorithm::Cubic | Algorithm::Auto) => self.cubic.scores(config, gold, strategy),
+                (System::ArcHybrid, Algorithm::Cubic | Algorithm::Auto) => self.hybrid.scores(config, gold),
+                (System::ArcEager, Algorithm::Cubic | Algorithm::Auto) => self.eager.scores(config, gold),
+                _ => Err(OracleError::PartialGold { system, algorithm: Self::resolve_for(system, algorithm, gold) }),
+            };
+        }
         match system {
             System::Attardi => self.attardi.scores(config, gold),
             System::ArcStandard => match algorithm {
@@ -462,6 +475,10 @@ impl<'g> Oracle<'g> {
     pub fn static_step(&mut self, config: &Configuration, gold: &DepTree) -> Result<Step, OracleError> {
         config.check_gold(gold)?;
         let system = config.system();
+        if gold.is_partial() {
+            let algorithm = if Self::has_canonical_tie_break(system) { Algorithm::Auto } else { Algorithm::Linear };
+            return Err(OracleError::PartialGold { system, algorithm: Self::resolve_for(system, algorithm, gold) });
+        }
         if Self::has_canonical_tie_break(system) {
             if config.is_final() {
                 return Err(OracleError::Final);

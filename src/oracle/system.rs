@@ -285,9 +285,14 @@ impl Root {
             Root::First => gold.clone(),
             Root::Last => {
                 let n = gold.len();
-                let heads: Vec<usize> =
-                    (1..=n).map(|d| if gold.head(d) == 0 { n + 1 } else { gold.head(d) }).chain([0]).collect();
-                DepTree::from_heads(&heads).expect("a tree with a new root above the old one")
+                // A partial tree's unannotated words stay without a head.
+                let head = |d| match gold.head(d) {
+                    0 => Some(n + 1),
+                    DepTree::NO_HEAD => None,
+                    h => Some(h),
+                };
+                let heads: Vec<Option<usize>> = (1..=n).map(head).chain([Some(0)]).collect();
+                DepTree::from_partial_heads(&heads).expect("a tree with a new root above the old one")
             }
         }
     }

@@ -27,7 +27,8 @@
 
 use super::features::{laid_out, ArcState, Extractor, Tokens};
 use super::model::{classes, read_tree, LabelledScores, Model};
-use crate::oracle::{Configuration, Root, Step, System};
+use crate::oracle::{Algorithm, Configuration, Oracle, OracleError, Root, Step, Strategy, System};
+use crate::tree::DepTree;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -367,6 +368,17 @@ fn fill(
     }
 }
 
+/// Arcs a parse must keep where it can (`tabula parse --constraints`): a
+/// partial tree over the sentence's words (a word without a head is free)
+/// and, for the words with a head, the label if it is fixed too.
+#[derive(Clone, Debug)]
+pub struct Constraints {
+    /// The constrained heads ([`DepTree::from_partial_heads`]).
+    pub tree: DepTree,
+    /// The label of each word 1 … n, `None` where it is free.
+    pub labels: Vec<Option<u32>>,
+}
+
 /// The beam-search parser: one per thread, reused for every sentence (no
 /// allocation once warm). O(n × K × (features × (steps + arc steps ×
 /// labels) + labels × log K + n)) per sentence.
@@ -385,6 +397,8 @@ pub struct BeamParser<'m> {
     pub heads: Vec<usize>,
     /// The label indices found by the last [`BeamParser::parse`], for words 1 … n.
     pub labels: Vec<u32>,
+    /// The oracle of constrained parsing, made on first use.
+    oracle: Option<Box<Oracle<'static>>>,
 }
 
 impl<'m> BeamParser<'m> {
@@ -401,7 +415,29 @@ impl<'m> BeamParser<'m> {
             selection: Selection::default(),
             heads: Vec::new(),
             labels: Vec::new(),
+            oracle: None,
         }
+    }
+
+    /// Parses a sentence as [`BeamParser::parse`] does, among the
+    /// computations that keep as many arcs of `constraints` as any
+    /// computation of the model's system can: every step taken is optimal
+    /// for the constraints as a gold tree (the exact oracle, [`Oracle::scores`]:
+    /// a partial tree needs arc-standard, arc-hybrid or arc-eager), and an
+    /// arc the constraints fix gets their label where they give one. With
+    /// a beam of 1, the greedy parser restricted so. One oracle call per
+    /// hypothesis and step (cubic for a partial or non-projective tree).
+    pub fn parse_constrained(&mut self, tokens: &Tokens, constraints: &Constraints) -> Result<f64, OracleError> {
+        let root = self.model.root;
+        let mut labels = constraints.labels.clone();
+        if root == Root::Last {
+            labels.push(None);
+        }
+        let gold = root.extend_tree(&constraints.tree);
+        let mut oracle = self.oracle.take().unwrap_or_else(|| Box::new(Oracle::new()));
+        let result = self.search(tokens, Some((&mut oracle, &gold, &labels)));
+        self.oracle = Some(oracle);
+        result
     }
 
     /// Parses a sentence: beam search from the initial configuration until
@@ -410,6 +446,17 @@ impl<'m> BeamParser<'m> {
     /// [`BeamParser::heads`] and [`BeamParser::labels`]. Returns the best
     /// hypothesis's score.
     pub fn parse(&mut self, tokens: &Tokens) -> f64 {
+        self.search(tokens, None).expect("no oracle, no error")
+    }
+
+    /// The search of [`BeamParser::parse`], restricted by `constrained`
+    /// (the oracle, the constraints laid out for the model's root
+    /// position, and their labels) as [`BeamParser::parse_constrained`] says.
+    fn search(
+        &mut self,
+        tokens: &Tokens,
+        mut constrained: Option<(&mut Oracle<'static>, &DepTree, &[Option<u32>])>,
+    ) -> Result<f64, OracleError> {
         let model = self.model;
         let system = model.system;
         let tokens = laid_out(tokens, model.root, &mut self.laid);
@@ -425,17 +472,32 @@ impl<'m> BeamParser<'m> {
                     continue;
                 }
                 self.extractor.extract(config, &h.arcs, tokens);
-                let applicable = |i: usize| config.is_applicable(steps[i]);
-                self.scores.fill(model.steps(), model.compact_arcs(), &self.extractor.features, applicable);
+                // Constrained: the optimal steps for the constraints, and their labels.
+                let optimal = match constrained.as_mut() {
+                    Some((oracle, gold, _)) => Some(oracle.scores(config, gold, Strategy::None, Algorithm::Auto)?),
+                    None => None,
+                };
+                let best = optimal.as_ref().and_then(|o| o.best());
+                let legal = |i: usize| {
+                    config.is_applicable(steps[i]) && optimal.as_ref().is_none_or(|o| o.get(steps[i]) == best)
+                };
+                let fixed = constrained.as_ref().map(|(_, gold, labels)| (*gold, *labels));
+                let label_kept = |i: usize, l: Option<u32>| match (fixed, config.arc(steps[i])) {
+                    (Some((gold, labels)), Some((h, d))) if gold.head(d) == h => {
+                        labels[d - 1].is_none_or(|f| l == Some(f))
+                    }
+                    _ => true,
+                };
+                self.scores.fill(model.steps(), model.compact_arcs(), &self.extractor.features, legal);
                 offer_successors(
                     &mut self.selection,
                     p as u32,
                     h.score,
                     &self.scores,
                     steps,
-                    applicable,
-                    |_, _| false,
-                    false,
+                    legal,
+                    label_kept,
+                    constrained.is_some(),
                     self.labels_per_step,
                 );
             }
@@ -448,6 +510,6 @@ impl<'m> BeamParser<'m> {
         }
         let best = &self.beams.hyps()[0];
         read_tree(model, &best.config, &best.arcs, &mut self.heads, &mut self.labels);
-        best.score
+        Ok(best.score)
     }
 }

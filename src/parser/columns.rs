@@ -19,6 +19,7 @@ use std::ops::Range;
 #[derive(Clone, Debug)]
 pub struct Word {
     pub form: Range<usize>,
+    pub lemma: Range<usize>,
     pub upos: Range<usize>,
     pub feats: Range<usize>,
     pub head: Range<usize>,
@@ -108,6 +109,7 @@ impl Columns {
                 }
                 cols.words.push(Word {
                     form: field(1),
+                    lemma: field(2),
                     upos: field(3),
                     feats: field(5),
                     head: field(6),
@@ -140,6 +142,36 @@ impl Columns {
     pub fn heads(&self, text: &[u8], file: &str) -> Result<DepTree, ParserError> {
         let heads = self.head_numbers(text, file)?;
         DepTree::from_heads(&heads).map_err(|e| ParserError::Conllu {
+            file: file.to_owned(),
+            line: self.first_line,
+            reason: e.to_string(),
+        })
+    }
+
+    /// The gold tree of the HEAD column, `_` leaving a word without a head
+    /// (a partial tree, [`DepTree::from_partial_heads`]); errors name the
+    /// line. O(n).
+    pub fn partial_heads(&self, text: &[u8], file: &str) -> Result<DepTree, ParserError> {
+        let n = self.words.len();
+        let mut heads = Vec::with_capacity(n);
+        for w in &self.words {
+            let field = &text[w.head.clone()];
+            match parse_usize(field) {
+                Some(h) if h <= n => heads.push(Some(h)),
+                _ if field == b"_" => heads.push(None),
+                _ => {
+                    return Err(ParserError::Conllu {
+                        file: file.to_owned(),
+                        line: w.line,
+                        reason: format!(
+                            "HEAD `{}` is neither a number in 0..={n} nor `_` (not annotated)",
+                            String::from_utf8_lossy(field)
+                        ),
+                    })
+                }
+            }
+        }
+        DepTree::from_partial_heads(&heads).map_err(|e| ParserError::Conllu {
             file: file.to_owned(),
             line: self.first_line,
             reason: e.to_string(),

@@ -9,6 +9,7 @@
 //! line of each file. HEADs must be numbers in 0 … n; the predicted heads
 //! need not form a tree. O(bytes of both files), memory of one sentence.
 
+use super::breakdown::{Breakdown, WordView};
 use super::columns::Columns;
 use super::ParserError;
 use crate::conllu::Reader;
@@ -87,6 +88,18 @@ pub fn evaluate<G: BufRead, P: BufRead>(
     gold_name: &str,
     pred: P,
     pred_name: &str,
+) -> Result<Evaluation, ParserError> {
+    evaluate_with(gold, gold_name, pred, pred_name, None)
+}
+
+/// [`evaluate`], also adding every sentence to `breakdown` (`tabula eval
+/// --breakdown`).
+pub fn evaluate_with<G: BufRead, P: BufRead>(
+    gold: G,
+    gold_name: &str,
+    pred: P,
+    pred_name: &str,
+    mut breakdown: Option<&mut Breakdown>,
 ) -> Result<Evaluation, ParserError> {
     let mut g = Reader::new(gold, gold_name);
     let mut p = Reader::new(pred, pred_name);
@@ -168,8 +181,27 @@ pub fn evaluate<G: BufRead, P: BufRead>(
                 eval.no_punct.add(head, label);
             }
         }
+        if let Some(b) = breakdown.as_deref_mut() {
+            b.add(&views(&gtext, &gcols, &gheads), &views(&ptext, &pcols, &pheads));
+        }
     }
     Ok(eval)
+}
+
+/// The words of a block as the breakdown reads them, with `heads`.
+fn views<'a>(text: &'a [u8], cols: &Columns, heads: &[usize]) -> Vec<WordView<'a>> {
+    cols.words
+        .iter()
+        .zip(heads)
+        .map(|(w, &head)| WordView {
+            form: &text[w.form.clone()],
+            lemma: &text[w.lemma.clone()],
+            upos: &text[w.upos.clone()],
+            feats: &text[w.feats.clone()],
+            head,
+            deprel: &text[w.deprel.clone()],
+        })
+        .collect()
 }
 
 /// The next block with at least one word (comment-only blocks are skipped),

@@ -453,10 +453,7 @@ impl Learner {
                 .and_then(|b| steps.iter().position(|&s| arc_class(system, s) == Some(b)));
             let needed = |i: usize| legal(i) || shared == Some(i);
             self.scores.fill(self.steps.current(), self.arcs.current(), &self.extractor.features, needed);
-            let gold_label = |s: Step| match config.arc(s) {
-                Some((hd, d)) if item.tree.head(d) == hd => Some(item.labels[d - 1]),
-                _ => None,
-            };
+            let gold_label = |s: Step| config.arc(s).and_then(|(hd, d)| item.gold_label(hd, d));
             let correct = |i: usize, l: Option<u32>| {
                 if !h.correct {
                     return false;
@@ -578,10 +575,7 @@ impl Learner {
         let fail = |e: OracleError| ParserError::Training { line, source: e };
         let n = item.tree.len();
         g.canonical.clear();
-        let label = |config: &Configuration, s: Step| match config.arc(s) {
-            Some((h, d)) if item.tree.head(d) == h => Some(item.labels[d - 1]),
-            _ => None,
-        };
+        let label = |config: &Configuration, s: Step| config.arc(s).and_then(|(h, d)| item.gold_label(h, d));
         if self.system == System::ArcStandard {
             count_children(&item.tree, &mut g.missing);
             let mut config = Configuration::initial_at(self.system, n, self.root);

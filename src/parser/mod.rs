@@ -36,6 +36,7 @@
 //! ```
 
 pub mod beam;
+pub mod breakdown;
 pub mod columns;
 pub mod eval;
 pub mod features;
@@ -57,6 +58,9 @@ pub enum ParserError {
     /// A malformed CoNLL-U line or sentence.
     #[error("{file}:{line}: {reason}")]
     Conllu { file: String, line: usize, reason: String },
+    /// `tabula parse --constraints` with a model of another system.
+    #[error("--constraints needs a model of arc-standard, arc-hybrid or arc-eager (their oracles keep a partial tree's arcs); this model is for {0}")]
+    ConstraintsNotOffered(crate::oracle::System),
     /// The gold and predicted files do not align.
     #[error("the files do not align at {gold} and {pred}: {reason}")]
     Misaligned { gold: String, pred: String, reason: String },

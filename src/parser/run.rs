@@ -20,6 +20,7 @@
 //! assert!(bad.resolve(OptionStyle::Python).unwrap_err().to_string().starts_with("restart=True: "));
 //! ```
 
+use super::beam::{BeamParser, Constraints};
 use super::columns::{Columns, Word};
 use super::eval::Counts;
 use super::features::Tokens;
@@ -78,6 +79,9 @@ pub struct TrainSettings {
     pub label_bits: u32,
     /// Where the root is (default: first; last: arc-hybrid and arc-eager).
     pub root: Option<Root>,
+    /// Keep each gold arc with this probability (`None`: all; partial
+    /// trees, [`TrainOptions::subsample`]).
+    pub subsample: Option<f64>,
     /// Sentences longer than this are left out (default:
     /// [`DEFAULT_MAX_WORDS`](super::train::DEFAULT_MAX_WORDS), and
     /// [`DEFAULT_MAX_WORDS_TABLE`](super::train::DEFAULT_MAX_WORDS_TABLE)
@@ -109,6 +113,7 @@ impl Default for TrainSettings {
             label_bits: o.label_bits,
             root: None,
             max_words: None,
+            subsample: None,
         }
     }
 }
@@ -241,6 +246,24 @@ impl TrainSettings {
                 style.given("root", root.name(), true)
             ));
         }
+        if let Some(p) = self.subsample {
+            if !(p > 0.0 && p <= 1.0) {
+                return fail(format!(
+                    "{} must be in (0, 1], the share of gold arcs kept",
+                    style.given("subsample", &p.to_string(), false)
+                ));
+            }
+            let cubic = matches!(self.algorithm, None | Some(Algorithm::Auto | Algorithm::Cubic));
+            if self.oracle == OracleKind::Static
+                || !cubic
+                || !matches!(system, System::ArcStandard | System::ArcHybrid | System::ArcEager)
+            {
+                return fail(format!(
+                    "{} makes partial trees, which only the dynamic oracles of arc-standard, arc-hybrid and arc-eager score (their cubic oracles)",
+                    style.name("subsample")
+                ));
+            }
+        }
         if self.max_gamma.is_some() && system != System::Attardi {
             return fail(format!(
                 "{} applies to {} only (its tabular oracle), not {system}",
@@ -272,6 +295,7 @@ impl TrainSettings {
             pseudo_projective: None,
             style,
             max_words: self.max_words,
+            subsample: self.subsample,
         })
     }
 }
@@ -352,6 +376,31 @@ pub fn train(
     Ok(Trained { model, epoch, dev, prepared: trainer.prepared().clone() })
 }
 
+/// The constraints of a block's HEAD and DEPREL columns: `_` leaves a
+/// head or a label free; a DEPREL must be one of the model's labels.
+fn read_constraints(model: &Model, cols: &Columns, text: &[u8], file: &str) -> Result<Constraints, ParserError> {
+    let tree = cols.partial_heads(text, file)?;
+    let labels = cols
+        .words
+        .iter()
+        .map(|w| match &text[w.deprel.clone()] {
+            b"_" => Ok(None),
+            l => match model.labels.binary_search_by(|x| x.as_bytes().cmp(l)) {
+                Ok(i) => Ok(Some(i as u32)),
+                Err(_) => Err(ParserError::Conllu {
+                    file: file.to_owned(),
+                    line: w.line,
+                    reason: format!(
+                        "DEPREL `{}` is not a label of the model (write `_` to leave the label free)",
+                        String::from_utf8_lossy(l)
+                    ),
+                }),
+            },
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Constraints { tree, labels })
+}
+
 /// What [`BlockParser::parse`] gives for one block.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ParsedBlock {
@@ -370,6 +419,9 @@ pub struct ParsedBlock {
 pub struct BlockParser<'m> {
     model: &'m Model,
     parser: AnyParser<'m>,
+    /// Constrained parsing ([`BlockParser::constrained`]): the beam parser
+    /// that keeps the input's arcs.
+    constrained: Option<BeamParser<'m>>,
     tokens: Tokens,
     labels: Vec<&'m str>,
 }
@@ -377,7 +429,26 @@ pub struct BlockParser<'m> {
 impl<'m> BlockParser<'m> {
     /// A parser of `model` with a beam of `width` (1: greedy).
     pub fn new(model: &'m Model, width: usize) -> Self {
-        BlockParser { model, parser: AnyParser::new(model, width), tokens: Tokens::default(), labels: Vec::new() }
+        BlockParser {
+            model,
+            parser: AnyParser::new(model, width),
+            constrained: None,
+            tokens: Tokens::default(),
+            labels: Vec::new(),
+        }
+    }
+
+    /// A parser of `model` with a beam of `width` that keeps the arcs the
+    /// input already has (`tabula parse --constraints`): a word's HEAD, and
+    /// its DEPREL unless `_`, where the model's system can keep them
+    /// together with the others ([`BeamParser::parse_constrained`]); a HEAD
+    /// `_` leaves the word to the parser. Arc-standard, arc-hybrid and
+    /// arc-eager only ([`ParserError::ConstraintsNotOffered`] otherwise).
+    pub fn constrained(model: &'m Model, width: usize) -> Result<Self, ParserError> {
+        if !matches!(model.system, System::ArcStandard | System::ArcHybrid | System::ArcEager) {
+            return Err(ParserError::ConstraintsNotOffered(model.system));
+        }
+        Ok(BlockParser { constrained: Some(BeamParser::new(model, width)), ..Self::new(model, width) })
     }
 
     /// The block with the HEAD and DEPREL of its syntactic words replaced
@@ -405,7 +476,18 @@ impl<'m> BlockParser<'m> {
             });
         }
         self.tokens.fill(&raw.text, &cols);
-        let (heads, labels) = self.parser.parse(&self.tokens);
+        let (heads, labels) = match self.constrained.as_mut() {
+            None => self.parser.parse(&self.tokens),
+            Some(parser) => {
+                let constraints = read_constraints(self.model, &cols, &raw.text, file)?;
+                parser.parse_constrained(&self.tokens, &constraints).map_err(|e| ParserError::Conllu {
+                    file: file.to_owned(),
+                    line: raw.first_line,
+                    reason: format!("the constraints: {e}"),
+                })?;
+                (&parser.heads[..], &parser.labels[..])
+            }
+        };
         let model = self.model;
         self.labels.clear();
         self.labels.extend(labels.iter().map(|&l| model.labels.get(l as usize).map_or("_", String::as_str)));

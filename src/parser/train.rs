@@ -95,7 +95,9 @@ pub struct GoldSentence {
 }
 
 /// Reads a CoNLL-U treebank with gold HEAD and DEPREL (blocks without
-/// words are skipped). Errors name the file and line. O(bytes).
+/// words are skipped). A HEAD `_` leaves the word unannotated: the tree is
+/// partial ([`DepTree::from_partial_heads`]), and training learns from its
+/// annotated arcs only. Errors name the file and line. O(bytes).
 pub fn read_gold<R: BufRead>(input: R, file: &str) -> Result<Vec<GoldSentence>, ParserError> {
     let mut reader = Reader::new(input, file);
     let mut out = Vec::new();
@@ -115,7 +117,7 @@ impl GoldSentence {
         if cols.is_empty() {
             return Ok(None);
         }
-        let tree = cols.heads(&raw.text, file)?;
+        let tree = cols.partial_heads(&raw.text, file)?;
         let deprels =
             cols.words.iter().map(|w| String::from_utf8_lossy(&raw.text[w.deprel.clone()]).into_owned()).collect();
         Ok(Some(GoldSentence {
@@ -141,7 +143,8 @@ pub fn attachment(model: &Model, data: &[GoldSentence]) -> Counts {
                     None => (heads, labels),
                 };
                 let mut c = Counts::default();
-                for d in 1..=s.tree.len() {
+                // A partial tree's unannotated words are not scored.
+                for d in (1..=s.tree.len()).filter(|&d| s.tree.is_annotated(d)) {
                     let head = heads[d - 1] == s.tree.head(d);
                     let predicted = model.labels.get(labels[d - 1] as usize).map_or("_", String::as_str);
                     let label = universal(predicted.as_bytes()) == universal(s.deprels[d - 1].as_bytes());
@@ -188,6 +191,13 @@ pub fn encode_pseudo_projective(
     let mut projectivizer = OptimalProjectivizer::new(&grammar, TreeClass::Projective)?;
     let mut moved = 0;
     for s in data {
+        if s.tree.is_partial() {
+            return Err(ParserError::Conllu {
+                file: file.to_owned(),
+                line: s.first_line,
+                reason: "pseudo-projective training needs every HEAD (this tree is partial: a HEAD is `_`)".into(),
+            });
+        }
         let new = match projectivize {
             _ if s.tree.is_projective() => s.tree.clone(),
             Projectivize::None => s.tree.clone(),
@@ -266,7 +276,17 @@ pub struct TrainOptions {
     /// [`DEFAULT_MAX_WORDS_TABLE`] for a tree whose oracle builds a table at
     /// every configuration ([`oracle_builds_tables`]).
     pub max_words: Option<usize>,
+    /// Keeps each annotated arc of the training trees with this probability
+    /// (drawn with [`TrainOptions::seed`]), leaving the other words
+    /// unannotated: the partial-annotation learning curve of PanParser
+    /// (Sec. 3.3). `None`: every arc.
+    pub subsample: Option<f64>,
 }
+
+/// The label id of a word whose DEPREL is not annotated: a HEAD `_`, or a
+/// DEPREL `_` in a treebank that has other labels. Any label is correct
+/// for it.
+pub const NO_LABEL: u32 = u32::MAX;
 
 /// The default limit on the words of a training sentence: the optimal
 /// projectivization of a tree costs O(n³) (about 1 s for 1,000 words, 540 s
@@ -318,6 +338,7 @@ impl Default for TrainOptions {
             pseudo_projective: None,
             style: super::OptionStyle::CommandLine,
             max_words: None,
+            subsample: None,
         }
     }
 }
@@ -339,6 +360,10 @@ pub struct Prepared {
     pub too_large: usize,
     /// Sentences left out for their length ([`TrainOptions::max_words`]).
     pub too_long: usize,
+    /// Partial trees (some word without a head), kept as they are.
+    pub partial: usize,
+    /// The annotated words of the partial trees.
+    pub annotated: u64,
 }
 
 impl Prepared {
@@ -403,6 +428,14 @@ pub(super) struct Item {
     pub(super) tree: DepTree,
     pub(super) labels: Vec<u32>,
     pub(super) first_line: usize,
+}
+
+impl Item {
+    /// The gold label of the arc h → d: `None` if it is not a gold arc, or
+    /// its label is not annotated ([`NO_LABEL`]: any label is correct).
+    pub(super) fn gold_label(&self, h: usize, d: usize) -> Option<u32> {
+        Some(self.labels[d - 1]).filter(|&l| self.tree.head(d) == h && l != NO_LABEL)
+    }
 }
 
 /// The learner's state: weights and reusable buffers.
@@ -476,7 +509,8 @@ impl Trainer {
             )));
         }
         for s in &data {
-            if let Some(d) = s.deprels.iter().find(|d| init.labels.binary_search(d).is_err()) {
+            let unknown = |d: &&String| d.as_str() != "_" && init.labels.binary_search(d).is_err();
+            if let Some(d) = s.deprels.iter().find(unknown) {
                 return Err(ParserError::InitMismatch(format!(
                     "DEPREL `{d}` (line {}) is not in the model's label set",
                     s.first_line
@@ -510,8 +544,13 @@ impl Trainer {
         let mut oracle = Oracle::new();
         oracle.attardi_mut().set_max_gamma(options.max_gamma);
         let labels: Vec<String> = labels.unwrap_or_else(|| {
-            data.iter().flat_map(|s| s.deprels.iter().cloned()).collect::<BTreeSet<_>>().into_iter().collect()
+            let all: BTreeSet<&String> = data.iter().flat_map(|s| &s.deprels).collect();
+            // `_` is an unannotated DEPREL, unless no word has another one
+            // (an unlabelled treebank: `_` is then the one label).
+            let unlabelled = all.len() == 1;
+            all.into_iter().filter(|d| unlabelled || d.as_str() != "_").cloned().collect()
         });
+        let mut rng = ChaCha8Rng::seed_from_u64(options.seed ^ 0x5eed_5ab5);
         let grammar = crate::grammar::text::parse_str("projective.grammar", crate::grammars::PROJECTIVE)
             .map_err(|e| ParserError::Io(e.to_string()))?
             .grammar;
@@ -534,7 +573,26 @@ impl Trainer {
                 prepared.too_long += 1;
                 continue;
             }
-            if !tree.is_projective() {
+            if let Some(p) = options.subsample {
+                let heads: Vec<Option<usize>> =
+                    (1..=tree.len()).map(|d| (tree.is_annotated(d) && rng.gen_bool(p)).then(|| tree.head(d))).collect();
+                tree = DepTree::from_partial_heads(&heads).expect("fewer arcs of a tree");
+            }
+            if tree.is_partial() {
+                // The annotated arcs as they are: only the cubic oracles
+                // score a partial tree, and they take any.
+                prepared.partial += 1;
+                prepared.annotated += tree.annotated() as u64;
+                let algorithm = Oracle::resolve_for(options.system, options.algorithm, &tree);
+                let scored = options.oracle == OracleKind::Dynamic
+                    && algorithm == Algorithm::Cubic
+                    && matches!(options.system, System::ArcStandard | System::ArcHybrid | System::ArcEager);
+                if !scored {
+                    let algorithm = if options.oracle == OracleKind::Static { Algorithm::Linear } else { algorithm };
+                    let source = OracleError::PartialGold { system: options.system, algorithm };
+                    return Err(ParserError::Training { line: s.first_line, source });
+                }
+            } else if !tree.is_projective() {
                 prepared.nonprojective += 1;
                 if options.skip_nonprojective {
                     prepared.skipped += 1;
@@ -581,8 +639,16 @@ impl Trainer {
                     Err(source) => return Err(ParserError::Training { line: s.first_line, source }),
                 }
             }
-            let mut ids: Vec<u32> =
-                s.deprels.iter().map(|d| labels.binary_search(d).expect("collected") as u32).collect();
+            // Unannotated: a word without a head, or a DEPREL `_` outside the label set.
+            let mut ids: Vec<u32> = s
+                .deprels
+                .iter()
+                .enumerate()
+                .map(|(i, d)| match labels.binary_search(d) {
+                    Ok(l) if tree.is_annotated(i + 1) => l as u32,
+                    _ => NO_LABEL,
+                })
+                .collect();
             prepared.sentences += 1;
             prepared.tokens += tree.len() as u64;
             // Laid out for the root position: with the root last, one more
@@ -876,10 +942,7 @@ impl Learner {
             Guide::Dynamic(oracle) => oracle.get(s) == target,
         };
         // The gold label of the arc a step builds, if it is a gold arc.
-        let gold_label = |s: Step| match config.arc(s) {
-            Some((h, d)) if item.tree.head(d) == h => Some(item.labels[d - 1]),
-            _ => None,
-        };
+        let gold_label = |s: Step| config.arc(s).and_then(|(h, d)| item.gold_label(h, d));
         if let Guide::Static(g) = guide {
             if step_class(self.system, g).is_none() {
                 // A canonical step without a class (LR-spine, K >

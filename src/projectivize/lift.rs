@@ -43,8 +43,11 @@ pub fn lift(gold: &DepTree) -> DepTree {
     DepTree::from_heads(&heads[1..]).expect("lifting keeps a tree")
 }
 
-/// Entry and exit times of a depth-first traversal from 0.
-fn euler_tour(heads: &[usize], children: &mut [Vec<usize>], enter: &mut [usize], leave: &mut [usize]) {
+/// Entry and exit times of a depth-first traversal from 0 of the tree
+/// whose head of d is `heads[d]` (d ≥ 1; `heads[0]` is not read): a is an
+/// ancestor of b (or b itself) when `enter[a] ≤ enter[b]` and
+/// `leave[b] ≤ leave[a]`. `children` is scratch space. O(n).
+pub(super) fn euler_tour(heads: &[usize], children: &mut [Vec<usize>], enter: &mut [usize], leave: &mut [usize]) {
     for c in children.iter_mut() {
         c.clear();
     }

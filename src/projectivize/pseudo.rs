@@ -268,26 +268,10 @@ pub fn encode<S: AsRef<str>>(
 /// O(n²) in the worst case (O(1) ancestor tests by an Euler tour).
 pub fn nonprojective_words(tree: &DepTree) -> Vec<usize> {
     let n = tree.len();
+    let heads: Vec<usize> = std::iter::once(DepTree::NO_HEAD).chain(tree.heads().iter().copied()).collect();
     let mut children = vec![Vec::new(); n + 1];
-    for d in 1..=n {
-        children[tree.head(d)].push(d);
-    }
     let (mut enter, mut leave) = (vec![0usize; n + 1], vec![0usize; n + 1]);
-    let mut clock = 0;
-    let mut stack = vec![(0usize, 0usize)];
-    while let Some(&mut (v, ref mut next)) = stack.last_mut() {
-        if *next < children[v].len() {
-            let c = children[v][*next];
-            *next += 1;
-            clock += 1;
-            enter[c] = clock;
-            stack.push((c, 0));
-        } else {
-            clock += 1;
-            leave[v] = clock;
-            stack.pop();
-        }
-    }
+    super::lift::euler_tour(&heads, &mut children, &mut enter, &mut leave);
     let below = |a: usize, b: usize| enter[a] <= enter[b] && leave[b] <= leave[a];
     (1..=n)
         .filter(|&d| {
