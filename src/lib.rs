@@ -18,11 +18,15 @@
 //!   trees of any grammar under real arc scores);
 //! * beside the engine: [`nonprojective`], the same over all trees by the
 //!   Matrix-Tree theorem (Koo et al. 2007);
-//! * on the oracles: [`parser`], a greedy parser trained with them.
+//! * on the oracles: [`parser`], a parser trained with them (greedy or beam);
+//! * beside the parser: [`tagger`], UPOS and FEATS on its weight tables;
+//!   [`ensemble`], several parsers' votes reparsed (the engine in max-plus,
+//!   or a maximum spanning arborescence).
 
 pub mod conllu;
 pub mod distribution;
 pub mod engine;
+pub mod ensemble;
 pub mod grammar;
 pub mod grammars;
 pub mod memory;
@@ -31,4 +35,5 @@ pub mod oracle;
 pub mod parser;
 pub mod projectivize;
 pub mod semiring;
+pub mod tagger;
 pub mod tree;

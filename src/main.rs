@@ -50,29 +50,78 @@ enum Command {
     /// UAS and LAS of a parsed CoNLL-U file against the gold one.
     #[command(after_help = EVAL_HELP)]
     Eval(cli::eval::Args),
+    /// Train the built-in tagger (UPOS, and FEATS with --feats): an averaged perceptron.
+    #[command(after_help = TRAIN_TAGGER_HELP)]
+    TrainTagger(cli::tagger::TrainArgs),
+    /// Tag a CoNLL-U file with a trained tagger (fills UPOS, and FEATS for a --feats tagger).
+    #[command(after_help = TAG_HELP)]
+    Tag(cli::tagger::TagArgs),
+    /// Combine parsers: the tree with the most weighted votes of several parsed files.
+    #[command(after_help = ENSEMBLE_HELP)]
+    Ensemble(cli::ensemble::Args),
 }
+
+const ENSEMBLE_HELP: &str = "\
+Input: two or more parsed CoNLL-U files (plain, xz or gzip) of the same text:
+the same sentences and words in the same order, each with a tree in HEAD.
+Every file votes its weight (--weights, 1 each by default) for each of its
+arcs (Sagae & Lavie 2006). Output: the first file with HEAD and DEPREL
+replaced by the single-root tree of the most votes (any tree: the maximum
+spanning arborescence; --projective: a projective tree, found by the engine)
+and each arc's DEPREL of the most weight. Standard error: the counts.
+
+Examples:
+  tabula ensemble a.conllu b.conllu c.conllu -o vote.conllu
+  tabula ensemble a.conllu b.conllu c.conllu --weights 1,1,1.5 --projective -o vote.conllu";
+
+const TRAIN_TAGGER_HELP: &str = "\
+Input: a CoNLL-U treebank (plain, xz or gzip) with FORM and gold UPOS (and
+FEATS with --feats); --dev another one, to keep the epoch with the best dev
+UPOS accuracy. Output: one tagger file (a text header naming the tags, the
+FEATS attributes and the tag dictionary, then the weight table and a
+checksum). Standard error: the data, one line per epoch (and its dev accuracy).
+
+Examples:
+  tabula train-tagger data/sample.conllu -o sample.tagger --epochs 5
+  tabula train-tagger train.conllu -o t.tagger --dev dev.conllu --feats
+  tabula train-tagger train.conllu -o v.tagger --dev dev.conllu --decode viterbi";
+
+const TAG_HELP: &str = "\
+Input: CoNLL-U (plain, xz or gzip); only FORM is read. Output: the same bytes
+with UPOS (and FEATS, for a tagger trained with --feats) replaced for every
+syntactic word; comments, multiword tokens, empty nodes and the other columns
+are copied unchanged. With --eval, the input's own tags are the gold ones and
+the accuracy goes to standard error.
+
+Examples:
+  tabula tag --tagger sample.tagger data/sample.conllu -o tagged.conllu --stats
+  tabula tag --tagger t.tagger test.conllu.xz --eval > tagged.conllu
+  tabula parse --model sample.model --tagger sample.tagger raw.conllu -o parsed.conllu";
 
 const TRAIN_HELP: &str = "\
 Input: a CoNLL-U treebank (plain, xz or gzip) with FORM, UPOS and a complete
-tree (HEAD, DEPREL) in every sentence; --dev another one, to keep the epoch
-with the best dev LAS. Output: one model file (a text header naming the system,
+tree (HEAD, DEPREL) in every sentence (with --tagger, its UPOS are replaced
+by predicted ones); --dev another one, to keep the epoch with the best dev LAS. Output: one model file (a text header naming the system,
 root position, beam and labels, then the weight tables and a checksum).
 Standard error: the data, one line per epoch (and its dev scores).
 
 Examples:
   tabula train data/sample.conllu -o sample.model --epochs 5
   tabula train train.conllu -o m.model --dev dev.conllu --system arc-eager --root last
-  tabula train train.conllu -o b.model --dev dev.conllu --beam 8 --update max-violation --restart";
+  tabula train train.conllu -o b.model --dev dev.conllu --beam 8 --update max-violation --restart
+  tabula train train.conllu -o p.model --dev dev.conllu --tagger t.tagger --jackknife 5";
 
 const PARSE_HELP: &str = "\
 Input: CoNLL-U (plain, xz or gzip) with FORM and UPOS (and FEATS for a model
-trained with --feats); HEAD and DEPREL may be `_`. Output: the same bytes with
-HEAD and DEPREL filled in for every syntactic word; comments, multiword tokens,
+trained with --feats), or FORM only with --tagger; HEAD and DEPREL may be `_`.
+Output: the same bytes with HEAD and DEPREL filled in for every syntactic word
+(and, with --tagger, the tagger's UPOS and FEATS); comments, multiword tokens,
 empty nodes and the other columns are copied unchanged.
 
 Examples:
   tabula parse --model sample.model data/sample.conllu -o parsed.conllu --stats
-  tabula parse --model b.model test.conllu.xz --threads 2 > parsed.conllu";
+  tabula parse --model b.model test.conllu.xz --threads 2 > parsed.conllu
+  tabula parse --model m.model --tagger t.tagger raw.conllu -o parsed.conllu";
 
 const EVAL_HELP: &str = "\
 Input: the gold and the parsed CoNLL-U files, with the same words in the same
@@ -184,6 +233,9 @@ fn main() -> ExitCode {
         Command::Train(a) => cli::train::run(a),
         Command::Parse(a) => cli::parse::run(a),
         Command::Eval(a) => cli::eval::run(a),
+        Command::TrainTagger(a) => cli::tagger::run_train(a),
+        Command::Tag(a) => cli::tagger::run_tag(a),
+        Command::Ensemble(a) => cli::ensemble::run(a),
     };
     match result {
         Ok(code) => code,

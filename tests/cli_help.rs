@@ -34,6 +34,14 @@ fn every_subcommand_documents_its_formats_with_an_example() {
         (&["train"], &["Input: a CoNLL-U treebank", "Output: one model file", "Examples:"]),
         (&["parse"], &["Input: CoNLL-U", "Output: the same bytes", "Examples:"]),
         (&["eval"], &["Input: the gold and the parsed", "Output: UAS and LAS", "Example:"]),
+        (&["train-tagger"], &["Input: a CoNLL-U treebank", "Output: one tagger file", "--feats", "Examples:"]),
+        (&["tag"], &["Input: CoNLL-U", "Output: the same bytes", "--eval", "Examples:"]),
+        (&["parse"], &["--tagger"][..]),
+        (&["train"], &["--tagger", "--jackknife"]),
+        (
+            &["ensemble"],
+            &["Input: two or more parsed CoNLL-U files", "Output: the first file", "--weights", "Examples:"],
+        ),
     ] {
         let text = help(args);
         for needle in needles {

@@ -287,8 +287,8 @@ fn parsing_without_upos_is_an_error_and_without_feats_a_warning() {
     fails_with(
         &["parse", "--model", m, n],
         &format!(
-            "{n}:4: no word of this sentence has a UPOS (the column is `_`): the model reads UPOS and tabula \
-             does not tag; tag the file first (e.g. with UDPipe)"
+            "{n}:4: no word of this sentence has a UPOS (the column is `_`): the model reads UPOS; \
+             tag first (`tabula parse --tagger TAGGER`, or `tabula tag`)"
         ),
     );
     let no_feats = dir.join("no-feats.conllu");

@@ -3,6 +3,7 @@
 pub mod count;
 pub mod demo;
 pub mod deprojectivize;
+pub mod ensemble;
 pub mod eval;
 pub mod grammar;
 pub mod oracle;
@@ -10,6 +11,7 @@ pub mod output;
 pub mod parse;
 pub mod plot;
 pub mod projectivize;
+pub mod tagger;
 pub mod train;
 
 /// The error of a subcommand; printed as `error: …` with exit status 1.

@@ -10,6 +10,7 @@ use std::time::Instant;
 use tabula::conllu::{RawSentence, Reader};
 use tabula::parser::run::{BlockParser, ParsedBlock};
 use tabula::parser::{Model, ParserError};
+use tabula::tagger::Tagger;
 
 /// Arguments of `tabula parse`.
 ///
@@ -27,6 +28,12 @@ pub struct Args {
     /// and FIFOs are written in place); `-` or nothing: standard output.
     #[arg(short, long)]
     output: Option<PathBuf>,
+    /// Tag first with this tagger (written by `tabula train-tagger`): UPOS
+    /// (and FEATS, for a tagger trained with --feats) are replaced by its
+    /// tags before parsing, so the input needs FORM only; the output keeps
+    /// the predicted tags.
+    #[arg(long)]
+    tagger: Option<PathBuf>,
     /// Beam width (1: greedy). Default: the width the model was trained
     /// with; another width is allowed and noted on standard error.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
@@ -51,8 +58,20 @@ const BATCH: usize = 2048;
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     // The output is checked (and opened) before any input is read.
     let input = args.input.as_deref().unwrap_or(Path::new("-"));
-    let mut sink = Output::create_apart(args.output.as_deref(), &[input, &args.model])?;
+    let mut inputs = vec![input, args.model.as_path()];
+    inputs.extend(args.tagger.as_deref());
+    let mut sink = Output::create_apart(args.output.as_deref(), &inputs)?;
     let model = Model::load(&args.model)?;
+    let tagger = args.tagger.as_deref().map(super::tagger::load).transpose()?;
+    if let Some(t) = &tagger {
+        if model.feats && t.feats.is_none() {
+            eprintln!(
+                "warning: {} was trained with --feats, {} predicts UPOS only: the input's FEATS are used as they are",
+                args.model.display(),
+                args.tagger.as_deref().unwrap_or(Path::new("")).display()
+            );
+        }
+    }
     let beam = args.beam.unwrap_or(model.beam) as usize;
     if beam != model.beam as usize {
         eprintln!("{}: trained with a beam of {}, parsing with a beam of {beam}", args.model.display(), model.beam);
@@ -82,15 +101,28 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         if batch.is_empty() {
             break;
         }
-        let outputs: Vec<Result<ParsedBlock, ParserError>> = pool.install(|| {
+        let outputs: Vec<Result<ParsedBlock, CliError>> = pool.install(|| {
             batch
                 .par_iter()
                 .map_init(
-                    || match args.constraints {
-                        true => BlockParser::constrained(&model, beam),
-                        false => Ok(BlockParser::new(&model, beam)),
+                    || {
+                        let parser = match args.constraints {
+                            true => BlockParser::constrained(&model, beam),
+                            false => Ok(BlockParser::new(&model, beam)),
+                        };
+                        (parser, tagger.as_ref().map(|t| Tagger::new(t, t.options.decode)))
                     },
-                    |p, raw| p.as_mut().map_err(|e| ParserError::Io(e.to_string()))?.parse(raw, &file),
+                    |(p, t), raw| {
+                        let p = p.as_mut().map_err(|e| ParserError::Io(e.to_string()))?;
+                        match t {
+                            Some(t) => {
+                                let mut text = Vec::with_capacity(raw.text.len() + 16);
+                                t.tag_block(raw, &file, &mut text)?;
+                                Ok(p.parse(&RawSentence { text, first_line: raw.first_line }, &file)?)
+                            }
+                            None => Ok(p.parse(raw, &file)?),
+                        }
+                    },
                 )
                 .collect()
         });

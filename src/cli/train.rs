@@ -4,7 +4,7 @@ use super::eval::open;
 use super::output::Output;
 use super::CliError;
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tabula::parser::global::{Search, Update};
 use tabula::parser::run::{train, EpochReport, Observer, OptionStyle, TrainSettings};
@@ -100,6 +100,19 @@ pub struct Args {
     /// into non-projective trees with plain DEPRELs.
     #[arg(long, value_name = "head|path|head+path", value_parser = super::projectivize::parse_scheme)]
     pseudo_projective: Option<tabula::projectivize::pseudo::Scheme>,
+    /// Train on predicted tags: the UPOS (and, for a tagger trained with
+    /// --feats, FEATS) of the training and dev files are replaced by this
+    /// tagger's (`tabula train-tagger`), as at parse time with `tabula
+    /// parse --tagger`. With --jackknife, the training file is tagged by K
+    /// taggers trained the same way on the other folds.
+    #[arg(long, value_name = "TAGGER")]
+    tagger: Option<PathBuf>,
+    /// With --tagger: K-fold tagging of the training file (jackknifing):
+    /// each of K contiguous folds is tagged by a tagger trained, with
+    /// TAGGER's settings, on the other K − 1, so that the parser trains on
+    /// tags as good as those it will see.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(2..=100))]
+    jackknife: Option<u32>,
     /// Also use the FEATS column (morphological features) as features
     /// (off by default: FORM and UPOS only).
     #[arg(long)]
@@ -208,15 +221,44 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut options = settings.resolve(OptionStyle::CommandLine)?;
     options.pseudo_projective = args.pseudo_projective;
     // Opened before any input is read: an unwritable path fails at once.
-    let inputs = [Some(&args.train), args.dev.as_ref(), args.init.as_ref()];
+    let inputs = [Some(&args.train), args.dev.as_ref(), args.init.as_ref(), args.tagger.as_ref()];
     let mut output =
         Output::create_apart(Some(&args.output), &inputs.iter().flatten().map(|p| p.as_path()).collect::<Vec<_>>())?;
+    if args.jackknife.is_some() && args.tagger.is_none() {
+        return Err(
+            "--jackknife K tags the training file with taggers trained like --tagger TAGGER: give --tagger".into()
+        );
+    }
+    let tagger = args.tagger.as_deref().map(super::tagger::load).transpose()?;
     let (input, name) = open(&args.train)?;
-    let mut gold = read_gold(input, &name)?;
+    let mut gold = match &tagger {
+        None => read_gold(input, &name)?,
+        Some(t) => {
+            let blocks = tabula::tagger::train::read_blocks(input, &name)?;
+            let tagged = match args.jackknife {
+                Some(k) => {
+                    eprintln!(
+                        "{name}: {k}-fold tagging with taggers trained like {} ({} epochs, {} decoding)",
+                        args.tagger.as_deref().unwrap_or(Path::new("")).display(),
+                        t.options.epochs,
+                        t.options.decode
+                    );
+                    tabula::tagger::train::jackknife(&blocks, &name, k as usize, &t.options, &mut |f, trained| {
+                        eprintln!("  fold {f}/{k}: tagger trained ({} epochs)", trained.epoch);
+                    })?
+                }
+                None => tag_blocks(t, &blocks, &name)?,
+            };
+            gold_of(&tagged, &name)?
+        }
+    };
     let dev = match &args.dev {
         Some(p) => {
             let (input, name) = open(p)?;
-            Some(read_gold(input, &name)?)
+            Some(match &tagger {
+                None => read_gold(input, &name)?,
+                Some(t) => gold_of(&tag_blocks(t, &tabula::tagger::train::read_blocks(input, &name)?, &name)?, &name)?,
+            })
         }
         None => None,
     };
@@ -252,6 +294,39 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         None => eprintln!("wrote {} (epoch {})", args.output.display(), trained.epoch),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `blocks` tagged by `tagger` (in parallel on rayon's pool; the same for any number of threads).
+fn tag_blocks(
+    tagger: &tabula::tagger::TaggerModel,
+    blocks: &[tabula::conllu::RawSentence],
+    file: &str,
+) -> Result<Vec<tabula::conllu::RawSentence>, CliError> {
+    use rayon::prelude::*;
+    let tagged: Result<Vec<_>, tabula::tagger::TaggerError> = blocks
+        .par_iter()
+        .map_init(
+            || tabula::tagger::Tagger::new(tagger, tagger.options.decode),
+            |t, raw| {
+                let mut text = Vec::with_capacity(raw.text.len() + 16);
+                t.tag_block(raw, file, &mut text)?;
+                Ok(tabula::conllu::RawSentence { text, first_line: raw.first_line })
+            },
+        )
+        .collect();
+    Ok(tagged?)
+}
+
+/// The gold sentences of `blocks` (blocks without words left out).
+fn gold_of(
+    blocks: &[tabula::conllu::RawSentence],
+    file: &str,
+) -> Result<Vec<tabula::parser::train::GoldSentence>, CliError> {
+    let mut out = Vec::with_capacity(blocks.len());
+    for b in blocks {
+        out.extend(tabula::parser::train::GoldSentence::from_raw(b, file)?);
+    }
+    Ok(out)
 }
 
 /// Prints the training on standard error: the data, a progress bar per

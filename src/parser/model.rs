@@ -476,7 +476,7 @@ fn field_line(rest: &mut &[u8]) -> Result<String, ParserError> {
 }
 
 /// A 64-bit checksum: [`mix`] over 8-byte words. O(bytes).
-fn checksum(bytes: &[u8]) -> u64 {
+pub(crate) fn checksum(bytes: &[u8]) -> u64 {
     let mut h = hash_bytes(b"tabula-model");
     let mut chunks = bytes.chunks_exact(8);
     for c in &mut chunks {

@@ -470,8 +470,8 @@ impl<'m> BlockParser<'m> {
             return Err(ParserError::Conllu {
                 file: file.to_owned(),
                 line: cols.words[0].line,
-                reason: "no word of this sentence has a UPOS (the column is `_`): the model reads UPOS \
-                         and tabula does not tag; tag the file first (e.g. with UDPipe)"
+                reason: "no word of this sentence has a UPOS (the column is `_`): the model reads UPOS; \
+                         tag first (`tabula parse --tagger TAGGER`, or `tabula tag`)"
                     .to_owned(),
             });
         }

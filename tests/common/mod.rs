@@ -685,3 +685,41 @@ pub fn follow_choices(system: System, n: usize, choices: &[usize]) -> Configurat
     }
     c
 }
+
+/// A toy treebank of `n` sentences `NOUN VERB DET (ADJ) NOUN .` where
+/// `watch` and `saw` are nouns after a determiner or an adjective and verbs
+/// after a noun (the context decides), with FEATS that follow from the
+/// word and its tag. Valid CoNLL-U with trees (the verb is the root).
+pub fn toy_treebank(n: usize, seed: u64) -> String {
+    let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed);
+    let subjects = [("dogs", "Number=Plur"), ("cats", "Number=Plur"), ("Mary", "Number=Sing")];
+    let verbs = [("watch", "Tense=Pres"), ("saw", "Tense=Past"), ("like", "Tense=Pres"), ("see", "Tense=Pres")];
+    let dets = [("the", "Definite=Def"), ("a", "Definite=Ind")];
+    let adjs = ["big", "old", "red"];
+    let objects = [("watch", "Number=Sing"), ("saw", "Number=Sing"), ("dog", "Number=Sing"), ("ball", "Number=Sing")];
+    let mut out = String::new();
+    for s in 0..n {
+        out.push_str(&format!("# sent_id = toy-{s}\n"));
+        let (subj, sf) = subjects[rng.gen_range(0..subjects.len())];
+        let (verb, vf) = verbs[rng.gen_range(0..verbs.len())];
+        let (det, df) = dets[rng.gen_range(0..dets.len())];
+        let adj = rng.gen_bool(0.5).then(|| adjs[rng.gen_range(0..adjs.len())]);
+        let (obj, of) = objects[rng.gen_range(0..objects.len())];
+        let noun_at = if adj.is_some() { 5 } else { 4 };
+        let mut words: Vec<(&str, &str, &str, usize, &str)> = vec![
+            (subj, if subj == "Mary" { "PROPN" } else { "NOUN" }, sf, 2, "nsubj"),
+            (verb, "VERB", vf, 0, "root"),
+            (det, "DET", df, noun_at, "det"),
+        ];
+        if let Some(a) = adj {
+            words.push((a, "ADJ", "Degree=Pos", noun_at, "amod"));
+        }
+        words.push((obj, "NOUN", of, 2, "obj"));
+        words.push((".", "PUNCT", "_", 2, "punct"));
+        for (i, (form, upos, feats, head, deprel)) in words.iter().enumerate() {
+            out.push_str(&format!("{}\t{form}\t_\t{upos}\t_\t{feats}\t{head}\t{deprel}\t_\t_\n", i + 1));
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,294 @@
+//! `tabula train-tagger` and `tabula tag`: the built-in UPOS (and FEATS) tagger.
+
+use super::eval::open;
+use super::output::Output;
+use super::CliError;
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+use tabula::conllu::{RawSentence, Reader};
+use tabula::tagger::train::{read_blocks, sentences, train, Accuracy};
+use tabula::tagger::{Decode, Tagger, TaggerError, TaggerModel, TaggerOptions};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DecodeArg {
+    /// Left to right, each word's best tag after the tags chosen before it.
+    Greedy,
+    /// The best tag sequence (second-order Viterbi): slower.
+    Viterbi,
+}
+
+impl From<DecodeArg> for Decode {
+    fn from(d: DecodeArg) -> Decode {
+        match d {
+            DecodeArg::Greedy => Decode::Greedy,
+            DecodeArg::Viterbi => Decode::Viterbi,
+        }
+    }
+}
+
+/// Arguments of `tabula train-tagger`.
+///
+/// Each epoch visits the training sentences in a random order (from
+/// --seed) and prints the training errors and, with --dev, the dev
+/// accuracy of the averaged model; the model of the best dev UPOS accuracy
+/// (else the last epoch) is written, atomically, to --output.
+#[derive(clap::Args)]
+pub struct TrainArgs {
+    /// Training treebank (CoNLL-U with gold UPOS, and FEATS with --feats; `-`: standard input).
+    train: PathBuf,
+    /// Where to write the tagger.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Development treebank, scored after every epoch.
+    #[arg(long)]
+    dev: Option<PathBuf>,
+    /// How training decodes, and `tabula tag`'s default.
+    #[arg(long, value_enum, default_value_t = DecodeArg::Greedy)]
+    decode: DecodeArg,
+    /// Also predict the FEATS column (one choice per attribute).
+    #[arg(long)]
+    feats: bool,
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    epochs: u32,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// log2 of the rows of the weight table.
+    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u32).range(4..=26))]
+    bits: u32,
+    /// The tag dictionary takes the words seen at least N times …
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
+    dictionary_min_count: u32,
+    /// … with one tag at least this share of the times (above 0.5, at most 1;
+    /// a value above 1 turns the dictionary off).
+    #[arg(long, value_name = "SHARE", default_value_t = 0.97)]
+    dictionary_min_share: f64,
+    /// Worker threads for the dev scores.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    threads: u32,
+}
+
+/// The training options of a `tabula train-tagger` command line.
+fn options(a: &TrainArgs) -> Result<TaggerOptions, CliError> {
+    if a.dictionary_min_share.is_nan() || a.dictionary_min_share <= 0.5 || !a.dictionary_min_share.is_finite() {
+        return Err(format!(
+            "--dictionary-min-share {}: a share above 0.5 (a dictionary word has one tag most of the time), or above 1 for no dictionary",
+            a.dictionary_min_share
+        )
+        .into());
+    }
+    Ok(TaggerOptions {
+        epochs: a.epochs as usize,
+        seed: a.seed,
+        bits: a.bits,
+        decode: a.decode.into(),
+        feats: a.feats,
+        // A share above 1 admits no word: no dictionary.
+        dictionary_min_count: if a.dictionary_min_share > 1.0 { u32::MAX } else { a.dictionary_min_count },
+        dictionary_min_share: a.dictionary_min_share.min(1.0),
+    })
+}
+
+/// Reads the sentences of a CoNLL-U file.
+fn read(path: &Path) -> Result<(Vec<tabula::tagger::train::TaggedSentence>, String), CliError> {
+    let (input, name) = open(path)?;
+    let blocks = read_blocks(input, &name)?;
+    Ok((sentences(&blocks, &name)?, name))
+}
+
+fn percent(a: &Accuracy, feats: bool) -> String {
+    if feats {
+        format!("UPOS {:.2}% FEATS {:.2}%", a.upos_percent(), a.feats_percent())
+    } else {
+        format!("UPOS {:.2}%", a.upos_percent())
+    }
+}
+
+pub fn run_train(args: TrainArgs) -> Result<ExitCode, CliError> {
+    let options = options(&args)?;
+    if args.train == Path::new("-") && args.dev.as_deref() == Some(Path::new("-")) {
+        return Err("only one of TRAIN and --dev can be standard input".into());
+    }
+    let inputs = [Some(&args.train), args.dev.as_ref()];
+    let mut output =
+        Output::create_apart(Some(&args.output), &inputs.iter().flatten().map(|p| p.as_path()).collect::<Vec<_>>())?;
+    let (data, name) = read(&args.train)?;
+    let dev = args.dev.as_deref().map(read).transpose()?;
+    let words: usize = data.iter().map(|s| s.forms.len()).sum();
+    eprintln!(
+        "{name}: {} sentences, {words} words; {} decoding, 2^{} rows{}",
+        data.len(),
+        options.decode,
+        options.bits,
+        if options.feats { ", UPOS and FEATS" } else { ", UPOS" }
+    );
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads as usize).build()?;
+    let feats = options.feats;
+    let start = Instant::now();
+    let trained = pool.install(|| {
+        train(&options, &data, &name, dev.as_ref().map(|(d, _)| d.as_slice()), &mut |r| {
+            let dev = r.dev.map_or(String::new(), |a| format!("; dev {}", percent(&a, feats)));
+            eprintln!(
+                "epoch {}: {:.2}% training errors{dev}{} ({:.1} s)",
+                r.epoch,
+                100.0 * r.errors as f64 / r.words.max(1) as f64,
+                if r.best && r.dev.is_some() { " *" } else { "" },
+                start.elapsed().as_secs_f64()
+            );
+        })
+    })?;
+    output.writer().write_all(&trained.model.to_bytes())?;
+    output.commit()?;
+    let dev = trained.dev.map_or(String::new(), |a| format!(": dev {}", percent(&a, feats)));
+    eprintln!(
+        "wrote {} (epoch {}{dev}; {} tags, {} words in the tag dictionary)",
+        args.output.display(),
+        trained.epoch,
+        trained.model.tags.len(),
+        trained.dictionary
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Arguments of `tabula tag`.
+///
+/// Only the UPOS column (and FEATS, for a tagger trained with --feats) of
+/// syntactic words changes; every other byte is copied. The output is the
+/// same for every --threads.
+#[derive(clap::Args)]
+pub struct TagArgs {
+    /// The tagger written by `tabula train-tagger`.
+    #[arg(long)]
+    tagger: PathBuf,
+    /// Input CoNLL-U file (FORM is read); `-` or nothing: standard input.
+    input: Option<PathBuf>,
+    /// Output file; `-` or nothing: standard output.
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Decoding [default: the tagger's, as trained].
+    #[arg(long, value_enum)]
+    decode: Option<DecodeArg>,
+    /// The input has gold UPOS (and FEATS): print the accuracy of the
+    /// predicted tags against them to standard error.
+    #[arg(long)]
+    eval: bool,
+    /// Worker threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    threads: u32,
+    /// Print sentences, tokens and tokens/s to standard error.
+    #[arg(long)]
+    stats: bool,
+}
+
+/// Sentences per parallel batch.
+const BATCH: usize = 4096;
+
+/// Loads a tagger, naming the file in errors.
+pub fn load(path: &Path) -> Result<TaggerModel, CliError> {
+    Ok(TaggerModel::load(path)?)
+}
+
+pub fn run_tag(args: TagArgs) -> Result<ExitCode, CliError> {
+    let input = args.input.as_deref().unwrap_or(Path::new("-"));
+    let mut sink = Output::create_apart(args.output.as_deref(), &[input, &args.tagger])?;
+    let model = load(&args.tagger)?;
+    let decode = args.decode.map_or(model.options.decode, Decode::from);
+    let (reader_input, file) = open(input)?;
+    let mut reader = Reader::new(reader_input, file.as_str());
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads as usize).build()?;
+    let start = Instant::now();
+    let (mut sentences, mut tokens) = (0u64, 0u64);
+    let mut total = Accuracy::default();
+    let mut batch: Vec<RawSentence> = Vec::with_capacity(BATCH);
+    loop {
+        batch.clear();
+        while batch.len() < BATCH {
+            match reader.next_raw() {
+                Some(Ok(raw)) => batch.push(raw),
+                Some(Err(e)) => return Err(e.into()),
+                None => break,
+            }
+        }
+        if batch.is_empty() {
+            break;
+        }
+        let outputs: Vec<Result<(Vec<u8>, usize), TaggerError>> = pool.install(|| {
+            batch
+                .par_iter()
+                .map_init(
+                    || Tagger::new(&model, decode),
+                    |t, raw| {
+                        let mut out = Vec::with_capacity(raw.text.len() + 16);
+                        t.tag_block(raw, &file, &mut out).map(|n| (out, n))
+                    },
+                )
+                .collect()
+        });
+        if args.eval {
+            let gold = tabula::tagger::train::sentences(&batch, &file)?;
+            let tagged: Vec<RawSentence> = outputs
+                .iter()
+                .zip(&batch)
+                .filter_map(|(o, raw)| {
+                    o.as_ref().ok().map(|(t, _)| RawSentence { text: t.clone(), first_line: raw.first_line })
+                })
+                .collect();
+            let predicted = tabula::tagger::train::sentences(&tagged, &file)?;
+            total = total_add(total, compare(&gold, &predicted, model.feats.is_some()));
+        }
+        let out = sink.writer();
+        for o in outputs {
+            let (bytes, words) = o?;
+            out.write_all(&bytes)?;
+            if words > 0 {
+                sentences += 1;
+                tokens += words as u64;
+            }
+        }
+    }
+    sink.commit()?;
+    let seconds = start.elapsed().as_secs_f64();
+    if args.eval {
+        eprintln!("{file}: {} words: {}", total.words, percent(&total, model.feats.is_some()));
+    }
+    if args.stats {
+        eprintln!(
+            "{sentences} sentences, {tokens} tokens in {seconds:.2} s ({:.0} tokens/s, {} threads, {decode})",
+            tokens as f64 / seconds.max(1e-9),
+            args.threads
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn total_add(a: Accuracy, b: Accuracy) -> Accuracy {
+    Accuracy { words: a.words + b.words, upos: a.upos + b.upos, feats: a.feats + b.feats }
+}
+
+/// Accuracy of `predicted` against `gold` (the same sentences): UPOS, and
+/// the whole FEATS (as a set of pairs) if `feats`.
+fn compare(
+    gold: &[tabula::tagger::train::TaggedSentence],
+    predicted: &[tabula::tagger::train::TaggedSentence],
+    feats: bool,
+) -> Accuracy {
+    let mut a = Accuracy::default();
+    let pairs = |f: &str| -> std::collections::BTreeSet<String> {
+        if f == "_" {
+            Default::default()
+        } else {
+            f.split('|').map(str::to_owned).collect()
+        }
+    };
+    for (g, p) in gold.iter().zip(predicted) {
+        for i in 0..g.forms.len() {
+            a.words += 1;
+            a.upos += u64::from(g.upos[i] == p.upos[i]);
+            if feats {
+                a.feats += u64::from(pairs(&g.feats[i]) == pairs(&p.feats[i]));
+            }
+        }
+    }
+    a
+}

@@ -1,0 +1,149 @@
+//! The tagger (issue 21, item 3) on a toy treebank it can learn perfectly:
+//! training, greedy and Viterbi decoding, FEATS, the tag dictionary, the
+//! file (round trip, and every kind of damage refused), tagging a block
+//! (only UPOS and FEATS change), jackknifing.
+
+mod common;
+
+use common::toy_treebank;
+use tabula::conllu::RawSentence;
+use tabula::tagger::train::{accuracy, folds, jackknife, read_blocks, sentences, train, TaggedSentence};
+use tabula::tagger::{Decode, Tagger, TaggerError, TaggerModel, TaggerOptions};
+
+fn data(text: &str) -> (Vec<RawSentence>, Vec<TaggedSentence>) {
+    let blocks = read_blocks(text.as_bytes(), "toy").unwrap();
+    let s = sentences(&blocks, "toy").unwrap();
+    (blocks, s)
+}
+
+fn options(decode: Decode, feats: bool) -> TaggerOptions {
+    TaggerOptions { epochs: 8, bits: 12, decode, feats, dictionary_min_count: 5, ..TaggerOptions::default() }
+}
+
+#[test]
+fn the_toy_treebank_is_learnt_perfectly_greedy_and_viterbi_with_feats() {
+    let (_, train_set) = data(&toy_treebank(300, 1));
+    let (_, test_set) = data(&toy_treebank(100, 2));
+    for decode in [Decode::Greedy, Decode::Viterbi] {
+        for feats in [false, true] {
+            let trained = train(&options(decode, feats), &train_set, "toy", Some(&test_set), &mut |_| {}).unwrap();
+            let model = &trained.model;
+            assert_eq!(model.tags, ["ADJ", "DET", "NOUN", "PROPN", "PUNCT", "VERB"]);
+            // Frequent unambiguous words are in the dictionary; `watch` and `saw` are not.
+            let dict: Vec<&str> = model.dictionary.iter().map(|(f, _)| f.as_str()).collect();
+            assert!(dict.contains(&"the") && dict.contains(&".") && !dict.contains(&"watch") && !dict.contains(&"saw"));
+            for (set, name) in [(&train_set, "train"), (&test_set, "test")] {
+                for d in [Decode::Greedy, Decode::Viterbi] {
+                    let a = accuracy(model, d, set);
+                    assert_eq!(a.upos, a.words, "{decode}-trained, {d} decoding, {name}, feats {feats}");
+                    if feats {
+                        assert_eq!(a.feats, a.words, "{decode}-trained, {d}, {name}: FEATS");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn tagging_a_block_changes_upos_and_feats_only() {
+    let text = toy_treebank(50, 3);
+    let (blocks, set) = data(&text);
+    let trained = train(&options(Decode::Greedy, true), &set, "toy", None, &mut |_| {}).unwrap();
+    // Blank the tags, and add a comment, a multiword token and CRLF.
+    let blank = "# text = Dogs watch the saw.\r\n1-2\tDogswatch\t_\t_\t_\t_\t_\t_\t_\t_\r\n\
+                 1\tdogs\tdog\t_\tX1\t_\t2\tnsubj\t_\tM=1\r\n2\twatch\t_\t_\t_\tFoo=Bar\t0\troot\t_\t_\r\n\
+                 3\tthe\t_\t_\t_\t_\t4\tdet\t_\t_\r\n4\tsaw\t_\t_\t_\t_\t2\tobj\t_\t_\r\n5\t.\t_\t_\t_\t_\t2\tpunct\t_\t_\r\n\r\n";
+    let raw = RawSentence { text: blank.as_bytes().to_vec(), first_line: 1 };
+    let mut out = Vec::new();
+    let mut tagger = Tagger::new(&trained.model, Decode::Greedy);
+    assert_eq!(tagger.tag_block(&raw, "mem", &mut out).unwrap(), 5);
+    let want = "# text = Dogs watch the saw.\r\n1-2\tDogswatch\t_\t_\t_\t_\t_\t_\t_\t_\r\n\
+                1\tdogs\tdog\tNOUN\tX1\tNumber=Plur\t2\tnsubj\t_\tM=1\r\n2\twatch\t_\tVERB\t_\tTense=Pres\t0\troot\t_\t_\r\n\
+                3\tthe\t_\tDET\t_\tDefinite=Def\t4\tdet\t_\t_\r\n4\tsaw\t_\tNOUN\t_\tNumber=Sing\t2\tobj\t_\t_\r\n\
+                5\t.\t_\tPUNCT\t_\t_\t2\tpunct\t_\t_\r\n\r\n";
+    assert_eq!(String::from_utf8(out).unwrap(), want);
+    // A UPOS-only tagger keeps FEATS as it is.
+    let upos_only = train(&options(Decode::Greedy, false), &set, "toy", None, &mut |_| {}).unwrap();
+    let mut out = Vec::new();
+    Tagger::new(&upos_only.model, Decode::Greedy).tag_block(&blocks[0], "toy", &mut out).unwrap();
+    assert_eq!(out, blocks[0].text);
+}
+
+#[test]
+fn the_file_round_trips_and_damage_is_refused() {
+    let (_, set) = data(&toy_treebank(60, 4));
+    for feats in [false, true] {
+        let model = train(&options(Decode::Viterbi, feats), &set, "toy", None, &mut |_| {}).unwrap().model;
+        let bytes = model.to_bytes();
+        let back = TaggerModel::from_bytes(&bytes).unwrap();
+        assert_eq!(back, model);
+        assert_eq!(back.options.decode, Decode::Viterbi);
+        assert_eq!(back.to_bytes(), bytes);
+        // Truncated anywhere: an error, never a panic.
+        for cut in (0..bytes.len()).step_by(97).chain([bytes.len() - 1]) {
+            assert!(TaggerModel::from_bytes(&bytes[..cut]).is_err(), "cut at {cut}");
+        }
+        assert!(matches!(TaggerModel::from_bytes(&bytes[..bytes.len() - 3]), Err(TaggerError::Truncated)));
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(matches!(TaggerModel::from_bytes(&longer), Err(TaggerError::Corrupt(m)) if m.contains("trailing")));
+        let mut flipped = bytes.clone();
+        let at = bytes.len() - 20;
+        flipped[at] ^= 1;
+        assert!(matches!(TaggerModel::from_bytes(&flipped), Err(TaggerError::Corrupt(m)) if m.contains("checksum")));
+        assert!(matches!(TaggerModel::from_bytes(b"TABULA-PARSER-MODEL\n"), Err(TaggerError::Foreign)));
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let v2 = text.replacen("version 1", "version 9", 1);
+        assert!(matches!(TaggerModel::from_bytes(v2.as_bytes()), Err(TaggerError::Version { .. })));
+        let f2 = text.replacen("features tagger-v1", "features tagger-v0", 1);
+        assert!(matches!(TaggerModel::from_bytes(f2.as_bytes()), Err(TaggerError::Features { .. })));
+    }
+}
+
+#[test]
+fn jackknifing_tags_every_block_once_with_taggers_that_did_not_see_it() {
+    let text = toy_treebank(90, 5);
+    let (blocks, set) = data(&text);
+    let o = options(Decode::Greedy, false);
+    let mut trained_folds = Vec::new();
+    let tagged = jackknife(&blocks, "toy", 3, &o, &mut |f, t| trained_folds.push((f, t.model.tags.len()))).unwrap();
+    assert_eq!(trained_folds, [(1, 6), (2, 6), (3, 6)]);
+    assert_eq!(tagged.len(), blocks.len());
+    // Same blocks, same lines; the toy grammar is learnt from two thirds.
+    for (t, b) in tagged.iter().zip(&blocks) {
+        assert_eq!(t.first_line, b.first_line);
+        assert_eq!(t.text, b.text);
+    }
+    let _ = set;
+    // A tag only the first fold has: its taggers never saw it, so the
+    // jackknifed first fold cannot have it, while the other folds' taggers
+    // (trained with the first fold) keep the rest right.
+    let marked = text.replacen("\tball\t_\tNOUN\t", "\tball\t_\tSYM\t", 1);
+    assert_ne!(marked, text);
+    let (blocks, _) = data(&marked);
+    let first = blocks.iter().position(|b| String::from_utf8_lossy(&b.text).contains("SYM")).unwrap();
+    assert!(first < 30, "the mark is in the first fold");
+    let tagged = jackknife(&blocks, "toy", 3, &o, &mut |_, _| {}).unwrap();
+    assert!(!String::from_utf8_lossy(&tagged[first].text).contains("SYM"));
+    for (i, (t, b)) in tagged.iter().zip(&blocks).enumerate() {
+        if i != first {
+            assert_eq!(t.text, b.text, "block {i}");
+        }
+    }
+    // The folds cover the blocks once each.
+    let f = folds(blocks.len(), 3);
+    assert_eq!(f, [0..30, 30..60, 60..90]);
+    assert!(jackknife(&blocks, "toy", 1, &o, &mut |_, _| {}).is_err());
+    assert!(jackknife(&blocks[..2], "toy", 3, &o, &mut |_, _| {}).is_err());
+}
+
+#[test]
+fn training_refuses_words_without_upos_naming_the_line() {
+    let text = "1\ta\t_\tDET\t_\t_\t2\tdet\t_\t_\n2\tdog\t_\t_\t_\t_\t0\troot\t_\t_\n\n";
+    let (_, set) = data(text);
+    let e = train(&TaggerOptions::default(), &set, "x.conllu", None, &mut |_| {}).unwrap_err();
+    assert_eq!(e.to_string(), "x.conllu:2: UPOS is `_`: a tagger trains on words with gold UPOS");
+    let e = train(&TaggerOptions::default(), &[], "x.conllu", None, &mut |_| {}).unwrap_err();
+    assert_eq!(e.to_string(), "x.conllu: no training sentence");
+}
