@@ -202,7 +202,7 @@ fn mapping(system: System) -> Option<&'static dyn TerminalMapping> {
         System::ArcStandard | System::LrSpine => None,
         System::ArcHybrid => Some(&HybridMapping),
         System::ArcEager => Some(&EagerMapping),
-        System::Attardi => None,
+        System::Attardi | System::ArcEagerNm => None,
     }
 }
 

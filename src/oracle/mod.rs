@@ -28,6 +28,7 @@
 //! the configuration's system and the [`Algorithm`].
 
 pub mod arc_eager;
+pub mod arc_eager_nm;
 pub mod arc_hybrid;
 pub mod arc_standard;
 pub mod attardi;
@@ -181,7 +182,7 @@ pub enum OracleError {
     UnknownStrategy(String),
     #[error("unknown algorithm `{0}` (expected cubic, quadratic, linear, auto, goldberg or tabular)")]
     UnknownAlgorithm(String),
-    #[error("unknown system `{0}` (expected arc-standard, arc-hybrid, arc-eager, lr-spine or attardi)")]
+    #[error("unknown system `{0}` (expected arc-standard, arc-hybrid, arc-eager, lr-spine, attardi or arc-eager-nm)")]
     UnknownSystem(String),
     #[error("unknown step `{step}` for {system} (expected {expected})")]
     UnknownStep { step: String, system: System, expected: String },
@@ -243,6 +244,8 @@ pub struct Oracle<'g> {
     pub(crate) closed_form: ClosedForm,
     /// Attardi's tabular oracle.
     attardi: attardi::tabular::TabularOracle,
+    /// The table of non-monotonic arc-eager.
+    eager_nm: arc_eager_nm::tabular::TabularOracle,
 }
 
 impl Oracle<'static> {
@@ -274,6 +277,7 @@ impl<'g> Oracle<'g> {
             eager: GrammarOracle::embedded(&arc_eager::grammar::EagerMapping),
             closed_form: ClosedForm::new(&arc_hybrid::closed_form::HybridFormulas),
             attardi: attardi::tabular::TabularOracle::new(),
+            eager_nm: arc_eager_nm::tabular::TabularOracle::new(),
         }
     }
 
@@ -286,6 +290,7 @@ impl<'g> Oracle<'g> {
             System::ArcStandard => unreachable!("arc-standard's grammar oracle is the cubic oracle"),
             System::LrSpine => unreachable!("LR-spine has no grammar oracle"),
             System::Attardi => unreachable!("Attardi has no grammar oracle"),
+            System::ArcEagerNm => unreachable!("arc-eager-nm has no grammar oracle"),
         }
         self
     }
@@ -302,7 +307,7 @@ impl<'g> Oracle<'g> {
     pub fn resolve_for(system: System, algorithm: Algorithm, gold: &DepTree) -> Algorithm {
         match algorithm {
             Algorithm::Auto if system == System::LrSpine => Algorithm::Goldberg,
-            Algorithm::Auto if system == System::Attardi => Algorithm::Tabular,
+            Algorithm::Auto if matches!(system, System::Attardi | System::ArcEagerNm) => Algorithm::Tabular,
             Algorithm::Auto if gold.is_projective() => Algorithm::Linear,
             Algorithm::Auto => Algorithm::Cubic,
             a => a,
@@ -315,7 +320,7 @@ impl<'g> Oracle<'g> {
             System::ArcStandard => &[Algorithm::Cubic, Algorithm::Quadratic, Algorithm::Linear, Algorithm::Goldberg],
             System::ArcHybrid | System::ArcEager => &[Algorithm::Cubic, Algorithm::Linear],
             System::LrSpine => &[Algorithm::Goldberg],
-            System::Attardi => &[Algorithm::Tabular],
+            System::Attardi | System::ArcEagerNm => &[Algorithm::Tabular],
         }
     }
 
@@ -337,7 +342,7 @@ impl<'g> Oracle<'g> {
             System::ArcStandard | System::LrSpine => None,
             System::ArcHybrid => Some(&arc_hybrid::closed_form::HybridFormulas),
             System::ArcEager => Some(&arc_eager::closed_form::EagerFormulas),
-            System::Attardi => None,
+            System::Attardi | System::ArcEagerNm => None,
         }
     }
 
@@ -354,7 +359,7 @@ impl<'g> Oracle<'g> {
         }
         let not_none = strategy != Strategy::None;
         match system {
-            System::Attardi if not_none => Err(OracleError::OnlyStrategyNone { system, strategy }),
+            System::Attardi | System::ArcEagerNm if not_none => Err(OracleError::OnlyStrategyNone { system, strategy }),
             System::LrSpine if not_none => {
                 Err(OracleError::StrategyNotOffered { algorithm: Algorithm::Goldberg, strategy })
             }
@@ -407,6 +412,7 @@ impl<'g> Oracle<'g> {
         Self::check_support(system, strategy, algorithm)?;
         match system {
             System::Attardi => self.attardi.scores(config, gold),
+            System::ArcEagerNm => self.eager_nm.scores(config, gold),
             System::ArcStandard => match algorithm {
                 Algorithm::Cubic => self.cubic.scores(config, gold, strategy),
                 Algorithm::Quadratic => self.quadratic.scores(config, gold, strategy),
@@ -487,7 +493,7 @@ impl Oracle<'_> {
     /// step under [`canonical_step`]'s tie-break (LR-spine, Attardi: the
     /// systems without a closed form for their canonical computation).
     pub fn has_canonical_tie_break(system: System) -> bool {
-        matches!(system, System::LrSpine | System::Attardi)
+        matches!(system, System::LrSpine | System::Attardi | System::ArcEagerNm)
     }
 }
 
