@@ -7,15 +7,18 @@
 //!   unmemoised enumeration of every computation (n ≤ 4), so that arcs
 //!   built and then replaced do not count;
 //! * the tabular oracle equals the brute force on every reachable
-//!   configuration of every gold tree with n ≤ 6 (n = 7 with
-//!   `TABULA_NM_MAX_N=7`), and on random configurations of random trees up
-//!   to n = 10;
+//!   configuration of every gold tree with n ≤ 5 and every projective one
+//!   with n = 6 (every tree of n words by hand: the ignored test with
+//!   `TABULA_NM_N=n`), and on random configurations of random trees up to
+//!   n = 10;
 //! * `Configuration::with_arcs` / `with_unshifted` accept every reachable
 //!   configuration (n ≤ 5).
 
 mod common;
 
-use common::{against_brute_force, all_trees, random_tree, reachable_configurations_by, reachable_with_arcs};
+use common::{
+    against_brute_force, all_trees, projective_trees, random_tree, reachable_configurations_by, reachable_with_arcs,
+};
 use rand::{Rng, SeedableRng};
 use tabula::oracle::arc_eager_nm::potential;
 use tabula::oracle::exhaustive::Exhaustive;
@@ -90,20 +93,50 @@ fn the_brute_force_counts_the_gold_arcs_of_the_final_tree() {
     assert!(checked > 10_000, "only {checked}");
 }
 
-fn tabular_equals_brute_force(max_n: usize) -> usize {
-    against_brute_force(1..=max_n, configurations, all_trees, |oracle, gold, c, want| {
+fn tabular_equals_brute_force(max_n: usize, trees: impl Fn(usize) -> Vec<DepTree>) -> usize {
+    tabular_equals_brute_force_with(1..=max_n, trees)
+}
+
+fn tabular_equals_brute_force_with(
+    sizes: std::ops::RangeInclusive<usize>,
+    trees: impl Fn(usize) -> Vec<DepTree>,
+) -> usize {
+    against_brute_force(sizes, configurations, trees, |oracle, gold, c, want| {
         let got = oracle.scores(c, gold, Strategy::None, Algorithm::Tabular).unwrap();
         assert_eq!(got, want, "gold {gold:?}, {c:?}");
     })
 }
 
 #[test]
-fn the_tabular_oracle_equals_the_brute_force_on_all_trees_up_to_6() {
-    let max_n = std::env::var("TABULA_NM_MAX_N").ok().and_then(|v| v.parse().ok()).unwrap_or(6);
-    let start = std::time::Instant::now();
-    let checked = tabular_equals_brute_force(max_n);
-    eprintln!("n ≤ {max_n}: {checked} (tree, configuration) pairs in {:.1?}", start.elapsed());
+fn the_tabular_oracle_equals_the_brute_force_on_all_trees_up_to_5() {
+    assert!(tabular_equals_brute_force(5, all_trees) > 600_000);
+}
+
+#[test]
+fn the_tabular_oracle_equals_the_brute_force_on_all_projective_trees_of_6() {
+    let projective = |n| projective_trees(n).to_vec();
+    let checked = against_brute_force(6..=6, configurations, projective, |oracle, gold, c, want| {
+        let got = oracle.scores(c, gold, Strategy::None, Algorithm::Tabular).unwrap();
+        assert_eq!(got, want, "gold {gold:?}, {c:?}");
+    });
     assert!(checked > 1_000_000, "only {checked}");
+}
+
+/// By hand (about 2 minutes for n = 6 on two busy cores; see
+/// `docs/systems.md` for n = 7): every tree of `TABULA_NM_N` words.
+#[test]
+#[ignore]
+fn by_hand_the_tabular_oracle_equals_the_brute_force_on_all_trees_of_n() {
+    let n = std::env::var("TABULA_NM_N").ok().and_then(|v| v.parse().ok()).unwrap_or(6);
+    let trees =
+        |n| if std::env::var("TABULA_NM_PROJECTIVE").is_ok() { projective_trees(n).to_vec() } else { all_trees(n) };
+    let start = std::time::Instant::now();
+    let checked = tabular_equals_brute_force_with(n..=n, trees);
+    eprintln!(
+        "n = {n}: {} configurations, {checked} (tree, configuration) pairs in {:.1?}",
+        configurations(n).len(),
+        start.elapsed()
+    );
 }
 
 #[test]
@@ -111,7 +144,7 @@ fn the_tabular_oracle_equals_the_brute_force_on_random_trees_up_to_10() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(20);
     let mut oracle = Oracle::new();
     let mut checked = 0;
-    for _ in 0..300 {
+    for _ in 0..100 {
         let n = rng.gen_range(7..=10);
         let gold = random_tree(n, 0.2, &mut rng);
         let mut brute = Exhaustive::new(&gold, Strategy::None);
@@ -126,7 +159,7 @@ fn the_tabular_oracle_equals_the_brute_force_on_random_trees_up_to_10() {
             c.apply(steps[rng.gen_range(0..steps.len())]).unwrap();
         }
     }
-    assert!(checked > 3_000, "only {checked}");
+    assert!(checked > 1_000, "only {checked}");
 }
 
 #[test]

@@ -51,7 +51,7 @@ fn settings(system: &str, strategy: Option<&str>, algorithm: &str) -> PyResult<(
 /// `tabula train`).
 fn default_strategy(system: System) -> Strategy {
     match system {
-        System::LrSpine | System::Attardi => Strategy::None,
+        System::LrSpine | System::Attardi | System::ArcEagerNm => Strategy::None,
         _ => Strategy::Lbr,
     }
 }

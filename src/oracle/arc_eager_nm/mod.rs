@@ -66,9 +66,7 @@ impl TransitionSystem for ArcEagerNm {
             Step::Shift => None,
             Step::LeftArc => Some((c.next_input().expect("applicable"), s0)),
             Step::RightArc => Some((s0, c.next_input().expect("applicable"))),
-            Step::Reduce => {
-                (c.heads[s0] == DepTree::NO_HEAD && c.next_input().is_some()).then(|| (c.below_top(1), s0))
-            }
+            Step::Reduce => (c.heads[s0] == DepTree::NO_HEAD && c.next_input().is_some()).then(|| (c.below_top(1), s0)),
             _ => unreachable!("not an arc-eager-nm step: {step}"),
         }
     }
