@@ -123,13 +123,27 @@ fn the_tabular_oracle_equals_the_brute_force_on_all_projective_trees_of_6() {
 }
 
 /// By hand (about 2 minutes for n = 6 on two busy cores; see
-/// `docs/systems.md` for n = 7): every tree of `TABULA_NM_N` words.
+/// `docs/systems.md` for n = 7): every tree of `TABULA_NM_N` words
+/// (or a part of them, see below).
 #[test]
 #[ignore]
 fn by_hand_the_tabular_oracle_equals_the_brute_force_on_all_trees_of_n() {
     let n = std::env::var("TABULA_NM_N").ok().and_then(|v| v.parse().ok()).unwrap_or(6);
-    let trees =
-        |n| if std::env::var("TABULA_NM_PROJECTIVE").is_ok() { projective_trees(n).to_vec() } else { all_trees(n) };
+    // TABULA_NM_PROJECTIVE: the projective trees only; TABULA_NM_SAMPLE=k: every
+    // (len / k)-th non-projective tree in the order of `all_trees`.
+    let trees = |n| {
+        if std::env::var("TABULA_NM_PROJECTIVE").is_ok() {
+            return projective_trees(n).to_vec();
+        }
+        match std::env::var("TABULA_NM_SAMPLE").ok().and_then(|v| v.parse::<usize>().ok()) {
+            Some(k) => {
+                let all: Vec<DepTree> = all_trees(n).into_iter().filter(|t| !t.is_projective()).collect();
+                let stride = (all.len() / k.max(1)).max(1);
+                all.into_iter().step_by(stride).collect()
+            }
+            None => all_trees(n),
+        }
+    };
     let start = std::time::Instant::now();
     let checked = tabular_equals_brute_force_with(n..=n, trees);
     eprintln!(
@@ -176,5 +190,65 @@ fn the_checked_constructors_accept_every_reachable_configuration() {
             };
             assert_eq!(rebuilt.as_ref(), Ok(&c), "{c:?}");
         }
+    }
+}
+
+#[test]
+fn the_oracle_command_reads_an_unshifted_word_and_answers_as_the_library() {
+    // Gold 1 <- 0, 2 <- 3, 3 <- 1. After an unshift of 3 (which took 2 as a left dependent),
+    // `right_arc` 1 -> 3 keeps both reachable gold arcs; `shift` is not applicable.
+    let line = r#"{"system":"arc-eager-nm","stack":[0,1],"buffer":[],"unshifted":3,"arcs":[[3,2]],"gold":[0,3,1]}"#;
+    let o = common::tabula_with_stdin(&["oracle"], line);
+    assert!(o.status.success(), "{}", common::stderr_of(&o));
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.contains(r#""steps":{"shift":null,"left_arc":0,"right_arc":2,"reduce":1},"optimal":["right_arc"]"#), "{out}");
+    let c = Configuration::with_unshifted(NM, &[0, 1], 3, &[(3, 2)], 3).unwrap();
+    let gold = DepTree::from_heads(&[0, 3, 1]).unwrap();
+    assert_eq!(Oracle::new().scores(&c, &gold, Strategy::None, Algorithm::Auto).unwrap().optimal(), [Step::RightArc]);
+
+    for (line, message) in [
+        (
+            r#"{"system":"arc-eager-nm","stack":[0,1],"buffer":[3],"unshifted":3,"arcs":[[3,2]],"gold":[0,3,1]}"#,
+            "`unshifted` is the whole remaining input: `buffer` must then be []",
+        ),
+        (
+            r#"{"system":"arc-eager","stack":[0,1],"buffer":[],"unshifted":3,"arcs":[[3,2]],"gold":[0,3,1]}"#,
+            "the arcs are inconsistent with this arc-eager configuration: only arc-eager-nm moves a word back onto the input (unshift)",
+        ),
+        (
+            r#"{"system":"arc-eager-nm","stack":[0,1],"buffer":[],"unshifted":3,"arcs":[[3,2],[1,3]],"gold":[0,3,1]}"#,
+            "the arcs are inconsistent with this arc-eager-nm configuration: arc 1 -> 3: the first remaining word has no head yet",
+        ),
+        (
+            r#"{"system":"arc-eager-nm","stack":[0],"buffer":[1,2,3],"gold":[0,3,1],"strategy":"lbr"}"#,
+            "strategy lbr is not available for arc-eager-nm: its oracle scores every computation (use --strategy none)",
+        ),
+    ] {
+        let o = common::tabula_with_stdin(&["oracle"], line);
+        assert_eq!(o.status.code(), Some(1));
+        assert_eq!(common::stderr_of(&o), format!("line 1: {message}\nerror: 1 bad line\n"), "{line}");
+    }
+}
+
+#[test]
+fn a_parser_trains_and_parses_with_arc_eager_nm() {
+    let dir = common::scratch_in("arc_eager_nm", "train");
+    // Two sentences, the second non-projective (2 -> 4 crosses 1 -> 3).
+    let text = "1\tThe\t_\tDET\t_\t_\t2\tdet\t_\t_\n2\tdog\t_\tNOUN\t_\t_\t3\tnsubj\t_\t_\n\
+                3\tbarks\t_\tVERB\t_\t_\t0\troot\t_\t_\n4\t.\t_\tPUNCT\t_\t_\t3\tpunct\t_\t_\n\n\
+                1\tSaw\t_\tVERB\t_\t_\t0\troot\t_\t_\n2\tdogs\t_\tNOUN\t_\t_\t1\tobj\t_\t_\n\
+                3\tyesterday\t_\tADV\t_\t_\t1\tadvmod\t_\t_\n4\tbarking\t_\tVERB\t_\t_\t2\tacl\t_\t_\n\n";
+    std::fs::write(dir.join("data.conllu"), text).unwrap();
+    let data = "data.conllu";
+    for oracle in ["static", "dynamic"] {
+        let o = common::tabula_in(
+            &dir,
+            &["train", data, "-o", "m.bin", "--system", "arc-eager-nm", "--oracle", oracle, "--epochs", "2"],
+        );
+        assert!(o.status.success(), "{oracle}: {}", common::stderr_of(&o));
+        let o = common::tabula_in(&dir, &["parse", "--model", "m.bin", data, "-o", "out.conllu"]);
+        assert!(o.status.success(), "{oracle}: {}", common::stderr_of(&o));
+        let parsed = std::fs::read_to_string(dir.join("out.conllu")).unwrap();
+        assert_eq!(parsed.lines().filter(|l| l.starts_with(|c: char| c.is_ascii_digit())).count(), 8, "{parsed}");
     }
 }
