@@ -201,7 +201,10 @@ fn the_oracle_command_reads_an_unshifted_word_and_answers_as_the_library() {
     let o = common::tabula_with_stdin(&["oracle"], line);
     assert!(o.status.success(), "{}", common::stderr_of(&o));
     let out = String::from_utf8(o.stdout).unwrap();
-    assert!(out.contains(r#""steps":{"shift":null,"left_arc":0,"right_arc":2,"reduce":1},"optimal":["right_arc"]"#), "{out}");
+    assert!(
+        out.contains(r#""steps":{"shift":null,"left_arc":0,"right_arc":2,"reduce":1},"optimal":["right_arc"]"#),
+        "{out}"
+    );
     let c = Configuration::with_unshifted(NM, &[0, 1], 3, &[(3, 2)], 3).unwrap();
     let gold = DepTree::from_heads(&[0, 3, 1]).unwrap();
     assert_eq!(Oracle::new().scores(&c, &gold, Strategy::None, Algorithm::Auto).unwrap().optimal(), [Step::RightArc]);

@@ -456,6 +456,9 @@ impl<'g> Oracle<'g> {
     /// configurations, an applicable step). O(n) (arc-standard: not
     /// available).
     ///
+    /// Arc-eager-nm: the same, preferring an optimal step that builds a gold
+    /// arc, then one that builds none (a wrong arc last: it would be replaced).
+    ///
     /// LR-spine and Attardi have no closed form: their static oracle is the
     /// dynamic oracle's optimal step under the fixed tie-break of
     /// [`canonical_step`] (one canonical computation per gold tree; every
@@ -473,6 +476,21 @@ impl<'g> Oracle<'g> {
                 return Err(OracleError::Final);
             }
             let scores = self.scores(config, gold, Strategy::None, Algorithm::Auto)?;
+            if system == System::ArcEagerNm {
+                // Non-monotonic: an optimal step may build a wrong arc that a later one
+                // replaces; the canonical computation builds gold arcs first, then steps
+                // without an arc, a wrong arc only when nothing else is optimal.
+                let best = scores.best().ok_or(OracleError::Final)?;
+                let kind = |s: Step| match config.arc(s) {
+                    Some((h, d)) if gold.has_arc(h, d) => 0,
+                    None => 1,
+                    Some(_) => 2,
+                };
+                let optimal: Vec<Step> = scores.iter().filter(|&(_, v)| v == best).map(|(s, _)| s).collect();
+                let first = optimal.iter().map(|&s| kind(s)).min().ok_or(OracleError::Final)?;
+                let pick = optimal.into_iter().filter(|&s| kind(s) == first).map(|s| (s, Some(best)));
+                return canonical_step(&StepScores::new(&pick.collect::<Vec<_>>())).ok_or(OracleError::Final);
+            }
             return canonical_step(&scores).ok_or(OracleError::Final);
         }
         let formulas = Self::formulas(system).ok_or(OracleError::UnsupportedAlgorithm {
