@@ -172,9 +172,9 @@ impl TabularOracle {
                 }
                 self.cr[at(i, j)] = cr.max(NONE);
                 let mut cl = NONE;
-                for m in i..j {
+                for (m, &kind) in kinds.iter().enumerate().take(j).skip(i) {
                     // m is j's dependent; cl[i][m] its left half.
-                    let stack_word = matches!(kinds[m], Kind::Headed | Kind::Headless);
+                    let stack_word = matches!(kind, Kind::Headed | Kind::Headless);
                     if stack_word && i < m {
                         continue;
                     }
