@@ -211,3 +211,34 @@ def test_systems_and_per_system_default_strategies():
     for step in ["shift", "shift", "shift", "right_arc_1", "shift"]:
         s.apply(step)
     assert "right_arc_2" in s.scores()
+
+
+def test_arc_eager_nm_configuration_after_an_unshift():
+    """Non-monotonic arc-eager (Honnibal & Johnson 2015): after an unshift the
+    word moved back is the whole input (`buffer` is []); it is checked,
+    scored and pickled with it."""
+    import pickle
+
+    c = tp.Configuration([0, 1], [], 3, system="arc-eager-nm", arcs=[(3, 2)], unshifted=3)
+    assert (c.buffer, c.unshifted) == ([], 3)
+    assert c.applicable_steps() == ["left_arc", "right_arc", "reduce"]
+    assert pickle.loads(pickle.dumps(c)) == c
+    assert "unshifted=3" in repr(c)
+    oracle = tp.Oracle("arc-eager-nm")
+    assert oracle.strategy == "none"
+    gold = [0, 3, 1]
+    assert oracle.scores([0, 1], [], gold, [(3, 2)], unshifted=3) == {
+        "shift": None,
+        "left_arc": 0,
+        "right_arc": 2,
+        "reduce": 1,
+    }
+    assert oracle.optimal_at(c, gold) == ["right_arc"]
+    with pytest.raises(ValueError, match="`buffer` must then be"):
+        tp.Configuration([0, 1], [3], 3, system="arc-eager-nm", arcs=[(3, 2)], unshifted=3)
+    # Reached by steps: shift 1, shift 2, left_arc 3 -> 2, shift 3, then reduce unshifts 3.
+    d = tp.Configuration.initial(3, "arc-eager-nm")
+    for step in ["shift", "shift", "left_arc", "shift"]:
+        d.apply(step)
+    d.apply("reduce")  # 3 has no head and the input is empty: unshift
+    assert (d.stack, d.buffer, d.unshifted) == ([0, 1], [], 3)
