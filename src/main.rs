@@ -182,11 +182,14 @@ const ORACLE_HELP: &str = "\
 Input: one JSON object per line (blank lines are skipped):
   stack     the stack a0 ... ak: node numbers from the root 0, increasing
   buffer    the remaining input b1 ... bm: a suffix of the words 1 ... n
+  unshifted optional (arc-eager-nm): the word an unshift moved back onto the
+            empty input, which is then the whole input (`buffer` must be [])
   gold      the heads of words 1 ... n (0: the root), as in CoNLL-U's HEAD
             column; a leading -1 (the root's slot: gold[d] = head of d) is read too
   arcs      optional, [[head, dependent], ...]: the arcs built so far (arc-eager
-            needs them when the stack holds more than the root)
-  system    optional: arc-standard, arc-hybrid, arc-eager, lr-spine or attardi
+            and arc-eager-nm need them when the stack holds more than the root)
+  system    optional: arc-standard, arc-hybrid, arc-eager, lr-spine, attardi or
+            arc-eager-nm
             (else --system)
   strategy  optional (else --strategy): none (every computation), lbr (the top of
             the stack and the input words take their left children before their

@@ -149,7 +149,12 @@ fn an_unbounded_beam_returns_the_best_derivation() {
     let mut rng = ChaCha8Rng::seed_from_u64(12);
     let mut checked = 0;
     for (system, root) in layouts() {
-        let max_n = if matches!(system, System::Attardi | System::LrSpine) { 4 } else { 5 };
+        // Arc-eager-nm: unshifts and repairs multiply the derivations.
+        let max_n = match system {
+            System::Attardi | System::LrSpine => 4,
+            System::ArcEagerNm => 3,
+            _ => 5,
+        };
         for n in 0..=max_n {
             for _ in 0..4 {
                 let model = random_model((system, root), 3, &mut rng);
@@ -303,7 +308,11 @@ fn correct_steps_are_the_brute_force_optimal_steps_on_every_configuration() {
 #[test]
 fn every_hypothesis_of_global_training_is_correct_exactly_when_it_can_reach_the_best_tree() {
     let mut rng = ChaCha8Rng::seed_from_u64(15);
-    for (system, root) in layouts() {
+    // Arc-eager-nm: the reference below counts the labelled arcs built so far
+    // plus the brute force's best, which for a non-monotonic system counts the
+    // final heads of stack words again; not checked here (its optimal steps
+    // are, in the test above and in tests/arc_eager_nm.rs).
+    for (system, root) in layouts().into_iter().filter(|&(s, _)| s != System::ArcEagerNm) {
         for (oracle, update, restart, subsample) in [
             (OracleKind::Dynamic, Update::Early, true, None),
             (OracleKind::Dynamic, Update::MaxViolation, false, None),

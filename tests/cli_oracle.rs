@@ -146,8 +146,8 @@ fn every_configuration_as_the_brute_force(heads: &[usize], args: &[&str]) {
     let gold_json = format!("[-1,{}]", heads.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(","));
     // LR-spine (projective gold trees, spine steps): tests/lr_spine.rs.
     for system in System::ALL.into_iter().filter(|&s| s != System::LrSpine) {
-        // Attardi has one algorithm (auto = tabular): tests/attardi.rs.
-        if system == System::Attardi && !args.is_empty() {
+        // Attardi and arc-eager-nm have one algorithm (auto = tabular): tests/attardi.rs, tests/arc_eager_nm.rs.
+        if matches!(system, System::Attardi | System::ArcEagerNm) && !args.is_empty() {
             continue;
         }
         let mut configs = vec![Configuration::initial(system, gold.len())];
@@ -167,10 +167,14 @@ fn every_configuration_as_the_brute_force(heads: &[usize], args: &[&str]) {
             .iter()
             .map(|c| {
                 let arcs: Vec<[usize; 2]> = c.arcs().map(|(h, d)| [h, d]).collect();
+                // Arc-eager-nm right after an unshift: the word moved back, and an empty buffer.
+                let (buffer, unshifted) = match c.unshifted() {
+                    Some(w) => (Vec::new(), format!(",\"unshifted\":{w}")),
+                    None => (c.buffer().collect::<Vec<_>>(), String::new()),
+                };
                 format!(
-                    "{{\"system\":\"{system}\",\"stack\":{:?},\"buffer\":{:?},\"gold\":{gold_json},\"arcs\":{arcs:?}}}\n",
+                    "{{\"system\":\"{system}\",\"stack\":{:?},\"buffer\":{buffer:?}{unshifted},\"gold\":{gold_json},\"arcs\":{arcs:?}}}\n",
                     c.stack(),
-                    c.buffer().collect::<Vec<_>>()
                 )
             })
             .collect();
@@ -259,7 +263,7 @@ fn the_system_option_is_the_default_and_bad_systems_or_arcs_name_the_line() {
          line 4: the arcs are inconsistent with this arc-eager configuration: word 1 has left the stack but has no head\n\
          line 5: the arcs are inconsistent with this arc-hybrid configuration: stack word 1 has head 0, but words on the stack have no head yet\n\
          line 6: `arcs` must be an array of [head, dependent] pairs of node numbers, found [1,0]\n\
-         line 7: unknown system `arc-sideways` (expected arc-standard, arc-hybrid, arc-eager, lr-spine or attardi)\n\
+         line 7: unknown system `arc-sideways` (expected arc-standard, arc-hybrid, arc-eager, lr-spine, attardi or arc-eager-nm)\n\
          error: 5 bad lines\n"
     );
 }

@@ -134,7 +134,7 @@ fn unknown_json_keys_are_errors_listing_the_known_ones() {
     assert_eq!(stdout(&o), "");
     assert_eq!(
         stderr(&o),
-        "line 1: unknown key `sytem` (the keys are `stack`, `buffer`, `gold`, `arcs`, `system`, `strategy`, `id`; \
+        "line 1: unknown key `sytem` (the keys are `stack`, `buffer`, `unshifted`, `gold`, `arcs`, `system`, `strategy`, `id`; \
          put your own data under `id`)\nerror: 1 bad line\n"
     );
 }

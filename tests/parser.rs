@@ -23,13 +23,13 @@ use tabula::parser::{Parser, ParserError};
 use tabula::tree::DepTree;
 
 /// The systems the trainer is tested with: every system.
-const TRAINED_SYSTEMS: [System; 5] = System::ALL;
+const TRAINED_SYSTEMS: [System; 6] = System::ALL;
 
 /// The strategy training uses for `system`: none where the oracle scores
 /// every computation (LR-spine, Attardi), else the default (lbr).
 fn strategy_for(system: System) -> Strategy {
     match system {
-        System::LrSpine | System::Attardi => Strategy::None,
+        System::LrSpine | System::Attardi | System::ArcEagerNm => Strategy::None,
         _ => Strategy::Lbr,
     }
 }
@@ -173,7 +173,7 @@ fn static_computation(system: System, gold: &DepTree, oracle: &mut Oracle<'stati
         (1..=n).map(|d| c.head(d).unwrap_or(0)).collect()
     } else {
         let (strategy, algorithm) = match system {
-            System::LrSpine | System::Attardi => (Strategy::None, Algorithm::Auto),
+            System::LrSpine | System::Attardi | System::ArcEagerNm => (Strategy::None, Algorithm::Auto),
             _ => (Strategy::Lbr, Algorithm::Linear),
         };
         let mut s = OracleSession::new(oracle, system, gold.clone(), strategy, algorithm).unwrap();
@@ -303,7 +303,9 @@ fn exploration_always_has_an_optimal_step() {
         let runs: &[(Projectivize, Algorithm)] = match system {
             // Goldberg's table: projective gold trees only.
             System::LrSpine => &[(Projectivize::Optimal, Algorithm::Auto), (Projectivize::Lift, Algorithm::Goldberg)],
-            System::Attardi => &[(Projectivize::Optimal, Algorithm::Tabular), (Projectivize::None, Algorithm::Auto)],
+            System::Attardi | System::ArcEagerNm => {
+                &[(Projectivize::Optimal, Algorithm::Tabular), (Projectivize::None, Algorithm::Auto)]
+            }
             _ => &[(Projectivize::Optimal, Algorithm::Linear), (Projectivize::None, Algorithm::Auto)],
         };
         for &(projectivize, algorithm) in runs {

@@ -166,7 +166,9 @@ fn all_arc_sets(last: usize) -> Vec<Vec<(usize, usize)>> {
 fn arcs_are_accepted_exactly_for_reachable_configurations() {
     for system in System::ALL {
         for n in 0..=4 {
-            let reachable = reachable_with_arcs(system, n);
+            // Arc-eager-nm's configurations after an unshift: tests/arc_eager_nm.rs.
+            let reachable: HashSet<Configuration> =
+                reachable_with_arcs(system, n).into_iter().filter(|c| c.unshifted().is_none()).collect();
             let mut accepted = 0;
             for next in 1..=n + 1 {
                 let buffer: Vec<usize> = (next..=n).collect();
@@ -271,7 +273,9 @@ fn arc_predicts_the_arc_apply_builds() {
                     let built = if c.is_applicable(step) { d.apply(step).unwrap() } else { None };
                     assert_eq!(predicted, built, "{system}: {step} at {c:?}");
                     if let Some((h, dep)) = built {
-                        assert_eq!((c.head(dep), d.head(dep)), (None, Some(h)), "{system}: {step} at {c:?}");
+                        // Arc-eager-nm's `left_arc` may replace a head.
+                        let before = if system.definition().is_monotonic() { None } else { c.head(dep) };
+                        assert_eq!((c.head(dep), d.head(dep)), (before, Some(h)), "{system}: {step} at {c:?}");
                     }
                 }
             }

@@ -51,7 +51,7 @@ fn settings(system: &str, strategy: Option<&str>, algorithm: &str) -> PyResult<(
 /// `tabula train`).
 fn default_strategy(system: System) -> Strategy {
     match system {
-        System::LrSpine | System::Attardi => Strategy::None,
+        System::LrSpine | System::Attardi | System::ArcEagerNm => Strategy::None,
         _ => Strategy::Lbr,
     }
 }
@@ -137,17 +137,23 @@ fn check_length(n: usize) -> PyResult<()> {
     Ok(())
 }
 
-/// Builds a checked configuration, as the command line does for a JSON line.
+/// Builds a checked configuration, as the command line does for a JSON line
+/// (`unshifted`: arc-eager-nm's word moved back onto the empty input).
 fn configuration(
     system: System,
     stack: &[usize],
     buffer: &[usize],
     n: usize,
     arcs: Option<&[(usize, usize)]>,
-) -> Result<Configuration, OracleError> {
-    match arcs {
-        None => Configuration::new(system, stack, buffer, n),
-        Some(a) => Configuration::with_arcs(system, stack, buffer, a, n),
+    unshifted: Option<usize>,
+) -> PyResult<Configuration> {
+    match (unshifted, arcs) {
+        (Some(_), _) if !buffer.is_empty() => {
+            Err(PyValueError::new_err("`unshifted` is the whole remaining input: `buffer` must then be []"))
+        }
+        (Some(w), a) => Configuration::with_unshifted(system, stack, w, a.unwrap_or_default(), n).map_err(value_error),
+        (None, None) => Configuration::new(system, stack, buffer, n).map_err(value_error),
+        (None, Some(a)) => Configuration::with_arcs(system, stack, buffer, a, n).map_err(value_error),
     }
 }
 
@@ -157,21 +163,24 @@ impl PyConfiguration {
     /// the stack starts with 0 and increases, the buffer is a suffix of
     /// 1 … n after it, and the arcs (if given) are consistent with the
     /// system. Arc-eager needs `arcs` for a stack of more than the root.
+    /// Arc-eager-nm right after an unshift: `buffer` is `[]` and
+    /// `unshifted` the word moved back onto the input.
     #[new]
-    #[pyo3(signature = (stack, buffer, n, system = "arc-standard", arcs = None))]
+    #[pyo3(signature = (stack, buffer, n, system = "arc-standard", arcs = None, unshifted = None))]
     fn new(
         stack: &Bound<'_, PyAny>,
         buffer: &Bound<'_, PyAny>,
         n: usize,
         system: &str,
         arcs: Option<&Bound<'_, PyAny>>,
+        unshifted: Option<usize>,
     ) -> PyResult<Self> {
         let system: System = system.parse().map_err(value_error)?;
         check_length(n)?;
         let stack = convert::nodes(stack, "stack")?;
         let buffer = convert::nodes(buffer, "buffer")?;
         let arcs = arcs.map(convert::arcs).transpose()?;
-        let inner = configuration(system, &stack, &buffer, n, arcs.as_deref()).map_err(value_error)?;
+        let inner = configuration(system, &stack, &buffer, n, arcs.as_deref(), unshifted)?;
         Ok(PyConfiguration { inner })
     }
 
@@ -194,10 +203,19 @@ impl PyConfiguration {
     fn stack(&self) -> Vec<usize> {
         self.inner.stack().to_vec()
     }
-    /// The remaining input b₁ … b_m.
+    /// The remaining input b₁ … b_m (after an unshift: `[]`, see `unshifted`).
     #[getter]
     fn buffer(&self) -> Vec<usize> {
+        if self.inner.unshifted().is_some() {
+            return Vec::new();
+        }
         self.inner.buffer().collect()
+    }
+    /// Arc-eager-nm: the word an unshift moved back onto the empty input
+    /// (then the whole remaining input, b₁), else `None`.
+    #[getter]
+    fn unshifted(&self) -> Option<usize> {
+        self.inner.unshifted()
     }
     /// The sentence length n.
     #[getter]
@@ -246,10 +264,11 @@ impl PyConfiguration {
         other.cast::<PyConfiguration>().is_ok_and(|o| o.borrow().inner == self.inner)
     }
     fn __repr__(&self) -> String {
+        let unshifted = self.inner.unshifted().map_or(String::new(), |w| format!(", unshifted={w}"));
         format!(
-            "Configuration(stack={:?}, buffer={:?}, n={}, system='{}', arcs={:?})",
+            "Configuration(stack={:?}, buffer={:?}, n={}, system='{}', arcs={:?}{unshifted})",
             self.inner.stack(),
-            self.inner.buffer().collect::<Vec<_>>(),
+            self.buffer(),
             self.inner.sentence_len(),
             self.inner.system(),
             self.inner.arcs().collect::<Vec<_>>()
@@ -260,9 +279,10 @@ impl PyConfiguration {
         let c = slf.borrow();
         // The arcs, unless the configuration was made without them (words
         // that left the stack have no recorded head): then none, as it was made.
-        let (stack, buffer, n) = (c.stack(), c.buffer(), c.n());
-        let arcs = Some(c.arcs()).filter(|a| Configuration::with_arcs(c.inner.system(), &stack, &buffer, a, n).is_ok());
-        let args = (stack, buffer, n, c.system(), arcs).into_pyobject(py)?;
+        let (stack, buffer, n, unshifted) = (c.stack(), c.buffer(), c.n(), c.unshifted());
+        let system = c.inner.system();
+        let arcs = Some(c.arcs()).filter(|a| configuration(system, &stack, &buffer, n, Some(a), unshifted).is_ok());
+        let args = (stack, buffer, n, c.system(), arcs, unshifted).into_pyobject(py)?;
         Ok((slf.get_type().into_any(), args))
     }
 }
@@ -319,12 +339,13 @@ impl PyOracle {
         buffer: &Bound<'_, PyAny>,
         gold: &'a Bound<'_, PyAny>,
         arcs: Option<&Bound<'_, PyAny>>,
+        unshifted: Option<usize>,
     ) -> PyResult<(Configuration, Cow<'a, DepTree>)> {
         let stack = convert::nodes(stack, "stack")?;
         let buffer = convert::nodes(buffer, "buffer")?;
         let gold = convert::tree(gold, "gold")?;
         let arcs = arcs.map(convert::arcs).transpose()?;
-        let config = configuration(self.system, &stack, &buffer, gold.len(), arcs.as_deref()).map_err(value_error)?;
+        let config = configuration(self.system, &stack, &buffer, gold.len(), arcs.as_deref(), unshifted)?;
         Ok((config, gold))
     }
 }
@@ -367,7 +388,7 @@ impl PyOracle {
     /// where the step does not apply; `arcs` are the arcs built so far
     /// (arc-eager needs them for a stack of more than the root). O(k + m) for
     /// `linear`, O((k + m)³) for `cubic`.
-    #[pyo3(signature = (stack, buffer, gold, arcs = None))]
+    #[pyo3(signature = (stack, buffer, gold, arcs = None, unshifted = None))]
     fn scores<'py>(
         &mut self,
         py: Python<'py>,
@@ -375,14 +396,15 @@ impl PyOracle {
         buffer: &Bound<'py, PyAny>,
         gold: &Bound<'py, PyAny>,
         arcs: Option<&Bound<'py, PyAny>>,
+        unshifted: Option<usize>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let (config, gold) = self.read(stack, buffer, gold, arcs)?;
+        let (config, gold) = self.read(stack, buffer, gold, arcs, unshifted)?;
         let s = self.answer(py, &config, &gold)?;
         scores_dict(py, self.system, &s)
     }
 
     /// The steps with the highest score (see `scores`), in the system's order.
-    #[pyo3(signature = (stack, buffer, gold, arcs = None))]
+    #[pyo3(signature = (stack, buffer, gold, arcs = None, unshifted = None))]
     fn optimal<'py>(
         &mut self,
         py: Python<'py>,
@@ -390,8 +412,9 @@ impl PyOracle {
         buffer: &Bound<'py, PyAny>,
         gold: &Bound<'py, PyAny>,
         arcs: Option<&Bound<'py, PyAny>>,
+        unshifted: Option<usize>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let (config, gold) = self.read(stack, buffer, gold, arcs)?;
+        let (config, gold) = self.read(stack, buffer, gold, arcs, unshifted)?;
         let s = self.answer(py, &config, &gold)?;
         optimal_list(py, &s)
     }

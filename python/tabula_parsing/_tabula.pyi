@@ -98,9 +98,12 @@ class Configuration:
         n: int,
         system: str = "arc-standard",
         arcs: Optional[_Arcs] = None,
+        unshifted: Optional[int] = None,
     ) -> "Configuration":
         """Checked as the command line checks a JSON configuration; arc-eager
-        needs ``arcs`` for a stack of more than the root. ``ValueError`` otherwise."""
+        needs ``arcs`` for a stack of more than the root; arc-eager-nm right
+        after an unshift: ``buffer=[]`` and ``unshifted`` the word moved back.
+        ``ValueError`` otherwise."""
     @staticmethod
     def initial(n: int, system: str = "arc-standard") -> "Configuration":
         """The initial configuration (0, 1 2 .. n), no arcs."""
@@ -110,6 +113,9 @@ class Configuration:
     def stack(self) -> list[int]: ...
     @property
     def buffer(self) -> list[int]: ...
+    @property
+    def unshifted(self) -> Optional[int]:
+        """arc-eager-nm: the word an unshift moved back onto the empty input."""
     @property
     def n(self) -> int: ...
     @property
@@ -139,7 +145,7 @@ class Oracle:
 
     def __new__(cls, system: str = "arc-standard", strategy: Optional[str] = None, algorithm: str = "auto") -> "Oracle":
         """Systems: see :func:`systems`; strategies (default: ``lbr``, or
-        ``none`` for ``lr-spine`` and ``attardi``) ``none``, ``lbr``,
+        ``none`` for ``lr-spine``, ``attardi`` and ``arc-eager-nm``) ``none``, ``lbr``,
         ``strict-lbr``, ``rbl``; algorithms ``cubic``, ``quadratic``,
         ``linear``, ``auto``. ``ValueError`` if the system does not offer them."""
     @property
@@ -152,10 +158,22 @@ class Oracle:
     def steps(self) -> list[str]:
         """The system's steps: the keys of :meth:`scores`, the columns of :meth:`scores_batch`."""
     def scores(
-        self, stack: _Nodes, buffer: _Nodes, gold: _Heads, arcs: Optional[_Arcs] = None
+        self,
+        stack: _Nodes,
+        buffer: _Nodes,
+        gold: _Heads,
+        arcs: Optional[_Arcs] = None,
+        unshifted: Optional[int] = None,
     ) -> dict[str, Optional[int]]:
         """The score of every step of the system, ``None`` where it does not apply."""
-    def optimal(self, stack: _Nodes, buffer: _Nodes, gold: _Heads, arcs: Optional[_Arcs] = None) -> list[str]:
+    def optimal(
+        self,
+        stack: _Nodes,
+        buffer: _Nodes,
+        gold: _Heads,
+        arcs: Optional[_Arcs] = None,
+        unshifted: Optional[int] = None,
+    ) -> list[str]:
         """The steps with the highest score, in the system's order."""
     def scores_at(self, configuration: Configuration, gold: _Heads) -> dict[str, Optional[int]]: ...
     def optimal_at(self, configuration: Configuration, gold: _Heads) -> list[str]: ...

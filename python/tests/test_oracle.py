@@ -41,7 +41,7 @@ def cases(system: str) -> list[tuple[tp.Configuration, list[int]]]:
 
 
 def json_line(c: tp.Configuration, gold: list[int], strategy: str) -> dict:
-    return {
+    line = {
         "stack": c.stack,
         "buffer": c.buffer,
         "gold": [-1, *gold],
@@ -49,6 +49,9 @@ def json_line(c: tp.Configuration, gold: list[int], strategy: str) -> dict:
         "strategy": strategy,
         "arcs": [list(a) for a in c.arcs],
     }
+    if c.unshifted is not None:  # arc-eager-nm right after an unshift
+        line["unshifted"] = c.unshifted
+    return line
 
 
 @pytest.mark.parametrize("system", tp.systems())
@@ -69,18 +72,18 @@ def test_every_setting_matches_the_cli(cli, system):
         for (c, g), (answer, error) in zip(configs, answers):
             if error is not None:
                 with pytest.raises(ValueError) as e:
-                    oracle.scores(c.stack, c.buffer, g, c.arcs)
+                    oracle.scores(c.stack, c.buffer, g, c.arcs, c.unshifted)
                 assert str(e.value) == error
                 continue
-            assert oracle.scores(c.stack, c.buffer, g, c.arcs) == answer["steps"]
-            assert oracle.optimal(c.stack, c.buffer, g, c.arcs) == answer["optimal"]
+            assert oracle.scores(c.stack, c.buffer, g, c.arcs, c.unshifted) == answer["steps"]
+            assert oracle.optimal(c.stack, c.buffer, g, c.arcs, c.unshifted) == answer["optimal"]
             assert oracle.scores_at(c, g) == answer["steps"]
             assert oracle.optimal_at(c, g) == answer["optimal"]
             compared += 1
-    # Attardi offers one setting of the sixteen (strategy none, auto =
-    # tabular); LR-spine two (strategy none, auto = goldberg), on projective
-    # gold trees only.
-    assert compared > {"attardi": 300, "lr-spine": 100}.get(system, 1000)
+    # Attardi and arc-eager-nm offer one setting of the sixteen (strategy
+    # none, auto = tabular); LR-spine two (strategy none, auto = goldberg),
+    # on projective gold trees only.
+    assert compared > {"attardi": 300, "arc-eager-nm": 300, "lr-spine": 100}.get(system, 1000)
 
 
 @pytest.mark.parametrize("system", tp.systems())
@@ -88,7 +91,7 @@ def test_scores_batch_equals_one_call_at_a_time(system):
     configs = cases(system)
     # The any-tree algorithm of each system (Attardi: its tabular oracle;
     # LR-spine: Goldberg et al.'s, projective gold trees only).
-    algorithm = {"attardi": "tabular", "lr-spine": "goldberg"}.get(system, "cubic")
+    algorithm = {"attardi": "tabular", "arc-eager-nm": "tabular", "lr-spine": "goldberg"}.get(system, "cubic")
     oracle = tp.Oracle(system=system, algorithm=algorithm)
     if system == "lr-spine":
         configs = [(c, g) for c, g in configs if tp.Tree(g).is_projective]
@@ -195,12 +198,12 @@ def test_systems_and_per_system_default_strategies():
     """`systems()` lists every system, LR-spine included (its batch columns
     are `shift` and the spine steps of every K its oracle scores); with no
     strategy given, LR-spine and Attardi use `none`, the others `lbr`."""
-    assert tp.systems() == ["arc-standard", "arc-hybrid", "arc-eager", "lr-spine", "attardi"]
+    assert tp.systems() == ["arc-standard", "arc-hybrid", "arc-eager", "lr-spine", "attardi", "arc-eager-nm"]
     assert tp.steps("lr-spine") == ["shift"] + [f"left_arc_{k}" for k in range(1, 33)] + [
         f"right_arc_{k}" for k in range(1, 33)
     ]
     for system in tp.systems():
-        expected = "none" if system in ("attardi", "lr-spine") else "lbr"
+        expected = "none" if system in ("attardi", "lr-spine", "arc-eager-nm") else "lbr"
         assert tp.Oracle(system).strategy == expected
         assert tp.Session([2, 0, 2], system=system).strategy == expected
     s = tp.Session([0, 3, 1, 3], system="lr-spine")
@@ -208,3 +211,34 @@ def test_systems_and_per_system_default_strategies():
     for step in ["shift", "shift", "shift", "right_arc_1", "shift"]:
         s.apply(step)
     assert "right_arc_2" in s.scores()
+
+
+def test_arc_eager_nm_configuration_after_an_unshift():
+    """Non-monotonic arc-eager (Honnibal & Johnson 2015): after an unshift the
+    word moved back is the whole input (`buffer` is []); it is checked,
+    scored and pickled with it."""
+    import pickle
+
+    c = tp.Configuration([0, 1], [], 3, system="arc-eager-nm", arcs=[(3, 2)], unshifted=3)
+    assert (c.buffer, c.unshifted) == ([], 3)
+    assert c.applicable_steps() == ["left_arc", "right_arc", "reduce"]
+    assert pickle.loads(pickle.dumps(c)) == c
+    assert "unshifted=3" in repr(c)
+    oracle = tp.Oracle("arc-eager-nm")
+    assert oracle.strategy == "none"
+    gold = [0, 3, 1]
+    assert oracle.scores([0, 1], [], gold, [(3, 2)], unshifted=3) == {
+        "shift": None,
+        "left_arc": 0,
+        "right_arc": 2,
+        "reduce": 1,
+    }
+    assert oracle.optimal_at(c, gold) == ["right_arc"]
+    with pytest.raises(ValueError, match="`buffer` must then be"):
+        tp.Configuration([0, 1], [3], 3, system="arc-eager-nm", arcs=[(3, 2)], unshifted=3)
+    # Reached by steps: shift 1, shift 2, left_arc 3 -> 2, shift 3, then reduce unshifts 3.
+    d = tp.Configuration.initial(3, "arc-eager-nm")
+    for step in ["shift", "shift", "left_arc", "shift"]:
+        d.apply(step)
+    d.apply("reduce")  # 3 has no head and the input is empty: unshift
+    assert (d.stack, d.buffer, d.unshifted) == ([0, 1], [], 3)

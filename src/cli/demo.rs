@@ -128,7 +128,7 @@ pub fn run(_args: Args) -> Result<ExitCode, CliError> {
 /// systems whose oracles score every computation, lbr otherwise.
 fn default_strategy(system: System) -> Strategy {
     match system {
-        System::Attardi | System::LrSpine => Strategy::None,
+        System::Attardi | System::LrSpine | System::ArcEagerNm => Strategy::None,
         _ => Strategy::Lbr,
     }
 }

@@ -33,11 +33,13 @@ pub struct Args {
     /// JSON lines of configurations (`-` or absent: standard input).
     input: Option<PathBuf>,
     /// Transition system when a line has none: arc-standard, arc-hybrid,
-    /// arc-eager, lr-spine, attardi.
+    /// arc-eager, lr-spine, attardi, arc-eager-nm (non-monotonic arc-eager,
+    /// Honnibal & Johnson 2015).
     #[arg(long, default_value = "arc-standard")]
     system: System,
     /// Strategy when a line has none: none, lbr, strict-lbr, rbl [default:
-    /// none for lr-spine, attardi and --algorithm goldberg, lbr otherwise].
+    /// none for lr-spine, attardi, arc-eager-nm and --algorithm goldberg,
+    /// lbr otherwise].
     #[arg(long)]
     strategy: Option<Strategy>,
     /// cubic (the system's grammar; any gold tree), quadratic (arc-standard,
@@ -45,8 +47,9 @@ pub struct Args {
     /// arc-hybrid and arc-eager closed forms), goldberg (projective gold
     /// trees, strategy none: Goldberg et al. 2014's tables, arc-standard and
     /// lr-spine), tabular (attardi: Gómez-Rodríguez et al. 2014's Algorithm 1, corrected; any
-    /// gold tree) or auto (linear for projective gold trees, cubic otherwise;
-    /// lr-spine: goldberg; attardi: tabular).
+    /// gold tree; arc-eager-nm: its exact O(n³) table, any gold tree) or auto
+    /// (linear for projective gold trees, cubic otherwise; lr-spine:
+    /// goldberg; attardi and arc-eager-nm: tabular).
     #[arg(long, default_value = "auto")]
     algorithm: Algorithm,
     /// Attardi: the largest |γ| (stack plus reduced input) the tabular
@@ -203,7 +206,7 @@ fn mapping(system: System) -> Option<&'static dyn TerminalMapping> {
         System::ArcStandard | System::LrSpine => None,
         System::ArcHybrid => Some(&HybridMapping),
         System::ArcEager => Some(&EagerMapping),
-        System::Attardi => None,
+        System::Attardi | System::ArcEagerNm => None,
     }
 }
 
@@ -222,8 +225,8 @@ impl Args {
     /// lr-spine and `--algorithm goldberg` (they score every computation),
     /// lbr otherwise.
     fn strategy_for(&self, system: System) -> Strategy {
-        let every_computation =
-            matches!(system, System::Attardi | System::LrSpine) || self.algorithm == Algorithm::Goldberg;
+        let every_computation = matches!(system, System::Attardi | System::LrSpine | System::ArcEagerNm)
+            || self.algorithm == Algorithm::Goldberg;
         self.strategy.unwrap_or(if every_computation { Strategy::None } else { Strategy::Lbr })
     }
 }
@@ -295,7 +298,7 @@ fn looks_like_conllu(line: &str) -> bool {
 }
 
 /// The keys a configuration line may have; `id` is copied to the answer unread.
-const KNOWN_KEYS: [&str; 7] = ["stack", "buffer", "gold", "arcs", "system", "strategy", "id"];
+const KNOWN_KEYS: [&str; 8] = ["stack", "buffer", "unshifted", "gold", "arcs", "system", "strategy", "id"];
 
 /// Reads a JSON array of non-negative integers.
 fn nodes(obj: &Map<String, Value>, key: &str) -> Result<Vec<usize>, String> {
@@ -353,9 +356,25 @@ fn answer(line: &str, args: &Args, oracle: &mut Oracle<'_>) -> Result<Value, Str
         Some(Value::String(s)) => s.parse().map_err(|e| format!("{e}"))?,
         Some(other) => return Err(format!("`strategy` must be a string, found {other}")),
     };
-    let config = match obj.get("arcs") {
-        None | Some(Value::Null) => Configuration::new(system, &stack, &buffer, gold.len()),
-        Some(v) => Configuration::with_arcs(system, &stack, &buffer, &arcs(v)?, gold.len()),
+    let built = match obj.get("arcs") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(arcs(v)?),
+    };
+    let unshifted = match obj.get("unshifted") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(
+            v.as_u64()
+                .and_then(|x| usize::try_from(x).ok())
+                .ok_or_else(|| format!("`unshifted` must be a word number, found {v}"))?,
+        ),
+    };
+    let config = match (unshifted, built) {
+        (Some(_), _) if !buffer.is_empty() => {
+            return Err("`unshifted` is the whole remaining input: `buffer` must then be []".into())
+        }
+        (Some(w), arcs) => Configuration::with_unshifted(system, &stack, w, &arcs.unwrap_or_default(), gold.len()),
+        (None, None) => Configuration::new(system, &stack, &buffer, gold.len()),
+        (None, Some(arcs)) => Configuration::with_arcs(system, &stack, &buffer, &arcs, gold.len()),
     }
     .map_err(|e| e.to_string())?;
     if args.grammar.is_some() && system != args.system {

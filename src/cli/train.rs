@@ -57,14 +57,15 @@ pub struct Args {
     #[arg(long)]
     dev: Option<PathBuf>,
     /// arc-standard, arc-hybrid, arc-eager, lr-spine (spine steps up to
-    /// K = 8 have a class; projective trees) or attardi (its tabular oracle:
-    /// any tree it can build, see --max-gamma).
+    /// K = 8 have a class; projective trees), attardi (its tabular oracle:
+    /// any tree it can build, see --max-gamma) or arc-eager-nm (non-monotonic
+    /// arc-eager, Honnibal & Johnson 2015; its exact tabular oracle, any tree).
     #[arg(long, default_value = "arc-hybrid")]
     system: String,
     #[arg(long, value_enum, default_value_t = OracleArg::Dynamic)]
     oracle: OracleArg,
     /// The dynamic oracle's algorithm: auto (linear for projective trees,
-    /// cubic otherwise; lr-spine: goldberg; attardi: tabular), linear,
+    /// cubic otherwise; lr-spine: goldberg; attardi, arc-eager-nm: tabular), linear,
     /// quadratic (arc-standard), cubic, goldberg, tabular [default: auto].
     #[arg(long)]
     algorithm: Option<String>,

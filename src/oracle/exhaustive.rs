@@ -15,8 +15,18 @@
 //!
 //! Memoised on (stack, remaining input, for each stack word and b₁ whether
 //! it has a head and whether it obtained new left / right children, and for
-//! LR-spine the spines of the stack elements): the future score depends on
-//! nothing else.
+//! LR-spine the spines of the stack elements, for non-monotonic arc-eager
+//! whether b₁ is an unshifted word): the future score depends on nothing
+//! else.
+//!
+//! A step gains a point when the arc it makes final
+//! ([`TransitionSystem::settled_arc`](super::TransitionSystem::settled_arc))
+//! is gold: for monotonic systems the arc it builds; for non-monotonic
+//! arc-eager the head a word keeps when it leaves the stack for good, so
+//! that the score counts the gold arcs of the *final* tree among the words
+//! still on the stack or in the input, not arcs built and later replaced.
+//! Its computations all end (see [`super::arc_eager_nm`]), so the search
+//! does too.
 
 use super::system::{Configuration, Step, System};
 use super::{OracleError, StepScores, Strategy};
@@ -89,6 +99,8 @@ struct Key {
     /// Stack words, then b₁ (if any), with their bits: head, new left, new right.
     live: Vec<(usize, u8)>,
     next: usize,
+    /// Non-monotonic arc-eager: whether b₁ is an unshifted word.
+    unshifted: bool,
     /// Systems with spine steps (LR-spine): the spines of the stack
     /// elements, each ended by `usize::MAX`.
     spines: Vec<usize>,
@@ -105,7 +117,8 @@ impl State {
                 spines.extend(c.left_spine(a).chain([usize::MAX]).chain(c.right_spine(a)).chain([usize::MAX]));
             }
         }
-        Key { system: c.system(), live, next: c.next_input().unwrap_or(c.sentence_len() + 1), spines }
+        let (next, unshifted) = (c.next_input().unwrap_or(c.sentence_len() + 1), c.unshifted().is_some());
+        Key { system: c.system(), live, next, unshifted, spines }
     }
 }
 
@@ -136,8 +149,9 @@ impl Search<'_> {
     /// computation respecting the strategy completes.
     fn after(&mut self, s: &State, step: Step) -> Option<u32> {
         let mut t = s.clone();
+        let settled = s.config.system().definition().settled_arc(&s.config, step);
         let arc = t.config.apply(step).expect("applicable");
-        let mut gained = 0;
+        let gained = settled.map_or(0, |(h, d)| self.gold.has_arc(h, d) as u32);
         if let Some((h, d)) = arc {
             if !self.allows(s, h, d) {
                 return None;
@@ -149,7 +163,6 @@ impl Search<'_> {
                     t.right[h] = true;
                 }
             }
-            gained = self.gold.has_arc(h, d) as u32;
         }
         self.best(t).map(|rest| rest + gained)
     }

@@ -28,6 +28,7 @@
 //! the configuration's system and the [`Algorithm`].
 
 pub mod arc_eager;
+pub mod arc_eager_nm;
 pub mod arc_hybrid;
 pub mod arc_standard;
 pub mod attardi;
@@ -183,7 +184,7 @@ pub enum OracleError {
     UnknownStrategy(String),
     #[error("unknown algorithm `{0}` (expected cubic, quadratic, linear, auto, goldberg or tabular)")]
     UnknownAlgorithm(String),
-    #[error("unknown system `{0}` (expected arc-standard, arc-hybrid, arc-eager, lr-spine or attardi)")]
+    #[error("unknown system `{0}` (expected arc-standard, arc-hybrid, arc-eager, lr-spine, attardi or arc-eager-nm)")]
     UnknownSystem(String),
     #[error("unknown step `{step}` for {system} (expected {expected})")]
     UnknownStep { step: String, system: System, expected: String },
@@ -245,6 +246,8 @@ pub struct Oracle<'g> {
     pub(crate) closed_form: ClosedForm,
     /// Attardi's tabular oracle.
     attardi: attardi::tabular::TabularOracle,
+    /// The table of non-monotonic arc-eager.
+    eager_nm: arc_eager_nm::tabular::TabularOracle,
 }
 
 impl Oracle<'static> {
@@ -276,6 +279,7 @@ impl<'g> Oracle<'g> {
             eager: GrammarOracle::embedded(&arc_eager::grammar::EagerMapping),
             closed_form: ClosedForm::new(&arc_hybrid::closed_form::HybridFormulas),
             attardi: attardi::tabular::TabularOracle::new(),
+            eager_nm: arc_eager_nm::tabular::TabularOracle::new(),
         }
     }
 
@@ -288,6 +292,7 @@ impl<'g> Oracle<'g> {
             System::ArcStandard => unreachable!("arc-standard's grammar oracle is the cubic oracle"),
             System::LrSpine => unreachable!("LR-spine has no grammar oracle"),
             System::Attardi => unreachable!("Attardi has no grammar oracle"),
+            System::ArcEagerNm => unreachable!("arc-eager-nm has no grammar oracle"),
         }
         self
     }
@@ -304,7 +309,7 @@ impl<'g> Oracle<'g> {
     pub fn resolve_for(system: System, algorithm: Algorithm, gold: &DepTree) -> Algorithm {
         match algorithm {
             Algorithm::Auto if system == System::LrSpine => Algorithm::Goldberg,
-            Algorithm::Auto if system == System::Attardi => Algorithm::Tabular,
+            Algorithm::Auto if matches!(system, System::Attardi | System::ArcEagerNm) => Algorithm::Tabular,
             Algorithm::Auto if gold.is_projective() => Algorithm::Linear,
             Algorithm::Auto => Algorithm::Cubic,
             a => a,
@@ -317,7 +322,7 @@ impl<'g> Oracle<'g> {
             System::ArcStandard => &[Algorithm::Cubic, Algorithm::Quadratic, Algorithm::Linear, Algorithm::Goldberg],
             System::ArcHybrid | System::ArcEager => &[Algorithm::Cubic, Algorithm::Linear],
             System::LrSpine => &[Algorithm::Goldberg],
-            System::Attardi => &[Algorithm::Tabular],
+            System::Attardi | System::ArcEagerNm => &[Algorithm::Tabular],
         }
     }
 
@@ -339,7 +344,7 @@ impl<'g> Oracle<'g> {
             System::ArcStandard | System::LrSpine => None,
             System::ArcHybrid => Some(&arc_hybrid::closed_form::HybridFormulas),
             System::ArcEager => Some(&arc_eager::closed_form::EagerFormulas),
-            System::Attardi => None,
+            System::Attardi | System::ArcEagerNm => None,
         }
     }
 
@@ -356,7 +361,7 @@ impl<'g> Oracle<'g> {
         }
         let not_none = strategy != Strategy::None;
         match system {
-            System::Attardi if not_none => Err(OracleError::OnlyStrategyNone { system, strategy }),
+            System::Attardi | System::ArcEagerNm if not_none => Err(OracleError::OnlyStrategyNone { system, strategy }),
             System::LrSpine if not_none => {
                 Err(OracleError::StrategyNotOffered { algorithm: Algorithm::Goldberg, strategy })
             }
@@ -420,6 +425,7 @@ impl<'g> Oracle<'g> {
         }
         match system {
             System::Attardi => self.attardi.scores(config, gold),
+            System::ArcEagerNm => self.eager_nm.scores(config, gold),
             System::ArcStandard => match algorithm {
                 Algorithm::Cubic => self.cubic.scores(config, gold, strategy),
                 Algorithm::Quadratic => self.quadratic.scores(config, gold, strategy),
@@ -463,6 +469,9 @@ impl<'g> Oracle<'g> {
     /// configurations, an applicable step). O(n) (arc-standard: not
     /// available).
     ///
+    /// Arc-eager-nm: the same, preferring an optimal step that builds a gold
+    /// arc, then one that builds none (a wrong arc last: it would be replaced).
+    ///
     /// LR-spine and Attardi have no closed form: their static oracle is the
     /// dynamic oracle's optimal step under the fixed tie-break of
     /// [`canonical_step`] (one canonical computation per gold tree; every
@@ -484,6 +493,21 @@ impl<'g> Oracle<'g> {
                 return Err(OracleError::Final);
             }
             let scores = self.scores(config, gold, Strategy::None, Algorithm::Auto)?;
+            if system == System::ArcEagerNm {
+                // Non-monotonic: an optimal step may build a wrong arc that a later one
+                // replaces; the canonical computation builds gold arcs first, then steps
+                // without an arc, a wrong arc only when nothing else is optimal.
+                let best = scores.best().ok_or(OracleError::Final)?;
+                let kind = |s: Step| match config.arc(s) {
+                    Some((h, d)) if gold.has_arc(h, d) => 0,
+                    None => 1,
+                    Some(_) => 2,
+                };
+                let optimal: Vec<Step> = scores.iter().filter(|&(_, v)| v == best).map(|(s, _)| s).collect();
+                let first = optimal.iter().map(|&s| kind(s)).min().ok_or(OracleError::Final)?;
+                let pick = optimal.into_iter().filter(|&s| kind(s) == first).map(|s| (s, Some(best)));
+                return canonical_step(&StepScores::new(&pick.collect::<Vec<_>>())).ok_or(OracleError::Final);
+            }
             return canonical_step(&scores).ok_or(OracleError::Final);
         }
         let formulas = Self::formulas(system).ok_or(OracleError::UnsupportedAlgorithm {
@@ -504,7 +528,7 @@ impl Oracle<'_> {
     /// step under [`canonical_step`]'s tie-break (LR-spine, Attardi: the
     /// systems without a closed form for their canonical computation).
     pub fn has_canonical_tie_break(system: System) -> bool {
-        matches!(system, System::LrSpine | System::Attardi)
+        matches!(system, System::LrSpine | System::Attardi | System::ArcEagerNm)
     }
 }
 

@@ -23,6 +23,7 @@
 //! alone. [`Root::extend_tree`] lays a gold tree out so.
 
 use super::arc_eager::ArcEager;
+use super::arc_eager_nm::ArcEagerNm;
 use super::arc_hybrid::ArcHybrid;
 use super::arc_standard::ArcStandard;
 use super::attardi::Attardi;
@@ -180,12 +181,21 @@ pub enum System {
     /// Attardi's non-projective parser of degree 2 (seed 002, Fig. 1):
     /// `shift`, `left_arc`, `right_arc`, `left_arc_2`, `right_arc_2`.
     Attardi,
+    /// Non-monotonic arc-eager (Honnibal, Goldberg & Johnson 2013; Honnibal
+    /// & Johnson 2015): `shift`, `left_arc`, `right_arc`, `reduce`.
+    ArcEagerNm,
 }
 
 impl System {
     /// Every system.
-    pub const ALL: [System; 5] =
-        [System::ArcStandard, System::ArcHybrid, System::ArcEager, System::LrSpine, System::Attardi];
+    pub const ALL: [System; 6] = [
+        System::ArcStandard,
+        System::ArcHybrid,
+        System::ArcEager,
+        System::LrSpine,
+        System::Attardi,
+        System::ArcEagerNm,
+    ];
 
     /// The definition of the system.
     pub fn definition(self) -> &'static dyn TransitionSystem {
@@ -195,10 +205,11 @@ impl System {
             System::ArcEager => &ArcEager,
             System::LrSpine => &LrSpine,
             System::Attardi => &Attardi,
+            System::ArcEagerNm => &ArcEagerNm,
         }
     }
 
-    /// `arc-standard`, `arc-hybrid`, `arc-eager`, `lr-spine` or `attardi`.
+    /// `arc-standard`, `arc-hybrid`, `arc-eager`, `lr-spine`, `attardi` or `arc-eager-nm`.
     pub fn name(self) -> &'static str {
         match self {
             System::ArcStandard => "arc-standard",
@@ -206,6 +217,7 @@ impl System {
             System::ArcEager => "arc-eager",
             System::LrSpine => "lr-spine",
             System::Attardi => "attardi",
+            System::ArcEagerNm => "arc-eager-nm",
         }
     }
 
@@ -370,6 +382,18 @@ pub trait TransitionSystem: Send + Sync + 'static {
     fn spine_steps(&self, _c: &Configuration) -> (usize, usize) {
         (0, 0)
     }
+    /// The arc (head, dependent) that `step`, which is applicable, makes
+    /// final: after it, the dependent's head never changes. By default the
+    /// arc the step builds (monotonic systems); non-monotonic arc-eager: the
+    /// head a word has when it leaves the stack for good.
+    fn settled_arc(&self, c: &Configuration, step: Step) -> Option<(usize, usize)> {
+        self.arc(c, step)
+    }
+    /// Whether every arc a step builds stays in the final tree (all systems
+    /// but non-monotonic arc-eager).
+    fn is_monotonic(&self) -> bool {
+        true
+    }
     /// Whether built arcs may cross one another or pass over a stack word
     /// (Attardi: `left_arc_2` and `right_arc_2` link s₀ and s₂ over s₁).
     /// Projective systems keep the default, `false`.
@@ -396,6 +420,10 @@ pub struct Configuration {
     pub(crate) outer: Vec<[usize; 2]>,
     /// Where the root is (see the module documentation).
     pub(crate) root: Root,
+    /// Non-monotonic arc-eager: the word that `reduce` moved back onto the
+    /// empty input (unshift, Honnibal & Johnson 2015), which is then the
+    /// whole remaining input (`next` is n + 1); [`DepTree::NO_HEAD`] if none.
+    pub(crate) unshifted: usize,
 }
 
 impl Configuration {
@@ -416,6 +444,7 @@ impl Configuration {
             heads: vec![DepTree::NO_HEAD; n + 1],
             outer: vec![[DepTree::NO_HEAD; 2]; n + 1],
             root,
+            unshifted: DepTree::NO_HEAD,
         }
     }
 
@@ -454,6 +483,37 @@ impl Configuration {
         n: usize,
     ) -> Result<Self, OracleError> {
         let mut c = Self::unchecked_arcs(system, stack, buffer, n)?;
+        c.set_arcs(arcs)?;
+        Ok(c)
+    }
+
+    /// A configuration of non-monotonic arc-eager right after an unshift
+    /// (Honnibal & Johnson 2015): the stack, the word `unshifted` that was
+    /// moved back onto the empty input (after the stack, without a head)
+    /// and the arcs built so far, checked as in [`Configuration::with_arcs`].
+    /// O(n + a log a) for a arcs.
+    pub fn with_unshifted(
+        system: System,
+        stack: &[usize],
+        unshifted: usize,
+        arcs: &[(usize, usize)],
+        n: usize,
+    ) -> Result<Self, OracleError> {
+        let mut c = Self::unchecked_arcs(system, stack, &[], n)?;
+        if system != System::ArcEagerNm {
+            let reason = "only arc-eager-nm moves a word back onto the input (unshift)".to_owned();
+            return Err(OracleError::InconsistentArcs { system, reason });
+        }
+        if unshifted == 0 || unshifted > n {
+            return Err(OracleError::NodeOutOfRange { node: unshifted, n });
+        }
+        if stack.contains(&unshifted) {
+            return Err(OracleError::Repeated(unshifted));
+        }
+        if unshifted < c.top() {
+            return Err(OracleError::OutOfOrder(unshifted, c.top()));
+        }
+        c.unshifted = unshifted;
         c.set_arcs(arcs)?;
         Ok(c)
     }
@@ -500,6 +560,7 @@ impl Configuration {
             heads: vec![DepTree::NO_HEAD; n + 1],
             outer: vec![[DepTree::NO_HEAD; 2]; n + 1],
             root: Root::First,
+            unshifted: DepTree::NO_HEAD,
         })
     }
 
@@ -514,6 +575,10 @@ impl Configuration {
         let mut on_stack = vec![false; n + 2];
         for &a in &self.stack {
             on_stack[a] = true;
+        }
+        // An unshifted word keeps every later word in its subtree: no arc passes over it either.
+        if let Some(w) = self.unshifted() {
+            on_stack[w] = true;
         }
         let mut heads = vec![DepTree::NO_HEAD; n + 1];
         for &(h, d) in arcs {
@@ -532,7 +597,7 @@ impl Configuration {
             if h.max(d) > limit {
                 return Err(bad(format!("arc {h} -> {d} involves a word of the remaining input")));
             }
-            if d == self.next {
+            if d == self.next || d == self.unshifted {
                 return Err(bad(format!("arc {h} -> {d}: the first remaining word has no head yet")));
             }
             heads[d] = h;
@@ -546,7 +611,7 @@ impl Configuration {
             )));
         }
         // Words that left the stack have a head; stack words have none, or (arc-eager) the stack word below.
-        for d in 1..self.next {
+        for d in 1..self.next.min(n + 1) {
             if !on_stack[d] && heads[d] == DepTree::NO_HEAD {
                 return Err(bad(format!("word {d} has left the stack but has no head")));
             }
@@ -630,7 +695,7 @@ impl Configuration {
     }
 
     /// Records d as a dependent of h in `outer`.
-    fn note_arc(&mut self, h: usize, d: usize) {
+    pub(crate) fn note_arc(&mut self, h: usize, d: usize) {
         let o = &mut self.outer[h];
         if o[0] == DepTree::NO_HEAD || d < o[0] {
             o[0] = d;
@@ -658,6 +723,7 @@ impl Configuration {
         self.heads.resize(n + 1, DepTree::NO_HEAD);
         self.outer.clear();
         self.outer.resize(n + 1, [DepTree::NO_HEAD; 2]);
+        self.unshifted = DepTree::NO_HEAD;
     }
 
     /// Makes `self` a copy of `other`, reusing `self`'s buffers (no
@@ -670,6 +736,7 @@ impl Configuration {
         self.n = other.n;
         self.heads.clone_from(&other.heads);
         self.outer.clone_from(&other.outer);
+        self.unshifted = other.unshifted;
     }
 
     /// The transition system.
@@ -684,13 +751,23 @@ impl Configuration {
     pub fn stack(&self) -> &[usize] {
         &self.stack
     }
-    /// The remaining input b₁ … b_m.
+    /// The remaining input b₁ … b_m (non-monotonic arc-eager after an
+    /// unshift: the unshifted word alone).
     pub fn buffer(&self) -> std::ops::RangeInclusive<usize> {
-        self.next..=self.n
+        match self.unshifted() {
+            Some(w) => w..=w,
+            None => self.next..=self.n,
+        }
     }
     /// The first remaining input node, if any.
     pub fn next_input(&self) -> Option<usize> {
-        (self.next <= self.n).then_some(self.next)
+        self.unshifted().or((self.next <= self.n).then_some(self.next))
+    }
+    /// Non-monotonic arc-eager: the word that an unshift moved back onto
+    /// the empty input, which is then the whole remaining input and cannot
+    /// be shifted again ([`Configuration::with_unshifted`]).
+    pub fn unshifted(&self) -> Option<usize> {
+        (self.unshifted != DepTree::NO_HEAD).then_some(self.unshifted)
     }
     /// Sentence length n.
     pub fn sentence_len(&self) -> usize {

@@ -254,7 +254,7 @@ pub fn walk_with_progress<R: Rng>(
         let mut config = Configuration::initial(opts.system, gold.len());
         let mut tree = Bucket::default();
         while !config.is_final() {
-            let step = if config.stack().len() < 2 {
+            let step = if config.stack().len() < 2 && config.is_applicable(Step::Shift) {
                 Step::Shift
             } else {
                 let t0 = Instant::now();
@@ -332,7 +332,7 @@ fn walk_session<R: Rng>(
     let mut untimed = t0.elapsed().as_nanos();
     let mut tree = Bucket::default();
     while !session.configuration().is_final() {
-        let step = if session.configuration().stack().len() < 2 {
+        let step = if session.configuration().stack().len() < 2 && session.configuration().is_applicable(Step::Shift) {
             Step::Shift
         } else {
             let t0 = Instant::now();
@@ -365,7 +365,11 @@ fn walk_session<R: Rng>(
 
 /// The words that have left the input of `config`. O(1).
 fn words_read(config: &Configuration) -> usize {
-    config.next_input().unwrap_or(config.sentence_len() + 1) - 1
+    match config.unshifted() {
+        // An unshift (arc-eager-nm) happens once every word has been read.
+        Some(_) => config.sentence_len(),
+        None => config.next_input().unwrap_or(config.sentence_len() + 1) - 1,
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -393,9 +397,10 @@ fn check(
         stats.timings.entry(a.name()).or_default().add(length, t0.elapsed().as_nanos());
         answers.push((a, s));
     }
-    // Attardi has one algorithm: short sentences are checked against the brute force.
+    // Attardi and arc-eager-nm have one algorithm: short sentences are checked against the brute force.
     let mut brute = None;
-    if config.system() == System::Attardi && config.sentence_len() <= ATTARDI_BRUTE_FORCE_MAX {
+    let one_algorithm = matches!(config.system(), System::Attardi | System::ArcEagerNm);
+    if one_algorithm && config.sentence_len() <= ATTARDI_BRUTE_FORCE_MAX {
         let t0 = Instant::now();
         let s = super::exhaustive::step_scores(config, gold, strategy).map_err(|source| WalkError::Oracle {
             sentence,

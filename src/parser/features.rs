@@ -251,7 +251,9 @@ impl Extractor {
         let at = |i: usize| if i < k { stack[k - 1 - i] as u32 } else { NONE };
         let (s0, s1, s2) = (at(0), at(1), at(2));
         let next = c.next_input().unwrap_or(n + 1);
-        let buf = |i: usize| if next + i <= n { (next + i) as u32 } else { NONE };
+        // After an unshift (arc-eager-nm) the unshifted word is the whole input.
+        let alone = c.unshifted().is_some();
+        let buf = |i: usize| if next + i <= n && (i == 0 || !alone) { (next + i) as u32 } else { NONE };
         let (b0, b1, b2) = (buf(0), buf(1), buf(2));
         let w = |p: u32| if p == NONE { W_NONE } else { tokens.words[p as usize] };
         let t = |p: u32| if p == NONE { T_NONE } else { tokens.tags[p as usize] };

@@ -463,7 +463,9 @@ impl Learner {
                     (Some(sc), _) => {
                         best.is_some() && sc.get(s) == best && gold_label(s).is_none_or(|gl| l == Some(gl))
                     }
-                    (None, Some((cs, cl))) => s == cs && l == cl,
+                    // A canonical step that builds no gold arc (arc-eager-nm's labelled `reduce`
+                    // popping a word with a head, or an arc that a later step replaces) takes any label.
+                    (None, Some((cs, cl))) => s == cs && (l == cl || cl.is_none()),
                     (None, None) => false,
                 }
             };

@@ -106,9 +106,11 @@ pub fn classes(system: System) -> &'static [Step] {
 
 /// The label blocks of `system`: its steps that build an arc (in the order
 /// of [`Step::ALL`]); LR-spine: `left_arc_1` and `right_arc_1`, standing
-/// for `left_arc_K` and `right_arc_K` of every K.
+/// for `left_arc_K` and `right_arc_K` of every K; arc-eager-nm: `reduce`
+/// too (it attaches a word without a head to the stack word below it).
 pub fn arc_steps(system: System) -> impl Iterator<Item = Step> {
-    system.steps().iter().copied().filter(|s| !matches!(s, Step::Shift | Step::Reduce))
+    let labelled_reduce = system == System::ArcEagerNm;
+    system.steps().iter().copied().filter(move |&s| s != Step::Shift && (labelled_reduce || s != Step::Reduce))
 }
 
 /// The class of `step` in the step table of `system` (`None`: not a step of

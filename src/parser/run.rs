@@ -273,7 +273,7 @@ impl TrainSettings {
         }
         let strategy = match self.strategy {
             Some(s) => s,
-            None if matches!(system, System::LrSpine | System::Attardi) => Strategy::None,
+            None if matches!(system, System::LrSpine | System::Attardi | System::ArcEagerNm) => Strategy::None,
             None => Strategy::Lbr,
         };
         Ok(TrainOptions {

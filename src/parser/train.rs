@@ -309,7 +309,7 @@ pub fn oracle_builds_tables(options: &TrainOptions, tree: &DepTree) -> bool {
     match options.oracle {
         // Arc-standard, arc-hybrid, arc-eager: closed forms; LR-spine: the
         // closed form along the canonical computation.
-        OracleKind::Static => options.system == System::Attardi,
+        OracleKind::Static => matches!(options.system, System::Attardi | System::ArcEagerNm),
         OracleKind::Dynamic => matches!(
             Oracle::resolve_for(options.system, options.algorithm, tree),
             Algorithm::Cubic | Algorithm::Goldberg | Algorithm::Tabular
@@ -557,7 +557,9 @@ impl Trainer {
         let mut projectivizer = OptimalProjectivizer::new(&grammar, TreeClass::Projective)?;
         // Attardi's oracles (dynamic, and the static one built on it) take any
         // tree; LR-spine's oracle projective ones only.
-        let needs_projective = (options.oracle == OracleKind::Static && options.system != System::Attardi)
+        // Non-monotonic arc-eager's oracles take any tree too.
+        let needs_projective = (options.oracle == OracleKind::Static
+            && !matches!(options.system, System::Attardi | System::ArcEagerNm))
             || matches!(options.algorithm, Algorithm::Linear | Algorithm::Quadratic)
             || options.system == System::LrSpine;
         let mut prepared = Prepared::default();

@@ -1,0 +1,131 @@
+//! Non-monotonic arc-eager (Honnibal, Goldberg & Johnson 2013; Honnibal &
+//! Johnson 2015; the system of spaCy's parser) and its oracles.
+//!
+//! Steps (s₀ the top of the stack, s₁ the word below it, b the first
+//! remaining word):
+//!
+//! * `shift` (σ, bβ) ⊢ (σb, β), unless b was moved back by an unshift;
+//! * `right_arc` (σ s₀, bβ) ⊢ (σ s₀ b, β) with the arc s₀ → b;
+//! * `left_arc` (σ s₀, bβ) ⊢ (σ, bβ) with the arc b → s₀, s₀ ≠ 0; if s₀
+//!   already has a head (given by `right_arc`, always s₁), b *replaces* it
+//!   (2013);
+//! * `reduce` (σ s₁ s₀, β) ⊢ (σ s₁, β), s₀ ≠ 0: if s₀ has a head, a plain
+//!   pop; if it has none and the input is not empty, the arc s₁ → s₀
+//!   (2013); if it has none and the input is empty, *unshift* (2015): s₀
+//!   goes back onto the input, where it cannot be shifted again (it leaves
+//!   by `right_arc`, after taking left dependents by `left_arc`).
+//!
+//! The root 0 never becomes a dependent. A computation ends when the stack
+//! is [0] and the input empty; every word then has a head.
+//!
+//! Termination: Φ = 4·|input| + 2·[an unshifted word] + |stack| +
+//! 2·|stack words without a head| (input without the unshifted word)
+//! decreases by at least one with every step, so a computation from c has
+//! at most Φ(c) ≤ 7n + 3 steps (4n + 1 from the initial configuration);
+//! in particular a word is unshifted at most once.
+//!
+//! Oracles: [`tabular`], exact for any gold tree, O(n³).
+
+pub mod tabular;
+
+use super::system::{Configuration, Step, System, TransitionSystem};
+use crate::tree::DepTree;
+
+/// The non-monotonic arc-eager system.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ArcEagerNm;
+
+/// The potential Φ of the module documentation: every step lowers it by at
+/// least one. O(k).
+pub fn potential(c: &Configuration) -> usize {
+    let input = if c.unshifted().is_some() { 0 } else { c.buffer().count() };
+    let headless = c.stack()[1..].iter().filter(|&&a| c.head(a).is_none()).count();
+    4 * input + 2 * c.unshifted().is_some() as usize + c.stack().len() + 2 * headless
+}
+
+impl TransitionSystem for ArcEagerNm {
+    fn system(&self) -> System {
+        System::ArcEagerNm
+    }
+    fn steps(&self) -> &'static [Step] {
+        &[Step::Shift, Step::LeftArc, Step::RightArc, Step::Reduce]
+    }
+    fn is_applicable(&self, c: &Configuration, step: Step) -> bool {
+        let input = c.next_input().is_some();
+        match step {
+            Step::Shift => input && c.unshifted == DepTree::NO_HEAD,
+            Step::RightArc => input,
+            Step::LeftArc => input && c.top() != 0,
+            Step::Reduce => c.top() != 0,
+            _ => false,
+        }
+    }
+    fn arc(&self, c: &Configuration, step: Step) -> Option<(usize, usize)> {
+        let s0 = c.top();
+        match step {
+            Step::Shift => None,
+            Step::LeftArc => Some((c.next_input().expect("applicable"), s0)),
+            Step::RightArc => Some((s0, c.next_input().expect("applicable"))),
+            Step::Reduce => (c.heads[s0] == DepTree::NO_HEAD && c.next_input().is_some()).then(|| (c.below_top(1), s0)),
+            _ => unreachable!("not an arc-eager-nm step: {step}"),
+        }
+    }
+    fn apply(&self, c: &mut Configuration, step: Step) {
+        let s0 = c.top();
+        match step {
+            Step::Shift => c.push_next(),
+            Step::RightArc => match c.unshifted() {
+                Some(w) => {
+                    c.stack.push(w);
+                    c.unshifted = DepTree::NO_HEAD;
+                }
+                None => c.push_next(),
+            },
+            Step::LeftArc => {
+                let old = c.heads[s0];
+                if old != DepTree::NO_HEAD {
+                    // The head that `right_arc` gave is replaced: forget the arc.
+                    c.heads[s0] = DepTree::NO_HEAD;
+                    c.outer[old] = [DepTree::NO_HEAD; 2];
+                    for d in 1..=c.n {
+                        if c.heads[d] == old {
+                            c.note_arc(old, d);
+                        }
+                    }
+                }
+                c.stack.pop();
+            }
+            Step::Reduce => {
+                c.stack.pop();
+                if c.heads[s0] == DepTree::NO_HEAD && c.next_input().is_none() {
+                    c.unshifted = s0;
+                }
+            }
+            _ => unreachable!("not an arc-eager-nm step: {step}"),
+        }
+    }
+    fn is_final(&self, c: &Configuration) -> bool {
+        c.stack.len() == 1 && c.next_input().is_none()
+    }
+    fn front_has_children(&self) -> bool {
+        true
+    }
+    fn stack_words_have_heads(&self) -> bool {
+        true
+    }
+    fn settled_arc(&self, c: &Configuration, step: Step) -> Option<(usize, usize)> {
+        let s0 = c.top();
+        match step {
+            Step::Shift | Step::RightArc => None,
+            Step::LeftArc => self.arc(c, step),
+            Step::Reduce => match c.head(s0) {
+                Some(h) => Some((h, s0)),
+                None => self.arc(c, step),
+            },
+            _ => unreachable!("not an arc-eager-nm step: {step}"),
+        }
+    }
+    fn is_monotonic(&self) -> bool {
+        false
+    }
+}

@@ -1,0 +1,257 @@
+//! Non-monotonic arc-eager (Honnibal, Goldberg & Johnson 2013; Honnibal &
+//! Johnson 2015) against brute force:
+//!
+//! * every step lowers the potential Φ of `docs/systems.md`, so every
+//!   computation ends (every reachable configuration, n ≤ 6);
+//! * the brute force's scores equal the gold arcs of the final trees of an
+//!   unmemoised enumeration of every computation (n ≤ 4), so that arcs
+//!   built and then replaced do not count;
+//! * the tabular oracle equals the brute force on every reachable
+//!   configuration of every gold tree with n ≤ 5 and every projective one
+//!   with n = 6 (every tree of n words by hand: the ignored test with
+//!   `TABULA_NM_N=n`), and on random configurations of random trees up to
+//!   n = 10;
+//! * `Configuration::with_arcs` / `with_unshifted` accept every reachable
+//!   configuration (n ≤ 5).
+
+mod common;
+
+use common::{
+    against_brute_force, all_trees, projective_trees, random_tree, reachable_configurations_by, reachable_with_arcs,
+};
+use rand::{Rng, SeedableRng};
+use tabula::oracle::arc_eager_nm::potential;
+use tabula::oracle::exhaustive::Exhaustive;
+use tabula::oracle::{Algorithm, Configuration, Oracle, Step, Strategy, System};
+use tabula::tree::DepTree;
+
+const NM: System = System::ArcEagerNm;
+
+/// What the future of a configuration depends on: the stack with which
+/// words have a head, b₁ and whether it is an unshifted word.
+type Key = (Vec<(usize, bool)>, Option<usize>, bool);
+
+fn key(c: &Configuration) -> Key {
+    (c.stack().iter().map(|&a| (a, c.head(a).is_some())).collect(), c.next_input(), c.unshifted().is_some())
+}
+
+fn configurations(n: usize) -> Vec<Configuration> {
+    reachable_configurations_by(NM, n, key)
+}
+
+#[test]
+fn every_step_lowers_the_potential_so_every_computation_ends() {
+    for n in 0..=6 {
+        for c in configurations(n) {
+            assert!(potential(&c) <= 7 * n + 3);
+            for step in c.applicable_steps() {
+                let mut d = c.clone();
+                d.apply(step).unwrap();
+                assert!(potential(&d) < potential(&c), "{step} at {c:?}");
+            }
+            assert!(c.applicable_steps().next().is_some(), "a non-final configuration without a step: {c:?}");
+        }
+        assert_eq!(potential(&Configuration::initial(NM, n)), 4 * n + 1);
+    }
+}
+
+/// The most gold arcs into words still on the stack or in the input of any
+/// final tree, by following every computation (no memo).
+fn best_final(c: &Configuration, gold: &DepTree, live: &[usize]) -> u32 {
+    if c.is_final() {
+        return live.iter().filter(|&&d| c.head(d).is_some_and(|h| gold.has_arc(h, d))).count() as u32;
+    }
+    c.applicable_steps()
+        .map(|step| {
+            let mut d = c.clone();
+            d.apply(step).unwrap();
+            best_final(&d, gold, live)
+        })
+        .max()
+        .expect("a non-final configuration has a step")
+}
+
+#[test]
+fn the_brute_force_counts_the_gold_arcs_of_the_final_tree() {
+    let mut checked = 0;
+    for n in 1..=4 {
+        let configs = configurations(n);
+        for gold in all_trees(n) {
+            let mut brute = Exhaustive::new(&gold, Strategy::None);
+            for c in &configs {
+                let live: Vec<usize> = c.stack()[1..].iter().copied().chain(c.buffer()).collect();
+                let scores = brute.step_scores(c).unwrap();
+                for step in c.applicable_steps() {
+                    let mut d = c.clone();
+                    d.apply(step).unwrap();
+                    assert_eq!(scores.get(step), Some(best_final(&d, &gold, &live)), "{step}, gold {gold:?}, {c:?}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 10_000, "only {checked}");
+}
+
+fn tabular_equals_brute_force(max_n: usize, trees: impl Fn(usize) -> Vec<DepTree>) -> usize {
+    tabular_equals_brute_force_with(1..=max_n, trees)
+}
+
+fn tabular_equals_brute_force_with(
+    sizes: std::ops::RangeInclusive<usize>,
+    trees: impl Fn(usize) -> Vec<DepTree>,
+) -> usize {
+    against_brute_force(sizes, configurations, trees, |oracle, gold, c, want| {
+        let got = oracle.scores(c, gold, Strategy::None, Algorithm::Tabular).unwrap();
+        assert_eq!(got, want, "gold {gold:?}, {c:?}");
+    })
+}
+
+#[test]
+fn the_tabular_oracle_equals_the_brute_force_on_all_trees_up_to_5() {
+    assert!(tabular_equals_brute_force(5, all_trees) > 600_000);
+}
+
+#[test]
+fn the_tabular_oracle_equals_the_brute_force_on_all_projective_trees_of_6() {
+    let projective = |n| projective_trees(n).to_vec();
+    let checked = against_brute_force(6..=6, configurations, projective, |oracle, gold, c, want| {
+        let got = oracle.scores(c, gold, Strategy::None, Algorithm::Tabular).unwrap();
+        assert_eq!(got, want, "gold {gold:?}, {c:?}");
+    });
+    assert!(checked > 1_000_000, "only {checked}");
+}
+
+/// By hand (about 2 minutes for n = 6 on two busy cores; see
+/// `docs/systems.md` for n = 7): every tree of `TABULA_NM_N` words
+/// (or a part of them, see below).
+#[test]
+#[ignore]
+fn by_hand_the_tabular_oracle_equals_the_brute_force_on_all_trees_of_n() {
+    let n = std::env::var("TABULA_NM_N").ok().and_then(|v| v.parse().ok()).unwrap_or(6);
+    // TABULA_NM_PROJECTIVE: the projective trees only; TABULA_NM_SAMPLE=k: every
+    // (len / k)-th non-projective tree in the order of `all_trees`.
+    let trees = |n| {
+        if std::env::var("TABULA_NM_PROJECTIVE").is_ok() {
+            return projective_trees(n).to_vec();
+        }
+        match std::env::var("TABULA_NM_SAMPLE").ok().and_then(|v| v.parse::<usize>().ok()) {
+            Some(k) => {
+                let all: Vec<DepTree> = all_trees(n).into_iter().filter(|t| !t.is_projective()).collect();
+                let stride = (all.len() / k.max(1)).max(1);
+                all.into_iter().step_by(stride).collect()
+            }
+            None => all_trees(n),
+        }
+    };
+    let start = std::time::Instant::now();
+    let checked = tabular_equals_brute_force_with(n..=n, trees);
+    eprintln!(
+        "n = {n}: {} configurations, {checked} (tree, configuration) pairs in {:.1?}",
+        configurations(n).len(),
+        start.elapsed()
+    );
+}
+
+#[test]
+fn the_tabular_oracle_equals_the_brute_force_on_random_trees_up_to_10() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(20);
+    let mut oracle = Oracle::new();
+    let mut checked = 0;
+    for _ in 0..100 {
+        let n = rng.gen_range(7..=10);
+        let gold = random_tree(n, 0.2, &mut rng);
+        let mut brute = Exhaustive::new(&gold, Strategy::None);
+        let mut c = Configuration::initial(NM, n);
+        while !c.is_final() {
+            let want = brute.step_scores(&c).unwrap();
+            let got = oracle.scores(&c, &gold, Strategy::None, Algorithm::Auto).unwrap();
+            assert_eq!(got, want, "gold {gold:?}, {c:?}");
+            checked += 1;
+            // Mostly optimal steps, sometimes any: the walk visits repaired and unshifted configurations.
+            let steps: Vec<Step> = if rng.gen_bool(0.6) { want.optimal() } else { c.applicable_steps().collect() };
+            c.apply(steps[rng.gen_range(0..steps.len())]).unwrap();
+        }
+    }
+    assert!(checked > 1_000, "only {checked}");
+}
+
+#[test]
+fn the_checked_constructors_accept_every_reachable_configuration() {
+    for n in 0..=5 {
+        for c in reachable_with_arcs(NM, n) {
+            let arcs: Vec<(usize, usize)> = c.arcs().collect();
+            let rebuilt = match c.unshifted() {
+                Some(w) => Configuration::with_unshifted(NM, c.stack(), w, &arcs, n),
+                None => {
+                    let buffer: Vec<usize> = c.buffer().collect();
+                    Configuration::with_arcs(NM, c.stack(), &buffer, &arcs, n)
+                }
+            };
+            assert_eq!(rebuilt.as_ref(), Ok(&c), "{c:?}");
+        }
+    }
+}
+
+#[test]
+fn the_oracle_command_reads_an_unshifted_word_and_answers_as_the_library() {
+    // Gold 1 <- 0, 2 <- 3, 3 <- 1. After an unshift of 3 (which took 2 as a left dependent),
+    // `right_arc` 1 -> 3 keeps both reachable gold arcs; `shift` is not applicable.
+    let line = r#"{"system":"arc-eager-nm","stack":[0,1],"buffer":[],"unshifted":3,"arcs":[[3,2]],"gold":[0,3,1]}"#;
+    let o = common::tabula_with_stdin(&["oracle"], line);
+    assert!(o.status.success(), "{}", common::stderr_of(&o));
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        out.contains(r#""steps":{"shift":null,"left_arc":0,"right_arc":2,"reduce":1},"optimal":["right_arc"]"#),
+        "{out}"
+    );
+    let c = Configuration::with_unshifted(NM, &[0, 1], 3, &[(3, 2)], 3).unwrap();
+    let gold = DepTree::from_heads(&[0, 3, 1]).unwrap();
+    assert_eq!(Oracle::new().scores(&c, &gold, Strategy::None, Algorithm::Auto).unwrap().optimal(), [Step::RightArc]);
+
+    for (line, message) in [
+        (
+            r#"{"system":"arc-eager-nm","stack":[0,1],"buffer":[3],"unshifted":3,"arcs":[[3,2]],"gold":[0,3,1]}"#,
+            "`unshifted` is the whole remaining input: `buffer` must then be []",
+        ),
+        (
+            r#"{"system":"arc-eager","stack":[0,1],"buffer":[],"unshifted":3,"arcs":[[3,2]],"gold":[0,3,1]}"#,
+            "the arcs are inconsistent with this arc-eager configuration: only arc-eager-nm moves a word back onto the input (unshift)",
+        ),
+        (
+            r#"{"system":"arc-eager-nm","stack":[0,1],"buffer":[],"unshifted":3,"arcs":[[3,2],[1,3]],"gold":[0,3,1]}"#,
+            "the arcs are inconsistent with this arc-eager-nm configuration: arc 1 -> 3: the first remaining word has no head yet",
+        ),
+        (
+            r#"{"system":"arc-eager-nm","stack":[0],"buffer":[1,2,3],"gold":[0,3,1],"strategy":"lbr"}"#,
+            "strategy lbr is not available for arc-eager-nm: its oracle scores every computation (use --strategy none)",
+        ),
+    ] {
+        let o = common::tabula_with_stdin(&["oracle"], line);
+        assert_eq!(o.status.code(), Some(1));
+        assert_eq!(common::stderr_of(&o), format!("line 1: {message}\nerror: 1 bad line\n"), "{line}");
+    }
+}
+
+#[test]
+fn a_parser_trains_and_parses_with_arc_eager_nm() {
+    let dir = common::scratch_in("arc_eager_nm", "train");
+    // Two sentences, the second non-projective (2 -> 4 crosses 1 -> 3).
+    let text = "1\tThe\t_\tDET\t_\t_\t2\tdet\t_\t_\n2\tdog\t_\tNOUN\t_\t_\t3\tnsubj\t_\t_\n\
+                3\tbarks\t_\tVERB\t_\t_\t0\troot\t_\t_\n4\t.\t_\tPUNCT\t_\t_\t3\tpunct\t_\t_\n\n\
+                1\tSaw\t_\tVERB\t_\t_\t0\troot\t_\t_\n2\tdogs\t_\tNOUN\t_\t_\t1\tobj\t_\t_\n\
+                3\tyesterday\t_\tADV\t_\t_\t1\tadvmod\t_\t_\n4\tbarking\t_\tVERB\t_\t_\t2\tacl\t_\t_\n\n";
+    std::fs::write(dir.join("data.conllu"), text).unwrap();
+    let data = "data.conllu";
+    for oracle in ["static", "dynamic"] {
+        let o = common::tabula_in(
+            &dir,
+            &["train", data, "-o", "m.bin", "--system", "arc-eager-nm", "--oracle", oracle, "--epochs", "2"],
+        );
+        assert!(o.status.success(), "{oracle}: {}", common::stderr_of(&o));
+        let o = common::tabula_in(&dir, &["parse", "--model", "m.bin", data, "-o", "out.conllu"]);
+        assert!(o.status.success(), "{oracle}: {}", common::stderr_of(&o));
+        let parsed = std::fs::read_to_string(dir.join("out.conllu")).unwrap();
+        assert_eq!(parsed.lines().filter(|l| l.starts_with(|c: char| c.is_ascii_digit())).count(), 8, "{parsed}");
+    }
+}
