@@ -44,7 +44,9 @@ nice -n "$NICE" "$VENV/bin/python" "$PY" parse "$OUT/udpipe.model" "$OUT/test.co
 nice -n "$NICE" /usr/bin/time -f "%e %U %S" -o "$OUT/tabula.train.time" \
   "$BIN" train "$OUT/train.conllu" -o "$OUT/tabula.model" --dev "$OUT/dev.conllu" $OURS 2> "$OUT/tabula.train.log"
 read -r wall user sys < "$OUT/tabula.train.time"
-echo "{\"train_seconds\": $wall, \"train_cpu_seconds\": $(echo "$user + $sys" | bc)}" > "$OUT/tabula.train.json"
+# awk, not bc: bc writes 0.45 as ".45", which is not JSON.
+awk -v w="$wall" -v u="$user" -v s="$sys" \
+  'BEGIN { printf "{\"train_seconds\": %.2f, \"train_cpu_seconds\": %.2f}\n", w, u + s }' > "$OUT/tabula.train.json"
 nice -n "$NICE" /usr/bin/time -f "%e %U %S" -o "$OUT/tabula.parse.time" \
   "$BIN" parse --model "$OUT/tabula.model" "$OUT/test.conllu" -o "$OUT/tabula.test.conllu" --stats \
   2> "$OUT/tabula.parse.log"
