@@ -1,7 +1,8 @@
 //! `tabula count`: per tree, the best score and the exact number of optimal
 //! projective trees (Nederhof 2019, end of Sec. 3, Fig. 8).
 
-use super::projectivize::{load_grammar, open_input, progress, Output};
+use super::progress::{self, Bars};
+use super::projectivize::{load_grammar, open_input, Output};
 use super::CliError;
 use num_bigint::BigUint;
 use plotters::prelude::*;
@@ -81,7 +82,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut too_long: Vec<(String, usize, usize)> = Vec::new();
     for path in inputs {
         let (input, file, len) = open_input(path)?;
-        let bar = progress(len);
+        let bar = Bars::new(len);
         let mut by_length: Vec<(u64, f64)> = Vec::new();
         for sentence in Reader::new(input, file.clone()) {
             let sentence = sentence?;
@@ -101,7 +102,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 }
                 continue;
             }
-            let r = counter.count(gold).map_err(|e| format!("{file}:{}: {e}", sentence.first_line()))?;
+            let place = format!("{file}:{}", sentence.first_line());
+            let r = progress::for_sentence(bar.as_ref(), gold.len(), &place, || counter.count(gold))
+                .map_err(|e| format!("{place}: {e}"))?;
             index += 1;
             let n = gold.len();
             writeln!(
@@ -122,7 +125,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             }
         }
         if let Some(b) = bar {
-            b.finish_and_clear();
+            b.finish();
         }
         series.push((file.to_string(), by_length));
     }

@@ -10,6 +10,7 @@ pub mod oracle;
 pub mod output;
 pub mod parse;
 pub mod plot;
+pub mod progress;
 pub mod projectivize;
 pub mod tagger;
 pub mod train;

@@ -424,7 +424,7 @@ fn run_walk(args: &Args, path: &std::path::Path, oracle: &mut Oracle<'_>) -> Res
     let sentences = walk::read_gold_up_to(input, &path.display().to_string(), args.projectivize, longest)?;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed());
     let words: u64 = sentences.iter().map(|s| s.tree.len() as u64).sum();
-    let bar = super::projectivize::progress_bar(words, "words");
+    let bar = super::progress::progress_bar(words, "words");
     let stats = walk::walk_with_progress(oracle, &sentences, &opts, &mut rng, &mut |w| {
         if let Some(b) = &bar {
             b.inc(w);

@@ -2,12 +2,13 @@
 //! 8.1) or pseudo-projective lifting of a CoNLL-U treebank.
 
 pub(crate) use super::output::Output;
+use super::progress::{self, Bars};
 use super::CliError;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, IsTerminal, Write};
+use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
@@ -164,31 +165,6 @@ pub(crate) fn open_input(path: Option<&Path>) -> Result<Input, CliError> {
     }
 }
 
-/// A progress bar over `len` units (e.g. "words"), shown only when standard error is a terminal.
-pub(crate) fn progress_bar(len: u64, unit: &str) -> Option<indicatif::ProgressBar> {
-    if !io::stderr().is_terminal() {
-        return None;
-    }
-    let style =
-        indicatif::ProgressStyle::with_template(&format!("{{bar:40}} {{pos}}/{{len}} {unit} {{elapsed}} eta {{eta}}"))
-            .ok()?;
-    Some(indicatif::ProgressBar::new(len).with_style(style))
-}
-
-/// A progress bar over the input bytes, shown only when standard error is a terminal.
-pub(crate) fn progress(len: Option<u64>) -> Option<indicatif::ProgressBar> {
-    if !io::stderr().is_terminal() {
-        return None;
-    }
-    let bar = match len {
-        Some(n) => indicatif::ProgressBar::new(n).with_style(
-            indicatif::ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {elapsed} eta {eta}").ok()?,
-        ),
-        None => indicatif::ProgressBar::new_spinner(),
-    };
-    Some(bar)
-}
-
 /// Per-thread state: one engine chart reused for every sentence.
 enum Worker<'g> {
     Optimal(OptimalProjectivizer<'g>),
@@ -304,18 +280,19 @@ fn encode_block(
     }))
 }
 
+/// What every sentence of a run is processed with.
+struct Run<'a> {
+    file: &'a Arc<str>,
+    class: TreeClass,
+    encode: Option<Scheme>,
+    max_words: u64,
+    bars: Option<&'a Bars>,
+}
+
 impl Worker<'_> {
-    fn process(
-        &mut self,
-        index: u64,
-        raw: RawSentence,
-        file: &Arc<str>,
-        class: TreeClass,
-        encode: Option<Scheme>,
-        max_words: u64,
-    ) -> Outcome {
-        let outcome = self.projectivize(index, raw, file, class, max_words)?;
-        let Some(scheme) = encode else { return Ok(outcome) };
+    fn process(&mut self, index: u64, raw: RawSentence, run: &Run<'_>) -> Outcome {
+        let outcome = self.projectivize(index, raw, run)?;
+        let Some(scheme) = run.encode else { return Ok(outcome) };
         let (sentence, done, _) = outcome;
         let tree = match &done {
             Done::New(t) => Some(t),
@@ -323,29 +300,24 @@ impl Worker<'_> {
             // Copied unchanged, labels included.
             Done::TooLong => return Ok((sentence, done, None)),
         };
-        match encode_block(&sentence, tree, scheme, file) {
+        match encode_block(&sentence, tree, scheme, run.file) {
             Ok(encoded) => Ok((sentence, done, encoded)),
             Err(error) => Err(Box::new(InvalidSentence { error, raw: sentence.into_raw() })),
         }
     }
 
-    fn projectivize(
-        &mut self,
-        index: u64,
-        raw: RawSentence,
-        file: &Arc<str>,
-        class: TreeClass,
-        max_words: u64,
-    ) -> Outcome {
+    fn projectivize(&mut self, index: u64, raw: RawSentence, run: &Run<'_>) -> Outcome {
+        let (file, class) = (run.file, run.class);
         let sentence = Sentence::parse(raw, file)?;
         let gold = sentence.tree();
         if class.contains(gold) {
             return Ok((sentence, Done::Kept, None));
         }
-        if gold.len() as u64 > max_words {
+        if gold.len() as u64 > run.max_words {
             return Ok((sentence, Done::TooLong, None));
         }
-        let result = match self {
+        let place = format!("{file}:{}", sentence.first_line());
+        let result = progress::for_sentence(run.bars, gold.len(), &place, || match self {
             Worker::Optimal(p) => p.projectivize_with_engine(gold).map(|p| p.tree),
             Worker::Sample(s, seed) => {
                 let mut rng = ChaCha8Rng::seed_from_u64(*seed);
@@ -358,7 +330,7 @@ impl Worker<'_> {
                 p.projectivize_with_engine(gold, labels).map(|p| p.tree)
             }
             Worker::Lift => Ok(lift(gold)),
-        };
+        });
         match result {
             Ok(tree) => Ok((sentence, Done::New(tree), None)),
             Err(e) => Err(engine_error(sentence, file, e)),
@@ -432,7 +404,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut output = Output::create_apart(args.output.as_deref(), &inputs)?;
     let (input, file, len) = open_input(args.input.as_deref())?;
     let mut reader = Reader::new(input, file.clone());
-    let bar = progress(len);
+    let bar = Bars::new(len);
     let mut stats = Stats::default();
     let mut bad: Vec<ConlluError> = Vec::new();
     // Sentences longer than --max-words: (first line, words).
@@ -497,11 +469,12 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         Ok(())
     };
 
+    let run = Run { file: &file, class, encode: args.encode, max_words: args.max_words, bars: bar.as_ref() };
     if args.threads == 1 {
         let mut worker = make_worker()?;
         let mut index = 0u64;
         while let Some(raw) = reader.next_raw() {
-            let outcome = worker.process(index, raw?, &file, class, args.encode, args.max_words);
+            let outcome = worker.process(index, raw?, &run);
             emit(outcome, output.writer())?;
             index += 1;
         }
@@ -538,7 +511,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                             .map(|(i, raw)| {
                                 let slot = rayon::current_thread_index().unwrap_or(0) % threads;
                                 let mut worker = workers[slot].lock().unwrap_or_else(|e| e.into_inner());
-                                worker.process(base + i as u64, raw, &file, class, args.encode, args.max_words)
+                                worker.process(base + i as u64, raw, &run)
                             })
                             .collect::<Vec<Outcome>>()
                     },
@@ -557,7 +530,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     output.commit()?;
     if let Some(b) = bar {
-        b.finish_and_clear();
+        b.finish();
     }
     if !too_long.is_empty() {
         eprintln!(

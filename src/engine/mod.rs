@@ -28,6 +28,7 @@ mod chart;
 mod count_best;
 mod kbest;
 mod outside;
+pub mod progress;
 mod sample;
 
 pub use backtrace::{Derivation, FirstChoice, TieBreak, WordDerivation};
@@ -223,6 +224,7 @@ impl<'g, S: Semiring> Parser<'g, S> {
     /// Runs Table 2 on `input` = a₀ … aₙ with arc weights `weight(head, dependent)`
     /// (called once for each ordered pair of distinct positions) and returns W.
     /// O(n³) time; the chart stays available for [`Parser::best_derivation`].
+    /// Reports its progress to the callback of [`progress::with_progress`], if any.
     pub fn parse(&mut self, input: &[Terminal], weight: impl Fn(usize, usize) -> S) -> Result<S, EngineError> {
         if input.is_empty() {
             return Err(EngineError::EmptyInput);
@@ -256,6 +258,7 @@ impl<'g, S: Semiring> Parser<'g, S> {
                 c.set_right(b, i, i, v);
             }
         }
+        let (progress, total, mut done) = (progress::current(), progress::total(size), 0u64);
         for width in 1..size {
             for i in 0..size - width {
                 let j = i + width;
@@ -285,6 +288,10 @@ impl<'g, S: Semiring> Parser<'g, S> {
                     });
                     c.set_right(to, i, j, v);
                 }
+            }
+            if let Some(report) = &progress {
+                done += ((size - width) * width) as u64;
+                report(done, total);
             }
         }
         Ok(self.start_value())

@@ -47,3 +47,50 @@ fn empty_input_is_an_error() {
 }
 
 use crate::tree::DepTree;
+
+#[test]
+fn progress_counts_every_split_point_once_and_ends_at_the_total() {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let g = projective();
+    let a = g.terminal("a").unwrap();
+    let mut p = Parser::<Count>::new(&g);
+    for size in 1..12usize {
+        let seen = Rc::new(RefCell::new(Vec::new()));
+        let log = seen.clone();
+        let w = progress::with_progress(
+            move |done, total| log.borrow_mut().push((done, total)),
+            || p.parse(&vec![a; size], |_, _| Count::one()).unwrap(),
+        );
+        assert_eq!(w, p.parse(&vec![a; size], |_, _| Count::one()).unwrap());
+        let seen = seen.borrow();
+        // One report per width, growing, ending at the cells × split points counted by hand.
+        let by_hand: u64 = (1..size).map(|w| ((size - w) * w) as u64).sum();
+        assert_eq!(seen.len(), size - 1, "size {size}");
+        assert!(seen.windows(2).all(|p| p[0].0 < p[1].0));
+        assert!(seen.iter().all(|&(_, total)| total == by_hand));
+        assert_eq!(seen.last().map(|&(d, _)| d), (size > 1).then_some(by_hand));
+    }
+}
+
+#[test]
+fn progress_callbacks_nest_and_are_removed_afterwards() {
+    use std::cell::Cell;
+    use std::rc::Rc;
+    let g = projective();
+    let a = g.terminal("a").unwrap();
+    let mut p = Parser::<Count>::new(&g);
+    let (outer, inner) = (Rc::new(Cell::new(0)), Rc::new(Cell::new(0)));
+    let (o, i) = (outer.clone(), inner.clone());
+    progress::with_progress(
+        move |_, _| o.set(o.get() + 1),
+        || {
+            progress::with_progress(move |_, _| i.set(i.get() + 1), || p.parse(&[a; 4], |_, _| Count::one()).unwrap());
+            p.parse(&[a; 5], |_, _| Count::one()).unwrap();
+        },
+    );
+    assert_eq!((outer.get(), inner.get()), (4, 3));
+    p.parse(&[a; 5], |_, _| Count::one()).unwrap();
+    assert_eq!((outer.get(), inner.get()), (4, 3));
+    assert!(progress::current().is_none());
+}
