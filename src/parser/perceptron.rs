@@ -289,20 +289,24 @@ fn add_rows_any<T: Copy>(
 
 /// Asks the CPU to bring `table[start .. start + len]` into the cache (a
 /// hint: no effect on the result; nothing on other targets): one hint per
-/// 64-byte cache line the block touches.
+/// 64-byte cache line the block touches. `len` ≥ 1. No bounds check: a
+/// prefetch never faults, and the address is only computed, never read.
 #[inline(always)]
 pub(super) fn prefetch<T>(table: &[T], start: usize, len: usize) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        let Some(block) = table.get(start..start + len) else { return };
-        let first = block.as_ptr() as usize & !63;
-        let end = block.as_ptr() as usize + std::mem::size_of_val(block);
-        for line in (first..end).step_by(64) {
-            // SAFETY: `_mm_prefetch` is a hint that never faults (the
-            // address is that of a cache line of `block` anyway); SSE is
-            // part of the x86_64 baseline.
+        let first = table.as_ptr().wrapping_add(start) as usize;
+        let last = first + len * std::mem::size_of::<T>() - 1;
+        let mut line = first & !63;
+        loop {
+            // SAFETY: `_mm_prefetch` is a hint that never faults, whatever
+            // the address; SSE is part of the x86_64 baseline.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(line as *const i8) };
+            if line >= last & !63 {
+                break;
+            }
+            line += 64;
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
