@@ -464,10 +464,13 @@ fn model_files_round_trip_and_bad_ones_are_errors() {
     assert!(matches!(Model::from_bytes(&longer), Err(ParserError::ModelSize { .. })));
     assert!(matches!(Model::from_bytes(b"1\tHi\t_\n"), Err(ParserError::ModelForeign)));
     // A header announcing huge tables is checked against the file size before any allocation.
-    let huge = format!(
-        "TABULA-PARSER-MODEL\nversion {MODEL_VERSION}\nsystem arc-eager\nfeatures {FEATURE_SET}\nstep-bits 30\nlabel-bits 30\nlabels 1\nx\nend\n0000"
-    );
-    assert!(matches!(Model::from_bytes(huge.as_bytes()), Err(ParserError::ModelSize { .. })));
+    for weights in ["weights 1 1\n", ""] {
+        let version = if weights.is_empty() { 2 } else { MODEL_VERSION };
+        let huge = format!(
+            "TABULA-PARSER-MODEL\nversion {version}\nsystem arc-eager\nfeatures {FEATURE_SET}\nstep-bits 30\nlabel-bits 30\n{weights}labels 1\nx\nend\n0000"
+        );
+        assert!(matches!(Model::from_bytes(huge.as_bytes()), Err(ParserError::ModelSize { .. })));
+    }
     let text = String::from_utf8_lossy(&bytes[..60]).replace(&format!("version {MODEL_VERSION}"), "version 9");
     let mut other = text.into_bytes();
     other.extend_from_slice(&bytes[60..]);

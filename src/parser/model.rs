@@ -27,17 +27,25 @@
 //!
 //! # The model file
 //!
-//! A text header, then the two tables as little-endian f32, then a 64-bit
-//! checksum of everything before it:
+//! A text header, then the two tables, then a 64-bit checksum of
+//! everything before it. Only the weights that are not zero are stored
+//! (most are: the label table of an en_ewt model is 87 % zeros): each table
+//! is a bitmap of its non-zero weights (bit i of byte k for weight 8k + i),
+//! then those weights in order, little-endian, f32 for the step table and
+//! bfloat16 for the label table — the precision the parser reads, so a
+//! model parses the same after a round trip through its file. The header
+//! counts the non-zero weights of each table (`weights`), so the file's size
+//! is known before the tables are read:
 //!
 //! ```text
 //! TABULA-PARSER-MODEL
-//! version 2
+//! version 3
 //! system arc-hybrid
 //! features zn2011-v3
 //! spine-depth 8          (LR-spine models only: MODEL_SPINE_DEPTH)
 //! step-bits 20
 //! label-bits 18
+//! weights 2031234 3398765  (non-zero step weights, non-zero label weights)
 //! root last              (only with the root in last position: `tabula train --root last`)
 //! beam 8                 (beam-trained models only: the training beam width)
 //! beam-labels 2          (only if trained with --beam-labels)
@@ -47,25 +55,27 @@
 //! obj
 //! root
 //! end
-//! <2^step-bits × steps f32> <2^label-bits × arc steps × labels f32> <checksum u64>
+//! <step bitmap> <step weights f32> <label bitmap> <label weights bfloat16> <checksum u64>
 //! ```
 //!
+//! Files of version 2 (every weight as f32, no `weights` line) are read
+//! too, their label weights rounded to bfloat16 as the parser always did.
 //! A file without the first line is foreign; another version, system name,
 //! feature set or (LR-spine) spine depth is refused by name; a short file is truncated; a bad
 //! checksum or trailing bytes are corruption. Never a panic.
 
 use super::features::{hash_bytes, laid_out, mix, ArcState, Extractor, Tokens, FEATURE_SET, FEATURE_SET_FEATS};
-use super::perceptron::{check_tables, CompactWeights, Rows, Weights, LOADING_BYTES_PER_WEIGHT};
+use super::perceptron::{check_tables, to_bf16, CompactWeights, Rows, Weights, LOADING_BYTES_PER_WEIGHT};
 use super::ParserError;
 use crate::oracle::{Configuration, Root, Step, System};
 use crate::projectivize::pseudo::Scheme;
 use std::path::Path;
-use std::sync::OnceLock;
 
 const MAGIC: &str = "TABULA-PARSER-MODEL\n";
-/// The model file version written by this build (2: labelled steps scored
-/// jointly; version 1 models, scored step first, are refused by name).
-pub const MODEL_VERSION: u32 = 2;
+/// The model file version written by this build (3: non-zero weights only,
+/// the label table in bfloat16; 2, every weight as f32, is read too;
+/// version 1 models, scored step first, are refused by name).
+pub const MODEL_VERSION: u32 = 3;
 
 /// The deepest spine position K of LR-spine's `left_arc_K` / `right_arc_K`
 /// that has a class in the model (per direction; see the module
@@ -130,10 +140,9 @@ pub fn arc_class(system: System, step: Step) -> Option<usize> {
     arc_steps(system).position(|s| s == block)
 }
 
-/// A trained parser model: the step table and the label table (f32, as
-/// trained and stored), and the bfloat16 copy of the label table that the
-/// [`Parser`] reads ([`CompactWeights`]: half the memory traffic of the
-/// widest rows), made when a parser first needs it.
+/// A trained parser model: the step table (f32) and the label table in
+/// bfloat16 ([`CompactWeights`]: half the memory traffic of the widest
+/// rows), as the [`Parser`] reads and the model file stores them.
 #[derive(Clone, Debug)]
 pub struct Model {
     pub system: System,
@@ -142,7 +151,7 @@ pub struct Model {
     /// The DEPRELs, sorted; a label is its index.
     pub labels: Vec<String>,
     steps: Weights,
-    arcs: Weights,
+    arcs: CompactWeights,
     /// Whether the features include the FEATS column ([`FEATURE_SET_FEATS`]).
     pub feats: bool,
     /// The beam width the model was trained with (1: greedy); the width
@@ -155,11 +164,10 @@ pub struct Model {
     /// 2005; `tabula train --pseudo-projective`): the parser's output is to
     /// be decoded with [`crate::projectivize::pseudo::decode`].
     pub pseudo_projective: Option<Scheme>,
-    compact_arcs: OnceLock<CompactWeights>,
 }
 
 impl PartialEq for Model {
-    /// Equal system, labels, tables and feature set (the compact copy follows the tables).
+    /// Equal system, labels, tables and feature set.
     fn eq(&self, other: &Model) -> bool {
         (self.system, self.root, &self.labels, &self.steps, &self.arcs, self.feats, self.beam, self.beam_labels)
             == (
@@ -179,11 +187,22 @@ impl PartialEq for Model {
 impl Model {
     /// A model from its tables: `steps` with a class per step ([`classes`]),
     /// `arcs` with a block of `labels.len()` classes per arc step
-    /// ([`arc_steps`]). `None` if the widths do not fit.
+    /// ([`arc_steps`]), rounded to bfloat16. `None` if the widths do not fit.
     pub fn new(system: System, labels: Vec<String>, steps: Weights, arcs: Weights, feats: bool) -> Option<Model> {
+        Model::with_compact(system, labels, steps, CompactWeights::new(&arcs), feats)
+    }
+
+    /// [`Model::new`] with the label table in bfloat16 already.
+    fn with_compact(
+        system: System,
+        labels: Vec<String>,
+        steps: Weights,
+        arcs: CompactWeights,
+        feats: bool,
+    ) -> Option<Model> {
         let fits =
             steps.width() == classes(system).len() && arcs.width() == arc_steps(system).count() * labels.len().max(1);
-        fits.then(|| Model {
+        fits.then_some(Model {
             system,
             root: Root::First,
             labels,
@@ -193,15 +212,14 @@ impl Model {
             beam: 1,
             beam_labels: None,
             pseudo_projective: None,
-            compact_arcs: OnceLock::new(),
         })
     }
 
     /// A zero model (every step scores 0).
     pub fn zeros(system: System, labels: Vec<String>, step_bits: u32, label_bits: u32) -> Model {
         let steps = Weights::zeros(step_bits, classes(system).len());
-        let arcs = Weights::zeros(label_bits, arc_steps(system).count() * labels.len().max(1));
-        Model::new(system, labels, steps, arcs, false).expect("sized for the system")
+        let arcs = CompactWeights::zeros(label_bits, arc_steps(system).count() * labels.len().max(1));
+        Model::with_compact(system, labels, steps, arcs, false).expect("sized for the system")
     }
 
     /// The step table (one class per step, [`classes`]).
@@ -209,19 +227,20 @@ impl Model {
         &self.steps
     }
 
-    /// The label table (a block of labels per arc step, [`arc_class`]).
-    pub fn arcs(&self) -> &Weights {
+    /// The label table (a block of labels per arc step, [`arc_class`]), in bfloat16.
+    pub fn arcs(&self) -> &CompactWeights {
         &self.arcs
     }
 
-    /// The two tables, to continue training from them.
+    /// The two tables as f32, to continue training from them. O(tables).
     pub fn into_tables(self) -> (Weights, Weights) {
-        (self.steps, self.arcs)
+        let arcs = self.arcs.to_weights();
+        (self.steps, arcs)
     }
 
-    /// The bfloat16 copy of the label table, made on the first call. O(table) then, O(1) after.
+    /// The label table, as the parser reads it (the same as [`Model::arcs`]).
     pub fn compact_arcs(&self) -> &CompactWeights {
-        self.compact_arcs.get_or_init(|| CompactWeights::new(&self.arcs))
+        &self.arcs
     }
 
     /// The label given to words left without a head at the end (attached to
@@ -232,7 +251,10 @@ impl Model {
 
     /// The bytes of the model file. O(size).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(4 * (self.steps.w.len() + self.arcs.w.len()) + 1024);
+        let (steps, arcs) = (&self.steps.w[..], self.arcs.values());
+        let nonzero = (steps.iter().filter(|w| w.to_bits() != 0).count(), arcs.iter().filter(|&&w| w != 0).count());
+        let mut out =
+            Vec::with_capacity(sparse_bytes(steps.len(), nonzero.0, 4) + sparse_bytes(arcs.len(), nonzero.1, 2) + 1024);
         out.extend_from_slice(MAGIC.as_bytes());
         // Only LR-spine models have the spine-depth line: the files of the
         // other systems stay as they were (and old ones stay readable).
@@ -254,11 +276,13 @@ impl Model {
         // Only root-last models have the root line.
         let root = if self.root == Root::Last { "root last\n" } else { "" };
         let header = format!(
-            "version {MODEL_VERSION}\nsystem {}\nfeatures {}\n{spine}step-bits {}\nlabel-bits {}\n{root}{beam}labels {}\n",
+            "version {MODEL_VERSION}\nsystem {}\nfeatures {}\n{spine}step-bits {}\nlabel-bits {}\nweights {} {}\n{root}{beam}labels {}\n",
             self.system,
             if self.feats { FEATURE_SET_FEATS } else { FEATURE_SET },
             self.steps.bits(),
             self.arcs.bits(),
+            nonzero.0,
+            nonzero.1,
             self.labels.len()
         );
         out.extend_from_slice(header.as_bytes());
@@ -267,9 +291,8 @@ impl Model {
             out.push(b'\n');
         }
         out.extend_from_slice(b"end\n");
-        for w in self.steps.w.iter().chain(&self.arcs.w) {
-            out.extend_from_slice(&w.to_le_bytes());
-        }
+        write_sparse(&mut out, steps, |w| w.to_bits() != 0, |out, w| out.extend_from_slice(&w.to_le_bytes()));
+        write_sparse(&mut out, arcs, |&w| w != 0, |out, w| out.extend_from_slice(&w.to_le_bytes()));
         let sum = checksum(&out);
         out.extend_from_slice(&sum.to_le_bytes());
         out
@@ -302,9 +325,11 @@ impl Model {
                 .ok_or_else(|| corrupt(&format!("expected `{name} …` in the header, found `{l}`")))
         };
         let version = field("version")?;
-        if version != MODEL_VERSION.to_string() {
-            return Err(ParserError::ModelVersion { found: version, expected: MODEL_VERSION });
-        }
+        let sparse = match version.as_str() {
+            "2" => false,
+            "3" => true,
+            _ => return Err(ParserError::ModelVersion { found: version, expected: MODEL_VERSION }),
+        };
         let system: System =
             field("system")?.parse().map_err(|e: crate::oracle::OracleError| corrupt(&e.to_string()))?;
         let features = field("features")?;
@@ -322,6 +347,16 @@ impl Model {
         };
         let step_bits = bits(field("step-bits")?)?;
         let label_bits = bits(field("label-bits")?)?;
+        let nonzero = if sparse {
+            let counts = field("weights")?;
+            let mut counts = counts.split(' ').map(|c| c.parse::<u64>().ok());
+            match (counts.next().flatten(), counts.next().flatten(), counts.next()) {
+                (Some(a), Some(b), None) => Some((a, b)),
+                _ => return Err(corrupt("bad `weights` line")),
+            }
+        } else {
+            None
+        };
         let mut next = line()?;
         let mut root = Root::First;
         if let Some(r) = next.strip_prefix("root ") {
@@ -368,17 +403,20 @@ impl Model {
         // Sizes from the header, checked against the file before allocating.
         let steps = (1usize << step_bits) * classes(system).len();
         let arcs = (1usize << label_bits) * arc_steps(system).count() * labels.len().max(1);
-        let floats = steps + arcs;
+        if nonzero.is_some_and(|(a, b)| a > steps as u64 || b > arcs as u64) {
+            return Err(corrupt("more non-zero weights than the tables have"));
+        }
         let header_len = bytes.len() - rest.len();
-        if header_len + 4 * floats + 8 != file_len {
-            return Err(size_mismatch(system, header_len, (step_bits, label_bits), labels.len(), file_len));
+        let shape = Shape { header_len, bits: (step_bits, label_bits), labels: labels.len(), nonzero };
+        if shape.file_len(system) != file_len as u64 {
+            return Err(size_mismatch(system, &shape, file_len));
         }
         let widths = (classes(system).len(), arc_steps(system).count() * labels.len().max(1));
         check_tables((step_bits, widths.0), (label_bits, widths.1), LOADING_BYTES_PER_WEIGHT, "reading the model")?;
         if bytes.len() < file_len {
             return Ok(None);
         }
-        let body = header_len + 4 * floats;
+        let body = file_len - 8;
         let stored = u64::from_le_bytes(bytes[body..body + 8].try_into().expect("8 bytes"));
         if checksum(&bytes[..body]) != stored {
             return Err(corrupt("checksum mismatch"));
@@ -389,9 +427,20 @@ impl Model {
         model.beam = beam;
         model.beam_labels = beam_labels;
         model.pseudo_projective = pseudo_projective;
-        let mut chunks = rest[..4 * floats].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")));
-        for w in model.steps.w.iter_mut().chain(model.arcs.w.iter_mut()) {
-            *w = chunks.next().expect("sized");
+        let tables = &rest[..body - header_len];
+        let f32_of = |c: &[u8]| f32::from_le_bytes(c.try_into().expect("4 bytes"));
+        let u16_of = |c: &[u8]| u16::from_le_bytes(c.try_into().expect("2 bytes"));
+        if nonzero.is_some() {
+            let tables = read_sparse(tables, &mut model.steps.w, 4, f32_of)?;
+            read_sparse(tables, model.arcs.values_mut(), 2, u16_of)?;
+        } else {
+            let (step_bytes, arc_bytes) = tables.split_at(4 * steps);
+            for (w, c) in model.steps.w.iter_mut().zip(step_bytes.chunks_exact(4)) {
+                *w = f32_of(c);
+            }
+            for (w, c) in model.arcs.values_mut().iter_mut().zip(arc_bytes.chunks_exact(4)) {
+                *w = to_bf16(f32_of(c));
+            }
         }
         Ok(Some(model))
     }
@@ -452,22 +501,93 @@ impl Model {
 /// included): 64 MiB.
 pub const MAX_MODEL_HEADER: u64 = 64 << 20;
 
-/// The error for a model file of `found` bytes whose header (of
-/// `header_len` bytes: `system`, tables of 2^`bits.0` and 2^`bits.1` rows,
-/// `labels` labels) states another size, with the other systems whose
-/// tables it has (an edited header). O(systems).
-fn size_mismatch(system: System, header_len: usize, bits: (u32, u32), labels: usize, found: usize) -> ParserError {
-    let bytes = |s: System| {
-        let floats = (1u64 << bits.0) * classes(s).len() as u64
-            + (1u64 << bits.1) * arc_steps(s).count() as u64 * labels.max(1) as u64;
-        header_len as u64 + 4 * floats + 8
-    };
+/// What a model header says of the file's size: its own length, the bits
+/// of the two tables, the number of labels, and (version 3) the non-zero
+/// weights of each table.
+struct Shape {
+    header_len: usize,
+    bits: (u32, u32),
+    labels: usize,
+    nonzero: Option<(u64, u64)>,
+}
+
+impl Shape {
+    /// The size of the file if its tables are `system`'s. O(1).
+    fn file_len(&self, system: System) -> u64 {
+        let steps = (1u64 << self.bits.0) * classes(system).len() as u64;
+        let arcs = (1u64 << self.bits.1) * arc_steps(system).count() as u64 * self.labels.max(1) as u64;
+        let tables = match self.nonzero {
+            None => 4 * (steps + arcs),
+            Some((s, a)) => steps.div_ceil(8) + 4 * s + arcs.div_ceil(8) + 2 * a,
+        };
+        self.header_len as u64 + tables + 8
+    }
+}
+
+/// The error for a model file of `found` bytes whose header (`shape`, for
+/// `system`) states another size, with the other systems whose tables it
+/// has (an edited header). O(systems).
+fn size_mismatch(system: System, shape: &Shape, found: usize) -> ParserError {
     let spine = system.definition().has_spine_steps();
     let sized_for = System::ALL
         .into_iter()
-        .filter(|&s| s != system && s.definition().has_spine_steps() == spine && bytes(s) == found as u64)
+        .filter(|&s| s != system && s.definition().has_spine_steps() == spine && shape.file_len(s) == found as u64)
         .collect();
-    ParserError::ModelSize { system, expected: bytes(system), found: found as u64, sized_for }
+    ParserError::ModelSize { system, expected: shape.file_len(system), found: found as u64, sized_for }
+}
+
+/// Bytes of a table of `len` weights of which `nonzero` are stored, `size` bytes each.
+fn sparse_bytes(len: usize, nonzero: usize, size: usize) -> usize {
+    len.div_ceil(8) + nonzero * size
+}
+
+/// Appends `values` as a bitmap of those that are `stored`, then those values
+/// (`write`), in order. O(len).
+fn write_sparse<T: Copy>(
+    out: &mut Vec<u8>,
+    values: &[T],
+    stored: impl Fn(&T) -> bool,
+    write: impl Fn(&mut Vec<u8>, T),
+) {
+    for chunk in values.chunks(8) {
+        out.push(chunk.iter().enumerate().fold(0u8, |b, (i, w)| b | (u8::from(stored(w)) << i)));
+    }
+    for &w in values.iter().filter(|w| stored(w)) {
+        write(out, w);
+    }
+}
+
+/// Reads what [`write_sparse`] wrote of a table the size of `values`
+/// (zeros), values of `size` bytes (`value`), and returns the bytes after
+/// it. An error if the bitmap has bits past the table's end or is not
+/// followed by as many values as it has bits set. O(len).
+fn read_sparse<'a, T>(
+    bytes: &'a [u8],
+    values: &mut [T],
+    size: usize,
+    value: impl Fn(&[u8]) -> T,
+) -> Result<&'a [u8], ParserError> {
+    let corrupt = |r: &str| ParserError::ModelCorrupt(r.to_owned());
+    let map_len = values.len().div_ceil(8);
+    let (map, rest) = bytes.split_at_checked(map_len).ok_or_else(|| corrupt("a table's bitmap is cut short"))?;
+    let past_end = values.len() % 8;
+    if past_end != 0 && map.last().is_some_and(|&b| b >> past_end != 0) {
+        return Err(corrupt("a table's bitmap marks weights past its end"));
+    }
+    let count = map.iter().map(|b| b.count_ones() as usize).sum::<usize>();
+    let (stored, rest) = rest
+        .split_at_checked(count * size)
+        .ok_or_else(|| corrupt("a table has fewer weights than its bitmap marks"))?;
+    let mut stored = stored.chunks_exact(size);
+    for (k, &byte) in map.iter().enumerate() {
+        let mut b = byte;
+        while b != 0 {
+            let i = b.trailing_zeros() as usize;
+            values[8 * k + i] = value(stored.next().expect("counted"));
+            b &= b - 1;
+        }
+    }
+    Ok(rest)
 }
 
 fn field_line(rest: &mut &[u8]) -> Result<String, ParserError> {
@@ -729,5 +849,99 @@ impl<'m> AnyParser<'m> {
                 (&p.heads, &p.labels)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small arc-hybrid model with a few weights set, some of them not
+    /// bfloat16 numbers.
+    fn model() -> Model {
+        let labels = vec!["nsubj".to_owned(), "obj".to_owned(), "root".to_owned()];
+        let mut steps = Weights::zeros(5, classes(System::ArcHybrid).len());
+        let mut arcs = Weights::zeros(4, arc_steps(System::ArcHybrid).count() * labels.len());
+        for (i, w) in steps.w.iter_mut().enumerate().filter(|(i, _)| i % 7 == 3) {
+            *w = i as f32 * 0.123_456_7 - 4.0;
+        }
+        for (i, w) in arcs.w.iter_mut().enumerate().filter(|(i, _)| i % 5 == 1) {
+            *w = 1.0 / (i as f32 + 0.5);
+        }
+        Model::new(System::ArcHybrid, labels, steps, arcs, false).unwrap()
+    }
+
+    /// The model as a file of version 2: every weight as f32.
+    fn version_2(model: &Model, arcs: &Weights) -> Vec<u8> {
+        let mut out = format!(
+            "{MAGIC}version 2\nsystem arc-hybrid\nfeatures {FEATURE_SET}\nstep-bits 5\nlabel-bits 4\nlabels 3\nnsubj\nobj\nroot\nend\n"
+        )
+        .into_bytes();
+        for w in model.steps().w.iter().chain(&arcs.w) {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        let sum = checksum(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    #[test]
+    fn only_non_zero_weights_are_stored_and_they_come_back() {
+        let m = model();
+        let bytes = m.to_bytes();
+        let (steps, arcs) = (m.steps().w.len(), m.arcs().values().len());
+        let stored = ((0..steps).filter(|i| i % 7 == 3).count(), (0..arcs).filter(|i| i % 5 == 1).count());
+        let header = String::from_utf8_lossy(&bytes[..200]).into_owned();
+        assert!(header.contains(&format!("\nweights {} {}\n", stored.0, stored.1)), "{header}");
+        let tables = steps.div_ceil(8) + 4 * stored.0 + arcs.div_ceil(8) + 2 * stored.1;
+        assert_eq!(bytes.len(), header.find("end\n").unwrap() + 4 + tables + 8);
+        assert_eq!(Model::from_bytes(&bytes).unwrap(), m);
+    }
+
+    #[test]
+    fn version_2_files_read_with_their_label_weights_in_bfloat16() {
+        let m = model();
+        let f32_arcs = {
+            let mut a = Weights::zeros(4, arc_steps(System::ArcHybrid).count() * 3);
+            for (i, w) in a.w.iter_mut().enumerate().filter(|(i, _)| i % 5 == 1) {
+                *w = 1.0 / (i as f32 + 0.5);
+            }
+            a
+        };
+        let read = Model::from_bytes(&version_2(&m, &f32_arcs)).unwrap();
+        assert_eq!(read, m);
+        assert_ne!(read.arcs().to_weights(), f32_arcs, "the test's weights are not all bfloat16 numbers");
+    }
+
+    #[test]
+    fn a_sparse_table_that_disagrees_with_its_header_is_an_error() {
+        let m = model();
+        let bytes = m.to_bytes();
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let line = text.lines().find(|l| l.starts_with("weights ")).unwrap().to_owned();
+        let edit = |new: &str| {
+            let at = bytes.windows(line.len()).position(|w| w == line.as_bytes()).unwrap();
+            let mut b = bytes[..at].to_vec();
+            b.extend_from_slice(new.as_bytes());
+            b.extend_from_slice(&bytes[at + line.len()..]);
+            Model::from_bytes(&b).unwrap_err()
+        };
+        let (s, a): (usize, usize) = {
+            let mut it = line[8..].split(' ').map(|c| c.parse().unwrap());
+            (it.next().unwrap(), it.next().unwrap())
+        };
+        // More stored weights than the table has, or a malformed line: corrupt.
+        assert!(matches!(edit(&format!("weights {} {a}", 1 + 32 * 3)), ParserError::ModelCorrupt(_)));
+        assert!(matches!(edit(&format!("weights {s}")), ParserError::ModelCorrupt(_)));
+        assert!(matches!(edit(&format!("weights {s} {a} 1")), ParserError::ModelCorrupt(_)));
+        // Another count: the file has another size than the header states.
+        assert!(matches!(edit(&format!("weights {s} {}", a + 1)), ParserError::ModelSize { .. }));
+        // A bitmap with one bit more (and one fewer elsewhere) is caught by the checksum;
+        // read_sparse itself refuses bits past the end and missing values.
+        let mut values = [0u16; 10];
+        assert!(read_sparse(&[0xff, 0b100], &mut values, 2, |_| 1).is_err());
+        assert!(read_sparse(&[0b1, 0b1, 7, 0], &mut values, 2, |_| 1).is_err());
+        let rest = read_sparse(&[0b1000_0001, 0b10, 1, 0, 2, 0, 3, 0, 9], &mut values, 2, |c| c[0].into()).unwrap();
+        assert_eq!((values, rest), ([1, 0, 0, 0, 0, 0, 0, 2, 0, 3], &[9u8][..]));
     }
 }

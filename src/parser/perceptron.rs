@@ -42,9 +42,9 @@ pub(crate) fn huge_zeros<T: Copy + Default>(len: usize) -> Vec<T> {
 /// epoch and the best one kept so far (f32 each).
 pub const TRAINING_BYTES_PER_WEIGHT: usize = 4 + 8 + 4 + 4;
 
-/// The bytes per weight of reading a model: the file's f32, the tables'
-/// f32 and the parser's bfloat16 copy ([`CompactWeights`], label table only,
-/// counted for both).
+/// The bytes per weight of reading a model, at most: the file's (4 in the
+/// dense files of version 2), the tables' f32 and the label table's
+/// bfloat16 (counted for both tables).
 pub const LOADING_BYTES_PER_WEIGHT: usize = 4 + 4 + 2;
 
 /// Refuses, before anything is allocated, two tables of 2^`step_bits` rows
@@ -374,11 +374,45 @@ impl CompactWeights {
         }
         CompactWeights { bits: table.bits, width: table.width, w }
     }
+
+    /// A zero table of 2^`bits` rows of `width` classes.
+    pub fn zeros(bits: u32, width: usize) -> CompactWeights {
+        CompactWeights { bits, width, w: huge_zeros((1usize << bits) * width) }
+    }
+
+    /// Number of hash bits.
+    pub fn bits(&self) -> u32 {
+        self.bits
+    }
+
+    /// Weights per row.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// The weights as f32 (exactly: every bfloat16 is an f32). O(table).
+    pub fn to_weights(&self) -> Weights {
+        let mut w = huge_zeros(self.w.len());
+        for (x, &c) in w.iter_mut().zip(&self.w) {
+            *x = c.to_f32();
+        }
+        Weights { bits: self.bits, width: self.width, w }
+    }
+
+    /// The bfloat16 bits, row after row.
+    pub(crate) fn values(&self) -> &[u16] {
+        &self.w
+    }
+
+    /// The bfloat16 bits, row after row, to fill.
+    pub(crate) fn values_mut(&mut self) -> &mut [u16] {
+        &mut self.w
+    }
 }
 
 /// The bfloat16 nearest to `x` (ties to even; x finite). O(1).
 #[inline]
-fn to_bf16(x: f32) -> u16 {
+pub(crate) fn to_bf16(x: f32) -> u16 {
     let b = x.to_bits();
     ((b + 0x7fff + ((b >> 16) & 1)) >> 16) as u16
 }
