@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The ensemble table (issue 21, item 4; docs/ensemble.md): five greedy
+# The ensemble table (docs/ensemble.md): five greedy
 # parsers trained on TREEBANK (arc-standard with seeds 1–3, arc-hybrid and
 # arc-eager, seed 1; gold tags), each parsing test, then `tabula ensemble`
 # of the five (equal weights; any tree, and --projective) and of the three

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Parsing speed of a model (issue 13): `tabula parse --threads 1` on a file,
+# Parsing speed of a model: `tabula parse --threads 1` on a file,
 # RUNS times (default 5); prints the median wall-clock and CPU-time (user +
 # sys) tokens/s and the load (`uptime`) before and after, since the machine
 # may be shared. Usage: scripts/parse-speed.sh MODEL FILE.conllu

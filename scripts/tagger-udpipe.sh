@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# UDPipe 1's tagger on the same files as `tabula train-tagger` (issue 21,
-# item 3): installs PyPI `ufal.udpipe` into target/udpipe/venv (first run
+# UDPipe 1's tagger on the same files as `tabula train-tagger`: installs PyPI `ufal.udpipe` into target/udpipe/venv (first run
 # only), trains UDPipe's tagger alone (tokenizer=none, parser=none; tagger
 # options "models=1;use_lemma=0;provide_lemma=0": one model for UPOS, XPOS
 # and FEATS jointly, no lemmas; DEV as its heldout set), tags TEST, and
@@ -16,19 +15,14 @@ UD=${UD:-../shared/ud/v2.2}
 OUT=${OUT:-target/udpipe/tagger}
 NICE=${NICE:-10}
 OPTS="models=1;use_lemma=0;provide_lemma=0${UDPIPE_OPTS:+;$UDPIPE_OPTS}"
-VENV=target/udpipe/venv
-if ! "$VENV/bin/python" -c 'import ufal.udpipe' 2> /dev/null; then
-  python3 -m venv "$VENV"
-  "$VENV/bin/pip" install --quiet ufal.udpipe
-fi
-mkdir -p "$OUT"
-for part in train dev test; do
-  [ -f "$OUT/$TB-$part.conllu" ] || xz -dc "$UD/$TB-ud-$part.conllu.xz" > "$OUT/$TB-$part.conllu"
-done
-PY="$(cd "$(dirname "$0")" && pwd)/udpipe_tagger.py"
+# shellcheck source=scripts/udpipe-env.sh
+source "$(dirname "$0")/udpipe-env.sh"
+udpipe_venv
+udpipe_data "$UD" "$TB" "$OUT" "$TB-"
+PY=$UDPIPE_PY
 echo "load before: $(uptime)"
 if [ "${SKIP_UDPIPE:-0}" != 1 ] || [ ! -f "$OUT/$TB.model" ]; then
-  nice -n "$NICE" "$VENV/bin/python" "$PY" train "$OUT/$TB-train.conllu" "$OUT/$TB-dev.conllu" "$OUT/$TB.model" "$OPTS" \
+  nice -n "$NICE" "$VENV/bin/python" "$PY" train-tagger "$OUT/$TB-train.conllu" "$OUT/$TB-dev.conllu" "$OUT/$TB.model" "$OPTS" \
     > "$OUT/$TB.train.json" 2> "$OUT/$TB.train.log"
 fi
 nice -n "$NICE" "$VENV/bin/python" "$PY" tag "$OUT/$TB.model" "$OUT/$TB-test.conllu" "$OUT/$TB.test.conllu" \

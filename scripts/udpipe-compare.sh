@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# UDPipe 1's parser beside ours on the same files (issue 13, item 4):
+# UDPipe 1's parser beside ours on the same files:
 # installs PyPI `ufal.udpipe` into a venv under target/udpipe (first run
 # only), trains UDPipe's parser alone (gold tags: tokenizer=none,
 # tagger=none, parser defaults, DEV as its heldout set) and ours (the
@@ -23,16 +23,11 @@ OURS=${OURS:---system arc-standard --oracle dynamic --epochs 15 --seed 1}
 NICE=${NICE:-10}
 BIN=${BIN:-target/release/tabula}
 [ -x "$BIN" ] || cargo build --release --quiet
-VENV=target/udpipe/venv
-if ! "$VENV/bin/python" -c 'import ufal.udpipe' 2> /dev/null; then
-  python3 -m venv "$VENV"
-  "$VENV/bin/pip" install --quiet ufal.udpipe
-fi
-mkdir -p "$OUT"
-for part in train dev test; do
-  [ -f "$OUT/$part.conllu" ] || xz -dc "$UD/$TB-ud-$part.conllu.xz" > "$OUT/$part.conllu"
-done
-PY="$(dirname "$0")/udpipe_compare.py"
+# shellcheck source=scripts/udpipe-env.sh
+source "$(dirname "$0")/udpipe-env.sh"
+udpipe_venv
+udpipe_data "$UD" "$TB" "$OUT" ""
+PY=$UDPIPE_PY
 echo "load before: $(uptime)" | tee "$OUT/load.txt"
 if [ "${SKIP_UDPIPE:-0}" != 1 ] || [ ! -f "$OUT/udpipe.model" ]; then
   nice -n "$NICE" "$VENV/bin/python" "$PY" train "$OUT/train.conllu" "$OUT/dev.conllu" "$OUT/udpipe.model" \

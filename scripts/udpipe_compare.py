@@ -1,12 +1,16 @@
-"""Trains UDPipe 1's parser alone (gold tags: tokenizer=none, tagger=none,
-parser with its defaults) and parses a test file with it; used by
-scripts/udpipe-compare.sh (issue 13). Only runs UDPipe (PyPI ufal.udpipe).
+"""Trains one component of UDPipe 1 alone and runs it on a test file: the
+parser (gold tags: tokenizer=none, tagger=none, parser with its defaults or
+PARSER_OPTIONS) for scripts/udpipe-compare.sh, or the tagger (tokenizer=none,
+parser=none, tagger with its defaults or TAGGER_OPTIONS) for
+scripts/tagger-udpipe.sh. Only runs UDPipe (PyPI ufal.udpipe).
 
 Usage: udpipe_compare.py train TRAIN.conllu DEV.conllu MODEL [PARSER_OPTIONS]
        udpipe_compare.py parse MODEL TEST.conllu OUT.conllu [PARSE_OPTIONS]
-Prints one line of JSON: the wall-clock and CPU seconds (training, or parsing
-without loading the model) and the words processed; for parsing also the
-parse options and the beam UDPipe used.
+       udpipe_compare.py train-tagger TRAIN.conllu DEV.conllu MODEL [TAGGER_OPTIONS]
+       udpipe_compare.py tag MODEL TEST.conllu OUT.conllu
+Prints one line of JSON: the wall-clock and CPU seconds (training, or
+parsing / tagging without loading the model) and the words processed; for
+parsing also the parse options and the beam UDPipe used.
 
 PARSE_OPTIONS are UDPipe's parser options at parse time ("name=value;..."),
 passed to Pipeline instead of Pipeline.DEFAULT. The Parsito parser of UDPipe
@@ -54,39 +58,61 @@ def words(path):
         return sum(1 for l in f if l[:1].isdigit() and l.split("\t", 1)[0].isdigit())
 
 
+def timed(work):
+    """work()'s result, its wall-clock and its CPU seconds."""
+    start, cpu = time.perf_counter(), time.process_time()
+    result = work()
+    return result, time.perf_counter() - start, time.process_time() - cpu
+
+
+def train(train_path, dev_path, model_path, tagger, parser):
+    """Trains UDPipe with these tagger and parser options ("none": left out)
+    and prints the training's JSON line."""
+    data, err = read(train_path), u.ProcessingError()
+    model, secs, cpu = timed(lambda: u.Trainer.train("morphodita_parsito", data, read(dev_path), "none", tagger,
+                                                     parser, err))
+    if err.occurred() and not model:
+        sys.exit(f"training failed: {err.message}")
+    with open(model_path, "wb") as f:
+        f.write(model)
+    print(json.dumps({"train_seconds": secs, "train_cpu_seconds": cpu, "words": words(train_path)}))
+
+
+def run(model_path, test_path, out_path, tagger, parser, what):
+    """Runs the model's tagger and parser as Pipeline options say on TEST,
+    writes OUT and returns the JSON fields of the run, named after `what`."""
+    model = u.Model.load(model_path)
+    if model is None:
+        sys.exit(f"{model_path}: cannot load the model")
+    pipeline = u.Pipeline(model, "conllu", tagger, parser, "conllu")
+    with open(test_path, encoding="utf-8") as f:
+        text = f.read()
+    err = u.ProcessingError()
+    out, secs, cpu = timed(lambda: pipeline.process(text, err))
+    if err.occurred():
+        sys.exit(f"{what} failed: {err.message}")
+    with open(out_path, "w", encoding="utf-8") as f:
+        f.write(out)
+    n = words(test_path)
+    return {f"{what}_seconds": secs, f"{what}_cpu_seconds": cpu, "words": n, "words_per_second": n / secs,
+            "words_per_cpu_second": n / cpu}
+
+
 def main(argv):
-    if len(argv) in (5, 6) and argv[1] == "train":
-        train, dev, model = read(argv[2]), read(argv[3]), argv[4]
-        err = u.ProcessingError()
-        start, cpu = time.perf_counter(), time.process_time()
-        options = argv[5] if len(argv) == 6 else ""
-        data = u.Trainer.train("morphodita_parsito", train, dev, "none", "none", options, err)
-        secs, cpu = time.perf_counter() - start, time.process_time() - cpu
-        if err.occurred() and not data:
-            sys.exit(f"training failed: {err.message}")
-        with open(model, "wb") as f:
-            f.write(data)
-        print(json.dumps({"train_seconds": secs, "train_cpu_seconds": cpu, "words": words(argv[2])}))
-    elif len(argv) in (5, 6) and argv[1] == "parse":
-        options = argv[5] if len(argv) == 6 else ""
+    command, args, options = argv[1] if len(argv) > 1 else "", argv[2:5], argv[5] if len(argv) == 6 else None
+    if len(argv) not in (5, 6) or (command == "tag" and options is not None):
+        sys.exit(__doc__)
+    if command == "train":
+        train(*args, "none", options or "")
+    elif command == "train-tagger":
+        train(*args, options or "default", "none")
+    elif command == "parse":
+        options = options or ""
         beam = parse_beam(options)
-        model = u.Model.load(argv[2])
-        if model is None:
-            sys.exit(f"{argv[2]}: cannot load the model")
-        pipeline = u.Pipeline(model, "conllu", u.Pipeline.NONE, options or u.Pipeline.DEFAULT, "conllu")
-        with open(argv[3], encoding="utf-8") as f:
-            text = f.read()
-        err = u.ProcessingError()
-        start, cpu = time.perf_counter(), time.process_time()
-        out = pipeline.process(text, err)
-        secs, cpu = time.perf_counter() - start, time.process_time() - cpu
-        if err.occurred():
-            sys.exit(f"parsing failed: {err.message}")
-        with open(argv[4], "w", encoding="utf-8") as f:
-            f.write(out)
-        n = words(argv[3])
-        print(json.dumps({"parse_seconds": secs, "parse_cpu_seconds": cpu, "words": n, "words_per_second": n / secs,
-                          "words_per_cpu_second": n / cpu, "parse_options": options, "beam": beam}))
+        fields = run(*args, u.Pipeline.NONE, options or u.Pipeline.DEFAULT, "parse")
+        print(json.dumps({**fields, "parse_options": options, "beam": beam}))
+    elif command == "tag":
+        print(json.dumps(run(*args, u.Pipeline.DEFAULT, u.Pipeline.NONE, "tag")))
     else:
         sys.exit(__doc__)
 

@@ -129,7 +129,8 @@ fn a_pseudo_projective_model_records_its_scheme_and_parse_decodes() {
         assert!(stderr_of(&o).contains(&format!("pseudo-projective ({scheme}): ")), "{}", stderr_of(&o));
         let model = fs::read(dir.join("m.model")).unwrap();
         let header = String::from_utf8_lossy(&model[..200]);
-        assert!(header.contains(&format!("\nlabel-bits 10\npseudo-projective {scheme}\nlabels ")), "{header}");
+        assert!(header.contains("\nlabel-bits 10\nweights "), "{header}");
+        assert!(header.contains(&format!("\npseudo-projective {scheme}\nlabels ")), "{header}");
         let o = tabula_in(&dir, &["parse", "--model", "m.model", "train.conllu", "-o", "parsed.conllu"]);
         assert!(o.status.success(), "{}", stderr_of(&o));
         let parsed = fs::read_to_string(dir.join("parsed.conllu")).unwrap();

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Real-data checks of Goldberg, Sartorio and Satta (2014)'s tables (issue 11),
+# Real-data checks of Goldberg, Sartorio and Satta (2014)'s tables,
 # run from the repo root after `cargo test --release`:
 #  1. arc-standard walks over projectivized de_gsd-ud-test, stray 0.3, with
 #     --algorithm goldberg --strategy none --check-agreement: goldberg must

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The official UD validator (udtools, `validate.py --level 3`) on the outputs of
-# `tabula projectivize` for every shared UD file (issue 12): the optimal output
+# `tabula projectivize` for every shared UD file: the optimal output
 # (--prefer default) and the lifted one, with for each the number of `leaf-*`
 # errors and of L3 syntax errors. With VALIDATE_TABLE=1 it also validates the
 # original file and the optimal output with --prefer none (the table in

@@ -193,7 +193,7 @@ impl Model {
     }
 
     /// [`Model::new`] with the label table in bfloat16 already.
-    fn with_compact(
+    pub fn with_compact(
         system: System,
         labels: Vec<String>,
         steps: Weights,

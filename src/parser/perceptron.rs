@@ -476,6 +476,17 @@ impl Averaged {
         }
         Weights { bits: self.current.bits, width: self.current.width, w }
     }
+
+    /// [`Averaged::averaged`] rounded to bfloat16, without the f32 table in
+    /// between: the same values as `CompactWeights::new(&self.averaged())`.
+    pub fn averaged_compact(&self) -> CompactWeights {
+        let c = self.instances.max(1) as f64;
+        let mut w = huge_zeros(self.current.w.len());
+        for ((a, &w), &u) in w.iter_mut().zip(&self.current.w).zip(&self.sums) {
+            *a = to_bf16((f64::from(w) - u / c) as f32);
+        }
+        CompactWeights { bits: self.current.bits, width: self.current.width, w }
+    }
 }
 
 #[cfg(test)]
@@ -496,6 +507,20 @@ mod tests {
         } else {
             high
         }
+    }
+
+    #[test]
+    fn averaged_compact_is_the_rounded_average() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut a = Averaged::zeros(4, 7);
+        for _ in 0..300 {
+            let features: Vec<u64> = (0..5).map(|_| rng.gen()).collect();
+            a.update(&features, rng.gen_range(0..7), rng.gen_range(-3.0..3.0));
+            a.tick();
+        }
+        let compact = a.averaged_compact();
+        assert_eq!(compact, CompactWeights::new(&a.averaged()));
+        assert!(compact.values().iter().filter(|&&w| w != 0).count() > 20);
     }
 
     /// Every width (narrow rows, whole and partial vectors, several

@@ -753,8 +753,8 @@ impl Trainer {
 
     /// The model with the averaged weights. O(tables).
     pub fn model(&self) -> Model {
-        let (steps, arcs) = (self.learner.steps.averaged(), self.learner.arcs.averaged());
-        let mut model = Model::new(self.options.system, self.labels.clone(), steps, arcs, self.options.feats)
+        let (steps, arcs) = (self.learner.steps.averaged(), self.learner.arcs.averaged_compact());
+        let mut model = Model::with_compact(self.options.system, self.labels.clone(), steps, arcs, self.options.feats)
             .expect("the trainer's tables are sized for its system and labels");
         model.root = self.options.root;
         model.beam = self.options.search.width() as u32;
