@@ -1,5 +1,6 @@
 //! One module per subcommand; each has its clap arguments and a `run`.
 
+pub mod batches;
 pub mod count;
 pub mod demo;
 pub mod deprojectivize;

@@ -1,5 +1,6 @@
 //! `tabula parse`: fills HEAD and DEPREL of a CoNLL-U file with a trained model.
 
+use super::batches::in_batches;
 use super::eval::open;
 use super::output::Output;
 use super::CliError;
@@ -88,48 +89,35 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads as usize).build()?;
     let start = Instant::now();
     let (mut sentences, mut tokens, mut no_upos, mut no_feats) = (0u64, 0u64, 0u64, 0u64);
-    let mut batch: Vec<RawSentence> = Vec::with_capacity(BATCH);
-    loop {
-        batch.clear();
-        while batch.len() < BATCH {
-            match reader.next_raw() {
-                Some(Ok(raw)) => batch.push(raw),
-                Some(Err(e)) => return Err(e.into()),
-                None => break,
-            }
-        }
-        if batch.is_empty() {
-            break;
-        }
-        let outputs: Vec<Result<ParsedBlock, CliError>> = pool.install(|| {
-            batch
-                .par_iter()
-                .map_init(
-                    || {
-                        let parser = match args.constraints {
-                            true => BlockParser::constrained(&model, beam),
-                            false => Ok(BlockParser::new(&model, beam)),
-                        };
-                        (parser, tagger.as_ref().map(|t| Tagger::new(t, t.options.decode)))
-                    },
-                    |(p, t), raw| {
-                        let p = p.as_mut().map_err(|e| ParserError::Io(e.to_string()))?;
-                        match t {
-                            Some(t) => {
-                                let mut text = Vec::with_capacity(raw.text.len() + 16);
-                                t.tag_block(raw, &file, &mut text)?;
-                                Ok(p.parse(&RawSentence { text, first_line: raw.first_line }, &file)?)
-                            }
-                            None => Ok(p.parse(raw, &file)?),
+    let parse = |batch: &[RawSentence]| -> Vec<Result<ParsedBlock, CliError>> {
+        batch
+            .par_iter()
+            .map_init(
+                || {
+                    let parser = match args.constraints {
+                        true => BlockParser::constrained(&model, beam),
+                        false => Ok(BlockParser::new(&model, beam)),
+                    };
+                    (parser, tagger.as_ref().map(|t| Tagger::new(t, t.options.decode)))
+                },
+                |(p, t), raw| {
+                    let p = p.as_mut().map_err(|e| ParserError::Io(e.to_string()))?;
+                    match t {
+                        Some(t) => {
+                            let mut text = Vec::with_capacity(raw.text.len() + 16);
+                            t.tag_block(raw, &file, &mut text)?;
+                            Ok(p.parse(&RawSentence { text, first_line: raw.first_line }, &file)?)
                         }
-                    },
-                )
-                .collect()
-        });
-        let out = sink.writer();
+                        None => Ok(p.parse(raw, &file)?),
+                    }
+                },
+            )
+            .collect()
+    };
+    in_batches(&pool, &mut reader, BATCH, parse, |_, outputs| {
         for o in outputs {
             let parsed = o?;
-            out.write_all(&parsed.bytes)?;
+            sink.writer().write_all(&parsed.bytes)?;
             if parsed.words > 0 {
                 sentences += 1;
                 tokens += parsed.words as u64;
@@ -137,7 +125,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 no_feats += parsed.no_feats as u64;
             }
         }
-    }
+        Ok(())
+    })?;
     sink.commit()?;
     if no_upos > 0 {
         eprintln!("warning: {file}: {no_upos} of {tokens} words have no UPOS (`_`); the model reads UPOS");

@@ -1,5 +1,6 @@
 //! `tabula train-tagger` and `tabula tag`: the built-in UPOS (and FEATS) tagger.
 
+use super::batches::in_batches;
 use super::eval::open;
 use super::output::Output;
 use super::CliError;
@@ -200,31 +201,19 @@ pub fn run_tag(args: TagArgs) -> Result<ExitCode, CliError> {
     let start = Instant::now();
     let (mut sentences, mut tokens) = (0u64, 0u64);
     let mut total = Accuracy::default();
-    let mut batch: Vec<RawSentence> = Vec::with_capacity(BATCH);
-    loop {
-        batch.clear();
-        while batch.len() < BATCH {
-            match reader.next_raw() {
-                Some(Ok(raw)) => batch.push(raw),
-                Some(Err(e)) => return Err(e.into()),
-                None => break,
-            }
-        }
-        if batch.is_empty() {
-            break;
-        }
-        let outputs: Vec<Result<(Vec<u8>, usize), TaggerError>> = pool.install(|| {
-            batch
-                .par_iter()
-                .map_init(
-                    || Tagger::new(&model, decode),
-                    |t, raw| {
-                        let mut out = Vec::with_capacity(raw.text.len() + 16);
-                        t.tag_block(raw, &file, &mut out).map(|n| (out, n))
-                    },
-                )
-                .collect()
-        });
+    let tag = |batch: &[RawSentence]| -> Vec<Result<(Vec<u8>, usize), TaggerError>> {
+        batch
+            .par_iter()
+            .map_init(
+                || Tagger::new(&model, decode),
+                |t, raw| {
+                    let mut out = Vec::with_capacity(raw.text.len() + 16);
+                    t.tag_block(raw, &file, &mut out).map(|n| (out, n))
+                },
+            )
+            .collect()
+    };
+    in_batches(&pool, &mut reader, BATCH, tag, |batch, outputs| {
         if args.eval {
             let gold = tabula::tagger::train::sentences(&batch, &file)?;
             let tagged: Vec<RawSentence> = outputs
@@ -237,16 +226,16 @@ pub fn run_tag(args: TagArgs) -> Result<ExitCode, CliError> {
             let predicted = tabula::tagger::train::sentences(&tagged, &file)?;
             total = total_add(total, compare(&gold, &predicted, model.feats.is_some()));
         }
-        let out = sink.writer();
         for o in outputs {
             let (bytes, words) = o?;
-            out.write_all(&bytes)?;
+            sink.writer().write_all(&bytes)?;
             if words > 0 {
                 sentences += 1;
                 tokens += words as u64;
             }
         }
-    }
+        Ok(())
+    })?;
     sink.commit()?;
     let seconds = start.elapsed().as_secs_f64();
     if args.eval {
