@@ -223,7 +223,7 @@ fn the_chart_over_the_remaining_input_is_reused_along_a_computation() {
     let mut fresh = 0u64;
     while !c.is_final() {
         let scores = oracle.scores(&c, &gold, Strategy::Lbr).unwrap();
-        let len = (c.stack().len() + c.buffer().len()) as u64;
+        let len = (c.stack().len() + c.buffer().count()) as u64;
         for step in c.applicable_steps() {
             let after = if step == Step::Shift { len } else { len - 1 };
             fresh += after * (after + 1) / 2;

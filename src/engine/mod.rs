@@ -455,32 +455,28 @@ impl<'g, S: Semiring> Parser<'g, S> {
 /// it: those starting after i, and [i, k] for k < j. O((j − i) · rules).
 #[inline]
 fn fill_span<S: Semiring>(plan: &Plan, c: &mut Chart<S>, i: usize, j: usize) {
-        // Z(B, C, i, j) and the two arc-weighted items built from it.
-        for (p, &(b, cs)) in plan.pairs.iter().enumerate() {
-            let z = dot(c.right_row(b.index(), i, i, j - 1), c.left_col(cs.index(), j, i + 1, j));
-            if plan.pair_left[p] {
-                let v = z.times(c.weight(j, i));
-                c.set_incomplete_left(p, i, j, v);
-            }
-            if plan.pair_right[p] {
-                let v = z.times(c.weight(i, j));
-                c.set_incomplete_right(p, i, j, v);
-            }
+    // Z(B, C, i, j) and the two arc-weighted items built from it.
+    for (p, &(b, cs)) in plan.pairs.iter().enumerate() {
+        let z = dot(c.right_row(b.index(), i, i, j - 1), c.left_col(cs.index(), j, i + 1, j));
+        if plan.pair_left[p] {
+            let v = z.times(c.weight(j, i));
+            c.set_incomplete_left(p, i, j, v);
         }
-        // Wl(C', i, j) = ⊕ Wl(D, i, k) ⊗ IL(B, C, k, j), i ≤ k < j.
-        for (to, combos) in plan.left_into.iter().enumerate() {
-            let v = sum_of_dots(combos, |&(d, p)| {
-                dot(c.left_row(d, i, i, j - 1), c.incomplete_left_col(p, j, i, j - 1))
-            });
-            c.set_left(to, i, j, v);
+        if plan.pair_right[p] {
+            let v = z.times(c.weight(i, j));
+            c.set_incomplete_right(p, i, j, v);
         }
-        // Wr(B', i, j) = ⊕ IR(B, C, i, k) ⊗ Wr(D, k, j), i < k ≤ j.
-        for (to, combos) in plan.right_into.iter().enumerate() {
-            let v = sum_of_dots(combos, |&(p, d)| {
-                dot(c.incomplete_right_row(p, i, i + 1, j), c.right_col(d, j, i + 1, j))
-            });
-            c.set_right(to, i, j, v);
-        }
+    }
+    // Wl(C', i, j) = ⊕ Wl(D, i, k) ⊗ IL(B, C, k, j), i ≤ k < j.
+    for (to, combos) in plan.left_into.iter().enumerate() {
+        let v = sum_of_dots(combos, |&(d, p)| dot(c.left_row(d, i, i, j - 1), c.incomplete_left_col(p, j, i, j - 1)));
+        c.set_left(to, i, j, v);
+    }
+    // Wr(B', i, j) = ⊕ IR(B, C, i, k) ⊗ Wr(D, k, j), i < k ≤ j.
+    for (to, combos) in plan.right_into.iter().enumerate() {
+        let v = sum_of_dots(combos, |&(p, d)| dot(c.incomplete_right_row(p, i, i + 1, j), c.right_col(d, j, i + 1, j)));
+        c.set_right(to, i, j, v);
+    }
 }
 
 /// ⊕ of `term(x)` over `xs` (𝟘 if empty), without a ⊕ with 𝟘 for the first term.

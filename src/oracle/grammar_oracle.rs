@@ -24,8 +24,13 @@
 //!
 //! One engine run per applicable step over the k + m + 1 (+ virtual)
 //! positions (consecutive steps that lead to the same encoding share one):
-//! O((k + m)³) time; the parser's chart and the buffers are kept
-//! in the [`GrammarOracle`], so that nothing is allocated once warm.
+//! O((k + m)³) time at worst; the parser's chart and the buffers are kept
+//! in the [`GrammarOracle`], so that nothing is allocated once warm. The
+//! encoding is placed at the end of a frame of n + 2 positions
+//! ([`Parser::parse_framed`]), so that along a computation the spans over
+//! the remaining input are reused and only those that start before the
+//! last changed position are filled again (as for arc-standard's
+//! [`cubic`](super::arc_standard::cubic) oracle).
 
 use super::system::{Configuration, Step, System};
 use super::{OracleError, StepScores};

@@ -46,10 +46,23 @@
 //! a_k its remaining right children before its new left children, and `none`
 //! needs none at all.
 //!
+//! # Reuse between steps
+//!
+//! A span's chart items depend only on the terminals and weights inside it.
+//! Each string is placed at the end of a frame of n + 1 positions
+//! ([`Parser::parse_framed_from`]), so the remaining input keeps its
+//! positions from one call to the next; the oracle compares the words, the
+//! gold tree and the mask with those of its previous engine run and tells
+//! the engine from which position on nothing changed, and the engine fills
+//! only the spans that start before it: along a computation, the spans that
+//! start on the stack. Any call order gives the one-shot answer (the brute
+//! force suites run through it); along a computation the cost per engine run
+//! is O(n²) + O(K · n²) for the K changed positions, about the stack depth.
+//!
 //! # Complexity
 //!
-//! Three engine runs over at most k + m + 1 positions: O((k + m)³) time,
-//! O((k + m)²) space kept in the reusable [`CubicOracle`]; after the first
+//! Three engine runs over at most k + m + 1 positions: O((k + m)³) time at
+//! worst, O(n²) space kept in the reusable [`CubicOracle`]; after the first
 //! call for a given length, no allocation.
 
 use crate::engine::Parser;
@@ -209,16 +222,18 @@ impl<'g> Runner<'g> {
             }
         };
         if frame < SMALL_SCORES {
-            let w = self.small.parse_framed_from(frame, terminals, Some(unchanged_from), |h, d| match weight(h, d) {
-                None => MaxPlus::neg_inf(),
-                Some(g) => MaxPlus::new(g as i16),
-            })?;
+            let w =
+                self.small.parse_framed_from(frame, terminals, Some(unchanged_from), |h, d| match weight(h, d) {
+                    None => MaxPlus::neg_inf(),
+                    Some(g) => MaxPlus::new(g as i16),
+                })?;
             Ok(w.finite().map(i64::from))
         } else {
-            let w = self.large.parse_framed_from(frame, terminals, Some(unchanged_from), |h, d| match weight(h, d) {
-                None => MaxPlus::neg_inf(),
-                Some(g) => MaxPlus::new(g as i32),
-            })?;
+            let w =
+                self.large.parse_framed_from(frame, terminals, Some(unchanged_from), |h, d| match weight(h, d) {
+                    None => MaxPlus::neg_inf(),
+                    Some(g) => MaxPlus::new(g as i32),
+                })?;
             Ok(w.finite().map(i64::from))
         }
     }
