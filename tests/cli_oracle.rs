@@ -122,7 +122,9 @@ fn walk_prints_buckets_a_json_summary_and_a_plot() {
     let decimal_zero =
         |l: &str| l.strip_suffix(".0").is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
     assert!(!plot.lines().any(|l| decimal_zero(l.trim())), "integer tick labels");
-    assert!(plot.lines().any(|l| l.trim() == "10"), "tick labels as text lines");
+    // (A label the x axis always has: the y axis is time, whose range
+    // depends on the machine and the oracle's speed.)
+    assert!(plot.lines().any(|l| l.trim() == "1"), "tick labels as text lines");
     let _ = std::fs::remove_file(svg);
 }
 

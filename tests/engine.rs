@@ -352,3 +352,94 @@ fn warm_parser_allocates_nothing() {
     let v = std::hint::black_box(vec![1u8; 3]);
     assert!(allocation_counter::count() > before, "{v:?}");
 }
+
+/// One edit of a framed sequence: drop `drop` words at the left end (as a
+/// shift or reduction does), set the terminal of position `at` (if any) and
+/// toggle the weight of arc `flip` (if any), both counted from the left end.
+#[derive(Clone, Debug)]
+struct Edit {
+    drop: usize,
+    at: Option<(usize, usize)>,
+    flip: Option<(usize, usize)>,
+}
+
+fn edit() -> impl proptest::strategy::Strategy<Value = Edit> {
+    (0..3usize, proptest::option::of((0..7usize, 0..2usize)), proptest::option::of((0..7usize, 0..7usize)))
+        .prop_map(|(drop, at, flip)| Edit { drop, at, flip })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// `parse_framed` along a sequence of inputs that lose words at the left
+    /// end and change terminals and weights anywhere equals a fresh `parse`
+    /// and the brute force at every step (max-plus and counting).
+    #[test]
+    fn framed_parses_along_a_sequence_equal_fresh_parses(case in case(), edits in proptest::collection::vec(edit(), 1..8)) {
+        let g = case.grammar();
+        let full = case.input(&g);
+        let terminals: Vec<Terminal> = (0..case.lexical.len()).map(|t| g.terminal(&format!("t{t}")).unwrap()).collect();
+        let frame = full.len();
+        // The frame's terminals and weights (frame positions); the input is a suffix.
+        let mut input = full.clone();
+        let mut weights: Vec<Option<u8>> = case.weights.clone();
+        let mut lo = 0usize;
+        let mut framed_max = Parser::<MaxPlus>::new(&g);
+        let mut framed_count = Parser::<Count>::new(&g);
+        for e in std::iter::once(Edit { drop: 0, at: None, flip: None }).chain(edits) {
+            lo = (lo + e.drop).min(frame - 1);
+            if let Some((at, t)) = e.at {
+                let p = lo + at % (frame - lo);
+                input[p] = terminals[t % terminals.len()];
+            }
+            if let Some((h, d)) = e.flip {
+                let (h, d) = (lo + h % (frame - lo), lo + d % (frame - lo));
+                let cell = &mut weights[h * frame + d];
+                *cell = if cell.is_some() { None } else { Some(1) };
+            }
+            let now = &input[lo..];
+            let w = |h: usize, d: usize| weights[(h + lo) * frame + d + lo];
+            let got = framed_max.parse_framed(frame, now, |h, d| max_plus(w(h, d))).unwrap();
+            prop_assert_eq!(got, Parser::<MaxPlus>::new(&g).parse(now, |h, d| max_plus(w(h, d))).unwrap());
+            prop_assert_eq!(got, brute_force(&g, now, |h, d| max_plus(w(h, d))));
+            let got = framed_count.parse_framed(frame, now, |h, d| count(w(h, d))).unwrap();
+            prop_assert_eq!(got, brute_force(&g, now, |h, d| count(w(h, d))));
+        }
+    }
+}
+
+#[test]
+fn framed_parses_recompute_only_the_spans_that_see_a_change() {
+    let g = projective();
+    let a = g.terminal("a").unwrap();
+    let w = |h: usize, d: usize| Count::new(((h + 2 * d) % 3) as u64);
+    let mut p = Parser::<Count>::new(&g);
+    let input = vec![a; 10];
+    let full = p.parse_framed(10, &input, w).unwrap();
+    assert_eq!(full, Parser::<Count>::new(&g).parse(&input, w).unwrap());
+    assert_eq!(p.framed_spans(), 55, "a first parse fills every span");
+    // The same input again: nothing to fill.
+    assert_eq!(p.parse_framed(10, &input, w).unwrap(), full);
+    assert_eq!(p.framed_spans(), 55);
+    // Dropping the first word: the suffix's spans are all there.
+    let shifted = |h: usize, d: usize| w(h + 1, d + 1);
+    let suffix = p.parse_framed(10, &input[1..], shifted).unwrap();
+    assert_eq!(suffix, Parser::<Count>::new(&g).parse(&input[1..], shifted).unwrap());
+    assert_eq!(p.framed_spans(), 55);
+    // A changed weight between positions 3 and 5 of the frame: the spans
+    // starting at 1, 2, 3 (9 + 8 + 7 of them) are filled again.
+    let changed = |h: usize, d: usize| if (h, d) == (2, 4) { Count::new(5) } else { shifted(h, d) };
+    let value = p.parse_framed(10, &input[1..], changed).unwrap();
+    assert_eq!(value, Parser::<Count>::new(&g).parse(&input[1..], changed).unwrap());
+    assert_eq!(p.framed_spans(), 55 + 24);
+    // A plain parse in between leaves nothing to reuse, and the chart-reading
+    // calls refuse a framed chart.
+    p.parse(&input[..4], w).unwrap();
+    p.parse_framed(10, &input[1..], changed).unwrap();
+    assert_eq!(p.framed_spans(), 55 + 24 + 45);
+    let mut m = Parser::<MaxPlus>::new(&g);
+    m.parse(&input, |_, _| MaxPlus::new(1)).unwrap();
+    assert!(m.best_derivation().is_some());
+    m.parse_framed(10, &input, |_, _| MaxPlus::new(1)).unwrap();
+    assert!(m.best_derivation().is_none());
+}

@@ -171,6 +171,82 @@ fn a_session_equals_the_one_shot_oracle_on_all_walks_of_small_trees() {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// One oracle kept along walks that alternate between two gold trees of
+    /// the same length and switch strategies (so its chart is reused across
+    /// steps, strategies, grammars and trees) equals a fresh oracle, which
+    /// reuses nothing, at every configuration; and the brute force for n ≤ 8.
+    #[test]
+    fn an_oracle_reusing_its_chart_along_walks_equals_a_fresh_one(
+        pair in (1usize..=24).prop_flat_map(|n| (tree_strategy_of(n), tree_strategy_of(n))),
+        choices in proptest::collection::vec((0usize..6, 0usize..4, proptest::bool::ANY), 0..60),
+    ) {
+        let (a, b) = pair;
+        let mut reused = CubicOracle::embedded();
+        let mut configs = [Configuration::initial(System::ArcStandard, a.len()), Configuration::initial(System::ArcStandard, b.len())];
+        for &(x, s, other) in &choices {
+            let which = other as usize;
+            let (c, gold) = (&mut configs[which], if other { &b } else { &a });
+            if c.is_final() {
+                continue;
+            }
+            let strategy = STRATEGIES[s];
+            let got = reused.scores(c, gold, strategy).unwrap();
+            prop_assert_eq!(got, CubicOracle::embedded().scores(c, gold, strategy).unwrap());
+            if gold.len() <= 8 {
+                prop_assert_eq!(got, exhaustive::step_scores(c, gold, strategy).unwrap());
+            }
+            let steps: Vec<Step> = c.applicable_steps().collect();
+            c.apply(steps[x % steps.len()]).unwrap();
+        }
+    }
+}
+
+fn tree_strategy_of(n: usize) -> impl PropStrategy<Value = DepTree> {
+    (Just((1..=n).collect::<Vec<_>>()).prop_shuffle(), proptest::collection::vec(0usize..100, n))
+        .prop_map(|(order, picks)| random_tree(&order, &picks))
+}
+
+/// The spans the oracle fills along the optimal computation for `gold`
+/// (lbr), and the spans a fresh chart per engine run would fill: L(L + 1)/2
+/// for a string of L positions.
+fn spans_along_a_computation(gold: &DepTree) -> (u64, u64) {
+    let mut oracle = CubicOracle::embedded();
+    let mut c = Configuration::initial(System::ArcStandard, gold.len());
+    let mut fresh = 0u64;
+    while !c.is_final() {
+        let scores = oracle.scores(&c, gold, Strategy::Lbr).unwrap();
+        let len = (c.stack().len() + c.buffer().count()) as u64;
+        for step in c.applicable_steps() {
+            let after = if step == Step::Shift { len } else { len - 1 };
+            fresh += after * (after + 1) / 2;
+        }
+        c.apply(scores.optimal()[0]).unwrap();
+    }
+    (oracle.spans_filled(), fresh)
+}
+
+/// Along a computation the oracle fills only the spans that start on the
+/// stack, not all spans of each engine run: on a left chain (the stack stays
+/// short) a small fraction, on a random non-projective tree (deeper stacks)
+/// still well under all. A version that refills the chart at every call
+/// fills exactly as many as a fresh chart and fails both.
+#[test]
+fn the_chart_over_the_remaining_input_is_reused_along_a_computation() {
+    let n = 40;
+    let chain: Vec<usize> = (1..=n).map(|i| if i == n { 0 } else { i + 1 }).collect();
+    let (filled, fresh) = spans_along_a_computation(&DepTree::from_heads(&chain).unwrap());
+    eprintln!("left chain: {filled} spans filled, {fresh} with a fresh chart per run");
+    assert!(filled * 5 < fresh, "left chain: {filled} spans filled, {fresh} without reuse");
+    let picks: Vec<usize> = (0..n).map(|i| (i * 37 + 11) % 100).collect();
+    let order: Vec<usize> = (1..=n).collect();
+    let (filled, fresh) = spans_along_a_computation(&random_tree(&order, &picks));
+    eprintln!("random tree: {filled} spans filled, {fresh} with a fresh chart per run");
+    assert!(filled * 3 < fresh * 2, "random tree: {filled} spans filled, {fresh} without reuse");
+}
+
 #[test]
 fn projective_only_algorithms_refuse_non_projective_gold_and_auto_falls_back() {
     let gold = DepTree::from_heads(&[0, 0, 1]).unwrap(); // non-projective

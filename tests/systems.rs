@@ -258,6 +258,41 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
+
+    /// One grammar oracle kept along a walk (its chart reused from step to
+    /// step) equals a fresh oracle at every configuration, on trees of up to
+    /// 24 words, and the brute force up to 8.
+    #[test]
+    fn the_grammar_oracle_reusing_its_chart_along_a_walk_equals_a_fresh_one(
+        n in 1usize..=24,
+        order_seed in proptest::collection::vec(0usize..1000, 24),
+        picks in proptest::collection::vec(0usize..100, 24),
+        choices in proptest::collection::vec(0usize..12, 0..60),
+        which in 0usize..2,
+    ) {
+        let mut order: Vec<usize> = (1..=n).collect();
+        order.sort_by_key(|&v| (order_seed[v - 1], v));
+        let gold = tree_from_picks(&order, &picks[..n]);
+        let system = GRAMMAR_SYSTEMS[which].0;
+        let mut reused = Oracle::new();
+        let mut c = Configuration::initial(system, n);
+        for &x in &choices {
+            if c.is_final() {
+                break;
+            }
+            let got = reused.scores(&c, &gold, Strategy::None, Algorithm::Cubic).unwrap();
+            prop_assert_eq!(got, Oracle::new().scores(&c, &gold, Strategy::None, Algorithm::Cubic).unwrap());
+            if n <= 8 {
+                prop_assert_eq!(got, exhaustive::step_scores(&c, &gold, Strategy::None).unwrap());
+            }
+            let steps: Vec<Step> = c.applicable_steps().collect();
+            c.apply(steps[x % steps.len()]).unwrap();
+        }
+    }
+}
+
 /// `Configuration::arc` names the arc `apply` then builds (and gives its
 /// dependent a head it did not have), for every step of every reachable
 /// configuration (n ≤ 5), and `None` for steps that do not apply. (Which

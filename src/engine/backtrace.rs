@@ -61,7 +61,7 @@ impl<S: Selective> Parser<'_, S> {
     /// Like [`best_derivation`](Parser::best_derivation) with a caller's tie-break,
     /// e.g. a random choice weighted by counts to sample among optimal trees.
     pub fn best_derivation_with(&self, tie: &mut impl TieBreak<S>) -> Option<Derivation> {
-        let size = self.chart.size();
+        let size = self.parsed_size();
         if size == 0 {
             return None;
         }

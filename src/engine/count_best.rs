@@ -51,7 +51,7 @@ impl<S: Selective> Parser<'_, S> {
     /// Fails only if its memo (4 bytes per chart item) would exceed the
     /// memory limit ([`crate::memory`]).
     pub fn count_best(&self) -> Result<BigUint, TooMuchMemory> {
-        let size = self.chart.size();
+        let size = self.parsed_size();
         if size == 0 {
             return Ok(BigUint::ZERO);
         }

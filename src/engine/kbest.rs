@@ -100,7 +100,7 @@ impl<S: Monotone> Parser<'_, S> {
     /// See the [module documentation](self): lazy, so far less than k
     /// times the work of one best derivation.
     pub fn k_best(&self, k: usize) -> Result<Vec<(S, Derivation)>, EngineError> {
-        if self.chart.size() == 0 {
+        if self.parsed_size() == 0 {
             return Err(EngineError::NotParsed);
         }
         let mut kb = KBest { parser: self, ids: HashMap::new(), nodes: Vec::new() };
@@ -110,7 +110,7 @@ impl<S: Monotone> Parser<'_, S> {
             if !kb.kth(Item::Start, top, rank) {
                 break;
             }
-            let size = self.chart.size();
+            let size = self.parsed_size();
             let mut heads = vec![DepTree::NO_HEAD; size];
             let mut words = vec![None; size];
             kb.expand(Item::Start, rank, &mut heads, &mut words);

@@ -199,13 +199,36 @@ pub struct Parser<'g, S> {
     chart: Chart<S>,
     /// The outside pass's tables, allocated on its first use.
     outside: outside::OutsideChart<S>,
+    /// What the chart holds after [`Parser::parse_framed`]: the input it
+    /// was filled for, so that the next framed parse recomputes only the
+    /// spans that see a change.
+    framed: Framed,
+}
+
+/// The input of the last [`Parser::parse_framed`], in frame positions.
+#[derive(Clone, Debug, Default)]
+struct Framed {
+    /// The frame size, 0 if the chart does not hold a framed parse.
+    frame: usize,
+    /// The first position of the last input; its spans are in the chart.
+    lo: usize,
+    /// The terminal at each frame position (from `lo` on).
+    terminals: Vec<Terminal>,
+    /// Spans filled by framed parses so far (a work counter for tests).
+    spans: u64,
 }
 
 impl<'g, S: Semiring> Parser<'g, S> {
     /// A parser for `grammar` with an empty chart. O(|rules|²) preparation.
     pub fn new(grammar: &'g Grammar) -> Self {
         let plan = Plan::new(grammar);
-        Parser { grammar, plan, chart: Chart::default(), outside: outside::OutsideChart::default() }
+        Parser {
+            grammar,
+            plan,
+            chart: Chart::default(),
+            outside: outside::OutsideChart::default(),
+            framed: Framed::default(),
+        }
     }
 
     /// The grammar this parser runs.
@@ -236,6 +259,7 @@ impl<'g, S: Semiring> Parser<'g, S> {
         let size = input.len();
         // Refuse before allocating.
         crate::memory::check(self.chart_bytes(size), 1, || format!("the chart for {size} terminals"))?;
+        self.framed.frame = 0;
         let g = self.grammar;
         let plan = &self.plan;
         let c = &mut self.chart;
@@ -262,32 +286,7 @@ impl<'g, S: Semiring> Parser<'g, S> {
         for width in 1..size {
             for i in 0..size - width {
                 let j = i + width;
-                // Z(B, C, i, j) and the two arc-weighted items built from it.
-                for (p, &(b, cs)) in plan.pairs.iter().enumerate() {
-                    let z = dot(c.right_row(b.index(), i, i, j - 1), c.left_col(cs.index(), j, i + 1, j));
-                    if plan.pair_left[p] {
-                        let v = z.times(c.weight(j, i));
-                        c.set_incomplete_left(p, i, j, v);
-                    }
-                    if plan.pair_right[p] {
-                        let v = z.times(c.weight(i, j));
-                        c.set_incomplete_right(p, i, j, v);
-                    }
-                }
-                // Wl(C', i, j) = ⊕ Wl(D, i, k) ⊗ IL(B, C, k, j), i ≤ k < j.
-                for (to, combos) in plan.left_into.iter().enumerate() {
-                    let v = sum_of_dots(combos, |&(d, p)| {
-                        dot(c.left_row(d, i, i, j - 1), c.incomplete_left_col(p, j, i, j - 1))
-                    });
-                    c.set_left(to, i, j, v);
-                }
-                // Wr(B', i, j) = ⊕ IR(B, C, i, k) ⊗ Wr(D, k, j), i < k ≤ j.
-                for (to, combos) in plan.right_into.iter().enumerate() {
-                    let v = sum_of_dots(combos, |&(p, d)| {
-                        dot(c.incomplete_right_row(p, i, i + 1, j), c.right_col(d, j, i + 1, j))
-                    });
-                    c.set_right(to, i, j, v);
-                }
+                fill_span(plan, c, i, j);
             }
             if let Some(report) = &progress {
                 done += ((size - width) * width) as u64;
@@ -295,6 +294,155 @@ impl<'g, S: Semiring> Parser<'g, S> {
             }
         }
         Ok(self.start_value())
+    }
+
+    /// [`Parser::parse`] for a sequence of related inputs, reusing the chart
+    /// of the previous call: the input is placed at the end of a frame of
+    /// `frame` positions (`input.len() ≤ frame`), so that inputs sharing a
+    /// suffix share its positions, and only the spans [i, j] that start at
+    /// or before the last position where the input or a weight differs from
+    /// the previous framed call are recomputed. A span's items depend on
+    /// the terminals and weights inside it only, so the result is the value
+    /// `parse` returns, whatever the previous input was. Made for oracles
+    /// that follow a computation (the remaining input loses a word at its
+    /// left end, the stack changes at its right end: the chart over the
+    /// remaining input survives a step).
+    ///
+    /// # Complexity
+    ///
+    /// O(frame²) to compare the weights, plus O(K · frame²) for the K
+    /// positions from the input's first to the last one that changed:
+    /// O(frame³) at worst, as `parse`. No allocation once the chart has
+    /// grown to the frame.
+    pub fn parse_framed(
+        &mut self,
+        frame: usize,
+        input: &[Terminal],
+        weight: impl Fn(usize, usize) -> S,
+    ) -> Result<S, EngineError>
+    where
+        S: PartialEq,
+    {
+        self.parse_framed_from(frame, input, None, weight)
+    }
+
+    /// [`Parser::parse_framed`] with the caller's word on the weights:
+    /// `unchanged_from = Some(p)` promises that every weight between input
+    /// positions at or after p is the one the previous framed call had at
+    /// the same frame positions (e.g. because the words there are the same
+    /// and the weights are a function of the words). Only the weights that
+    /// touch an earlier position are then asked for and compared: O(K ·
+    /// frame) instead of O(frame²). A broken promise gives wrong values;
+    /// `None` is `parse_framed`.
+    pub fn parse_framed_from(
+        &mut self,
+        frame: usize,
+        input: &[Terminal],
+        unchanged_from: Option<usize>,
+        weight: impl Fn(usize, usize) -> S,
+    ) -> Result<S, EngineError>
+    where
+        S: PartialEq,
+    {
+        if input.is_empty() {
+            return Err(EngineError::EmptyInput);
+        }
+        let num_terminals = self.grammar.num_terminals();
+        if let Some((position, t)) = input.iter().enumerate().find(|(_, t)| t.index() >= num_terminals) {
+            return Err(EngineError::UnknownTerminal { position, id: t.0 });
+        }
+        let frame = frame.max(input.len());
+        crate::memory::check(self.chart_bytes(frame), 1, || format!("the chart for {frame} terminals"))?;
+        let g = self.grammar;
+        let plan = &self.plan;
+        let c = &mut self.chart;
+        let f = &mut self.framed;
+        let lo = frame - input.len();
+        // `dirty`: one past the last position whose spans must be recomputed.
+        let mut dirty = lo;
+        if f.frame != frame {
+            c.reset(frame, g.num_left_states(), g.num_right_states(), plan.pairs.len());
+            f.frame = frame;
+            f.terminals.clear();
+            f.terminals.resize(frame, Terminal(u16::MAX));
+            dirty = frame;
+        } else {
+            // Positions the previous input did not have, or with another terminal.
+            for p in (lo..frame).rev() {
+                if p < f.lo || f.terminals[p] != input[p - lo] {
+                    dirty = p + 1;
+                    break;
+                }
+            }
+        }
+        // Weights: a changed w(h, d) dirties the spans starting at or before
+        // min(h, d). With a promise, only the pairs touching a position
+        // before the promised or dirty ones are asked for.
+        match unchanged_from {
+            None => {
+                for h in lo..frame {
+                    for d in lo..frame {
+                        if h != d {
+                            let w = weight(h - lo, d - lo);
+                            let cell = c.weight_mut(h, d);
+                            if *cell != w {
+                                dirty = dirty.max(h.min(d) + 1);
+                                *cell = w;
+                            }
+                        }
+                    }
+                }
+            }
+            Some(p) => {
+                dirty = dirty.max((lo + p).min(frame));
+                for a in lo..dirty {
+                    for b in a + 1..frame {
+                        *c.weight_mut(a, b) = weight(a - lo, b - lo);
+                        *c.weight_mut(b, a) = weight(b - lo, a - lo);
+                    }
+                }
+            }
+        }
+        f.lo = lo;
+        f.terminals[lo..].copy_from_slice(input);
+        for i in (lo..dirty).rev() {
+            let (l, r) = g.lexical(input[i - lo]);
+            for b in 0..g.num_left_states() {
+                let v = if b == l.index() { S::one() } else { S::zero() };
+                c.set_left(b, i, i, v);
+            }
+            for b in 0..g.num_right_states() {
+                let v = if b == r.index() { S::one() } else { S::zero() };
+                c.set_right(b, i, i, v);
+            }
+            f.spans += (frame - i) as u64;
+            for j in i + 1..frame {
+                fill_span(plan, c, i, j);
+            }
+        }
+        let mut total = S::zero();
+        for &(l, r) in &plan.start {
+            total.plus_assign(&c.left(l.index(), lo, lo).times(c.right(r.index(), lo, frame - 1)));
+        }
+        Ok(total)
+    }
+
+    /// The size of the input of the last [`Parser::parse`], 0 if there was
+    /// none or a [`Parser::parse_framed`] came after it (the chart then
+    /// holds framed spans, which the backtrace, outside pass, k-best and
+    /// sampling do not read: they answer as before any parse).
+    pub(crate) fn parsed_size(&self) -> usize {
+        if self.framed.frame != 0 {
+            0
+        } else {
+            self.chart.size()
+        }
+    }
+
+    /// The number of spans [`Parser::parse_framed`] has filled so far
+    /// (a span counts once per fill; reused spans do not count).
+    pub fn framed_spans(&self) -> u64 {
+        self.framed.spans
     }
 
     /// The value of the whole input in the filled chart: ⊕ over the start
@@ -307,6 +455,34 @@ impl<'g, S: Semiring> Parser<'g, S> {
             total.plus_assign(&c.left(l.index(), 0, 0).times(c.right(r.index(), 0, n)));
         }
         total
+    }
+}
+
+/// Fills the items of span [i, j] (Table 2) from the shorter spans inside
+/// it: those starting after i, and [i, k] for k < j. O((j − i) · rules).
+#[inline]
+fn fill_span<S: Semiring>(plan: &Plan, c: &mut Chart<S>, i: usize, j: usize) {
+    // Z(B, C, i, j) and the two arc-weighted items built from it.
+    for (p, &(b, cs)) in plan.pairs.iter().enumerate() {
+        let z = dot(c.right_row(b.index(), i, i, j - 1), c.left_col(cs.index(), j, i + 1, j));
+        if plan.pair_left[p] {
+            let v = z.times(c.weight(j, i));
+            c.set_incomplete_left(p, i, j, v);
+        }
+        if plan.pair_right[p] {
+            let v = z.times(c.weight(i, j));
+            c.set_incomplete_right(p, i, j, v);
+        }
+    }
+    // Wl(C', i, j) = ⊕ Wl(D, i, k) ⊗ IL(B, C, k, j), i ≤ k < j.
+    for (to, combos) in plan.left_into.iter().enumerate() {
+        let v = sum_of_dots(combos, |&(d, p)| dot(c.left_row(d, i, i, j - 1), c.incomplete_left_col(p, j, i, j - 1)));
+        c.set_left(to, i, j, v);
+    }
+    // Wr(B', i, j) = ⊕ IR(B, C, i, k) ⊗ Wr(D, k, j), i < k ≤ j.
+    for (to, combos) in plan.right_into.iter().enumerate() {
+        let v = sum_of_dots(combos, |&(p, d)| dot(c.incomplete_right_row(p, i, i + 1, j), c.right_col(d, j, i + 1, j)));
+        c.set_right(to, i, j, v);
     }
 }
 

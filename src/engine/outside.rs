@@ -132,7 +132,7 @@ impl<S: Commutative> Parser<'_, S> {
     /// O(n³ · (|left combos| + |right combos|)) time, like the parse itself;
     /// allocates nothing for sentences no longer than one seen before.
     pub fn arc_sums_into(&mut self, out: &mut Vec<S>) -> Result<(), EngineError> {
-        let size = self.chart.size();
+        let size = self.parsed_size();
         if size == 0 {
             return Err(EngineError::NotParsed);
         }
@@ -264,7 +264,7 @@ impl<S: Semifield> Parser<'_, S> {
     /// # Complexity
     /// As [`arc_sums_into`](Parser::arc_sums_into).
     pub fn marginals_into(&mut self, out: &mut Vec<S>) -> Result<(), EngineError> {
-        if self.chart.size() == 0 {
+        if self.parsed_size() == 0 {
             return Err(EngineError::NotParsed);
         }
         let total = self.start_value();

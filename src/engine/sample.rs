@@ -23,7 +23,7 @@ impl<S: Sampling> Parser<'_, S> {
     /// # Complexity
     /// O(n² · (|left combos| + |right combos|)) time per sample.
     pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<Derivation, EngineError> {
-        let size = self.chart.size();
+        let size = self.parsed_size();
         if size == 0 {
             return Err(EngineError::NotParsed);
         }

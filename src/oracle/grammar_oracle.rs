@@ -24,8 +24,13 @@
 //!
 //! One engine run per applicable step over the k + m + 1 (+ virtual)
 //! positions (consecutive steps that lead to the same encoding share one):
-//! O((k + m)³) time; the parser's chart and the buffers are kept
-//! in the [`GrammarOracle`], so that nothing is allocated once warm.
+//! O((k + m)³) time at worst; the parser's chart and the buffers are kept
+//! in the [`GrammarOracle`], so that nothing is allocated once warm. The
+//! encoding is placed at the end of a frame of n + 2 positions
+//! ([`Parser::parse_framed`]), so that along a computation the spans over
+//! the remaining input are reused and only those that start before the
+//! last changed position are filled again (as for arc-standard's
+//! [`cubic`](super::arc_standard::cubic) oracle).
 
 use super::system::{Configuration, Step, System};
 use super::{OracleError, StepScores};
@@ -106,7 +111,11 @@ pub(crate) fn embedded(slot: &'static OnceLock<Grammar>, name: &str, src: &str) 
 /// The grammar oracle of one system, with its reusable state.
 pub struct GrammarOracle<'g> {
     mapping: &'static dyn TerminalMapping,
-    parser: Parser<'g, MaxPlus<i32>>,
+    /// The engine in `MaxPlus<i16>` for sentences shorter than
+    /// [`SMALL_SCORES`] words (twice the lanes in the vectorised inner
+    /// sums), in `MaxPlus<i32>` beyond.
+    small: Parser<'g, MaxPlus<i16>>,
+    large: Parser<'g, MaxPlus<i32>>,
     terminals: Vec<Terminal>,
     encoding: Encoding,
     input: Vec<Terminal>,
@@ -115,8 +124,12 @@ pub struct GrammarOracle<'g> {
     /// its value: steps that lead to the same encoding (arc-hybrid's
     /// `left_arc` and `right_arc` both pop s₀) share one engine run.
     previous: Encoding,
-    previous_w: Option<MaxPlus<i32>>,
+    previous_w: Option<Option<i64>>,
 }
+
+/// Sentences shorter than this run the engine in `MaxPlus<i16>` (scores
+/// stay within ±`i16::MAX / 4`).
+const SMALL_SCORES: usize = 8_000;
 
 impl GrammarOracle<'static> {
     /// The oracle with the mapping's embedded grammar.
@@ -145,7 +158,8 @@ impl<'g> GrammarOracle<'g> {
             .collect::<Result<Vec<_>, _>>()?;
         Ok(GrammarOracle {
             mapping,
-            parser: Parser::new(grammar),
+            small: Parser::new(grammar),
+            large: Parser::new(grammar),
             terminals,
             encoding: Encoding::default(),
             input: Vec::new(),
@@ -183,7 +197,7 @@ impl<'g> GrammarOracle<'g> {
         config.check_gold(gold)?;
         self.mapping.encode(config, &mut self.encoding);
         let w = self.run(gold)?;
-        Ok(w.finite().map(|v| v as u32))
+        Ok(w.map(|v| v as u32))
     }
 
     fn step_score(&mut self, config: &Configuration, gold: &DepTree, step: Step) -> Result<Option<u32>, OracleError> {
@@ -200,18 +214,36 @@ impl<'g> GrammarOracle<'g> {
                 w
             }
         };
-        Ok(w.finite().map(|v| (v as i64 + gained) as u32))
+        Ok(w.map(|v| (v + gained) as u32))
     }
 
-    fn run(&mut self, gold: &DepTree) -> Result<MaxPlus<i32>, OracleError> {
+    fn run(&mut self, gold: &DepTree) -> Result<Option<i64>, OracleError> {
         let e = &self.encoding;
         let mapping = self.mapping;
         self.input.clear();
         self.input.extend(e.roles.iter().map(|&r| self.terminals[r as usize]));
-        Ok(self.parser.parse(&self.input, |h, d| match mapping.arc(e, h, d) {
-            ArcKind::Scored => MaxPlus::new(gold.has_arc(e.nodes[h], e.nodes[d]) as i32),
-            ArcKind::Free => MaxPlus::new(0),
-            ArcKind::Forbidden => MaxPlus::neg_inf(),
-        })?)
+        // A frame of n + 2 positions holds every configuration's encoding
+        // (n + 1 words and at most one virtual position), so that the chart
+        // over the remaining input survives from one call to the next along
+        // a computation (`Parser::parse_framed`).
+        let frame = gold.len() + 2;
+        let kind = |h: usize, d: usize| match mapping.arc(e, h, d) {
+            ArcKind::Scored => Some(gold.has_arc(e.nodes[h], e.nodes[d])),
+            ArcKind::Free => Some(false),
+            ArcKind::Forbidden => None,
+        };
+        if frame < SMALL_SCORES {
+            let w = self.small.parse_framed(frame, &self.input, |h, d| match kind(h, d) {
+                Some(g) => MaxPlus::new(g as i16),
+                None => MaxPlus::neg_inf(),
+            })?;
+            Ok(w.finite().map(i64::from))
+        } else {
+            let w = self.large.parse_framed(frame, &self.input, |h, d| match kind(h, d) {
+                Some(g) => MaxPlus::new(g as i32),
+                None => MaxPlus::neg_inf(),
+            })?;
+            Ok(w.finite().map(i64::from))
+        }
     }
 }

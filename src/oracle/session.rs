@@ -25,7 +25,11 @@
 //!   gold tree): each [`scores`](OracleSession::scores) after a step is one
 //!   call of [`Oracle::scores`], as before, with its errors (e.g.
 //!   [`OracleError::NonProjectiveGold`] for `linear` on a non-projective
-//!   tree). Never a different answer.
+//!   tree). Never a different answer. The cubic oracles keep their chart
+//!   over the remaining input from one call to the next (see
+//!   [`cubic`](super::arc_standard::cubic), *Reuse between steps*), so a
+//!   session along a computation refills only the spans that start on the
+//!   stack.
 //!
 //! # Checked
 //!

@@ -85,6 +85,14 @@ impl<T: PrimInt + Signed + fmt::Display> Semiring for MaxPlus<T> {
     fn is_zero(&self) -> bool {
         self.0 <= Self::threshold()
     }
+    /// max(MIN/2, maxᵢ (aᵢ + bᵢ)): the clamp of ⊗ taken once at the end
+    /// (stored values are ≥ MIN/2, so no sum overflows), leaving a plain
+    /// max-reduction of sums, which the compiler vectorises.
+    #[inline(always)]
+    fn dot(a: &[Self], b: &[Self]) -> Self {
+        debug_assert_eq!(a.len(), b.len());
+        MaxPlus(a.iter().zip(b).fold(Self::floor(), |acc, (x, y)| acc.max(x.0 + y.0)))
+    }
 }
 
 impl<T: PrimInt + Signed + fmt::Display> Selective for MaxPlus<T> {
