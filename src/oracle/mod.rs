@@ -178,7 +178,7 @@ pub enum OracleError {
     NotATree(#[from] TreeError),
     #[error("the {0} algorithm needs a projective gold tree; use cubic (or auto) for non-projective ones")]
     NonProjectiveGold(Algorithm),
-    #[error("the gold tree is partial (some words have no head): {system} with the {algorithm} algorithm needs every head; partial trees are scored by the cubic oracles of arc-standard, arc-hybrid and arc-eager (--algorithm cubic or auto)")]
+    #[error("the gold tree is partial (some words have no head): {system} with the {algorithm} algorithm needs every head; partial trees are scored by the dynamic oracles of arc-standard, arc-hybrid and arc-eager (--algorithm cubic or auto) and of arc-eager-nm (tabular or auto)")]
     PartialGold { system: System, algorithm: Algorithm },
     #[error("unknown strategy `{0}` (expected none, lbr, strict-lbr or rbl)")]
     UnknownStrategy(String),
@@ -414,12 +414,15 @@ impl<'g> Oracle<'g> {
         Self::check_support(system, strategy, algorithm)?;
         if gold.is_partial() {
             // Only the oracles that score arcs through `DepTree::has_arc`
-            // (the engine with the system's grammar) see a partial tree as
+            // (the engine with the system's grammar, arc-eager-nm's table) see a partial tree as
             // what it is: the annotated arcs, the other words free.
             return match (system, algorithm) {
                 (System::ArcStandard, Algorithm::Cubic | Algorithm::Auto) => self.cubic.scores(config, gold, strategy),
                 (System::ArcHybrid, Algorithm::Cubic | Algorithm::Auto) => self.hybrid.scores(config, gold),
                 (System::ArcEager, Algorithm::Cubic | Algorithm::Auto) => self.eager.scores(config, gold),
+                // Its table scores arcs through `has_arc` too, over the reachable final
+                // trees, which do not depend on the gold tree.
+                (System::ArcEagerNm, Algorithm::Tabular | Algorithm::Auto) => self.eager_nm.scores(config, gold),
                 _ => Err(OracleError::PartialGold { system, algorithm: Self::resolve_for(system, algorithm, gold) }),
             };
         }
