@@ -56,7 +56,7 @@ pub use function_words::FunctionWords;
 pub use lift::lift;
 pub use optimal::{OptimalProjectivizer, OptimalSampler, Projectivized};
 pub use prefer::{
-    read_weights_file, ArcWeights, FillBuffers, GoldThenPreference, Preferred, PreferringProjectivizer, Weights,
+    read_weights_file, ArcWeights, FillBuffers, GoldThenPreference, Objective, Preferred, PreferringProjectivizer, Weights,
     WeightsError, WeightsErrorKind, WeightsErrors, WordLabels, DEFAULT_WEIGHTS, MAX_WEIGHT, MAX_WEIGHTS_FILE,
 };
 
