@@ -496,22 +496,7 @@ impl<'g> Oracle<'g> {
                 return Err(OracleError::Final);
             }
             let scores = self.scores(config, gold, Strategy::None, Algorithm::Auto)?;
-            if system == System::ArcEagerNm {
-                // Non-monotonic: an optimal step may build a wrong arc that a later one
-                // replaces; the canonical computation builds gold arcs first, then steps
-                // without an arc, a wrong arc only when nothing else is optimal.
-                let best = scores.best().ok_or(OracleError::Final)?;
-                let kind = |s: Step| match config.arc(s) {
-                    Some((h, d)) if gold.has_arc(h, d) => 0,
-                    None => 1,
-                    Some(_) => 2,
-                };
-                let optimal: Vec<Step> = scores.iter().filter(|&(_, v)| v == best).map(|(s, _)| s).collect();
-                let first = optimal.iter().map(|&s| kind(s)).min().ok_or(OracleError::Final)?;
-                let pick = optimal.into_iter().filter(|&s| kind(s) == first).map(|s| (s, Some(best)));
-                return canonical_step(&StepScores::new(&pick.collect::<Vec<_>>())).ok_or(OracleError::Final);
-            }
-            return canonical_step(&scores).ok_or(OracleError::Final);
+            return canonical_step_of(config, gold, &scores).ok_or(OracleError::Final);
         }
         let formulas = Self::formulas(system).ok_or(OracleError::UnsupportedAlgorithm {
             system,
@@ -554,6 +539,33 @@ pub fn restrict_to_layout(config: &Configuration, mut scores: StepScores) -> Ste
         }
     }
     scores
+}
+
+/// The static oracle's step of a system with [`Oracle::has_canonical_tie_break`],
+/// from the dynamic oracle's `scores` at `config`: [`canonical_step`], except
+/// for non-monotonic arc-eager, where an optimal step may build a wrong arc
+/// that a later one replaces: its canonical computation takes an optimal step
+/// that builds a gold arc first, then one without an arc, a wrong arc only
+/// when nothing else is optimal (then [`canonical_step`]'s order). No
+/// allocation.
+pub fn canonical_step_of(config: &Configuration, gold: &DepTree, scores: &StepScores) -> Option<Step> {
+    if config.system() != System::ArcEagerNm {
+        return canonical_step(scores);
+    }
+    let best = scores.best()?;
+    let kind = |s: Step| match config.arc(s) {
+        Some((h, d)) if gold.has_arc(h, d) => 0,
+        None => 1,
+        Some(_) => 2,
+    };
+    let first = scores.iter().filter(|&(_, v)| v == best).map(|(s, _)| kind(s)).min()?;
+    let mut pick = StepScores::default();
+    for (s, v) in scores.iter() {
+        if v == best && kind(s) == first {
+            pick.set(s, Some(v));
+        }
+    }
+    canonical_step(&pick)
 }
 
 /// The canonical optimal step among `scores` (the static oracle of LR-spine
