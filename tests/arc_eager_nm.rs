@@ -79,7 +79,8 @@ fn trees_and_partial_trees(n: usize) -> Vec<DepTree> {
     if n <= 3 {
         for t in all_trees(n) {
             for mask in 0..(1u32 << n) - 1 {
-                let heads: Vec<Option<usize>> = (1..=n).map(|d| (mask >> (d - 1) & 1 == 1).then(|| t.head(d))).collect();
+                let heads: Vec<Option<usize>> =
+                    (1..=n).map(|d| (mask >> (d - 1) & 1 == 1).then(|| t.head(d))).collect();
                 out.push(DepTree::from_partial_heads(&heads).unwrap());
             }
         }

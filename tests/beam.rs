@@ -431,11 +431,8 @@ fn nm_reach(x: &Configuration, l: &[Option<u32>], gold: &DepTree, gold_labels: &
         if c.is_final() {
             return 0;
         }
-        let key: Key = (
-            c.stack().iter().map(|&a| (a, c.head(a))).collect(),
-            c.buffer().collect(),
-            c.unshifted().is_some(),
-        );
+        let key: Key =
+            (c.stack().iter().map(|&a| (a, c.head(a))).collect(), c.buffer().collect(), c.unshifted().is_some());
         if let Some(&v) = memo.get(&key) {
             return v;
         }
