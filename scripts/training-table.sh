@@ -14,6 +14,8 @@
 #   7  dynamic (linear) with exploration, optimally projectivized, single pass (E1+E2 epochs):
 #      with column 2, static vs dynamic (seed 000, PanParser)
 # The model of the last epoch is evaluated (no dev set: la_perseus has none).
+# arc-eager-nm has one dynamic oracle, its exact table: "linear" and "cubic"
+# above stand for --algorithm tabular there (on the same gold trees).
 #
 # Usage: scripts/training-table.sh  (from the repo root; needs ../shared/ud)
 # Environment: TREEBANKS (default "el_gdt"), SYSTEMS (default all three),
@@ -47,6 +49,8 @@ for tb in $TREEBANKS; do
       for seed in $SEEDS; do
         m="$OUT/$tb-$sys-$col-$seed"
         common=(--system "$sys" --seed "$seed" "${EXTRA[@]}")
+        linear=linear cubic=cubic
+        [ "$sys" = arc-eager-nm ] && linear=tabular cubic=tabular
         both=$((E1 + E2))
         start=$(date +%s.%N)
         case $col in
@@ -54,15 +58,15 @@ for tb in $TREEBANKS; do
           2) "$BIN" train "$TRAIN" -o "$m.model" "${common[@]}" --oracle static --projectivize optimal --epochs $both ;;
           3|4|5|6)
             case $col in
-              3) first=(--skip-nonprojective); second=(--projectivize optimal --algorithm linear) ;;
-              4) first=(--projectivize optimal); second=(--projectivize optimal --algorithm linear) ;;
-              5) first=(--projectivize optimal); second=(--projectivize none --algorithm cubic) ;;
-              6) first=(--projectivize lift); second=(--projectivize lift --algorithm linear) ;;
+              3) first=(--skip-nonprojective); second=(--projectivize optimal --algorithm $linear) ;;
+              4) first=(--projectivize optimal); second=(--projectivize optimal --algorithm $linear) ;;
+              5) first=(--projectivize optimal); second=(--projectivize none --algorithm $cubic) ;;
+              6) first=(--projectivize lift); second=(--projectivize lift --algorithm $linear) ;;
             esac
             "$BIN" train "$TRAIN" -o "$m.pass1.model" "${common[@]}" --oracle static "${first[@]}" --epochs "$E1"
             "$BIN" train "$TRAIN" -o "$m.model" "${common[@]}" --init "$m.pass1.model" --oracle dynamic \
               --explore-from 0 --explore-p "$EXPLORE_P" "${second[@]}" --epochs "$E2" ;;
-          7) "$BIN" train "$TRAIN" -o "$m.model" "${common[@]}" --oracle dynamic --algorithm linear \
+          7) "$BIN" train "$TRAIN" -o "$m.model" "${common[@]}" --oracle dynamic --algorithm $linear \
                --projectivize optimal --explore-from 1 --explore-p "$EXPLORE_P" --epochs $both ;;
         esac 2> "$m.log"
         end=$(date +%s.%N)

@@ -111,7 +111,7 @@ fn the_perceptron_learns_a_synthetic_treebank_perfectly() {
 #[test]
 fn the_perceptron_learns_the_synthetic_treebank_from_half_its_arcs() {
     let gold = read_gold(synthetic(150, 1).as_bytes(), "syn").unwrap();
-    for system in [System::ArcStandard, System::ArcHybrid, System::ArcEager] {
+    for system in [System::ArcStandard, System::ArcHybrid, System::ArcEager, System::ArcEagerNm] {
         let options = small(options_for(system, OracleKind::Dynamic));
         let train = |subsample| {
             let mut trainer = Trainer::new(TrainOptions { subsample, ..options.clone() }, gold.clone(), "syn").unwrap();

@@ -3,6 +3,9 @@
 //! gold arcs and, among the trees that do, has the highest secondary score,
 //! computed here by a naive reading of the rule table (not the library's
 //! weight matrix); the backtrace reaches the engine's (gold, secondary) pair.
+//! With `--objective valid-first`: the fewest arcs under function words that
+//! may not take them (a naive reading of UD's rule), then the most gold
+//! arcs, then the highest secondary score.
 
 mod common;
 
@@ -15,7 +18,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 use tabula::engine::Parser;
 use tabula::grammar::{text, Grammar};
-use tabula::projectivize::{OptimalProjectivizer, PreferringProjectivizer, TreeClass, Weights, WordLabels};
+use tabula::projectivize::{Objective, OptimalProjectivizer, PreferringProjectivizer, TreeClass, Weights, WordLabels};
 use tabula::semiring::{Count, Lexicographic, MaxCount, MaxPlus};
 use tabula::tree::DepTree;
 
@@ -270,8 +273,62 @@ fn check(gold: &DepTree, labels: &[(&'static str, &'static str)], rules: &[Rule]
     Ok(())
 }
 
+/// The arcs of `tree` under a function word that may not take them.
+fn naive_errors(labels: &[(&str, &str)], tree: &DepTree) -> usize {
+    tree.arcs().filter(|&(h, d)| h != 0 && naive_leaf(labels[h - 1].1, labels[d - 1].1)).count()
+}
+
+/// Checks valid-first on one case against brute force over all projective trees.
+fn check_valid_first(
+    gold: &DepTree,
+    labels: &[(&'static str, &'static str)],
+    rules: &[Rule],
+) -> Result<(), TestCaseError> {
+    let g = grammar(tabula::grammars::PROJECTIVE);
+    let trees = common::projective_trees(gold.len());
+    // Fewest errors, then most gold arcs, then the best secondary score.
+    let key = |t: &DepTree| (-(naive_errors(labels, t) as i64), t.common_arcs(gold));
+    let best = trees.iter().map(key).max().unwrap();
+    let best_secondary =
+        trees.iter().filter(|t| key(t) == best).map(|t| naive_secondary(rules, gold, labels, t)).max().unwrap();
+    let word_labels = WordLabels::from_pairs(labels.iter().copied());
+    let mut p = PreferringProjectivizer::new(&g, TreeClass::Projective, weights_of(rules))
+        .unwrap()
+        .with_objective(Objective::ValidFirst);
+    let fast = p.projectivize(gold, &word_labels).unwrap();
+    if gold.is_projective() {
+        // Projective trees are left as they are.
+        prop_assert_eq!(&fast.tree, gold);
+    } else {
+        prop_assert_eq!(&fast, &p.projectivize_with_engine(gold, &word_labels).unwrap());
+    }
+    let outs = [
+        p.projectivize_with_engine(gold, &word_labels).unwrap(),
+        p.projectivize_lexicographic(gold, &word_labels).unwrap(),
+    ];
+    prop_assert_eq!(&outs[0], &outs[1]);
+    for out in outs {
+        prop_assert!(out.tree.is_projective());
+        prop_assert_eq!(key(&out.tree), best);
+        prop_assert_eq!(out.score, best.1);
+        prop_assert_eq!(out.secondary, best_secondary);
+        prop_assert_eq!(naive_secondary(rules, gold, labels, &out.tree), best_secondary);
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn valid_first_with_the_default_weights_picks_a_best_tree((gold, labels, _) in arb_case(7)) {
+        check_valid_first(&gold, &labels, &default_rules())?;
+    }
+
+    #[test]
+    fn valid_first_with_random_weights_picks_a_best_tree((gold, labels, seed) in arb_case(7)) {
+        check_valid_first(&gold, &labels, &random_rules(seed))?;
+    }
 
     #[test]
     fn default_weights_pick_a_lexicographically_best_tree((gold, labels, _) in arb_case(7)) {
@@ -450,4 +507,52 @@ fn stats_count_words_under_function_words() {
     };
     assert_eq!(count("none"), "input 1, output 2");
     assert_eq!(count("default"), "input 1, output 1");
+}
+
+#[test]
+fn valid_first_drops_a_gold_arc_under_a_function_word_on_the_command_line() {
+    // Non-projective (1 → 5 crosses 6 → 4), and the gold arc 2 → 3 hangs an
+    // advmod from a comma. Gold-first keeps it (every gold arc but one is
+    // kept); valid-first moves "now" off the comma, one gold arc fewer.
+    let input = "1\tgo\tgo\tVERB\t_\t_\t0\troot\t_\t_\n2\t,\t,\tPUNCT\t_\t_\t1\tpunct\t_\t_\n\
+                 3\tnow\tnow\tADV\t_\t_\t2\tadvmod\t_\t_\n4\ta\ta\tNOUN\t_\t_\t6\tobj\t_\t_\n\
+                 5\tb\tb\tNOUN\t_\t_\t1\tnsubj\t_\t_\n6\tc\tc\tVERB\t_\t_\t1\tconj\t_\t_\n\n";
+    let dir = scratch("valid-first");
+    let path = dir.join("in.conllu");
+    fs::write(&path, input).unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["projectivize", path.to_str().unwrap(), "--stats", "-o", "-"];
+        args.extend_from_slice(extra);
+        let o = tabula(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let e = String::from_utf8(o.stderr).unwrap();
+        let line = e.lines().find(|l| l.starts_with("words under a function word")).unwrap_or_else(|| panic!("{e}"));
+        (heads_of(&String::from_utf8(o.stdout).unwrap()), line.rsplit(": ").next().unwrap().to_owned())
+    };
+    let (gold_first, errors) = run(&[]);
+    assert_eq!(run(&["--objective", "gold-first"]), (gold_first.clone(), errors.clone()));
+    assert_eq!(errors, "input 1, output 1");
+    assert_eq!(gold_first[2], 2, "{gold_first:?}");
+    let (valid_first, errors) = run(&["--objective", "valid-first"]);
+    assert_eq!(errors, "input 1, output 0");
+    assert_ne!(valid_first[2], 2, "{valid_first:?}");
+    let kept = |heads: &[usize]| heads.iter().zip(heads_of(input)).filter(|&(a, b)| *a == b).count();
+    assert_eq!(kept(&valid_first) + 1, kept(&gold_first));
+    // A weights file without the leaf rule: valid-first still counts the errors.
+    let weights = dir.join("root.weights");
+    fs::write(&weights, "root -5\n").unwrap();
+    assert_eq!(run(&["--objective", "valid-first", "--prefer", weights.to_str().unwrap()]).1, "input 1, output 0");
+    // Where it would do nothing, it is refused.
+    for (extra, message) in [
+        (&["--method", "lift"][..], "applies to --method optimal only"),
+        (&["--prefer", "none"][..], "does nothing with --prefer none"),
+        (&["--sample", "1"][..], "applies to the deterministic choice"),
+    ] {
+        let mut args = vec!["projectivize", path.to_str().unwrap(), "--objective", "valid-first"];
+        args.extend_from_slice(extra);
+        let o = tabula(&args);
+        assert!(!o.status.success(), "{extra:?}");
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(e.contains("--objective valid-first") && e.contains(message), "{extra:?}: {e}");
+    }
 }

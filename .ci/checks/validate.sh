@@ -15,6 +15,9 @@
 #    any optimal tree (the minimum, "min" below; a default output above it is a NOTE);
 #  * the optimal output has no more leaf-* errors than lifting, unless even the
 #    minimum has more (then no optimal tree can match lifting: `NOTE proven`);
+#  * --objective valid-first (the fewest leaf-* errors of any projective tree, then the
+#    most gold heads) has no more leaf-* errors than the minimum above and than lifting
+#    (lifting's trees are projective trees), and tabula's count is the validator's;
 #  * on the sentences where lifting keeps as many gold heads as the optimum (so
 #    lifting's tree is itself one of the optimal trees --prefer chooses among), the
 #    optimal output has no more leaf-* errors and no more L3 syntax errors than lifting.
@@ -64,9 +67,10 @@ fail=0
 table=${VALIDATE_TABLE:-0}
 echo "leaf-* errors (L3 syntax errors); 'lift optimal' = sentences where lifting keeps as many gold heads as the optimum"
 if [ "$table" = 1 ]; then
-  printf '%-22s %12s %12s %12s %6s %12s | %-25s\n' file original "opt. none" optimal min lift "lift optimal: opt. / lift"
+  printf '%-22s %12s %12s %12s %6s %12s %12s %14s | %-25s\n' file original "opt. none" optimal min lift \
+    "valid-first" "heads lost" "lift optimal: opt. / lift"
 else
-  printf '%-22s %12s %6s %12s | %-25s\n' file optimal min lift "lift optimal: opt. / lift"
+  printf '%-22s %12s %6s %12s %12s | %-25s\n' file optimal min lift "valid-first" "lift optimal: opt. / lift"
 fi
 for xz in "$UD"/*/*.conllu.xz; do
   name=$(basename "$xz" .conllu.xz)
@@ -85,12 +89,17 @@ for xz in "$UD"/*/*.conllu.xz; do
   read -r _ s_lift < <(stats_leaf "$in" -o /dev/null --method lift)
   read -r _ min_leaf < <(stats_leaf "$in" -o "$TMP/$name.min.conllu" --prefer "$TMP/leaf-only.weights")
   read -r v_min _ < <(counts "$TMP/$name.min.conllu" "$lang")
-  for pair in "optimal $s_opt $p_leaf" "lift $s_lift $l_leaf" "min $min_leaf $v_min"; do
+  read -r _ s_valid < <(stats_leaf "$in" -o "$TMP/$name.valid.conllu" --objective valid-first)
+  read -r vf_leaf vf_syn < <(counts "$TMP/$name.valid.conllu" "$lang")
+  for pair in "optimal $s_opt $p_leaf" "lift $s_lift $l_leaf" "min $min_leaf $v_min" "valid-first $s_valid $vf_leaf"; do
     read -r what ours theirs <<< "$pair"
     if [ "$ours" != "$theirs" ]; then
       echo "FAIL $name ($what): tabula counts $ours words under function words, the validator $theirs leaf-* errors"; fail=1
     fi
   done
+  if [ "$vf_leaf" -gt "$min_leaf" ] || [ "$vf_leaf" -gt "$l_leaf" ]; then
+    echo "FAIL $name: valid-first has $vf_leaf leaf-* errors, more than the optimum's minimum $min_leaf or lift's $l_leaf"; fail=1
+  fi
   if [ "$p_leaf" -gt "$min_leaf" ]; then
     echo "NOTE $name: the default output has $p_leaf leaf-* errors, the fewest of any optimal tree is $min_leaf"
   fi
@@ -109,11 +118,15 @@ for xz in "$UD"/*/*.conllu.xz; do
   if [ "$table" = 1 ]; then
     read -r o_leaf o_syn < <(counts "$in" "$lang")
     read -r n_leaf n_syn < <(counts "$TMP/$name.none.conllu" "$lang")
-    printf '%-22s %12s %12s %12s %6s %12s | %s / %s%s\n' "$name" "$o_leaf ($o_syn)" "$n_leaf ($n_syn)" \
-      "$p_leaf ($p_syn)" "$min_leaf" "$l_leaf ($l_syn)" "$t_p_leaf ($t_p_syn)" "$t_l_leaf ($t_l_syn)" "$note"
-  else
-    printf '%-22s %12s %6s %12s | %s / %s%s\n' "$name" "$p_leaf ($p_syn)" "$min_leaf" "$l_leaf ($l_syn)" \
+    # Gold heads lost: by the optimal output, by valid-first.
+    total=$(cut -s -f1 "$in" | grep -c '^[0-9]*$' || true)
+    lost="$((total - $(kept "$in" "$TMP/$name.optimal.conllu"))) / $((total - $(kept "$in" "$TMP/$name.valid.conllu")))"
+    printf '%-22s %12s %12s %12s %6s %12s %12s %14s | %s / %s%s\n' "$name" "$o_leaf ($o_syn)" "$n_leaf ($n_syn)" \
+      "$p_leaf ($p_syn)" "$min_leaf" "$l_leaf ($l_syn)" "$vf_leaf ($vf_syn)" "$lost" \
       "$t_p_leaf ($t_p_syn)" "$t_l_leaf ($t_l_syn)" "$note"
+  else
+    printf '%-22s %12s %6s %12s %12s | %s / %s%s\n' "$name" "$p_leaf ($p_syn)" "$min_leaf" "$l_leaf ($l_syn)" \
+      "$vf_leaf ($vf_syn)" "$t_p_leaf ($t_p_syn)" "$t_l_leaf ($t_l_syn)" "$note"
   fi
   if [ "$t_p_leaf" -gt "$t_l_leaf" ]; then
     echo "FAIL $name: where lifting is optimal, optimal has $t_p_leaf leaf-* errors, lift $t_l_leaf"; fail=1

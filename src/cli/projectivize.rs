@@ -18,8 +18,8 @@ use tabula::conllu::{ConlluError, InvalidSentence, RawSentence, Reader, Sentence
 use tabula::grammar::{text, Grammar};
 use tabula::projectivize::pseudo::{self, Scheme};
 use tabula::projectivize::{
-    lift, FunctionWords, OptimalProjectivizer, OptimalSampler, PreferringProjectivizer, ProjectivizeError, TreeClass,
-    Weights, WordLabels,
+    lift, FunctionWords, Objective, OptimalProjectivizer, OptimalSampler, PreferringProjectivizer, ProjectivizeError,
+    TreeClass, Weights, WordLabels,
 };
 use tabula::tree::DepTree;
 
@@ -30,6 +30,25 @@ pub enum Method {
     /// Pseudo-projective lifting (Nivre & Nilsson 2005): lift the shortest
     /// non-projective arc to its head's head until the tree is projective.
     Lift,
+}
+
+/// What the optimal projectivization maximises first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ObjectiveArg {
+    /// The most gold arcs (Nederhof 2019, Sec. 3), then --prefer's score.
+    GoldFirst,
+    /// The fewest words under function words that may not take them (the UD
+    /// validator's leaf-* errors), then the most gold arcs, then --prefer's score.
+    ValidFirst,
+}
+
+impl From<ObjectiveArg> for Objective {
+    fn from(o: ObjectiveArg) -> Self {
+        match o {
+            ObjectiveArg::GoldFirst => Objective::GoldFirst,
+            ObjectiveArg::ValidFirst => Objective::ValidFirst,
+        }
+    }
 }
 
 /// Arguments of `tabula projectivize`.
@@ -79,6 +98,14 @@ pub struct Args {
     /// FILE. Optimal only; not with --sample (which draws among all optimal trees).
     #[arg(long, value_name = "none|default|FILE")]
     prefer: Option<PathBuf>,
+    /// What a non-projective tree's replacement maximises first: gold-first
+    /// (the most gold arcs, then --prefer's score) or valid-first (the
+    /// fewest words under function words that may not take them, the UD
+    /// validator's leaf-* errors, then the most gold arcs, then --prefer's
+    /// score). Projective trees are copied unchanged either way. valid-first
+    /// needs --method optimal and --prefer default or a FILE.
+    #[arg(long, value_enum, default_value_t = ObjectiveArg::GoldFirst)]
+    objective: ObjectiveArg,
     /// Pseudo-projective encoding (Nivre & Nilsson 2005): write into the
     /// DEPREL of every moved word how to find its original head again, in
     /// MaltParser's format (`d|h`: moved, the original head's relation is h;
@@ -377,6 +404,17 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if args.sample.is_some() && args.prefer.as_deref().is_some_and(|p| p != Path::new("none")) {
         return Err("--sample draws among all optimal trees; --prefer applies to the deterministic choice".into());
     }
+    if args.objective == ObjectiveArg::ValidFirst {
+        if args.method == Method::Lift {
+            return Err("--objective valid-first applies to --method optimal only: lifting has no objective".into());
+        }
+        if args.sample.is_some() {
+            return Err("--sample draws among all trees keeping the most gold arcs; --objective valid-first applies to the deterministic choice".into());
+        }
+        if args.prefer.as_deref() == Some(Path::new("none")) {
+            return Err("--objective valid-first does nothing with --prefer none (the plain optimal tree); use --prefer default or a weights FILE".into());
+        }
+    }
     let weights =
         if args.sample.is_some() || args.method == Method::Lift { None } else { load_weights(args.prefer.as_deref())? };
     let (grammar, class) = load_grammar(args.grammar.as_deref(), args.single_root)?;
@@ -387,7 +425,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             (Method::Optimal, None) => match &weights {
                 None => Worker::Optimal(OptimalProjectivizer::new(&grammar, class)?),
                 Some(w) => Worker::Prefer(Box::new((
-                    PreferringProjectivizer::new(&grammar, class, w.clone())?,
+                    PreferringProjectivizer::new(&grammar, class, w.clone())?.with_objective(args.objective.into()),
                     WordLabels::default(),
                 ))),
             },

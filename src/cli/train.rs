@@ -160,7 +160,8 @@ pub struct Args {
     /// --seed) and train on the partial trees that result, as a treebank
     /// with holes would be (a HEAD `_` in the input is such a hole too).
     /// Partial trees train with the dynamic oracle of arc-standard,
-    /// arc-hybrid or arc-eager (their cubic oracles).
+    /// arc-hybrid or arc-eager (their cubic oracles) or arc-eager-nm (its
+    /// table).
     #[arg(long, value_name = "P")]
     subsample: Option<f64>,
     /// Continue from this model (a second pass: e.g. static first, then

@@ -178,7 +178,7 @@ pub enum OracleError {
     NotATree(#[from] TreeError),
     #[error("the {0} algorithm needs a projective gold tree; use cubic (or auto) for non-projective ones")]
     NonProjectiveGold(Algorithm),
-    #[error("the gold tree is partial (some words have no head): {system} with the {algorithm} algorithm needs every head; partial trees are scored by the cubic oracles of arc-standard, arc-hybrid and arc-eager (--algorithm cubic or auto)")]
+    #[error("the gold tree is partial (some words have no head): {system} with the {algorithm} algorithm needs every head; partial trees are scored by the dynamic oracles of arc-standard, arc-hybrid and arc-eager (--algorithm cubic or auto) and of arc-eager-nm (tabular or auto)")]
     PartialGold { system: System, algorithm: Algorithm },
     #[error("unknown strategy `{0}` (expected none, lbr, strict-lbr or rbl)")]
     UnknownStrategy(String),
@@ -414,12 +414,15 @@ impl<'g> Oracle<'g> {
         Self::check_support(system, strategy, algorithm)?;
         if gold.is_partial() {
             // Only the oracles that score arcs through `DepTree::has_arc`
-            // (the engine with the system's grammar) see a partial tree as
+            // (the engine with the system's grammar, arc-eager-nm's table) see a partial tree as
             // what it is: the annotated arcs, the other words free.
             return match (system, algorithm) {
                 (System::ArcStandard, Algorithm::Cubic | Algorithm::Auto) => self.cubic.scores(config, gold, strategy),
                 (System::ArcHybrid, Algorithm::Cubic | Algorithm::Auto) => self.hybrid.scores(config, gold),
                 (System::ArcEager, Algorithm::Cubic | Algorithm::Auto) => self.eager.scores(config, gold),
+                // Its table scores arcs through `has_arc` too, over the reachable final
+                // trees, which do not depend on the gold tree.
+                (System::ArcEagerNm, Algorithm::Tabular | Algorithm::Auto) => self.eager_nm.scores(config, gold),
                 _ => Err(OracleError::PartialGold { system, algorithm: Self::resolve_for(system, algorithm, gold) }),
             };
         }
@@ -493,22 +496,7 @@ impl<'g> Oracle<'g> {
                 return Err(OracleError::Final);
             }
             let scores = self.scores(config, gold, Strategy::None, Algorithm::Auto)?;
-            if system == System::ArcEagerNm {
-                // Non-monotonic: an optimal step may build a wrong arc that a later one
-                // replaces; the canonical computation builds gold arcs first, then steps
-                // without an arc, a wrong arc only when nothing else is optimal.
-                let best = scores.best().ok_or(OracleError::Final)?;
-                let kind = |s: Step| match config.arc(s) {
-                    Some((h, d)) if gold.has_arc(h, d) => 0,
-                    None => 1,
-                    Some(_) => 2,
-                };
-                let optimal: Vec<Step> = scores.iter().filter(|&(_, v)| v == best).map(|(s, _)| s).collect();
-                let first = optimal.iter().map(|&s| kind(s)).min().ok_or(OracleError::Final)?;
-                let pick = optimal.into_iter().filter(|&s| kind(s) == first).map(|s| (s, Some(best)));
-                return canonical_step(&StepScores::new(&pick.collect::<Vec<_>>())).ok_or(OracleError::Final);
-            }
-            return canonical_step(&scores).ok_or(OracleError::Final);
+            return canonical_step_of(config, gold, &scores).ok_or(OracleError::Final);
         }
         let formulas = Self::formulas(system).ok_or(OracleError::UnsupportedAlgorithm {
             system,
@@ -551,6 +539,33 @@ pub fn restrict_to_layout(config: &Configuration, mut scores: StepScores) -> Ste
         }
     }
     scores
+}
+
+/// The static oracle's step of a system with [`Oracle::has_canonical_tie_break`],
+/// from the dynamic oracle's `scores` at `config`: [`canonical_step`], except
+/// for non-monotonic arc-eager, where an optimal step may build a wrong arc
+/// that a later one replaces: its canonical computation takes an optimal step
+/// that builds a gold arc first, then one without an arc, a wrong arc only
+/// when nothing else is optimal (then [`canonical_step`]'s order). No
+/// allocation.
+pub fn canonical_step_of(config: &Configuration, gold: &DepTree, scores: &StepScores) -> Option<Step> {
+    if config.system() != System::ArcEagerNm {
+        return canonical_step(scores);
+    }
+    let best = scores.best()?;
+    let kind = |s: Step| match config.arc(s) {
+        Some((h, d)) if gold.has_arc(h, d) => 0,
+        None => 1,
+        Some(_) => 2,
+    };
+    let first = scores.iter().filter(|&(_, v)| v == best).map(|(s, _)| kind(s)).min()?;
+    let mut pick = StepScores::default();
+    for (s, v) in scores.iter() {
+        if v == best && kind(s) == first {
+            pick.set(s, Some(v));
+        }
+    }
+    canonical_step(&pick)
 }
 
 /// The canonical optimal step among `scores` (the static oracle of LR-spine

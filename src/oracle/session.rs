@@ -201,9 +201,10 @@ impl<'o, 'g> OracleSession<'o, 'g> {
     }
 
     /// The static oracle's step at the current configuration (arc-hybrid,
-    /// arc-eager, LR-spine, Attardi; see [`Oracle::static_step`]): O(1) in
-    /// the incremental mode, O(n) otherwise; LR-spine and Attardi: the
-    /// [`canonical_step`](super::canonical_step) of [`OracleSession::scores`]
+    /// arc-eager, LR-spine, Attardi, arc-eager-nm; see [`Oracle::static_step`]):
+    /// O(1) in the incremental mode, O(n) otherwise; LR-spine, Attardi and
+    /// arc-eager-nm: the [`canonical_step_of`](super::canonical_step_of) of
+    /// [`OracleSession::scores`] (the same step as [`Oracle::static_step`])
     /// (shared with it: asking both costs one oracle call), except that
     /// LR-spine, along the canonical computation from the initial
     /// configuration (every step applied so far the static one), finds the
@@ -218,7 +219,8 @@ impl<'o, 'g> OracleSession<'o, 'g> {
             Mode::ClosedForm => Ok(self.oracle.closed_form.static_step(&self.config)),
             _ if self.canonical => Ok(super::lr_spine::canonical_static_step(&self.config, &self.gold)),
             _ if Oracle::has_canonical_tie_break(self.config.system()) => {
-                super::canonical_step(&self.scores()?).ok_or(OracleError::Final)
+                let scores = self.scores()?;
+                super::canonical_step_of(&self.config, &self.gold, &scores).ok_or(OracleError::Final)
             }
             _ => self.oracle.static_step(&self.config, &self.gold),
         }

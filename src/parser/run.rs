@@ -253,13 +253,16 @@ impl TrainSettings {
                     style.given("subsample", &p.to_string(), false)
                 ));
             }
-            let cubic = matches!(self.algorithm, None | Some(Algorithm::Auto | Algorithm::Cubic));
-            if self.oracle == OracleKind::Static
-                || !cubic
-                || !matches!(system, System::ArcStandard | System::ArcHybrid | System::ArcEager)
-            {
+            let exact = match system {
+                System::ArcStandard | System::ArcHybrid | System::ArcEager => {
+                    matches!(self.algorithm, None | Some(Algorithm::Auto | Algorithm::Cubic))
+                }
+                System::ArcEagerNm => matches!(self.algorithm, None | Some(Algorithm::Auto | Algorithm::Tabular)),
+                System::LrSpine | System::Attardi => false,
+            };
+            if self.oracle == OracleKind::Static || !exact {
                 return fail(format!(
-                    "{} makes partial trees, which only the dynamic oracles of arc-standard, arc-hybrid and arc-eager score (their cubic oracles)",
+                    "{} makes partial trees, which only the dynamic oracles of arc-standard, arc-hybrid and arc-eager (their cubic oracles) and of arc-eager-nm (its table) score",
                     style.name("subsample")
                 ));
             }

@@ -581,14 +581,17 @@ impl Trainer {
                 tree = DepTree::from_partial_heads(&heads).expect("fewer arcs of a tree");
             }
             if tree.is_partial() {
-                // The annotated arcs as they are: only the cubic oracles
-                // score a partial tree, and they take any.
+                // The annotated arcs as they are: only the cubic oracles and
+                // arc-eager-nm's table score a partial tree, and they take any.
                 prepared.partial += 1;
                 prepared.annotated += tree.annotated() as u64;
                 let algorithm = Oracle::resolve_for(options.system, options.algorithm, &tree);
                 let scored = options.oracle == OracleKind::Dynamic
-                    && algorithm == Algorithm::Cubic
-                    && matches!(options.system, System::ArcStandard | System::ArcHybrid | System::ArcEager);
+                    && match options.system {
+                        System::ArcStandard | System::ArcHybrid | System::ArcEager => algorithm == Algorithm::Cubic,
+                        System::ArcEagerNm => algorithm == Algorithm::Tabular,
+                        System::LrSpine | System::Attardi => false,
+                    };
                 if !scored {
                     let algorithm = if options.oracle == OracleKind::Static { Algorithm::Linear } else { algorithm };
                     let source = OracleError::PartialGold { system: options.system, algorithm };

@@ -56,8 +56,8 @@ pub use function_words::FunctionWords;
 pub use lift::lift;
 pub use optimal::{OptimalProjectivizer, OptimalSampler, Projectivized};
 pub use prefer::{
-    read_weights_file, ArcWeights, FillBuffers, GoldThenPreference, Preferred, PreferringProjectivizer, Weights,
-    WeightsError, WeightsErrorKind, WeightsErrors, WordLabels, DEFAULT_WEIGHTS, MAX_WEIGHT, MAX_WEIGHTS_FILE,
+    read_weights_file, ArcWeights, FillBuffers, GoldThenPreference, Objective, Preferred, PreferringProjectivizer,
+    Weights, WeightsError, WeightsErrorKind, WeightsErrors, WordLabels, DEFAULT_WEIGHTS, MAX_WEIGHT, MAX_WEIGHTS_FILE,
 };
 
 use crate::engine::EngineError;

@@ -9,6 +9,13 @@
 //! [`Weights`]' score of the arc. So W is (the most gold arcs a projective
 //! tree keeps, the best secondary score among the trees keeping them), and the
 //! backtrace returns a tree reaching both.
+//!
+//! [`Objective::ValidFirst`] puts the UD validator's `leaf-*` errors first:
+//! the primary weight of an arc is then 1 for a gold arc minus n + 1 for an
+//! arc under a function word that may not take it ([`FunctionWords`]), so
+//! W's primary part orders trees by the fewest such arcs, then the most gold
+//! arcs (a tree has at most n gold arcs), and the secondary score breaks
+//! the remaining ties as before.
 
 use super::function_words::FunctionWords;
 use super::{ProjectivizeError, SentenceTerminals, TreeClass};
@@ -594,14 +601,39 @@ impl WordLabels {
     }
 }
 
+/// What a [`PreferringProjectivizer`] maximises first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Objective {
+    /// The most gold arcs (Nederhof 2019, Sec. 3), then the best secondary
+    /// score.
+    #[default]
+    GoldFirst,
+    /// The fewest arcs under a function word that may not take them (the UD
+    /// validator's `leaf-*` errors, [`FunctionWords`]), then the most gold
+    /// arcs, then the best secondary score.
+    ValidFirst,
+}
+
+impl Objective {
+    /// `gold-first` or `valid-first`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Objective::GoldFirst => "gold-first",
+            Objective::ValidFirst => "valid-first",
+        }
+    }
+}
+
 /// A projective tree, the gold arcs it keeps, and its secondary score.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Preferred {
     pub tree: DepTree,
-    /// Number of words whose gold head was kept: always the optimum.
+    /// Number of words whose gold head was kept: the optimum with
+    /// [`Objective::GoldFirst`]; with [`Objective::ValidFirst`], the most
+    /// among the trees with the fewest `leaf-*` errors.
     pub score: usize,
     /// Sum of the [`Weights`] of the tree's arcs: the best among the trees
-    /// keeping `score` gold arcs.
+    /// that are optimal for the objective.
     pub secondary: i64,
 }
 
@@ -639,6 +671,7 @@ pub struct PreferringProjectivizer<'g> {
     terminals: SentenceTerminals,
     class: TreeClass,
     weights: Weights,
+    objective: Objective,
     input: Vec<Terminal>,
     arcs: ArcWeights,
 }
@@ -654,9 +687,17 @@ impl<'g> PreferringProjectivizer<'g> {
             terminals,
             class,
             weights,
+            objective: Objective::GoldFirst,
             input: Vec::new(),
             arcs: ArcWeights::default(),
         })
+    }
+
+    /// The same projectivizer maximising `objective` first (default
+    /// [`Objective::GoldFirst`]).
+    pub fn with_objective(mut self, objective: Objective) -> Self {
+        self.objective = objective;
+        self
     }
 
     /// The weights in use.
@@ -664,8 +705,15 @@ impl<'g> PreferringProjectivizer<'g> {
         &self.weights
     }
 
+    /// The objective in use.
+    pub fn objective(&self) -> Objective {
+        self.objective
+    }
+
     /// A projective tree keeping the most gold arcs and, among those, with the
-    /// highest secondary score; remaining ties are broken like
+    /// highest secondary score (with [`Objective::ValidFirst`]: with the
+    /// fewest `leaf-*` errors, then the most gold arcs, then the highest
+    /// secondary score); remaining ties are broken like
     /// [`OptimalProjectivizer`](super::OptimalProjectivizer) breaks them
     /// ([module docs](super#ties)). A tree in the grammar's class is returned
     /// unchanged in O(n) (secondary 0: it keeps every gold arc); otherwise
@@ -689,7 +737,9 @@ impl<'g> PreferringProjectivizer<'g> {
     /// the packed key 2³² · gold + secondary, which orders derivations
     /// exactly as the lexicographic pair does (an isomorphism on that range),
     /// so both give the same tree, ties included; the packed form is about
-    /// twice as fast (16 → 8 bytes, no three-way comparison).
+    /// twice as fast (16 → 8 bytes, no three-way comparison). With
+    /// [`Objective::ValidFirst`] the primary part ranges over ±(n + 1)², so
+    /// the packed form needs (n + 1)² below 2²⁸.
     pub fn projectivize_with_engine(
         &mut self,
         gold: &DepTree,
@@ -697,12 +747,50 @@ impl<'g> PreferringProjectivizer<'g> {
     ) -> Result<Preferred, ProjectivizeError> {
         let n = gold.len();
         self.check_memory(n)?;
-        self.weights.prepare(gold, labels, &mut self.arcs)?;
+        self.prepare(gold, labels)?;
         let largest = self.arcs.bound();
-        if largest.saturating_mul(n as u64 + 1) < PACKED_SECONDARY_BOUND && (n as u64) < PACKED_PRIMARY_BOUND {
+        let primary = match self.objective {
+            Objective::GoldFirst => n as u64,
+            Objective::ValidFirst => (n as u64 + 1).saturating_mul(n as u64 + 1),
+        };
+        if largest.saturating_mul(n as u64 + 1) < PACKED_SECONDARY_BOUND && primary < PACKED_PRIMARY_BOUND {
             return self.parse_packed(gold);
         }
         self.parse_lexicographic(gold)
+    }
+
+    /// The weights of a sentence, and with [`Objective::ValidFirst`] its
+    /// function words (whatever the `leaf` rule's weight). O(n).
+    fn prepare(&mut self, gold: &DepTree, labels: &WordLabels) -> Result<(), ProjectivizeError> {
+        self.weights.prepare(gold, labels, &mut self.arcs)?;
+        if self.objective == Objective::ValidFirst && !self.arcs.leaf {
+            self.arcs.function_words.read(labels);
+        }
+        Ok(())
+    }
+
+    /// The primary weight of the arc (h, d) of a sentence of n words (d ≥ 1):
+    /// 1 for a gold arc, minus n + 1 for a `leaf-*` error with
+    /// [`Objective::ValidFirst`]. O(1).
+    #[inline]
+    fn primary(objective: Objective, arcs: &ArcWeights, gold: &DepTree, h: usize, d: usize) -> i64 {
+        let gold_arc = i64::from(d >= 1 && gold.head(d) == h);
+        match objective {
+            Objective::GoldFirst => gold_arc,
+            Objective::ValidFirst => {
+                let error = d >= 1 && h >= 1 && h != d && arcs.function_words.forbids(h, d);
+                gold_arc - i64::from(error) * (gold.len() as i64 + 1)
+            }
+        }
+    }
+
+    /// The gold arcs kept, from the primary part of W. O(1).
+    fn gold_arcs(&self, n: usize, primary: i64) -> usize {
+        match self.objective {
+            Objective::GoldFirst => primary as usize,
+            // primary = gold − (n + 1) · errors with 0 ≤ gold ≤ n.
+            Objective::ValidFirst => primary.rem_euclid(n as i64 + 1) as usize,
+        }
     }
 
     /// [`projectivize_with_engine`](Self::projectivize_with_engine) in the
@@ -714,7 +802,7 @@ impl<'g> PreferringProjectivizer<'g> {
         labels: &WordLabels,
     ) -> Result<Preferred, ProjectivizeError> {
         self.check_memory(gold.len())?;
-        self.weights.prepare(gold, labels, &mut self.arcs)?;
+        self.prepare(gold, labels)?;
         self.parse_lexicographic(gold)
     }
 
@@ -734,33 +822,34 @@ impl<'g> PreferringProjectivizer<'g> {
     fn parse_packed(&mut self, gold: &DepTree) -> Result<Preferred, ProjectivizeError> {
         let n = gold.len();
         self.terminals.fill(n, &mut self.input);
-        let (weights, arcs) = (&self.weights, &self.arcs);
+        let (weights, arcs, objective) = (&self.weights, &self.arcs, self.objective);
         let w = self.packed.parse(&self.input, |h, d| {
-            let gold_arc = i64::from(d >= 1 && gold.head(d) == h);
-            MaxPlus::new(gold_arc * PACKED_SHIFT + weights.arc(arcs, h, d))
+            MaxPlus::new(Self::primary(objective, arcs, gold, h, d) * PACKED_SHIFT + weights.arc(arcs, h, d))
         })?;
         let key = w.finite().ok_or(ProjectivizeError::NoTree(n))?;
         // |secondary| < 2³¹ = PACKED_SHIFT / 2: round to the nearest multiple.
-        let score = (key + PACKED_SHIFT / 2).div_euclid(PACKED_SHIFT);
-        let secondary = key - score * PACKED_SHIFT;
+        let primary = (key + PACKED_SHIFT / 2).div_euclid(PACKED_SHIFT);
+        let secondary = key - primary * PACKED_SHIFT;
         let tree = self.packed.best_derivation().ok_or(ProjectivizeError::NoTree(n))?.tree;
-        Ok(Preferred { tree, score: score as usize, secondary })
+        Ok(Preferred { tree, score: self.gold_arcs(n, primary), secondary })
     }
 
     /// The engine in [`GoldThenPreference`] (weights filled).
     fn parse_lexicographic(&mut self, gold: &DepTree) -> Result<Preferred, ProjectivizeError> {
         let n = gold.len();
         self.terminals.fill(n, &mut self.input);
-        let (weights, arcs) = (&self.weights, &self.arcs);
+        let (weights, arcs, objective) = (&self.weights, &self.arcs, self.objective);
         let w = self.parser.parse(&self.input, |h, d| {
-            let gold_arc = i64::from(d >= 1 && gold.head(d) == h);
-            Lexicographic::new(MaxPlus::new(gold_arc), MaxPlus::new(weights.arc(arcs, h, d)))
+            Lexicographic::new(
+                MaxPlus::new(Self::primary(objective, arcs, gold, h, d)),
+                MaxPlus::new(weights.arc(arcs, h, d)),
+            )
         })?;
-        let (Some(score), Some(secondary)) = (w.primary().finite(), w.secondary().finite()) else {
+        let (Some(primary), Some(secondary)) = (w.primary().finite(), w.secondary().finite()) else {
             return Err(ProjectivizeError::NoTree(n));
         };
         let tree = self.parser.best_derivation().ok_or(ProjectivizeError::NoTree(n))?.tree;
-        Ok(Preferred { tree, score: score as usize, secondary })
+        Ok(Preferred { tree, score: self.gold_arcs(n, primary), secondary })
     }
 
     /// The secondary score of `tree` for gold tree `gold`: Σ w₂ over its arcs.
