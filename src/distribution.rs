@@ -3,8 +3,12 @@
 //! unambiguous grammar such as `grammars/projective.grammar` (Nederhof 2019,
 //! Table 3), the projective CRF of dependency parsing. Log-partition, arc
 //! marginals, entropy, the expected number of gold arcs and samples, all
-//! exact, by the engine ([`crate::engine`]) in the log-space semirings
-//! [`LogSumExp`] and [`LogExpectation`].
+//! exact, by the engine ([`crate::engine`]): log Z, marginals and samples
+//! in [`ScaledReal`] (probability space with a power-of-two scale per value:
+//! one `exp` per arc score, then plain products and sums), the entropy and
+//! expectations in [`LogExpectation`]. [`LogSumExp`] computes the same
+//! values in log space with an `exp` per term; the tests use it as the
+//! reference.
 //!
 //! Scores are an (n+1)×(n+1) row-major matrix, row = head, column =
 //! dependent (position 0 the root; the diagonal is ignored; −∞ forbids an
@@ -18,7 +22,9 @@
 
 use crate::engine::{EngineError, Parser};
 use crate::grammar::{Grammar, Terminal};
-use crate::semiring::{LogExpectation, LogSumExp, RealMaxPlus, Semiring};
+use crate::semiring::{LogExpectation, RealMaxPlus, ScaledReal, Semiring};
+#[cfg(doc)]
+use crate::semiring::LogSumExp;
 use crate::tree::DepTree;
 use rand::Rng;
 
@@ -39,8 +45,8 @@ pub enum DistributionError {
     Engine(#[from] EngineError),
 }
 
-/// Parsers of one grammar in the log-space semirings, with their charts
-/// reused across calls (see [`Parser`]).
+/// Parsers of one grammar in the semirings of the distribution, with their
+/// charts reused across calls (see [`Parser`]).
 ///
 /// ```
 /// use tabula::distribution::TreeDistribution;
@@ -58,18 +64,18 @@ pub enum DistributionError {
 /// assert!((dist.entropy(&input, &scores).unwrap() - 3f64.ln()).abs() < 1e-12);
 /// ```
 pub struct TreeDistribution<'g> {
-    log_sum_exp: Parser<'g, LogSumExp>,
+    scaled: Parser<'g, ScaledReal>,
     expectation: Parser<'g, LogExpectation>,
     best: Parser<'g, RealMaxPlus>,
     shifted: Vec<f64>,
-    buffer: Vec<LogSumExp>,
+    buffer: Vec<ScaledReal>,
 }
 
 impl<'g> TreeDistribution<'g> {
     /// Parsers for `grammar`, charts empty. O(|rules|²).
     pub fn new(grammar: &'g Grammar) -> Self {
         TreeDistribution {
-            log_sum_exp: Parser::new(grammar),
+            scaled: Parser::new(grammar),
             expectation: Parser::new(grammar),
             best: Parser::new(grammar),
             shifted: Vec::new(),
@@ -109,13 +115,14 @@ impl<'g> TreeDistribution<'g> {
         Ok(total)
     }
 
-    /// Runs the log-sum-exp parser; returns (ln Z of the shifted scores, Σ c_d).
+    /// Runs the inside pass in [`ScaledReal`]; returns (ln Z of the shifted
+    /// scores, Σ c_d).
     fn parse(&mut self, input: &[Terminal], scores: &[f64]) -> Result<(f64, f64), DistributionError> {
         let size = input.len();
         let shift = self.shift(size, scores)?;
         let s = &self.shifted;
-        let z = self.log_sum_exp.parse(input, |h, d| LogSumExp(s[h * size + d]))?;
-        Ok((z.0, shift))
+        let z = self.scaled.parse(input, |h, d| ScaledReal::from_ln(s[h * size + d]))?;
+        Ok((z.ln(), shift))
     }
 
     /// ln Z, −∞ if the grammar derives no tree with these scores. O(n³).
@@ -143,9 +150,9 @@ impl<'g> TreeDistribution<'g> {
         out: &mut Vec<f64>,
     ) -> Result<f64, DistributionError> {
         let (z, shift) = self.parse(input, scores)?;
-        self.log_sum_exp.marginals_into(&mut self.buffer)?;
+        self.scaled.marginals_into(&mut self.buffer)?;
         out.clear();
-        out.extend(self.buffer.iter().map(|v| v.0.exp()));
+        out.extend(self.buffer.iter().map(ScaledReal::to_f64));
         Ok(z + shift)
     }
 
@@ -196,7 +203,7 @@ impl<'g> TreeDistribution<'g> {
     }
 
     /// `count` trees drawn independently from the distribution (with
-    /// replacement), by sampling top-down from the log-sum-exp chart
+    /// replacement), by sampling top-down from the inside chart
     /// ([`Parser::sample`]). O(n³ + count · n²).
     ///
     /// # Errors
@@ -214,7 +221,7 @@ impl<'g> TreeDistribution<'g> {
         })
         .map_err(EngineError::from)?;
         self.parse(input, scores)?;
-        (0..count).map(|_| Ok(self.log_sum_exp.sample(rng)?.tree)).collect()
+        (0..count).map(|_| Ok(self.scaled.sample(rng)?.tree)).collect()
     }
 
     /// The `k` best trees (derivations, for an ambiguous grammar) with their

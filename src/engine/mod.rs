@@ -29,6 +29,7 @@ mod count_best;
 mod kbest;
 mod outside;
 mod sample;
+mod walk;
 
 pub use backtrace::{Derivation, FirstChoice, TieBreak, WordDerivation};
 pub use outside::ComboSums;
