@@ -3,12 +3,11 @@
 //! unambiguous grammar such as `grammars/projective.grammar` (Nederhof 2019,
 //! Table 3), the projective CRF of dependency parsing. Log-partition, arc
 //! marginals, entropy, the expected number of gold arcs and samples, all
-//! exact, by the engine ([`crate::engine`]): log Z, marginals and samples
-//! in [`ScaledReal`] (probability space with a power-of-two scale per value:
-//! one `exp` per arc score, then plain products and sums), the entropy and
-//! expectations in [`LogExpectation`]. [`LogSumExp`] computes the same
-//! values in log space with an `exp` per term; the tests use it as the
-//! reference.
+//! exact, by the engine ([`crate::engine`]) in [`ScaledReal`] (probability
+//! space with a power-of-two scale per value: one `exp` per arc score, then
+//! plain products and sums); the entropy and expectations from the
+//! marginals. [`LogSumExp`] and [`LogExpectation`] compute the same values
+//! in log space with an `exp` per term; the tests use them as the reference.
 //!
 //! Scores are an (n+1)×(n+1) row-major matrix, row = head, column =
 //! dependent (position 0 the root; the diagonal is ignored; −∞ forbids an
@@ -22,9 +21,9 @@
 
 use crate::engine::{EngineError, Parser};
 use crate::grammar::{Grammar, Terminal};
-use crate::semiring::{LogExpectation, RealMaxPlus, ScaledReal, Semiring};
+use crate::semiring::{RealMaxPlus, ScaledReal, Semiring};
 #[cfg(doc)]
-use crate::semiring::LogSumExp;
+use crate::semiring::{LogExpectation, LogSumExp};
 use crate::tree::DepTree;
 use rand::Rng;
 
@@ -65,7 +64,6 @@ pub enum DistributionError {
 /// ```
 pub struct TreeDistribution<'g> {
     scaled: Parser<'g, ScaledReal>,
-    expectation: Parser<'g, LogExpectation>,
     best: Parser<'g, RealMaxPlus>,
     shifted: Vec<f64>,
     buffer: Vec<ScaledReal>,
@@ -76,7 +74,6 @@ impl<'g> TreeDistribution<'g> {
     pub fn new(grammar: &'g Grammar) -> Self {
         TreeDistribution {
             scaled: Parser::new(grammar),
-            expectation: Parser::new(grammar),
             best: Parser::new(grammar),
             shifted: Vec::new(),
             buffer: Vec::new(),
@@ -125,6 +122,14 @@ impl<'g> TreeDistribution<'g> {
         Ok((z.ln(), shift))
     }
 
+    /// The inside and outside passes: the marginals in `self.buffer`;
+    /// returns (ln Z of the shifted scores, Σ c_d).
+    fn shifted_marginals(&mut self, input: &[Terminal], scores: &[f64]) -> Result<(f64, f64), DistributionError> {
+        let (z, shift) = self.parse(input, scores)?;
+        self.scaled.marginals_into(&mut self.buffer)?;
+        Ok((z, shift))
+    }
+
     /// ln Z, −∞ if the grammar derives no tree with these scores. O(n³).
     ///
     /// # Errors
@@ -149,35 +154,36 @@ impl<'g> TreeDistribution<'g> {
         scores: &[f64],
         out: &mut Vec<f64>,
     ) -> Result<f64, DistributionError> {
-        let (z, shift) = self.parse(input, scores)?;
-        self.scaled.marginals_into(&mut self.buffer)?;
+        let (z, shift) = self.shifted_marginals(input, scores)?;
         out.clear();
         out.extend(self.buffer.iter().map(ScaledReal::to_f64));
         Ok(z + shift)
     }
 
     /// The entropy −Σₜ p(t) ln p(t) of the distribution over derivations
-    /// (over trees, for an unambiguous grammar), in nats, by one pass in the
-    /// expectation semiring with f = s: H = ln Z − E[s] (Li & Eisner 2009).
-    /// O(n³).
+    /// (over trees, for an unambiguous grammar), in nats: H = ln Z − E[s]
+    /// with E[s] = Σ_{h,d} P(h → d) s(h, d) by linearity of expectation
+    /// (Li & Eisner 2009 compute the same E[s] in the expectation semiring,
+    /// [`LogExpectation`]), from the marginals. O(n³).
     ///
     /// # Errors
     /// As [`marginals`](Self::marginals).
     pub fn entropy(&mut self, input: &[Terminal], scores: &[f64]) -> Result<f64, DistributionError> {
-        let size = input.len();
-        self.shift(size, scores)?;
-        let s = &self.shifted;
-        let v = self.expectation.parse(input, |h, d| LogExpectation::new(s[h * size + d], s[h * size + d]))?;
-        if v.is_zero() {
-            return Err(EngineError::NoDerivation.into());
-        }
+        // On the shifted scores: the shift changes ln Z and E[s] alike.
+        let (z, _) = self.shifted_marginals(input, scores)?;
+        let mean: f64 = self
+            .buffer
+            .iter()
+            .zip(&self.shifted)
+            .filter(|(m, _)| !m.is_zero())
+            .map(|(m, s)| m.to_f64() * s)
+            .sum();
         // Rounding can leave −1e-16 for a distribution on one tree.
-        Ok((v.log - v.mean).max(0.0))
+        Ok((z - mean).max(0.0))
     }
 
     /// The expected number of arcs of `gold` in a tree of the distribution,
-    /// Σ_{(h,d) ∈ gold} P(h → d): one pass in the expectation semiring with
-    /// f = [arc in gold]. O(n³).
+    /// Σ_{(h,d) ∈ gold} P(h → d), from the marginals. O(n³).
     ///
     /// # Errors
     /// As [`marginals`](Self::marginals), and [`DistributionError::GoldLength`].
@@ -192,14 +198,8 @@ impl<'g> TreeDistribution<'g> {
         if gold.len() + 1 != size {
             return Err(DistributionError::GoldLength { expected: size - 1, found: gold.len() });
         }
-        let s = &self.shifted;
-        let v = self
-            .expectation
-            .parse(input, |h, d| LogExpectation::new(s[h * size + d], if gold.has_arc(h, d) { 1.0 } else { 0.0 }))?;
-        if v.is_zero() {
-            return Err(EngineError::NoDerivation.into());
-        }
-        Ok(v.mean)
+        self.shifted_marginals(input, scores)?;
+        Ok(gold.arcs().map(|(h, d)| self.buffer[h * size + d].to_f64()).sum())
     }
 
     /// `count` trees drawn independently from the distribution (with

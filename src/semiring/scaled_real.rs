@@ -5,10 +5,10 @@
 //! sums, but ⊕ is an addition and ⊗ a multiplication instead of an `exp`
 //! and a `ln` per term, and no value overflows or underflows however large
 //! or small (the level is an `i64`; the mantissa stays in [2⁻²⁵⁶, 2²⁵⁶)).
-//! Values whose levels agree — all of them when the weights are within
-//! e^±170 of 1 and a sentence's totals within 2^±256 — add and multiply as
-//! plain f64s; [`dot`](Semiring::dot) checks that once per term with two
-//! integer operations and rescales only when the levels differ. This is
+//! Values of level 0 — all of them when the weights are within e^±170 of 1
+//! and a sentence's totals within 2^±256 — add and multiply as plain f64s;
+//! [`dot`](Semiring::dot) checks the levels with two integer ORs per term
+//! and rescales only when some level is not 0. This is
 //! the scaling of the forward algorithm (Rabiner 1989) kept per value, so
 //! the engine, which never names a semiring, needs no change.
 //!
@@ -114,8 +114,8 @@ impl ScaledReal {
         }
     }
 
-    /// ⊕ᵢ aᵢ ⊗ bᵢ when the levels of the products differ: each product is
-    /// brought to the highest level first. Products three or more levels
+    /// ⊕ᵢ aᵢ ⊗ bᵢ when some level is not 0: each product is brought to the
+    /// highest level of a non-zero product first. Products three or more levels
     /// below it are below 2⁻⁵¹² of the largest product and are dropped.
     #[cold]
     #[inline(never)]
@@ -169,31 +169,29 @@ impl Semiring for ScaledReal {
         self.mantissa == 0.0
     }
     /// Σᵢ aᵢ·bᵢ as plain f64 products and sums in four chains when every
-    /// product has the same level (checked with an integer add and xor per
-    /// term), else by [`ScaledReal::dot_rescaled`]. No `exp`, no `ln`.
-    #[inline]
+    /// level is 0 (checked with two integer ORs per term, off the chains),
+    /// else by [`ScaledReal::dot_rescaled`]. No `exp`, no `ln`.
+    #[inline(always)]
     fn dot(a: &[Self], b: &[Self]) -> Self {
         let len = a.len().min(b.len());
         let (a, b) = (&a[..len], &b[..len]);
-        let Some((x, y)) = a.first().zip(b.first()) else { return Self::zero() };
-        let level = x.level + y.level;
-        let mut differ = 0i64;
+        let mut levels = 0i64;
         let mut sum = [0.0f64; 4];
         let split = len - len % 4;
         for (x, y) in a[..split].chunks_exact(4).zip(b[..split].chunks_exact(4)) {
             for k in 0..4 {
                 sum[k] += x[k].mantissa * y[k].mantissa;
-                differ |= (x[k].level + y[k].level) ^ level;
+                levels |= x[k].level | y[k].level;
             }
         }
         for (x, y) in a[split..].iter().zip(&b[split..]) {
             sum[0] += x.mantissa * y.mantissa;
-            differ |= (x.level + y.level) ^ level;
+            levels |= x.level | y.level;
         }
-        if differ != 0 {
+        if levels != 0 {
             return Self::dot_rescaled(a, b);
         }
-        Self::normalized((sum[0] + sum[1]) + (sum[2] + sum[3]), level)
+        Self::normalized((sum[0] + sum[1]) + (sum[2] + sum[3]), 0)
     }
 }
 
