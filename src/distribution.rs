@@ -21,9 +21,9 @@
 
 use crate::engine::{EngineError, Parser};
 use crate::grammar::{Grammar, Terminal};
-use crate::semiring::{RealMaxPlus, ScaledReal, Semiring};
 #[cfg(doc)]
 use crate::semiring::{LogExpectation, LogSumExp};
+use crate::semiring::{RealMaxPlus, ScaledReal, Semiring};
 use crate::tree::DepTree;
 use rand::Rng;
 
@@ -171,13 +171,8 @@ impl<'g> TreeDistribution<'g> {
     pub fn entropy(&mut self, input: &[Terminal], scores: &[f64]) -> Result<f64, DistributionError> {
         // On the shifted scores: the shift changes ln Z and E[s] alike.
         let (z, _) = self.shifted_marginals(input, scores)?;
-        let mean: f64 = self
-            .buffer
-            .iter()
-            .zip(&self.shifted)
-            .filter(|(m, _)| !m.is_zero())
-            .map(|(m, s)| m.to_f64() * s)
-            .sum();
+        let mean: f64 =
+            self.buffer.iter().zip(&self.shifted).filter(|(m, _)| !m.is_zero()).map(|(m, s)| m.to_f64() * s).sum();
         // Rounding can leave −1e-16 for a distribution on one tree.
         Ok((z - mean).max(0.0))
     }
