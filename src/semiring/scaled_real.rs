@@ -170,7 +170,7 @@ impl Semiring for ScaledReal {
     }
     /// Σᵢ aᵢ·bᵢ as plain f64 products and sums in four chains when every
     /// level is 0 (checked with two integer ORs per term, off the chains),
-    /// else by [`ScaledReal::dot_rescaled`]. No `exp`, no `ln`.
+    /// else with each product brought to the highest level. No `exp`, no `ln`.
     #[inline(always)]
     fn dot(a: &[Self], b: &[Self]) -> Self {
         let len = a.len().min(b.len());
