@@ -1,6 +1,7 @@
 //! Real arc scores: arc marginals of the projective grammar (Table 3) by the
-//! outside pass, against the same engine's max-plus pass and log-sum-exp
-//! inside pass on the same batch (32 sentences of n = 40, one thread), and
+//! outside pass in `ScaledReal` (what `TreeDistribution` runs) and in
+//! `LogSumExp`, against the same engine's max-plus pass and inside passes on
+//! the same batch (32 sentences of n = 40, one thread), and
 //! Matrix-Tree marginals over all trees (Koo et al. 2007) for n = 10 … 100.
 //!
 //! Run: `cargo bench --bench distribution -- --warm-up-time 1 --measurement-time 3`.
@@ -38,8 +39,25 @@ fn bench_projective(c: &mut Criterion) {
             }
         })
     });
-    let mut lse = Parser::<LogSumExp>::new(&g);
     group.bench_function("log_partition", |b| {
+        b.iter(|| {
+            for s in &scores {
+                black_box(dist.log_partition(&input, s).unwrap());
+            }
+        })
+    });
+    let mut lse = Parser::<LogSumExp>::new(&g);
+    let mut log_marginals = Vec::new();
+    group.bench_function("marginals_log_sum_exp", |b| {
+        b.iter(|| {
+            for s in &scores {
+                black_box(lse.parse(&input, |h, d| LogSumExp(s[h * size + d])).unwrap());
+                lse.marginals_into(&mut log_marginals).unwrap();
+                black_box(&log_marginals);
+            }
+        })
+    });
+    group.bench_function("log_partition_log_sum_exp", |b| {
         b.iter(|| {
             for s in &scores {
                 black_box(lse.parse(&input, |h, d| LogSumExp(s[h * size + d])).unwrap());

@@ -3,8 +3,11 @@
 //! unambiguous grammar such as `grammars/projective.grammar` (Nederhof 2019,
 //! Table 3), the projective CRF of dependency parsing. Log-partition, arc
 //! marginals, entropy, the expected number of gold arcs and samples, all
-//! exact, by the engine ([`crate::engine`]) in the log-space semirings
-//! [`LogSumExp`] and [`LogExpectation`].
+//! exact, by the engine ([`crate::engine`]) in [`ScaledReal`] (probability
+//! space with a power-of-two scale per value: one `exp` per arc score, then
+//! plain products and sums); the entropy and expectations from the
+//! marginals. [`LogSumExp`] and [`LogExpectation`] compute the same values
+//! in log space with an `exp` per term; the tests use them as the reference.
 //!
 //! Scores are an (n+1)×(n+1) row-major matrix, row = head, column =
 //! dependent (position 0 the root; the diagonal is ignored; −∞ forbids an
@@ -18,7 +21,9 @@
 
 use crate::engine::{EngineError, Parser};
 use crate::grammar::{Grammar, Terminal};
-use crate::semiring::{LogExpectation, LogSumExp, RealMaxPlus, Semiring};
+#[cfg(doc)]
+use crate::semiring::{LogExpectation, LogSumExp};
+use crate::semiring::{RealMaxPlus, ScaledReal, Semiring};
 use crate::tree::DepTree;
 use rand::Rng;
 
@@ -39,8 +44,8 @@ pub enum DistributionError {
     Engine(#[from] EngineError),
 }
 
-/// Parsers of one grammar in the log-space semirings, with their charts
-/// reused across calls (see [`Parser`]).
+/// Parsers of one grammar in the semirings of the distribution, with their
+/// charts reused across calls (see [`Parser`]).
 ///
 /// ```
 /// use tabula::distribution::TreeDistribution;
@@ -58,19 +63,17 @@ pub enum DistributionError {
 /// assert!((dist.entropy(&input, &scores).unwrap() - 3f64.ln()).abs() < 1e-12);
 /// ```
 pub struct TreeDistribution<'g> {
-    log_sum_exp: Parser<'g, LogSumExp>,
-    expectation: Parser<'g, LogExpectation>,
+    scaled: Parser<'g, ScaledReal>,
     best: Parser<'g, RealMaxPlus>,
     shifted: Vec<f64>,
-    buffer: Vec<LogSumExp>,
+    buffer: Vec<ScaledReal>,
 }
 
 impl<'g> TreeDistribution<'g> {
     /// Parsers for `grammar`, charts empty. O(|rules|²).
     pub fn new(grammar: &'g Grammar) -> Self {
         TreeDistribution {
-            log_sum_exp: Parser::new(grammar),
-            expectation: Parser::new(grammar),
+            scaled: Parser::new(grammar),
             best: Parser::new(grammar),
             shifted: Vec::new(),
             buffer: Vec::new(),
@@ -109,13 +112,22 @@ impl<'g> TreeDistribution<'g> {
         Ok(total)
     }
 
-    /// Runs the log-sum-exp parser; returns (ln Z of the shifted scores, Σ c_d).
+    /// Runs the inside pass in [`ScaledReal`]; returns (ln Z of the shifted
+    /// scores, Σ c_d).
     fn parse(&mut self, input: &[Terminal], scores: &[f64]) -> Result<(f64, f64), DistributionError> {
         let size = input.len();
         let shift = self.shift(size, scores)?;
         let s = &self.shifted;
-        let z = self.log_sum_exp.parse(input, |h, d| LogSumExp(s[h * size + d]))?;
-        Ok((z.0, shift))
+        let z = self.scaled.parse(input, |h, d| ScaledReal::from_ln(s[h * size + d]))?;
+        Ok((z.ln(), shift))
+    }
+
+    /// The inside and outside passes: the marginals in `self.buffer`;
+    /// returns (ln Z of the shifted scores, Σ c_d).
+    fn shifted_marginals(&mut self, input: &[Terminal], scores: &[f64]) -> Result<(f64, f64), DistributionError> {
+        let (z, shift) = self.parse(input, scores)?;
+        self.scaled.marginals_into(&mut self.buffer)?;
+        Ok((z, shift))
     }
 
     /// ln Z, −∞ if the grammar derives no tree with these scores. O(n³).
@@ -142,35 +154,31 @@ impl<'g> TreeDistribution<'g> {
         scores: &[f64],
         out: &mut Vec<f64>,
     ) -> Result<f64, DistributionError> {
-        let (z, shift) = self.parse(input, scores)?;
-        self.log_sum_exp.marginals_into(&mut self.buffer)?;
+        let (z, shift) = self.shifted_marginals(input, scores)?;
         out.clear();
-        out.extend(self.buffer.iter().map(|v| v.0.exp()));
+        out.extend(self.buffer.iter().map(ScaledReal::to_f64));
         Ok(z + shift)
     }
 
     /// The entropy −Σₜ p(t) ln p(t) of the distribution over derivations
-    /// (over trees, for an unambiguous grammar), in nats, by one pass in the
-    /// expectation semiring with f = s: H = ln Z − E[s] (Li & Eisner 2009).
-    /// O(n³).
+    /// (over trees, for an unambiguous grammar), in nats: H = ln Z − E[s]
+    /// with E[s] = Σ_{h,d} P(h → d) s(h, d) by linearity of expectation
+    /// (Li & Eisner 2009 compute the same E[s] in the expectation semiring,
+    /// [`LogExpectation`]), from the marginals. O(n³).
     ///
     /// # Errors
     /// As [`marginals`](Self::marginals).
     pub fn entropy(&mut self, input: &[Terminal], scores: &[f64]) -> Result<f64, DistributionError> {
-        let size = input.len();
-        self.shift(size, scores)?;
-        let s = &self.shifted;
-        let v = self.expectation.parse(input, |h, d| LogExpectation::new(s[h * size + d], s[h * size + d]))?;
-        if v.is_zero() {
-            return Err(EngineError::NoDerivation.into());
-        }
+        // On the shifted scores: the shift changes ln Z and E[s] alike.
+        let (z, _) = self.shifted_marginals(input, scores)?;
+        let mean: f64 =
+            self.buffer.iter().zip(&self.shifted).filter(|(m, _)| !m.is_zero()).map(|(m, s)| m.to_f64() * s).sum();
         // Rounding can leave −1e-16 for a distribution on one tree.
-        Ok((v.log - v.mean).max(0.0))
+        Ok((z - mean).max(0.0))
     }
 
     /// The expected number of arcs of `gold` in a tree of the distribution,
-    /// Σ_{(h,d) ∈ gold} P(h → d): one pass in the expectation semiring with
-    /// f = [arc in gold]. O(n³).
+    /// Σ_{(h,d) ∈ gold} P(h → d), from the marginals. O(n³).
     ///
     /// # Errors
     /// As [`marginals`](Self::marginals), and [`DistributionError::GoldLength`].
@@ -185,18 +193,12 @@ impl<'g> TreeDistribution<'g> {
         if gold.len() + 1 != size {
             return Err(DistributionError::GoldLength { expected: size - 1, found: gold.len() });
         }
-        let s = &self.shifted;
-        let v = self
-            .expectation
-            .parse(input, |h, d| LogExpectation::new(s[h * size + d], if gold.has_arc(h, d) { 1.0 } else { 0.0 }))?;
-        if v.is_zero() {
-            return Err(EngineError::NoDerivation.into());
-        }
-        Ok(v.mean)
+        self.shifted_marginals(input, scores)?;
+        Ok(gold.arcs().map(|(h, d)| self.buffer[h * size + d].to_f64()).sum())
     }
 
     /// `count` trees drawn independently from the distribution (with
-    /// replacement), by sampling top-down from the log-sum-exp chart
+    /// replacement), by sampling top-down from the inside chart
     /// ([`Parser::sample`]). O(n³ + count · n²).
     ///
     /// # Errors
@@ -214,7 +216,7 @@ impl<'g> TreeDistribution<'g> {
         })
         .map_err(EngineError::from)?;
         self.parse(input, scores)?;
-        (0..count).map(|_| Ok(self.log_sum_exp.sample(rng)?.tree)).collect()
+        (0..count).map(|_| Ok(self.scaled.sample(rng)?.tree)).collect()
     }
 
     /// The `k` best trees (derivations, for an ambiguous grammar) with their

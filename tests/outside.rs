@@ -1,6 +1,6 @@
-//! The outside pass, arc marginals, the log-expectation semiring and sampling
-//! (`src/engine/outside.rs`, `src/engine/sample.rs`,
-//! `src/semiring/log_expectation.rs`) against brute force over all trees
+//! The outside pass, arc marginals, the log-expectation and scaled-real
+//! semirings and sampling (`src/engine/outside.rs`, `src/engine/sample.rs`,
+//! `src/semiring/log_expectation.rs`, `src/semiring/scaled_real.rs`) against brute force over all trees
 //! (`tests/common`): random split grammars in every commutative semiring,
 //! the projective grammars with real weights from tiny to huge, finite
 //! differences of log Z, and the frequencies of drawn trees.
@@ -15,7 +15,7 @@ use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
 use tabula::engine::{EngineError, Parser};
 use tabula::grammar::{text, Grammar, Terminal};
-use tabula::semiring::{Boolean, Count, LogExpectation, LogSumExp, MaxCount, MaxPlus, Semiring};
+use tabula::semiring::{Boolean, Count, LogExpectation, LogSumExp, MaxCount, MaxPlus, ScaledReal, Semiring};
 use tabula::tree::DepTree;
 
 fn load(name: &str, src: &str) -> Grammar {
@@ -49,6 +49,10 @@ fn near_le(a: LogExpectation, b: LogExpectation) -> bool {
 
 fn log_sum_exp(w: Option<u8>) -> LogSumExp {
     w.map_or(LogSumExp::zero(), |v| LogSumExp(v as f64 * 0.7 - 0.5))
+}
+
+fn scaled_real(w: Option<u8>) -> ScaledReal {
+    w.map_or(ScaledReal::zero(), |v| ScaledReal::from_ln(v as f64 * 0.7 - 0.5))
 }
 
 fn log_expectation(w: Option<u8>) -> LogExpectation {
@@ -92,6 +96,21 @@ proptest! {
             Err(e) => prop_assert!(total.is_zero() && e == EngineError::NoDerivation),
             Ok(m) => for (i, (a, b)) in m.iter().zip(&reference).enumerate() {
                 prop_assert!(near(a.0, b.0 - total.0), "arc {}: {} vs {}", i, a.0, b.0 - total.0);
+            },
+        }
+
+        let mut p = Parser::<ScaledReal>::new(&g);
+        let total = p.parse(&input, |h, d| scaled_real(w(h, d))).unwrap();
+        prop_assert!(near(total.ln(), brute_force(&g, &input, |h, d| log_sum_exp(w(h, d))).0));
+        let sums = p.arc_sums().unwrap();
+        let reference = brute_force_arc_sums(&g, &input, |h, d| log_sum_exp(w(h, d)));
+        for (i, (a, b)) in sums.iter().zip(&reference).enumerate() {
+            prop_assert!(near(a.ln(), b.0), "arc {}: engine {} brute force {}", i, a, b.0);
+        }
+        match p.marginals() {
+            Err(e) => prop_assert!(total.is_zero() && e == EngineError::NoDerivation),
+            Ok(m) => for (i, (a, b)) in m.iter().zip(&reference).enumerate() {
+                prop_assert!(near(a.ln(), b.0 - total.ln()), "arc {}: {} vs {}", i, a, b.0 - total.ln());
             },
         }
 
@@ -167,7 +186,7 @@ proptest! {
 
     /// Table 3 and the single-root grammar with real weights of every
     /// magnitude: log Z and the log-marginals stay finite and match brute
-    /// force in log space; the marginals of each sentence sum to n; the
+    /// force in log space, in `LogSumExp` and in `ScaledReal`; the marginals of each sentence sum to n; the
     /// entropy and the expected number of gold arcs match their definitions.
     #[test]
     fn projective_marginals_match_brute_force(
@@ -203,6 +222,15 @@ proptest! {
         }
         let total: f64 = m.iter().map(|v| v.0.exp()).sum();
         prop_assert!((total - n as f64).abs() <= tolerance * n.max(1) as f64, "marginals sum to {}", total);
+
+        // The same in probability space with scales, unshifted: log Z and
+        // every log-marginal as in log space.
+        let mut q = Parser::<ScaledReal>::new(&g);
+        let z = q.parse(&input, |h, d| ScaledReal::from_ln(s(h, d))).unwrap();
+        prop_assert!(near(z.ln(), log_z.0), "{} vs {}", z.ln(), log_z.0);
+        for (a, b) in q.marginals().unwrap().iter().zip(&m) {
+            prop_assert!(a.ln() == b.0 || (a.ln() - b.0).abs() <= 2.0 * tolerance, "{} vs {}", a.ln(), b.0);
+        }
 
         // Entropy −Σ p log p and E[|t ∩ gold|], over the trees of the grammar
         // (each derived once).
@@ -271,16 +299,20 @@ fn sampled_trees_follow_the_gibbs_distribution() {
     let mut p = Parser::<LogSumExp>::new(&g);
     let log_z = p.parse(&input, |h, d| LogSumExp(scores[h * size + d])).unwrap().0;
     let draws = 60_000;
-    let seen = frequencies(&p, draws, 11);
+    // The same draws in probability space with scales.
+    let mut q = Parser::<ScaledReal>::new(&g);
+    q.parse(&input, |h, d| ScaledReal::from_ln(scores[h * size + d])).unwrap();
     let trees = projective_trees(n);
     assert_eq!(trees.len(), 55);
-    for t in trees.iter() {
-        let prob = (t.arcs().map(|(h, d)| scores[h * size + d]).sum::<f64>() - log_z).exp();
-        let freq = seen.get(t.heads()).copied().unwrap_or(0.0);
-        let sd = (prob * (1.0 - prob) / draws as f64).sqrt();
-        assert!((freq - prob).abs() <= 5.0 * sd + 1e-4, "{:?}: frequency {freq}, probability {prob}", t.heads());
+    for seen in [frequencies(&p, draws, 11), frequencies(&q, draws, 12)] {
+        for t in trees.iter() {
+            let prob = (t.arcs().map(|(h, d)| scores[h * size + d]).sum::<f64>() - log_z).exp();
+            let freq = seen.get(t.heads()).copied().unwrap_or(0.0);
+            let sd = (prob * (1.0 - prob) / draws as f64).sqrt();
+            assert!((freq - prob).abs() <= 5.0 * sd + 1e-4, "{:?}: frequency {freq}, probability {prob}", t.heads());
+        }
+        assert!(seen.keys().all(|h| trees.iter().any(|t| t.heads() == &h[..])));
     }
-    assert!(seen.keys().all(|h| trees.iter().any(|t| t.heads() == &h[..])));
 }
 
 /// In max-count the sampler draws the optimal trees uniformly: the

@@ -340,13 +340,13 @@ impl PyGrammar {
     }
 
     /// The entropy (in nats) of the distribution over derivations, p ∝ exp
-    /// of the summed scores: one pass in the expectation semiring. O(n³).
+    /// of the summed scores: ln Z − Σ P(h → d) s(h, d), from the marginals. O(n³).
     fn entropy(&self, py: Python<'_>, terminals: &Bound<'_, PyAny>, scores: &Bound<'_, PyAny>) -> PyResult<f64> {
         self.one(py, terminals, scores, |d, input, s| d.entropy(input, s))
     }
 
     /// The expected number of arcs of `gold` (heads of words 1..n) in a tree
-    /// of the distribution: one pass in the expectation semiring. O(n³).
+    /// of the distribution: the sum of their marginals. O(n³).
     fn expected_gold_arcs(
         &self,
         py: Python<'_>,

@@ -376,7 +376,7 @@ class Grammar:
         (n+1)x(n+1) array, row = head, column = dependent (outside pass). O(n^3)."""
     def entropy(self, terminals: _Terminals, scores: _Scores) -> float:
         """The entropy in nats of the distribution over derivations
-        (expectation semiring). O(n^3)."""
+        (ln Z minus the expected score, from the marginals). O(n^3)."""
     def expected_gold_arcs(self, terminals: _Terminals, scores: _Scores, gold: _Heads) -> float:
         """The expected number of arcs of ``gold`` in a tree of the distribution. O(n^3)."""
     def kbest(self, terminals: _Terminals, scores: _Scores, k: int) -> list[tuple[float, list[int]]]:

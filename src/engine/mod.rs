@@ -30,6 +30,7 @@ mod kbest;
 mod outside;
 pub mod progress;
 mod sample;
+mod walk;
 
 pub use backtrace::{Derivation, FirstChoice, TieBreak, WordDerivation};
 pub use outside::ComboSums;

@@ -35,6 +35,10 @@
 //!   with probability proportional to their weight
 //!   ([`crate::engine::Parser::sample`]).
 //!
+//! [`ScaledReal`] computes the same sums as [`LogSumExp`] in probability
+//! space, with a power-of-two scale beside each value: plain products and
+//! sums, no `exp` per term, and still no overflow or underflow.
+//!
 //! [`LogExpectation`] is the first-order expectation semiring (Eisner 2002)
 //! kept in log space: one pass gives log Z and the expectation of an
 //! additive function of the tree, hence the entropy of the tree distribution.
@@ -47,6 +51,7 @@ mod log_sum_exp;
 mod max_count;
 mod max_plus;
 mod real_max_plus;
+mod scaled_real;
 
 pub use boolean::Boolean;
 pub use counting::{CheckedCount, Count};
@@ -56,6 +61,7 @@ pub use log_sum_exp::LogSumExp;
 pub use max_count::MaxCount;
 pub use max_plus::MaxPlus;
 pub use real_max_plus::RealMaxPlus;
+pub use scaled_real::ScaledReal;
 
 use std::fmt::Debug;
 
