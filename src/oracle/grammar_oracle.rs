@@ -32,7 +32,7 @@ use super::{OracleError, StepScores};
 use crate::engine::Parser;
 use crate::grammar::{text, Grammar, Terminal};
 use crate::semiring::MaxPlus;
-use crate::tree::DepTree;
+use crate::tree::ArcTarget;
 use std::sync::OnceLock;
 
 /// The node of a virtual position (one that stands for no word).
@@ -162,7 +162,11 @@ impl<'g> GrammarOracle<'g> {
 
     /// Scores every applicable step of `config` (see the module doc).
     /// O((k + m)³); no allocation once warm.
-    pub fn scores(&mut self, config: &Configuration, gold: &DepTree) -> Result<StepScores, OracleError> {
+    pub fn scores<G: ArcTarget + ?Sized>(
+        &mut self,
+        config: &Configuration,
+        gold: &G,
+    ) -> Result<StepScores, OracleError> {
         config.check_gold(gold)?;
         if config.system() != self.system() {
             return Err(OracleError::WrongSystem { expected: self.system(), found: config.system() });
@@ -179,14 +183,23 @@ impl<'g> GrammarOracle<'g> {
 
     /// The best score of the computations from `config` on (the value W of
     /// the engine), `None` if none completes. O((k + m)³).
-    pub fn best(&mut self, config: &Configuration, gold: &DepTree) -> Result<Option<u32>, OracleError> {
+    pub fn best<G: ArcTarget + ?Sized>(
+        &mut self,
+        config: &Configuration,
+        gold: &G,
+    ) -> Result<Option<u32>, OracleError> {
         config.check_gold(gold)?;
         self.mapping.encode(config, &mut self.encoding);
         let w = self.run(gold)?;
         Ok(w.finite().map(|v| v as u32))
     }
 
-    fn step_score(&mut self, config: &Configuration, gold: &DepTree, step: Step) -> Result<Option<u32>, OracleError> {
+    fn step_score<G: ArcTarget + ?Sized>(
+        &mut self,
+        config: &Configuration,
+        gold: &G,
+        step: Step,
+    ) -> Result<Option<u32>, OracleError> {
         self.after.clone_from(config);
         let arc = self.after.apply(step)?;
         let gained = arc.is_some_and(|(h, d)| gold.has_arc(h, d)) as i64;
@@ -203,7 +216,7 @@ impl<'g> GrammarOracle<'g> {
         Ok(w.finite().map(|v| (v as i64 + gained) as u32))
     }
 
-    fn run(&mut self, gold: &DepTree) -> Result<MaxPlus<i32>, OracleError> {
+    fn run<G: ArcTarget + ?Sized>(&mut self, gold: &G) -> Result<MaxPlus<i32>, OracleError> {
         let e = &self.encoding;
         let mapping = self.mapping;
         self.input.clear();

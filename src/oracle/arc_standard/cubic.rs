@@ -56,7 +56,7 @@ use crate::engine::Parser;
 use crate::grammar::{text, Grammar, Terminal};
 use crate::oracle::{Configuration, OracleError, Step, StepScores, Strategy, System};
 use crate::semiring::MaxPlus;
-use crate::tree::DepTree;
+use crate::tree::ArcTarget;
 use std::sync::OnceLock;
 
 /// What a position of the engine's input stands for; the grammar must have a
@@ -204,10 +204,10 @@ impl<'g> CubicOracle<'g> {
     /// Scores every applicable step of `config` (Sec. 4): for each, one
     /// engine run on the configuration after the step. O((k + m)³) time; no
     /// allocation once the buffers have grown to the sentence length.
-    pub fn scores(
+    pub fn scores<G: ArcTarget + ?Sized>(
         &mut self,
         config: &Configuration,
-        gold: &DepTree,
+        gold: &G,
         strategy: Strategy,
     ) -> Result<StepScores, OracleError> {
         config.check_gold(gold)?;
@@ -225,10 +225,10 @@ impl<'g> CubicOracle<'g> {
 
     /// The score of one applicable step; `None` if no computation respecting
     /// the strategy completes after it.
-    fn step_score(
+    fn step_score<G: ArcTarget + ?Sized>(
         &mut self,
         config: &Configuration,
-        gold: &DepTree,
+        gold: &G,
         strategy: Strategy,
         step: Step,
     ) -> Result<Option<u32>, OracleError> {
