@@ -7,7 +7,7 @@
 # command's user CPU time, medians).
 # Usage: scripts/tagger-seeds.sh [TREEBANK...]   (default en_ewt el_gdt; from the repo root)
 # Environment: UD (../shared/ud/v2.2), OUT (target/tagger-seeds), SEEDS
-# ("1 2 3"), NICE (default 10).
+# ("1 2 3"), EPOCHS (15), NICE (default 10).
 set -euo pipefail
 UD=${UD:-../shared/ud/v2.2}
 OUT=${OUT:-target/tagger-seeds}
@@ -28,7 +28,7 @@ for TB in ${@:-en_ewt el_gdt}; do
   for seed in $SEEDS; do
     for passes in 1 2; do
       m="$D/p$passes.s$seed.tagger"
-      $T train-tagger "$D/train.conllu" -o "$m" --dev "$D/dev.conllu" --epochs 15 --seed "$seed" --passes "$passes" \
+      $T train-tagger "$D/train.conllu" -o "$m" --dev "$D/dev.conllu" --epochs "${EPOCHS:-15}" --seed "$seed" --passes "$passes" \
         2> "$D/p$passes.s$seed.log"
       test=$($T tag --tagger "$m" "$D/test.conllu" --eval -o /dev/null 2>&1 | grep -o 'UPOS [0-9.]*%')
       echo "$TB seed $seed passes $passes: $(tail -1 "$D/p$passes.s$seed.log" | sed 's/^wrote [^ ]* //'); test $test"

@@ -420,15 +420,17 @@ fn read_directions(
         out.push(match head {
             _ if field == b"_" => None,
             Some(h) if h <= n && h != d => Some(Direction::of(h, d, 0)),
-            _ => return Err(ParserError::Conllu {
-                file: file.to_owned(),
-                line: w.line,
-                reason: format!(
+            _ => {
+                return Err(ParserError::Conllu {
+                    file: file.to_owned(),
+                    line: w.line,
+                    reason: format!(
                     "HEAD `{}`: a direction constraint is a HEAD in 0..={n} other than the word itself (0: the root, \
                          before it: a head before it, after it: a head after it), or `_`",
                     String::from_utf8_lossy(field)
                 ),
-            }),
+                })
+            }
         });
     }
     Ok(())
