@@ -14,7 +14,7 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use tabula::oracle::direction::{Direction, Directions};
 use tabula::oracle::exhaustive::{best_score, Exhaustive};
-use tabula::oracle::{Algorithm, Configuration, Oracle, Root, Step, Strategy, System};
+use tabula::oracle::{Algorithm, Configuration, Oracle, OracleError, Root, Step, Strategy, System};
 use tabula::parser::beam::{BeamParser, Constraints};
 use tabula::parser::features::{laid_out, ArcState, Extractor, Tokens};
 use tabula::parser::global::{correct_steps, Observed, Search, Update};
@@ -590,24 +590,31 @@ fn most_directions(config: &Configuration, target: &Directions) -> Option<usize>
 /// direction`): on random models, sentences and partial constraints (some
 /// words' heads before them, after them or the root), the parse satisfies
 /// as many as the best computation of the system does (all computations
-/// enumerated). Arc-standard, arc-hybrid and arc-eager, root first and
-/// last, beams of 1 and 3.
+/// enumerated). Arc-standard, arc-hybrid and arc-eager, root first (a
+/// root-last model is refused), beams of 1 and 3.
 #[test]
 fn direction_constraints_are_satisfied_as_often_as_the_system_can() {
     let mut rng = ChaCha8Rng::seed_from_u64(22);
     let systems = [System::ArcStandard, System::ArcHybrid, System::ArcEager];
+    let mut short = 0;
     for (system, root) in layouts().into_iter().filter(|(s, _)| systems.contains(s)) {
-        let (mut exact, mut all_kept) = (0, 0);
+        if root == Root::Last {
+            let model = random_model((system, root), 2, &mut rng);
+            let refused = BeamParser::new(&model, 1).parse_directed(&random_tokens(2, &mut rng), &[None, None]);
+            assert!(matches!(refused, Err(OracleError::TargetRootLast)), "{system} {root}");
+            continue;
+        }
+        let mut exact = 0;
         for width in [1, 3] {
             for _ in 0..40 {
                 let model = random_model((system, root), 2, &mut rng);
                 let mut parser = BeamParser::new(&model, width);
                 let n = rng.gen_range(1..=6);
                 let directions: Vec<Option<Direction>> = (1..=n)
-                    .map(|d| match rng.gen_range(0..4) {
+                    .map(|d| match rng.gen_range(0..6) {
                         0 => None,
-                        1 if d > 1 => Some(Direction::Left),
-                        2 if d < n => Some(Direction::Right),
+                        1 | 2 if d > 1 => Some(Direction::Left),
+                        3 | 4 if d < n => Some(Direction::Right),
                         _ => Some(Direction::Root),
                     })
                     .collect();
@@ -631,12 +638,14 @@ fn direction_constraints_are_satisfied_as_often_as_the_system_can() {
                     assert_eq!(satisfied, best, "{what}");
                 }
                 exact += usize::from(satisfied == best);
-                all_kept += usize::from(satisfied == directions.iter().flatten().count());
+                short += usize::from(best < directions.iter().flatten().count());
                 assert!(DepTree::from_heads(&parser.heads).is_ok(), "{what}");
             }
         }
-        // Not every set of directions fits one tree (two roots, say): the
-        // search satisfies the most, not all.
-        assert!(exact > 60 && all_kept > 10 && all_kept < 80, "{system} {root}: {exact} exact, {all_kept} all kept");
+        assert!(exact > 60, "{system} {root}: {exact} exact");
     }
+    // Not every set of directions fits one tree of the system (word 1's
+    // head after it and word 2's before it, in two words): the search then
+    // satisfies the most, not all.
+    assert!(short > 10, "{short} sets of constraints that no computation satisfies");
 }

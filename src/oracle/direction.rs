@@ -59,7 +59,8 @@ impl Directions {
 
     /// The same constraints laid out with the root after the words (at
     /// n + 1, itself a position without a constraint), as `Root::Last`
-    /// lays a sentence out. O(n).
+    /// lays a sentence out; an arc from position 0 (the stack's bottom)
+    /// counts as an arc from the root, as the parser reads it. O(n).
     pub fn root_last(constraints: &[Option<Direction>]) -> Directions {
         let n = constraints.len();
         Directions {
@@ -91,7 +92,11 @@ impl ArcTarget for Directions {
     }
     #[inline]
     fn has_arc(&self, h: usize, d: usize) -> bool {
-        self.get(d).is_some_and(|c| c == Direction::of(h, d, self.root))
+        // Position 0 heads a word as the root does: with the root after the
+        // words, 0 is the stack's bottom, and a word it heads is read as a
+        // child of the root.
+        let root = if h == 0 { 0 } else { self.root };
+        self.get(d).is_some_and(|c| c == Direction::of(h, d, root))
     }
 }
 
@@ -111,8 +116,8 @@ mod tests {
         assert!((0..=4).all(|h| !first.has_arc(h, 4)));
         let last = Directions::root_last(&[Some(Root), Some(Right), None]);
         assert_eq!((last.words(), last.root()), (4, 4));
-        assert!(last.has_arc(4, 1) && !last.has_arc(2, 1));
-        assert!(last.has_arc(3, 2) && !last.has_arc(4, 2) && !last.has_arc(1, 2));
+        assert!(last.has_arc(4, 1) && last.has_arc(0, 1) && !last.has_arc(2, 1));
+        assert!(last.has_arc(3, 2) && !last.has_arc(4, 2) && !last.has_arc(0, 2) && !last.has_arc(1, 2));
         assert_eq!(last.satisfied(&[4, 3, 4, 0]), 2);
     }
 }

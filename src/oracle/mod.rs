@@ -183,6 +183,8 @@ pub enum OracleError {
     PartialGold { system: System, algorithm: Algorithm },
     #[error("{0} has no oracle that counts arcs by a rule (direction constraints): arc-standard, arc-hybrid and arc-eager have")]
     TargetNotOffered(System),
+    #[error("direction constraints need a model with the root first: the oracles score a root-last layout as if the root were first, which is exact for a gold tree (no arc from position 0 to a word is gold) but not for arcs counted by direction")]
+    TargetRootLast,
     #[error("unknown strategy `{0}` (expected none, lbr, strict-lbr or rbl)")]
     UnknownStrategy(String),
     #[error("unknown algorithm `{0}` (expected cubic, quadratic, linear, auto, goldberg or tabular)")]

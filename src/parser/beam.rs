@@ -456,13 +456,14 @@ impl<'m> BeamParser<'m> {
     /// system can: every step taken is optimal for them, by the exact
     /// oracle with an arc weight of 1 for every arc in a constrained
     /// direction ([`Oracle::scores_for`], [`crate::oracle::direction`]).
-    /// Arc-standard, arc-hybrid and arc-eager. One oracle call (cubic) per
-    /// hypothesis and step.
+    /// Arc-standard, arc-hybrid and arc-eager, with the root first
+    /// ([`OracleError::TargetRootLast`] otherwise). One oracle call (cubic)
+    /// per hypothesis and step.
     pub fn parse_directed(&mut self, tokens: &Tokens, directions: &[Option<Direction>]) -> Result<f64, OracleError> {
-        let target = match self.model.root {
-            Root::First => Directions::root_first(directions),
-            Root::Last => Directions::root_last(directions),
-        };
+        if self.model.root == Root::Last {
+            return Err(OracleError::TargetRootLast);
+        }
+        let target = Directions::root_first(directions);
         let mut oracle = self.oracle.take().unwrap_or_else(|| Box::new(Oracle::new()));
         let result = self.search(tokens, Some((&mut oracle, Target::Directions(&target))));
         self.oracle = Some(oracle);

@@ -507,6 +507,12 @@ impl<'m> BlockParser<'m> {
         if !matches!(model.system, System::ArcStandard | System::ArcHybrid | System::ArcEager) {
             return Err(ParserError::ConstraintsNotOffered(model.system));
         }
+        if kind == ConstraintKind::Direction && model.root == Root::Last {
+            return Err(ParserError::Io(format!(
+                "--constraint-kind direction: {}",
+                crate::oracle::OracleError::TargetRootLast
+            )));
+        }
         Ok(BlockParser { constrained: Some(BeamParser::new(model, width)), kind, ..Self::new(model, width) })
     }
 
