@@ -21,6 +21,11 @@ fn with_head(text: &str, word: &str, head: &str) -> String {
         .collect()
 }
 
+/// The polylines drawn in `colour`.
+fn lines(svg: &str, colour: &str) -> usize {
+    svg.lines().filter(|l| l.starts_with("<polyline") && l.contains(&format!("stroke=\"{colour}\""))).count()
+}
+
 #[test]
 fn the_plot_has_one_line_per_file_in_each_panel() {
     let dir = scratch_in("cli_eval_plot", "lines");
@@ -43,18 +48,19 @@ fn the_plot_has_one_line_per_file_in_each_panel() {
         assert_eq!(svg.matches(title).count(), 1, "{title}");
     }
     // One legend entry per file in each panel, and one line per file in
-    // each panel (plus one legend sample each).
-    for name in ["first.conllu", "second.conllu", "third.conllu"] {
-        assert_eq!(svg.matches(&format!(">{name}<")).count(), 2, "{name}");
+    // each panel in its colour (plus its legend sample): 4 polylines.
+    for (name, colour) in [("first.conllu", "#0072B2"), ("second.conllu", "#D55E00"), ("third.conllu", "#009E73")] {
+        assert_eq!(svg.matches(name).count(), 2, "{name}");
+        assert_eq!(lines(&svg, colour), 4, "{name}");
     }
-    assert_eq!(svg.matches("<polyline").count(), 3 * 2 * 2, "{svg}");
+    assert_eq!(lines(&svg, "#CC79A7"), 0, "no fourth series");
     // One file: the same, with one line.
     let o = tabula_in(&dir, &["eval", "gold.conllu", "first.conllu", "--plot", "one.svg", "--json"]);
     assert!(o.status.success(), "{}", stderr_of(&o));
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert!(json.get("breakdown").is_none(), "--plot alone adds no breakdown to the JSON");
     let svg = fs::read_to_string(dir.join("one.svg")).unwrap();
-    assert_eq!(svg.matches("<polyline").count(), 2 * 2);
+    assert_eq!((lines(&svg, "#0072B2"), lines(&svg, "#D55E00")), (4, 0));
     // Several files in JSON: a list, each with its file.
     let o = tabula_in(&dir, &["eval", "gold.conllu", "first.conllu", "third.conllu", "--json"]);
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
