@@ -272,6 +272,7 @@ impl<'g> CubicOracle<'g> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tree::DepTree;
 
     #[test]
     fn the_worked_example_of_the_exhaustive_reference() {
