@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The tagger's tables (issue 21, item 3; docs/tagger.md): for each treebank,
+# The tagger's tables (docs/tagger.md): for each treebank,
 # train-tagger (greedy; --feats; Viterbi) with dev selection, tagging
 # accuracy on test (`tag --eval`), tagging speed (the training file tagged
 # 3 times, `--stats` and the whole command's wall and user time: median of

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The seeds' training experiments (issue 13, item 4): trains, parses and
+# The seeds' training experiments: trains, parses and
 # evaluates every (treebank, system, column, seed) and prints mean and spread
 # (min–max) of test UAS / LAS over the seeds.
 #

@@ -36,6 +36,37 @@ pub enum GoldError {
 /// [`DepTree::has_arc`] accept one (see `Oracle::scores`); a partial tree
 /// is never projective ([`DepTree::is_projective`]), so the
 /// projective-only algorithms refuse it.
+/// The arcs an exact oracle counts: those of a gold tree ([`DepTree`]), or
+/// any arc another target accepts (e.g. every arc whose direction a
+/// constraint allows, `crate::oracle::direction::Directions`). The
+/// grammar-based oracles take any target, as an arc weight of 1 or 0.
+pub trait ArcTarget {
+    /// The number of words (positions 1 … n).
+    fn words(&self) -> usize;
+    /// Whether the arc (h, d) counts.
+    fn has_arc(&self, h: usize, d: usize) -> bool;
+    /// Writes into `out` (cleared first) a sequence that determines
+    /// [`ArcTarget::has_arc`] for every pair and differs between targets
+    /// that count different arcs (so that an oracle can tell whether its
+    /// target changed since its last call). O(n).
+    fn fingerprint(&self, out: &mut Vec<usize>);
+}
+
+impl ArcTarget for DepTree {
+    fn words(&self) -> usize {
+        self.len()
+    }
+    fn fingerprint(&self, out: &mut Vec<usize>) {
+        out.clear();
+        out.push(0);
+        out.extend_from_slice(&self.heads);
+    }
+    #[inline]
+    fn has_arc(&self, h: usize, d: usize) -> bool {
+        DepTree::has_arc(self, h, d)
+    }
+}
+
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct DepTree {
     /// `heads[d]` is the head of position `d`; `heads[0]` is [`DepTree::NO_HEAD`],

@@ -12,8 +12,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
+use tabula::oracle::direction::{Direction, Directions};
 use tabula::oracle::exhaustive::{best_score, Exhaustive};
-use tabula::oracle::{Algorithm, Configuration, Oracle, Root, Step, Strategy, System};
+use tabula::oracle::{Algorithm, Configuration, Oracle, OracleError, Root, Step, Strategy, System};
 use tabula::parser::beam::{BeamParser, Constraints};
 use tabula::parser::features::{laid_out, ArcState, Extractor, Tokens};
 use tabula::parser::global::{correct_steps, Observed, Search, Update};
@@ -23,7 +24,7 @@ use tabula::parser::train::{
     arc_standard_static, read_gold, GoldSentence, OracleKind, Projectivize, TrainOptions, Trainer,
 };
 use tabula::parser::{Model, Parser};
-use tabula::tree::DepTree;
+use tabula::tree::{ArcTarget, DepTree};
 
 /// Every system with the root first, and those that offer it with the root last.
 fn layouts() -> Vec<(System, Root)> {
@@ -613,4 +614,87 @@ fn constrained_parsing_keeps_as_many_constraints_as_the_system_can() {
         }
         assert!(exact > 100 && complete > 5, "{system} {root}: {exact} exact, {complete} complete");
     }
+}
+
+/// The most direction constraints any computation from `config` satisfies
+/// with the arcs it builds: every computation enumerated. `None` if none
+/// completes.
+fn most_directions(config: &Configuration, target: &Directions) -> Option<usize> {
+    if config.is_final() {
+        return Some(0);
+    }
+    let steps: Vec<Step> = config.applicable_steps().collect();
+    steps
+        .into_iter()
+        .filter_map(|step| {
+            let mut after = config.clone();
+            let arc = after.apply(step).unwrap();
+            let gained = usize::from(arc.is_some_and(|(h, d)| target.has_arc(h, d)));
+            most_directions(&after, target).map(|rest| rest + gained)
+        })
+        .max()
+}
+
+/// Direction constraints (`tabula parse --constraints --constraint-kind
+/// direction`): on random models, sentences and partial constraints (some
+/// words' heads before them, after them or the root), the parse satisfies
+/// as many as the best computation of the system does (all computations
+/// enumerated). Arc-standard, arc-hybrid and arc-eager, root first (a
+/// root-last model is refused), beams of 1 and 3.
+#[test]
+fn direction_constraints_are_satisfied_as_often_as_the_system_can() {
+    let mut rng = ChaCha8Rng::seed_from_u64(22);
+    let systems = [System::ArcStandard, System::ArcHybrid, System::ArcEager];
+    let mut short = 0;
+    for (system, root) in layouts().into_iter().filter(|(s, _)| systems.contains(s)) {
+        if root == Root::Last {
+            let model = random_model((system, root), 2, &mut rng);
+            let refused = BeamParser::new(&model, 1).parse_directed(&random_tokens(2, &mut rng), &[None, None]);
+            assert!(matches!(refused, Err(OracleError::TargetRootLast)), "{system} {root}");
+            continue;
+        }
+        let mut exact = 0;
+        for width in [1, 3] {
+            for _ in 0..40 {
+                let model = random_model((system, root), 2, &mut rng);
+                let mut parser = BeamParser::new(&model, width);
+                let n = rng.gen_range(1..=6);
+                let directions: Vec<Option<Direction>> = (1..=n)
+                    .map(|d| match rng.gen_range(0..6) {
+                        0 => None,
+                        1 | 2 if d > 1 => Some(Direction::Left),
+                        3 | 4 if d < n => Some(Direction::Right),
+                        _ => Some(Direction::Root),
+                    })
+                    .collect();
+                let tokens = random_tokens(n, &mut rng);
+                parser.parse_directed(&tokens, &directions).unwrap();
+                let satisfied = (1..=n)
+                    .filter(|&d| directions[d - 1].is_some_and(|c| c == Direction::of(parser.heads[d - 1], d, 0)))
+                    .count();
+                let (target, positions) = match root {
+                    Root::First => (Directions::root_first(&directions), n),
+                    Root::Last => (Directions::root_last(&directions), n + 1),
+                };
+                let start = Configuration::initial_at(system, positions, root);
+                let best = most_directions(&start, &target).unwrap();
+                let what = format!("{system} {root} K = {width}: directions {directions:?}, parse {:?}", parser.heads);
+                // Arc-eager attaches a word left without a head to the root at
+                // the end, which may satisfy one more constraint than it built.
+                if system == System::ArcEager {
+                    assert!(satisfied >= best, "{what}: {satisfied} < {best}");
+                } else {
+                    assert_eq!(satisfied, best, "{what}");
+                }
+                exact += usize::from(satisfied == best);
+                short += usize::from(best < directions.iter().flatten().count());
+                assert!(DepTree::from_heads(&parser.heads).is_ok(), "{what}");
+            }
+        }
+        assert!(exact > 60, "{system} {root}: {exact} exact");
+    }
+    // Not every set of directions fits one tree of the system (word 1's
+    // head after it and word 2's before it, in two words): the search then
+    // satisfies the most, not all.
+    assert!(short > 10, "{short} sets of constraints that no computation satisfies");
 }

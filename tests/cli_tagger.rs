@@ -181,3 +181,47 @@ fn bad_taggers_and_options_are_refused() {
     fails_in(&dir, &["train", "train.conllu", "--tagger", "t.tagger", "-o", "t.tagger"], &same("t.tagger"));
     assert_eq!(fs::read_to_string(dir.join("raw.conllu")).unwrap(), untagged(&toy_treebank(40, 12)));
 }
+
+#[test]
+fn a_second_pass_tags_as_well_and_its_file_says_so() {
+    let dir = setup("passes");
+    let err = ok(
+        &dir,
+        &[
+            "train-tagger",
+            "train.conllu",
+            "-o",
+            "two.tagger",
+            "--dev",
+            "test.conllu",
+            "--passes",
+            "2",
+            "--epochs",
+            "4",
+            "--bits",
+            "12",
+        ],
+    );
+    assert!(err.contains("second pass, epoch 4: "), "{err}");
+    assert!(err.contains(", second pass epoch "), "{err}");
+    let header = fs::read(dir.join("two.tagger")).unwrap();
+    let header = String::from_utf8_lossy(&header[..200]);
+    assert!(header.contains("\nversion 2\n") && header.contains("\npasses 2 "), "{header}");
+    ok(&dir, &["tag", "--tagger", "two.tagger", "raw.conllu", "-o", "tagged.conllu"]);
+    let want: String = fs::read_to_string(dir.join("test.conllu"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            // The two-pass tagger was trained without FEATS: they stay blank.
+            let mut c: Vec<&str> = l.split('\t').collect();
+            if c.len() == 10 {
+                c[5] = "_";
+            }
+            c.join("\t") + "\n"
+        })
+        .collect();
+    assert_eq!(fs::read_to_string(dir.join("tagged.conllu")).unwrap(), want);
+    let o = tabula_in(&dir, &["train-tagger", "train.conllu", "-o", "x.tagger", "--passes", "3"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr_of(&o));
+    assert!(!dir.join("x.tagger").exists());
+}

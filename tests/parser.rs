@@ -665,6 +665,43 @@ fn parse_with_constraints_keeps_the_arcs_given() {
             }
         }
     }
+    // Directions only: every third word's head somewhere before it (all
+    // can hold together, so all do), whichever word it is.
+    for beam in ["1", "4"] {
+        let o = tabula(&[
+            "parse",
+            "--model",
+            s(&model),
+            s(&inp),
+            "--constraints",
+            "--constraint-kind",
+            "direction",
+            "--beam",
+            beam,
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let out = String::from_utf8(o.stdout).unwrap();
+        let mut checked = 0;
+        for f in out.lines().map(|l| l.split('\t').collect::<Vec<_>>()).filter(|f| f.len() == 10) {
+            let (id, head): (usize, usize) = (f[0].parse().unwrap(), f[6].parse().unwrap());
+            if id.is_multiple_of(3) {
+                assert!(head >= 1 && head < id, "word {id}: head {head}, beam {beam}");
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, want.len());
+    }
+    let selfish = dir.join("self.conllu");
+    fs::write(&selfish, "1\tx\t_\tNOUN\t_\t_\t1\t_\t_\t_\n\n").unwrap();
+    let o = tabula(&["parse", "--model", s(&model), s(&selfish), "--constraints", "--constraint-kind", "direction"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("self.conllu:1: HEAD `1`: a direction constraint is a HEAD in 0..=1 other than the word"),
+        "{err}"
+    );
+    let o = tabula(&["parse", "--model", s(&model), s(&inp), "--constraint-kind", "direction"]);
+    assert_eq!(o.status.code(), Some(2), "--constraint-kind needs --constraints");
     let bad = dir.join("bad.conllu");
     fs::write(&bad, "1\tx\t_\tNOUN\t_\t_\t0\tnolabel\t_\t_\n\n").unwrap();
     let o = tabula(&["parse", "--model", s(&model), s(&bad), "--constraints"]);

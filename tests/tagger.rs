@@ -73,12 +73,15 @@ fn tagging_a_block_changes_upos_and_feats_only() {
 #[test]
 fn the_file_round_trips_and_damage_is_refused() {
     let (_, set) = data(&toy_treebank(60, 4));
-    for feats in [false, true] {
-        let model = train(&options(Decode::Viterbi, feats), &set, "toy", None, &mut |_| {}).unwrap().model;
+    for (feats, passes) in [(false, 1), (true, 1), (false, 2), (true, 2)] {
+        let o = TaggerOptions { second_pass: (passes == 2).then_some(3), ..options(Decode::Viterbi, feats) };
+        let model = train(&o, &set, "toy", None, &mut |_| {}).unwrap().model;
+        assert_eq!(model.second().is_some(), passes == 2);
         let bytes = model.to_bytes();
         let back = TaggerModel::from_bytes(&bytes).unwrap();
         assert_eq!(back, model);
         assert_eq!(back.options.decode, Decode::Viterbi);
+        assert_eq!(back.options.second_pass, (passes == 2).then_some(3));
         assert_eq!(back.to_bytes(), bytes);
         // Truncated anywhere: an error, never a panic.
         for cut in (0..bytes.len()).step_by(97).chain([bytes.len() - 1]) {
@@ -94,11 +97,30 @@ fn the_file_round_trips_and_damage_is_refused() {
         assert!(matches!(TaggerModel::from_bytes(&flipped), Err(TaggerError::Corrupt(m)) if m.contains("checksum")));
         assert!(matches!(TaggerModel::from_bytes(b"TABULA-PARSER-MODEL\n"), Err(TaggerError::Foreign)));
         let text = String::from_utf8_lossy(&bytes).into_owned();
-        let v2 = text.replacen("version 1", "version 9", 1);
+        let v2 = text.replacen("version 2", "version 9", 1);
         assert!(matches!(TaggerModel::from_bytes(v2.as_bytes()), Err(TaggerError::Version { .. })));
         let f2 = text.replacen("features tagger-v1", "features tagger-v0", 1);
         assert!(matches!(TaggerModel::from_bytes(f2.as_bytes()), Err(TaggerError::Features { .. })));
+        // The passes line must say 1, or 2 and the epochs.
+        let p = text.replacen(if passes == 2 { "passes 2 3" } else { "passes 1" }, "passes 3", 1);
+        assert!(matches!(TaggerModel::from_bytes(p.as_bytes()), Err(TaggerError::Corrupt(m)) if m.contains("passes")));
     }
+}
+
+/// A second pass (`--passes 2`) trains for its own epochs (reported as pass
+/// 2, the best dev epoch kept) and the two passes together learn the toy
+/// treebank.
+#[test]
+fn a_second_pass_tags_the_toy_treebank() {
+    let (_, set) = data(&toy_treebank(120, 7));
+    let (_, test) = data(&toy_treebank(30, 8));
+    let o = TaggerOptions { second_pass: Some(4), ..options(Decode::Greedy, false) };
+    let mut reports = Vec::new();
+    let trained = train(&o, &set, "toy", Some(&test), &mut |r| reports.push((r.pass, r.epoch))).unwrap();
+    assert_eq!(reports.iter().filter(|r| r.0 == 2).count(), 4, "{reports:?}");
+    assert!(trained.model.options.second_pass.is_some_and(|e| (1..=4).contains(&e)));
+    let a = accuracy(&trained.model, Decode::Greedy, &test);
+    assert_eq!(a.upos, a.words, "the toy treebank is learnt");
 }
 
 #[test]

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# End to end, the built-in tagger (issue 21, item 3): train a tagger on a
+# End to end, the built-in tagger: train a tagger on a
 # sample of a shared treebank, tag the test file (1 and 2 threads: the same
 # output; --eval against its gold tags), train a small parser on
 # jackknifed tags, and parse the test file with its UPOS and FEATS blanked
-# through `parse --tagger`; then an ensemble of three parses (issue 21,
-# item 4), any tree and projective. Run from the repo root after `cargo test --release`.
+# through `parse --tagger`; then an ensemble of three parses, any tree and
+# projective. Run from the repo root after `cargo test --release`.
 #  - with ../shared/ud: the first 1,000 sentences of el_gdt-ud-train, dev =
 #    el_gdt-ud-dev, test = el_gdt-ud-test; requires UPOS >= 90 % and UAS >= 60;
 #  - without it: data/sample.conllu for all three (the commands work).

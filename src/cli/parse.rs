@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 use tabula::conllu::{RawSentence, Reader};
-use tabula::parser::run::{BlockParser, ParsedBlock};
+use tabula::parser::run::{BlockParser, ConstraintKind, ParsedBlock};
 use tabula::parser::{Model, ParserError};
 use tabula::tagger::Tagger;
 
@@ -45,6 +45,12 @@ pub struct Args {
     /// to the parser. Arc-standard, arc-hybrid and arc-eager models.
     #[arg(long)]
     constraints: bool,
+    /// What --constraints keeps: `arcs` (HEAD and DEPREL), or `direction`:
+    /// only whether each word's head is before it, after it or the root
+    /// (HEAD 0), whichever word it is, as many as the system can satisfy
+    /// together; DEPREL is not read.
+    #[arg(long, value_enum, requires = "constraints", default_value_t = KindArg::Arcs)]
+    constraint_kind: KindArg,
     /// Worker threads.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     threads: u32,
@@ -55,6 +61,24 @@ pub struct Args {
 
 /// Sentences per parallel batch.
 const BATCH: usize = 2048;
+
+/// `--constraint-kind`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum KindArg {
+    /// Each word's HEAD, and its DEPREL unless `_`.
+    Arcs,
+    /// Only the side of each word's head (before, after, the root).
+    Direction,
+}
+
+impl From<KindArg> for ConstraintKind {
+    fn from(k: KindArg) -> ConstraintKind {
+        match k {
+            KindArg::Arcs => ConstraintKind::Arcs,
+            KindArg::Direction => ConstraintKind::Direction,
+        }
+    }
+}
 
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     // The output is checked (and opened) before any input is read.
@@ -79,7 +103,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     if args.constraints {
         // A model of a system without a partial-tree oracle: said before any input is read.
-        BlockParser::constrained(&model, beam)?;
+        BlockParser::constrained_by(&model, beam, args.constraint_kind.into())?;
     }
     let (input, file) = match &args.input {
         Some(p) => open(p)?,
@@ -95,7 +119,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             .map_init(
                 || {
                     let parser = match args.constraints {
-                        true => BlockParser::constrained(&model, beam),
+                        true => BlockParser::constrained_by(&model, beam, args.constraint_kind.into()),
                         false => Ok(BlockParser::new(&model, beam)),
                     };
                     (parser, tagger.as_ref().map(|t| Tagger::new(t, t.options.decode)))

@@ -37,7 +37,7 @@ use super::{OracleError, StepScores};
 use crate::engine::Parser;
 use crate::grammar::{text, Grammar, Terminal};
 use crate::semiring::MaxPlus;
-use crate::tree::DepTree;
+use crate::tree::ArcTarget;
 use std::sync::OnceLock;
 
 /// The node of a virtual position (one that stands for no word).
@@ -176,7 +176,11 @@ impl<'g> GrammarOracle<'g> {
 
     /// Scores every applicable step of `config` (see the module doc).
     /// O((k + m)³); no allocation once warm.
-    pub fn scores(&mut self, config: &Configuration, gold: &DepTree) -> Result<StepScores, OracleError> {
+    pub fn scores<G: ArcTarget + ?Sized>(
+        &mut self,
+        config: &Configuration,
+        gold: &G,
+    ) -> Result<StepScores, OracleError> {
         config.check_gold(gold)?;
         if config.system() != self.system() {
             return Err(OracleError::WrongSystem { expected: self.system(), found: config.system() });
@@ -193,14 +197,23 @@ impl<'g> GrammarOracle<'g> {
 
     /// The best score of the computations from `config` on (the value W of
     /// the engine), `None` if none completes. O((k + m)³).
-    pub fn best(&mut self, config: &Configuration, gold: &DepTree) -> Result<Option<u32>, OracleError> {
+    pub fn best<G: ArcTarget + ?Sized>(
+        &mut self,
+        config: &Configuration,
+        gold: &G,
+    ) -> Result<Option<u32>, OracleError> {
         config.check_gold(gold)?;
         self.mapping.encode(config, &mut self.encoding);
         let w = self.run(gold)?;
         Ok(w.map(|v| v as u32))
     }
 
-    fn step_score(&mut self, config: &Configuration, gold: &DepTree, step: Step) -> Result<Option<u32>, OracleError> {
+    fn step_score<G: ArcTarget + ?Sized>(
+        &mut self,
+        config: &Configuration,
+        gold: &G,
+        step: Step,
+    ) -> Result<Option<u32>, OracleError> {
         self.after.clone_from(config);
         let arc = self.after.apply(step)?;
         let gained = arc.is_some_and(|(h, d)| gold.has_arc(h, d)) as i64;
@@ -217,7 +230,7 @@ impl<'g> GrammarOracle<'g> {
         Ok(w.map(|v| (v + gained) as u32))
     }
 
-    fn run(&mut self, gold: &DepTree) -> Result<Option<i64>, OracleError> {
+    fn run<G: ArcTarget + ?Sized>(&mut self, gold: &G) -> Result<Option<i64>, OracleError> {
         let e = &self.encoding;
         let mapping = self.mapping;
         self.input.clear();
@@ -226,7 +239,7 @@ impl<'g> GrammarOracle<'g> {
         // (n + 1 words and at most one virtual position), so that the chart
         // over the remaining input survives from one call to the next along
         // a computation (`Parser::parse_framed`).
-        let frame = gold.len() + 2;
+        let frame = gold.words() + 2;
         let kind = |h: usize, d: usize| match mapping.arc(e, h, d) {
             ArcKind::Scored => Some(gold.has_arc(e.nodes[h], e.nodes[d])),
             ArcKind::Free => Some(false),

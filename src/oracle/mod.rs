@@ -33,6 +33,7 @@ pub mod arc_hybrid;
 pub mod arc_standard;
 pub mod attardi;
 pub mod decomposable;
+pub mod direction;
 pub mod exhaustive;
 pub mod grammar_oracle;
 pub mod lr_spine;
@@ -42,7 +43,7 @@ pub mod walk;
 
 pub use system::{Configuration, Root, Step, System, TransitionSystem};
 
-use crate::tree::{DepTree, TreeError};
+use crate::tree::{ArcTarget, DepTree, TreeError};
 use arc_standard::{cubic, goldberg, incremental, linear, quadratic};
 use decomposable::{ClosedForm, Decomposable};
 use grammar_oracle::GrammarOracle;
@@ -180,6 +181,10 @@ pub enum OracleError {
     NonProjectiveGold(Algorithm),
     #[error("the gold tree is partial (some words have no head): {system} with the {algorithm} algorithm needs every head; partial trees are scored by the dynamic oracles of arc-standard, arc-hybrid and arc-eager (--algorithm cubic or auto) and of arc-eager-nm (tabular or auto)")]
     PartialGold { system: System, algorithm: Algorithm },
+    #[error("{0} has no oracle that counts arcs by a rule (direction constraints): arc-standard, arc-hybrid and arc-eager have")]
+    TargetNotOffered(System),
+    #[error("direction constraints need a model with the root first: the oracles score a root-last layout as if the root were first, which is exact for a gold tree (no arc from position 0 to a word is gold) but not for arcs counted by direction")]
+    TargetRootLast,
     #[error("unknown strategy `{0}` (expected none, lbr, strict-lbr or rbl)")]
     UnknownStrategy(String),
     #[error("unknown algorithm `{0}` (expected cubic, quadratic, linear, auto, goldberg or tabular)")]
@@ -398,6 +403,26 @@ impl<'g> Oracle<'g> {
         algorithm: Algorithm,
     ) -> Result<StepScores, OracleError> {
         let scores = self.scores_root_first(config, gold, strategy, algorithm)?;
+        Ok(restrict_to_layout(config, scores))
+    }
+
+    /// Scores every applicable step of `config` by the most arcs of
+    /// `target` a computation from there builds (strategy none): any
+    /// [`ArcTarget`], e.g. direction constraints ([`direction::Directions`]).
+    /// The grammar oracles only (arc-standard's cubic, arc-hybrid's and
+    /// arc-eager's), O((k + m)³); other systems are refused with
+    /// [`OracleError::TargetNotOffered`].
+    pub fn scores_for<G: ArcTarget + ?Sized>(
+        &mut self,
+        config: &Configuration,
+        target: &G,
+    ) -> Result<StepScores, OracleError> {
+        let scores = match config.system() {
+            System::ArcStandard => self.cubic.scores(config, target, Strategy::None)?,
+            System::ArcHybrid => self.hybrid.scores(config, target)?,
+            System::ArcEager => self.eager.scores(config, target)?,
+            system => return Err(OracleError::TargetNotOffered(system)),
+        };
         Ok(restrict_to_layout(config, scores))
     }
 

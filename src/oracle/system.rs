@@ -849,9 +849,9 @@ impl Configuration {
         Ok(arc)
     }
     /// Checks that `gold` is for a sentence of this length.
-    pub fn check_gold(&self, gold: &DepTree) -> Result<(), OracleError> {
-        if gold.len() != self.n {
-            return Err(OracleError::LengthMismatch { gold: gold.len(), n: self.n });
+    pub fn check_gold<G: crate::tree::ArcTarget + ?Sized>(&self, gold: &G) -> Result<(), OracleError> {
+        if gold.words() != self.n {
+            return Err(OracleError::LengthMismatch { gold: gold.words(), n: self.n });
         }
         Ok(())
     }

@@ -27,6 +27,7 @@
 
 use super::features::{laid_out, ArcState, Extractor, Tokens};
 use super::model::{classes, read_tree, LabelledScores, Model};
+use crate::oracle::direction::{Direction, Directions};
 use crate::oracle::{Algorithm, Configuration, Oracle, OracleError, Root, Step, Strategy, System};
 use crate::tree::DepTree;
 use std::cmp::Ordering;
@@ -368,6 +369,14 @@ fn fill(
     }
 }
 
+/// What a constrained search keeps: the arcs of a (partial) tree laid out
+/// for the model's root position and their labels, or direction constraints.
+#[derive(Clone, Copy)]
+enum Target<'a> {
+    Tree(&'a DepTree, &'a [Option<u32>]),
+    Directions(&'a Directions),
+}
+
 /// Arcs a parse must keep where it can (`tabula parse --constraints`): a
 /// partial tree over the sentence's words (a word without a head is free)
 /// and, for the words with a head, the label if it is fixed too.
@@ -435,7 +444,28 @@ impl<'m> BeamParser<'m> {
         }
         let gold = root.extend_tree(&constraints.tree);
         let mut oracle = self.oracle.take().unwrap_or_else(|| Box::new(Oracle::new()));
-        let result = self.search(tokens, Some((&mut oracle, &gold, &labels)));
+        let result = self.search(tokens, Some((&mut oracle, Target::Tree(&gold, &labels))));
+        self.oracle = Some(oracle);
+        result
+    }
+
+    /// Parses a sentence as [`BeamParser::parse`] does, among the
+    /// computations that satisfy as many of the direction constraints
+    /// `directions` (the head of word d before it, after it, or the root;
+    /// `directions[d - 1]`, `None`: free) as any computation of the model's
+    /// system can: every step taken is optimal for them, by the exact
+    /// oracle with an arc weight of 1 for every arc in a constrained
+    /// direction ([`Oracle::scores_for`], [`crate::oracle::direction`]).
+    /// Arc-standard, arc-hybrid and arc-eager, with the root first
+    /// ([`OracleError::TargetRootLast`] otherwise). One oracle call (cubic)
+    /// per hypothesis and step.
+    pub fn parse_directed(&mut self, tokens: &Tokens, directions: &[Option<Direction>]) -> Result<f64, OracleError> {
+        if self.model.root == Root::Last {
+            return Err(OracleError::TargetRootLast);
+        }
+        let target = Directions::root_first(directions);
+        let mut oracle = self.oracle.take().unwrap_or_else(|| Box::new(Oracle::new()));
+        let result = self.search(tokens, Some((&mut oracle, Target::Directions(&target))));
         self.oracle = Some(oracle);
         result
     }
@@ -455,7 +485,7 @@ impl<'m> BeamParser<'m> {
     fn search(
         &mut self,
         tokens: &Tokens,
-        mut constrained: Option<(&mut Oracle<'static>, &DepTree, &[Option<u32>])>,
+        mut constrained: Option<(&mut Oracle<'static>, Target<'_>)>,
     ) -> Result<f64, OracleError> {
         let model = self.model;
         let system = model.system;
@@ -474,14 +504,20 @@ impl<'m> BeamParser<'m> {
                 self.extractor.extract(config, &h.arcs, tokens);
                 // Constrained: the optimal steps for the constraints, and their labels.
                 let optimal = match constrained.as_mut() {
-                    Some((oracle, gold, _)) => Some(oracle.scores(config, gold, Strategy::None, Algorithm::Auto)?),
+                    Some((oracle, Target::Tree(gold, _))) => {
+                        Some(oracle.scores(config, gold, Strategy::None, Algorithm::Auto)?)
+                    }
+                    Some((oracle, Target::Directions(d))) => Some(oracle.scores_for(config, *d)?),
                     None => None,
                 };
                 let best = optimal.as_ref().and_then(|o| o.best());
                 let legal = |i: usize| {
                     config.is_applicable(steps[i]) && optimal.as_ref().is_none_or(|o| o.get(steps[i]) == best)
                 };
-                let fixed = constrained.as_ref().map(|(_, gold, labels)| (*gold, *labels));
+                let fixed = match constrained.as_ref() {
+                    Some((_, Target::Tree(gold, labels))) => Some((*gold, *labels)),
+                    _ => None,
+                };
                 let label_kept = |i: usize, l: Option<u32>| match (fixed, config.arc(steps[i])) {
                     (Some((gold, labels)), Some((h, d))) if gold.head(d) == h => {
                         labels[d - 1].is_none_or(|f| l == Some(f))

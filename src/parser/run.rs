@@ -29,6 +29,7 @@ use super::train::{attachment, EpochStats, GoldSentence, OracleKind, Prepared, P
 pub use super::OptionStyle;
 use super::{AnyParser, Model, ParserError};
 use crate::conllu::RawSentence;
+use crate::oracle::direction::Direction;
 use crate::oracle::{Algorithm, Root, Strategy, System};
 use crate::projectivize::pseudo;
 use crate::tree::DepTree;
@@ -404,6 +405,40 @@ fn read_constraints(model: &Model, cols: &Columns, text: &[u8], file: &str) -> R
     Ok(Constraints { tree, labels })
 }
 
+/// The direction constraints of a block's words into `out`: from each
+/// word's HEAD, the root (0), a word before it or a word after it; `_`
+/// leaves the word free. Errors name `file` and the line. O(n).
+fn read_directions(
+    cols: &Columns,
+    text: &[u8],
+    file: &str,
+    out: &mut Vec<Option<Direction>>,
+) -> Result<(), ParserError> {
+    let n = cols.words.len();
+    out.clear();
+    for (i, w) in cols.words.iter().enumerate() {
+        let field = &text[w.head.clone()];
+        let head = std::str::from_utf8(field).ok().and_then(|s| s.parse::<usize>().ok());
+        let d = i + 1;
+        out.push(match head {
+            _ if field == b"_" => None,
+            Some(h) if h <= n && h != d => Some(Direction::of(h, d, 0)),
+            _ => {
+                return Err(ParserError::Conllu {
+                    file: file.to_owned(),
+                    line: w.line,
+                    reason: format!(
+                    "HEAD `{}`: a direction constraint is a HEAD in 0..={n} other than the word itself (0: the root, \
+                         before it: a head before it, after it: a head after it), or `_`",
+                    String::from_utf8_lossy(field)
+                ),
+                })
+            }
+        });
+    }
+    Ok(())
+}
+
 /// What [`BlockParser::parse`] gives for one block.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ParsedBlock {
@@ -425,8 +460,22 @@ pub struct BlockParser<'m> {
     /// Constrained parsing ([`BlockParser::constrained`]): the beam parser
     /// that keeps the input's arcs.
     constrained: Option<BeamParser<'m>>,
+    /// What the constrained parser keeps of the input's arcs.
+    kind: ConstraintKind,
     tokens: Tokens,
     labels: Vec<&'m str>,
+    directions: Vec<Option<Direction>>,
+}
+
+/// What `tabula parse --constraints` keeps of the input's arcs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ConstraintKind {
+    /// The arcs: a word's HEAD, and its DEPREL unless `_`.
+    #[default]
+    Arcs,
+    /// The direction of each arc only: whether the word's head is a word
+    /// before it, a word after it, or the root (DEPREL is not read).
+    Direction,
 }
 
 impl<'m> BlockParser<'m> {
@@ -436,8 +485,10 @@ impl<'m> BlockParser<'m> {
             model,
             parser: AnyParser::new(model, width),
             constrained: None,
+            kind: ConstraintKind::Arcs,
             tokens: Tokens::default(),
             labels: Vec::new(),
+            directions: Vec::new(),
         }
     }
 
@@ -448,10 +499,24 @@ impl<'m> BlockParser<'m> {
     /// `_` leaves the word to the parser. Arc-standard, arc-hybrid and
     /// arc-eager only ([`ParserError::ConstraintsNotOffered`] otherwise).
     pub fn constrained(model: &'m Model, width: usize) -> Result<Self, ParserError> {
+        Self::constrained_by(model, width, ConstraintKind::Arcs)
+    }
+
+    /// [`BlockParser::constrained`], keeping what `kind` says: the arcs, or
+    /// only their directions ([`BeamParser::parse_directed`]: a word whose
+    /// HEAD is 0 gets the root, one whose HEAD is before it a head before
+    /// it, and so on, wherever the system can satisfy them together).
+    pub fn constrained_by(model: &'m Model, width: usize, kind: ConstraintKind) -> Result<Self, ParserError> {
         if !matches!(model.system, System::ArcStandard | System::ArcHybrid | System::ArcEager) {
             return Err(ParserError::ConstraintsNotOffered(model.system));
         }
-        Ok(BlockParser { constrained: Some(BeamParser::new(model, width)), ..Self::new(model, width) })
+        if kind == ConstraintKind::Direction && model.root == Root::Last {
+            return Err(ParserError::Io(format!(
+                "--constraint-kind direction: {}",
+                crate::oracle::OracleError::TargetRootLast
+            )));
+        }
+        Ok(BlockParser { constrained: Some(BeamParser::new(model, width)), kind, ..Self::new(model, width) })
     }
 
     /// The block with the HEAD and DEPREL of its syntactic words replaced
@@ -482,8 +547,17 @@ impl<'m> BlockParser<'m> {
         let (heads, labels) = match self.constrained.as_mut() {
             None => self.parser.parse(&self.tokens),
             Some(parser) => {
-                let constraints = read_constraints(self.model, &cols, &raw.text, file)?;
-                parser.parse_constrained(&self.tokens, &constraints).map_err(|e| ParserError::Conllu {
+                let result = match self.kind {
+                    ConstraintKind::Arcs => {
+                        let constraints = read_constraints(self.model, &cols, &raw.text, file)?;
+                        parser.parse_constrained(&self.tokens, &constraints)
+                    }
+                    ConstraintKind::Direction => {
+                        read_directions(&cols, &raw.text, file, &mut self.directions)?;
+                        parser.parse_directed(&self.tokens, &self.directions)
+                    }
+                };
+                result.map_err(|e| ParserError::Conllu {
                     file: file.to_owned(),
                     line: raw.first_line,
                     reason: format!("the constraints: {e}"),

@@ -242,6 +242,34 @@ pub fn lexical_context(words: &[WordHashes], i: usize, t1: u32) -> [u64; LEXICAL
     [previous_tag_word(w, t1), feature(32, w.class ^ t), feature(33, next ^ t)]
 }
 
+/// Number of right-context features of the second pass ([`right_context`]).
+pub const RIGHT_CONTEXT: usize = 8;
+
+/// The features of position `i` that read the first pass's tags (the
+/// second pass, [`super::model`]): r₀, r₊₁ and r₊₂ are the tags the first
+/// pass gave to the word and the two after it (`end` past the sentence),
+/// `t1` the tag the second pass chose for the previous word. Templates:
+/// r₀; r₊₁; r₊₁ r₊₂; r₀ r₊₁; t₋₁ r₊₁; r₊₁ w₀; r₊₁ and the ambiguity class
+/// of w₀; r₊₁ and the 3-suffix of w₀. O(1).
+#[inline]
+pub fn right_context(words: &[WordHashes], i: usize, first: &[u32], t1: u32, end: u32) -> [u64; RIGHT_CONTEXT] {
+    let w = &words[i];
+    let r0 = u64::from(first[i]);
+    let r1 = u64::from(first.get(i + 1).copied().unwrap_or(end));
+    let r2 = u64::from(first.get(i + 2).copied().unwrap_or(end));
+    let m1 = mix(r1 + 1);
+    [
+        feature(40, r0),
+        feature(41, r1),
+        feature(42, (r1 << 32) | r2),
+        feature(43, (r0 << 32) | r1),
+        feature(44, (u64::from(t1) << 32) | r1),
+        feature(45, w.lower ^ m1),
+        feature(46, w.class ^ mix(m1)),
+        feature(47, w.suffixes[2] ^ mix(mix(m1))),
+    ]
+}
+
 /// The feature t₋₁. O(1).
 #[inline]
 pub fn previous_tag(t1: u32) -> u64 {
@@ -272,6 +300,12 @@ pub fn own_tag_features(w: &WordHashes, t: u32) -> [u64; 3] {
 /// features of a tagger with `tags` tags.
 pub fn start_tag(tags: usize) -> u32 {
     tags as u32
+}
+
+/// The tag value that stands for "after the sentence" in the right-context
+/// features ([`right_context`]) of a tagger with `tags` tags.
+pub fn end_tag(tags: usize) -> u32 {
+    tags as u32 + 1
 }
 
 #[cfg(test)]

@@ -19,9 +19,10 @@
 //!
 //! ```text
 //! TABULA-TAGGER-MODEL
-//! version 1
+//! version 2                     (version 1: the same without the `passes` line)
 //! features tagger-v1
 //! decode greedy                 (or viterbi: how `tabula tag` decodes by default)
+//! passes 1                      (or `passes 2 E`: a second pass, trained for E epochs)
 //! bits 19                       (the table has 2^bits rows)
 //! epochs 10                     (the epochs of the model kept, and the other training
 //!                               settings: what `tabula train --jackknife` trains with)
@@ -34,7 +35,8 @@
 //! dictionary 120                (then FORM TAB tag number per line)
 //! lexicon 9000                  (then lowercased FORM TAB tag set, hexadecimal bits)
 //! end
-//! <2^bits × (tags + Σ (values + 1)) f32, little-endian> <checksum u64>
+//! <2^bits × (tags + Σ (values + 1)) f32, little-endian>
+//! <with a second pass: 2^bits × tags f32> <checksum u64>
 //! ```
 //!
 //! A file without the first line is foreign; another version or feature
@@ -42,8 +44,8 @@
 //! trailing bytes are corruption. Never a panic.
 
 use super::features::{
-    context_features, emission_features, lexical_context, own_tag_features, previous_tag, previous_tags, start_tag,
-    Scratch, WordHashes, FEATURE_SET,
+    context_features, emission_features, end_tag, lexical_context, own_tag_features, previous_tag, previous_tags,
+    right_context, start_tag, Scratch, WordHashes, FEATURE_SET,
 };
 use super::viterbi::{viterbi, Chart, SequenceScores};
 use super::TaggerError;
@@ -57,7 +59,7 @@ use std::sync::OnceLock;
 
 const MAGIC: &str = "TABULA-TAGGER-MODEL\n";
 /// The tagger file version written by this build.
-pub const TAGGER_VERSION: u32 = 1;
+pub const TAGGER_VERSION: u32 = 2;
 
 /// How a tag sequence is chosen.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -111,6 +113,10 @@ pub struct TaggerOptions {
     pub dictionary_min_count: u32,
     /// … with one tag this share of the times or more.
     pub dictionary_min_share: f64,
+    /// A second, left-to-right pass that also reads the first pass's tags
+    /// of the word and of the two words after it, trained for this many
+    /// epochs (at most) on jackknifed first-pass tags; `None`: one pass.
+    pub second_pass: Option<usize>,
 }
 
 impl Default for TaggerOptions {
@@ -123,6 +129,7 @@ impl Default for TaggerOptions {
             feats: false,
             dictionary_min_count: 20,
             dictionary_min_share: 0.97,
+            second_pass: None,
         }
     }
 }
@@ -218,14 +225,25 @@ pub struct TaggerModel {
     classes: HashMap<u64, u64>,
     pub options: TaggerOptions,
     weights: Weights,
+    /// The second pass's table (UPOS weights only), with a second pass.
+    second: Option<Weights>,
     lookup: HashMap<u64, u32>,
     compact: OnceLock<CompactWeights>,
+    second_compact: OnceLock<CompactWeights>,
 }
 
 impl PartialEq for TaggerModel {
     fn eq(&self, other: &TaggerModel) -> bool {
-        (&self.tags, &self.feats, &self.dictionary, &self.lexicon, &self.options, &self.weights)
-            == (&other.tags, &other.feats, &other.dictionary, &other.lexicon, &other.options, &other.weights)
+        (&self.tags, &self.feats, &self.dictionary, &self.lexicon, &self.options, &self.weights, &self.second)
+            == (
+                &other.tags,
+                &other.feats,
+                &other.dictionary,
+                &other.lexicon,
+                &other.options,
+                &other.weights,
+                &other.second,
+            )
     }
 }
 
@@ -254,9 +272,33 @@ impl TaggerModel {
             classes,
             options,
             weights,
+            second: None,
             lookup,
             compact: OnceLock::new(),
+            second_compact: OnceLock::new(),
         })
+    }
+
+    /// The model with `second` as its second pass's table; `None` if the
+    /// table's width is not the number of tags or its size not the first's.
+    pub fn with_second(mut self, second: Weights) -> Option<TaggerModel> {
+        if second.width() != self.tags.len() || second.bits() != self.weights.bits() {
+            return None;
+        }
+        self.second = Some(second);
+        self.second_compact = OnceLock::new();
+        Some(self)
+    }
+
+    /// The second pass's table, if the model has one.
+    pub fn second(&self) -> Option<&Weights> {
+        self.second.as_ref()
+    }
+
+    /// The bfloat16 copy of the second pass's table, made once.
+    pub fn second_compact(&self) -> Option<&CompactWeights> {
+        let second = self.second.as_ref()?;
+        Some(self.second_compact.get_or_init(|| CompactWeights::new(second)))
     }
 
     /// The weight table.
@@ -291,9 +333,13 @@ impl TaggerModel {
     pub fn to_bytes(&self) -> Vec<u8> {
         let o = &self.options;
         let mut h = format!(
-            "version {TAGGER_VERSION}\nfeatures {FEATURE_SET}\ndecode {}\nbits {}\nepochs {}\nseed {}\n\
+            "version {TAGGER_VERSION}\nfeatures {FEATURE_SET}\ndecode {}\npasses {}\nbits {}\nepochs {}\nseed {}\n\
              dictionary-min-count {}\ndictionary-min-share {}\ntags {}\n",
             o.decode,
+            match (&self.second, o.second_pass) {
+                (Some(_), Some(e)) => format!("2 {e}"),
+                _ => "1".to_owned(),
+            },
             self.weights.bits(),
             o.epochs,
             o.seed,
@@ -334,10 +380,11 @@ impl TaggerModel {
             h.push_str(&format!("{form}\t{c:x}\n"));
         }
         h.push_str("end\n");
-        let mut out = Vec::with_capacity(MAGIC.len() + h.len() + 4 * self.weights.w.len() + 8);
+        let second = self.second.as_ref().map_or(0, |s| s.w.len());
+        let mut out = Vec::with_capacity(MAGIC.len() + h.len() + 4 * (self.weights.w.len() + second) + 8);
         out.extend_from_slice(MAGIC.as_bytes());
         out.extend_from_slice(h.as_bytes());
-        for w in &self.weights.w {
+        for w in self.weights.w.iter().chain(self.second.iter().flat_map(|s| s.w.iter())) {
             out.extend_from_slice(&w.to_le_bytes());
         }
         let sum = crate::parser::model::checksum(&out);
@@ -367,7 +414,8 @@ impl TaggerModel {
             v.parse().map_err(|_| TaggerError::Corrupt(format!("bad {name} `{v}`")))
         }
         let version = value(line()?, "version")?.to_owned();
-        if version != TAGGER_VERSION.to_string() {
+        // Version 1 files (one pass, no `passes` line) are read as well.
+        if version != TAGGER_VERSION.to_string() && version != "1" {
             return Err(TaggerError::Version { found: version, expected: TAGGER_VERSION });
         }
         let features = value(line()?, "features")?.to_owned();
@@ -375,6 +423,17 @@ impl TaggerModel {
             return Err(TaggerError::Features { found: features, expected: FEATURE_SET });
         }
         let decode: Decode = value(line()?, "decode")?.parse().map_err(corrupt)?;
+        let second_pass: Option<usize> = if version == "1" {
+            None
+        } else {
+            let l = line()?;
+            let v = value(l, "passes")?;
+            match v.split_once(' ') {
+                None if v == "1" => None,
+                Some(("2", e)) => Some(e.parse().map_err(|_| corrupt(format!("bad passes `{v}`")))?),
+                _ => return Err(corrupt(format!("bad passes `{v}` (1, or 2 and the second pass's epochs)"))),
+            }
+        };
         let bits: u32 = number(line()?, "bits")?;
         if !BITS.contains(&bits) {
             return Err(corrupt(format!("bad table size `bits {bits}`")));
@@ -445,7 +504,8 @@ impl TaggerModel {
             .checked_mul(width)
             .filter(|f| f.checked_mul(4).is_some())
             .ok_or_else(|| corrupt(format!("a table of 2^{bits} rows of {width} weights")))?;
-        let expected = header_len as u64 + 4 * floats as u64 + 8;
+        let second_floats = if second_pass.is_some() { (1usize << bits) * n_tags } else { 0 };
+        let expected = header_len as u64 + 4 * (floats + second_floats) as u64 + 8;
         if (bytes.len() as u64) < expected {
             return Err(TaggerError::Truncated);
         }
@@ -455,14 +515,17 @@ impl TaggerModel {
                 bytes.len()
             )));
         }
-        let body = header_len + 4 * floats;
+        let body = header_len + 4 * (floats + second_floats);
         let stored = u64::from_le_bytes(bytes[body..body + 8].try_into().expect("8 bytes"));
         if crate::parser::model::checksum(&bytes[..body]) != stored {
             return Err(corrupt("checksum mismatch".into()));
         }
-        let w =
-            rest[..4 * floats].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
-        let weights = Weights::from_vec(bits, width, w).expect("sized");
+        let floats_of =
+            |b: &[u8]| b.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
+        let weights = Weights::from_vec(bits, width, floats_of(&rest[..4 * floats])).expect("sized");
+        let second = (second_pass.is_some())
+            .then(|| Weights::from_vec(bits, n_tags, floats_of(&rest[4 * floats..4 * (floats + second_floats)])))
+            .map(|w| w.expect("sized"));
         let options = TaggerOptions {
             epochs,
             seed,
@@ -471,9 +534,14 @@ impl TaggerModel {
             feats: feats.is_some(),
             dictionary_min_count,
             dictionary_min_share,
+            second_pass,
         };
-        TaggerModel::new(tags, feats, dictionary, lexicon, options, weights)
-            .ok_or_else(|| corrupt("inconsistent header".into()))
+        let model = TaggerModel::new(tags, feats, dictionary, lexicon, options, weights)
+            .ok_or_else(|| corrupt("inconsistent header".into()))?;
+        match second {
+            None => Ok(model),
+            Some(s) => model.with_second(s).ok_or_else(|| corrupt("inconsistent header".into())),
+        }
     }
 
     /// Reads a tagger file, a regular file only; its size is checked
@@ -520,6 +588,26 @@ pub(crate) fn score_tags(
 ) {
     emission_features(words, i, features);
     features.extend_from_slice(&context_features(words, i, t1, t2));
+    scores.iter_mut().for_each(|s| *s = 0.0);
+    table.add_scores(features, 0, scores);
+}
+
+/// Scores the tags of position `i` in the second pass (after `t1`, `t2`,
+/// the second pass's tags of the two previous words; `first`: the first
+/// pass's tags of the sentence) with `table` into `scores`, with
+/// `features` as scratch. O(features × tags).
+pub(crate) fn score_second(
+    table: &impl Rows,
+    words: &[WordHashes],
+    i: usize,
+    (t1, t2): (u32, u32),
+    first: &[u32],
+    features: &mut Vec<u64>,
+    scores: &mut [f32],
+) {
+    emission_features(words, i, features);
+    features.extend_from_slice(&context_features(words, i, t1, t2));
+    features.extend_from_slice(&right_context(words, i, first, t1, end_tag(scores.len())));
     scores.iter_mut().for_each(|s| *s = 0.0);
     table.add_scores(features, 0, scores);
 }
@@ -582,6 +670,8 @@ pub(crate) struct Decoder {
     pub chart: Chart,
     /// Whether `sequence` holds the dense context of the table (Viterbi).
     pub dense_ready: bool,
+    /// The first pass's tags (with a second pass).
+    pub first: Vec<u32>,
 }
 
 impl Decoder {
@@ -652,6 +742,36 @@ impl Decoder {
             }
         }
     }
+
+    /// The second pass: re-tags `words` left to right, greedily, with
+    /// `table` (the second pass's), reading the first pass's tags in
+    /// `out`, which receives the new ones. O(n × features × tags).
+    pub fn second_pass(
+        &mut self,
+        table: &impl Rows,
+        tags: usize,
+        words: &[WordHashes],
+        fixed: &[Option<u32>],
+        out: &mut Vec<u32>,
+    ) {
+        std::mem::swap(&mut self.first, out);
+        out.clear();
+        let start = start_tag(tags);
+        self.scores.clear();
+        self.scores.resize(tags, 0.0);
+        for i in 0..words.len() {
+            let t = match fixed[i] {
+                Some(t) => t,
+                None => {
+                    let t1 = if i >= 1 { out[i - 1] } else { start };
+                    let t2 = if i >= 2 { out[i - 2] } else { start };
+                    score_second(table, words, i, (t1, t2), &self.first, &mut self.features, &mut self.scores);
+                    best(&self.scores)
+                }
+            };
+            out.push(t);
+        }
+    }
 }
 
 /// Applies a [`TaggerModel`]: one per thread, reused for every sentence
@@ -712,6 +832,9 @@ impl<'m> Tagger<'m> {
         }
         let table = model.compact();
         self.decoder.decode(table, model.tags.len(), self.decode, &self.words, &self.fixed, &mut self.tags);
+        if let Some(second) = model.second_compact() {
+            self.decoder.second_pass(second, model.tags.len(), &self.words, &self.fixed, &mut self.tags);
+        }
         if let Some(set) = &model.feats {
             let a = set.attributes.len();
             self.feats.clear();

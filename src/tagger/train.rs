@@ -7,8 +7,8 @@
 
 use super::features::{emission_features, start_tag, Scratch, WordHashes, EMISSION_FEATURES};
 use super::model::{
-    best, choose_feats, dense_context, score_tags, Attribute, Decode, Decoder, FeatsSet, Tagger, TaggerModel,
-    TaggerOptions,
+    best, choose_feats, dense_context, score_second, score_tags, Attribute, Decode, Decoder, FeatsSet, Tagger,
+    TaggerModel, TaggerOptions,
 };
 use super::TaggerError;
 use crate::conllu::{RawSentence, Reader};
@@ -144,6 +144,8 @@ pub fn accuracy(model: &TaggerModel, decode: Decode, data: &[TaggedSentence]) ->
 /// What [`train`] reports after each epoch.
 #[derive(Clone, Debug)]
 pub struct EpochReport {
+    /// 1, or 2 for the second pass.
+    pub pass: usize,
     pub epoch: usize,
     /// Training words whose tag the current weights got wrong (before the update).
     pub errors: u64,
@@ -441,7 +443,7 @@ pub fn train(
             (key.upos * b.words.max(1), key.feats * b.words.max(1))
                 > (b.upos * key.words.max(1), b.feats * key.words.max(1))
         });
-        report(&EpochReport { epoch, errors, words, dev: dev_accuracy, best: better });
+        report(&EpochReport { pass: 1, epoch, errors, words, dev: dev_accuracy, best: better });
         if better {
             best_model = Some((key, epoch, model));
         }
@@ -451,7 +453,118 @@ pub fn train(
     // taggers of `jackknife` train.
     model.options.epochs = epoch;
     let dictionary = model.dictionary.len();
+    if options.second_pass.is_some() {
+        let (model, key) = train_second(options, data, file, &prepared, model, dev, report)?;
+        return Ok(Trained { model, epoch, dev: dev.map(|_| key), dictionary });
+    }
     Ok(Trained { model, epoch, dev: dev.map(|_| key), dictionary })
+}
+
+/// The folds of the first pass's jackknifed tags, when training a second pass.
+pub const SECOND_PASS_FOLDS: usize = 5;
+
+/// Trains the second pass of `first` (the first pass kept, its epochs set)
+/// on the training data with the first pass's tags jackknifed
+/// ([`SECOND_PASS_FOLDS`] contiguous folds, each tagged by a first pass
+/// trained like `first` on the others: tags as wrong as at tagging time),
+/// greedily, for `options.second_pass` epochs, keeping the epoch of the best
+/// dev UPOS accuracy of both passes together. O(folds × training).
+fn train_second(
+    options: &TaggerOptions,
+    data: &[TaggedSentence],
+    file: &str,
+    prepared: &[Prepared],
+    first: TaggerModel,
+    dev: Option<&[TaggedSentence]>,
+    report: &mut dyn FnMut(&EpochReport),
+) -> Result<(TaggerModel, Accuracy), TaggerError> {
+    let k = first.tags.len();
+    let epochs = options.second_pass.unwrap_or(options.epochs);
+    if epochs == 0 {
+        return Err(TaggerError::Options("a second pass of 0 epochs: nothing trained".into()));
+    }
+    let fold_options =
+        TaggerOptions { second_pass: None, feats: false, epochs: first.options.epochs, ..options.clone() };
+    let index = |u: &str| first.tags.binary_search_by(|t| t.as_str().cmp(u)).expect("a training tag") as u32;
+    let tag_with = |model: &TaggerModel, part: &[TaggedSentence]| -> Vec<Vec<u32>> {
+        part.par_iter()
+            .map_init(
+                || Tagger::new(model, options.decode),
+                |tagger, s| {
+                    tagger.tag(s.forms.iter().map(|f| f.as_bytes()));
+                    tagger.tags.iter().map(|&t| index(&model.tags[t as usize])).collect()
+                },
+            )
+            .collect()
+    };
+    let mut tagged: Vec<Vec<u32>> = Vec::with_capacity(data.len());
+    let k_folds = SECOND_PASS_FOLDS.min(data.len());
+    if k_folds < 2 {
+        // One sentence: nothing to hold out; the first pass tags it.
+        tagged = tag_with(&first, data);
+    } else {
+        for range in folds(data.len(), k_folds) {
+            let rest: Vec<TaggedSentence> = data[..range.start].iter().chain(&data[range.end..]).cloned().collect();
+            let fold = train(&fold_options, &rest, file, None, &mut |_| {})?;
+            tagged.extend(tag_with(&fold.model, &data[range]));
+        }
+    }
+    let mut weights = Averaged::zeros(options.bits, k);
+    let mut rng = ChaCha8Rng::seed_from_u64(options.seed.wrapping_add(0x5ec0_d0a55));
+    let mut order: Vec<usize> = (0..prepared.len()).collect();
+    let mut decoder = Decoder::default();
+    decoder.scores.resize(k, 0.0);
+    let mut predicted = Vec::new();
+    let mut best_model: Option<(Accuracy, usize, TaggerModel)> = None;
+    let start = start_tag(k);
+    for epoch in 1..=epochs {
+        order.shuffle(&mut rng);
+        let (mut errors, mut words) = (0u64, 0u64);
+        for &s in &order {
+            let (p, first_tags) = (&prepared[s], &tagged[s]);
+            predicted.clear();
+            words += p.words.len() as u64;
+            for i in 0..p.words.len() {
+                weights.tick();
+                if let Some(t) = p.fixed[i] {
+                    predicted.push(t);
+                    continue;
+                }
+                let t1 = if i >= 1 { predicted[i - 1] } else { start };
+                let t2 = if i >= 2 { predicted[i - 2] } else { start };
+                score_second(
+                    weights.current(),
+                    &p.words,
+                    i,
+                    (t1, t2),
+                    first_tags,
+                    &mut decoder.features,
+                    &mut decoder.scores,
+                );
+                let guess = best(&decoder.scores);
+                if guess != p.gold[i] {
+                    errors += 1;
+                    weights.update(&decoder.features, p.gold[i] as usize, 1.0);
+                    weights.update(&decoder.features, guess as usize, -1.0);
+                }
+                predicted.push(guess);
+            }
+        }
+        let model = first.clone().with_second(weights.averaged()).expect("sized");
+        let dev_accuracy = dev.map(|d| accuracy(&model, options.decode, d));
+        let key = dev_accuracy.unwrap_or(Accuracy { words: 1, upos: epoch as u64, feats: 0 });
+        let better = best_model.as_ref().is_none_or(|(b, _, _)| {
+            (key.upos * b.words.max(1), key.feats * b.words.max(1))
+                > (b.upos * key.words.max(1), b.feats * key.words.max(1))
+        });
+        report(&EpochReport { pass: 2, epoch, errors, words, dev: dev_accuracy, best: better });
+        if better {
+            best_model = Some((key, epoch, model));
+        }
+    }
+    let (key, epoch, mut model) = best_model.expect("one epoch or more");
+    model.options.second_pass = Some(epoch);
+    Ok((model, key))
 }
 
 /// The K folds of `n` items for jackknifing: K contiguous ranges, as even

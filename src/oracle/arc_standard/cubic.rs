@@ -69,7 +69,7 @@ use crate::engine::Parser;
 use crate::grammar::{text, Grammar, Terminal};
 use crate::oracle::{Configuration, OracleError, Step, StepScores, Strategy, System};
 use crate::semiring::MaxPlus;
-use crate::tree::DepTree;
+use crate::tree::ArcTarget;
 use std::sync::OnceLock;
 
 /// What a position of the engine's input stands for; the grammar must have a
@@ -159,7 +159,9 @@ struct Runner<'g> {
     /// there was none), its mask in frame positions, and its gold heads.
     last_nodes: Vec<usize>,
     last_mask: Option<Mask>,
-    last_heads: Vec<usize>,
+    /// The fingerprint of the target of the last call, and a buffer for this one's.
+    last_target: Vec<usize>,
+    target: Vec<usize>,
 }
 
 /// A frame position without a word.
@@ -175,7 +177,8 @@ impl<'g> Runner<'g> {
             suffix: get(Role::Suffix)?,
             last_nodes: Vec::new(),
             last_mask: None,
-            last_heads: Vec::new(),
+            last_target: Vec::new(),
+            target: Vec::new(),
         })
     }
 
@@ -184,21 +187,21 @@ impl<'g> Runner<'g> {
     /// over the remaining input survives from one call to the next along a
     /// computation. The weights are a function of the gold tree, the two
     /// words and the mask, so the promise to the engine is the first string
-    /// position from which on the words, the mask and the gold tree are those
+    /// position from which on the words, the mask and the target (its fingerprint) are those
     /// of the last call. O(n) besides the engine.
-    fn run(
+    fn run<G: ArcTarget + ?Sized>(
         &mut self,
         nodes: &[usize],
         terminals: &[Terminal],
         mask: Option<Mask>,
-        gold: &DepTree,
+        gold: &G,
     ) -> Result<Option<i64>, OracleError> {
-        let frame = gold.len() + 1;
+        let frame = gold.words() + 1;
         let lo = frame - nodes.len();
         let framed_mask = mask.map(|m| Mask { head: m.head + lo, side: m.side });
-        let unchanged_from = if self.last_heads.as_slice() != gold.heads() || self.last_nodes.len() != frame {
-            self.last_heads.clear();
-            self.last_heads.extend_from_slice(gold.heads());
+        gold.fingerprint(&mut self.target);
+        let unchanged_from = if self.last_target != self.target || self.last_nodes.len() != frame {
+            std::mem::swap(&mut self.last_target, &mut self.target);
             self.last_nodes.clear();
             self.last_nodes.resize(frame, VACANT);
             nodes.len()
@@ -305,10 +308,10 @@ impl<'g> CubicOracle<'g> {
     /// Scores every applicable step of `config` (Sec. 4): for each, one
     /// engine run on the configuration after the step. O((k + m)³) time; no
     /// allocation once the buffers have grown to the sentence length.
-    pub fn scores(
+    pub fn scores<G: ArcTarget + ?Sized>(
         &mut self,
         config: &Configuration,
-        gold: &DepTree,
+        gold: &G,
         strategy: Strategy,
     ) -> Result<StepScores, OracleError> {
         config.check_gold(gold)?;
@@ -326,10 +329,10 @@ impl<'g> CubicOracle<'g> {
 
     /// The score of one applicable step; `None` if no computation respecting
     /// the strategy completes after it.
-    fn step_score(
+    fn step_score<G: ArcTarget + ?Sized>(
         &mut self,
         config: &Configuration,
-        gold: &DepTree,
+        gold: &G,
         strategy: Strategy,
         step: Step,
     ) -> Result<Option<u32>, OracleError> {
@@ -365,6 +368,7 @@ impl<'g> CubicOracle<'g> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tree::DepTree;
 
     #[test]
     fn the_worked_example_of_the_exhaustive_reference() {

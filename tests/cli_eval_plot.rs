@@ -1,0 +1,97 @@
+//! `tabula eval GOLD PRED… --plot OUT.svg`: UAS by dependency length and by
+//! distance to the root, one line per predicted file, in two panels; the
+//! text output of several files one after another; the refusals (an
+//! unwritable plot, a name that is not SVG, standard input read twice).
+
+mod common;
+
+use common::{fails_in, scratch_in, stderr_of, tabula_in, toy_treebank};
+use std::fs;
+
+/// `text` with the HEAD of word `word` of every sentence set to `head`.
+fn with_head(text: &str, word: &str, head: &str) -> String {
+    text.lines()
+        .map(|l| {
+            let mut c: Vec<&str> = l.split('\t').collect();
+            if c.len() == 10 && c[0] == word {
+                c[6] = head;
+            }
+            c.join("\t") + "\n"
+        })
+        .collect()
+}
+
+/// The polylines drawn in `colour`.
+fn lines(svg: &str, colour: &str) -> usize {
+    svg.lines().filter(|l| l.starts_with("<polyline") && l.contains(&format!("stroke=\"{colour}\""))).count()
+}
+
+#[test]
+fn the_plot_has_one_line_per_file_in_each_panel() {
+    let dir = scratch_in("cli_eval_plot", "lines");
+    let gold = toy_treebank(30, 5);
+    fs::write(dir.join("gold.conllu"), &gold).unwrap();
+    fs::write(dir.join("first.conllu"), with_head(&gold, "1", "3")).unwrap();
+    fs::write(dir.join("second.conllu"), with_head(&gold, "2", "1")).unwrap();
+    fs::write(dir.join("third.conllu"), &gold).unwrap();
+    let o =
+        tabula_in(&dir, &["eval", "gold.conllu", "first.conllu", "second.conllu", "third.conllu", "--plot", "uas.svg"]);
+    assert!(o.status.success(), "{}", stderr_of(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    for name in ["first", "second", "third"] {
+        assert!(text.contains(&format!("== {name}.conllu\n")), "{text}");
+    }
+    assert!(text.contains("all words:          UAS 100.00"), "the gold itself: {text}");
+    let svg = fs::read_to_string(dir.join("uas.svg")).unwrap();
+    assert!(svg.starts_with("<svg"), "{}", &svg[..100.min(svg.len())]);
+    for title in ["UAS by dependency length", "UAS by distance to the root"] {
+        assert_eq!(svg.matches(title).count(), 1, "{title}");
+    }
+    // One legend entry per file in each panel, and one line per file in
+    // each panel in its colour (plus its legend sample): 4 polylines.
+    for (name, colour) in [("first.conllu", "#0072B2"), ("second.conllu", "#D55E00"), ("third.conllu", "#009E73")] {
+        assert_eq!(svg.matches(name).count(), 2, "{name}");
+        assert_eq!(lines(&svg, colour), 4, "{name}");
+    }
+    assert_eq!(lines(&svg, "#CC79A7"), 0, "no fourth series");
+    // One file: the same, with one line.
+    let o = tabula_in(&dir, &["eval", "gold.conllu", "first.conllu", "--plot", "one.svg", "--json"]);
+    assert!(o.status.success(), "{}", stderr_of(&o));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(json.get("breakdown").is_none(), "--plot alone adds no breakdown to the JSON");
+    let svg = fs::read_to_string(dir.join("one.svg")).unwrap();
+    assert_eq!((lines(&svg, "#0072B2"), lines(&svg, "#D55E00")), (4, 0));
+    // Several files in JSON: a list, each with its file.
+    let o = tabula_in(&dir, &["eval", "gold.conllu", "first.conllu", "third.conllu", "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let list = json.as_array().unwrap();
+    assert_eq!(list.len(), 2);
+    assert_eq!(list[1]["file"], "third.conllu");
+}
+
+#[test]
+fn bad_plots_are_refused_before_any_work() {
+    let dir = scratch_in("cli_eval_plot", "refused");
+    let gold = toy_treebank(5, 6);
+    fs::write(dir.join("gold.conllu"), &gold).unwrap();
+    fails_in(
+        &dir,
+        &["eval", "gold.conllu", "gold.conllu", "--plot", "uas.png"],
+        "--plot uas.png: the plot is SVG; name the file OUT.svg",
+    );
+    let o = tabula_in(&dir, &["eval", "gold.conllu", "gold.conllu", "--plot", "no/such/dir/uas.svg"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr_of(&o).contains("no/such/dir/uas.svg"), "{}", stderr_of(&o));
+    assert!(o.stdout.is_empty(), "nothing scored before the output is known to be writable");
+    fails_in(
+        &dir,
+        &["eval", "-", "gold.conllu", "gold.conllu"],
+        "GOLD cannot be standard input with 2 PRED files: it is read once per file",
+    );
+    fails_in(&dir, &["eval", "-", "-"], "only one of GOLD and the PRED files can be standard input");
+    fails_in(
+        &dir,
+        &["eval", "gold.conllu", "-", "--nonprojective"],
+        "--nonprojective reads the files twice: give files, not standard input",
+    );
+}
