@@ -273,15 +273,7 @@ impl<'g, S: Semiring> Parser<'g, S> {
             }
         }
         for (i, &t) in input.iter().enumerate() {
-            let (l, r) = g.lexical(t);
-            for b in 0..g.num_left_states() {
-                let v = if b == l.index() { S::one() } else { S::zero() };
-                c.set_left(b, i, i, v);
-            }
-            for b in 0..g.num_right_states() {
-                let v = if b == r.index() { S::one() } else { S::zero() };
-                c.set_right(b, i, i, v);
-            }
+            set_lexical(g, c, i, t);
         }
         let (progress, total, mut done) = (progress::current(), progress::total(size), 0u64);
         for width in 1..size {
@@ -407,15 +399,7 @@ impl<'g, S: Semiring> Parser<'g, S> {
         f.lo = lo;
         f.terminals[lo..].copy_from_slice(input);
         for i in (lo..dirty).rev() {
-            let (l, r) = g.lexical(input[i - lo]);
-            for b in 0..g.num_left_states() {
-                let v = if b == l.index() { S::one() } else { S::zero() };
-                c.set_left(b, i, i, v);
-            }
-            for b in 0..g.num_right_states() {
-                let v = if b == r.index() { S::one() } else { S::zero() };
-                c.set_right(b, i, i, v);
-            }
+            set_lexical(g, c, i, input[i - lo]);
             f.spans += (frame - i) as u64;
             for j in i + 1..frame {
                 fill_span(plan, c, i, j);
@@ -456,6 +440,20 @@ impl<'g, S: Semiring> Parser<'g, S> {
             total.plus_assign(&c.left(l.index(), 0, 0).times(c.right(r.index(), 0, n)));
         }
         total
+    }
+}
+
+/// The one-word items of position `i`, terminal `t`: 𝟙 for the lexical
+/// rule's left and right states, 𝟘 for the others. O(states).
+fn set_lexical<S: Semiring>(g: &Grammar, c: &mut Chart<S>, i: usize, t: Terminal) {
+    let (l, r) = g.lexical(t);
+    for b in 0..g.num_left_states() {
+        let v = if b == l.index() { S::one() } else { S::zero() };
+        c.set_left(b, i, i, v);
+    }
+    for b in 0..g.num_right_states() {
+        let v = if b == r.index() { S::one() } else { S::zero() };
+        c.set_right(b, i, i, v);
     }
 }
 

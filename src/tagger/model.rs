@@ -694,18 +694,11 @@ impl Decoder {
             Decode::Greedy => {
                 self.scores.clear();
                 self.scores.resize(tags, 0.0);
-                for i in 0..words.len() {
-                    let t = match fixed[i] {
-                        Some(t) => t,
-                        None => {
-                            let t1 = if i >= 1 { out[i - 1] } else { start };
-                            let t2 = if i >= 2 { out[i - 2] } else { start };
-                            score_tags(table, words, i, (t1, t2), &mut self.features, &mut self.scores);
-                            best(&self.scores)
-                        }
-                    };
-                    out.push(t);
-                }
+                let (features, scores) = (&mut self.features, &mut self.scores);
+                left_to_right(fixed, start, out, |i, previous| {
+                    score_tags(table, words, i, previous, features, scores);
+                    best(scores)
+                });
             }
             Decode::Viterbi => {
                 debug_assert!(self.dense_ready);
@@ -755,22 +748,37 @@ impl Decoder {
         out: &mut Vec<u32>,
     ) {
         std::mem::swap(&mut self.first, out);
-        out.clear();
         let start = start_tag(tags);
         self.scores.clear();
         self.scores.resize(tags, 0.0);
-        for i in 0..words.len() {
-            let t = match fixed[i] {
-                Some(t) => t,
-                None => {
-                    let t1 = if i >= 1 { out[i - 1] } else { start };
-                    let t2 = if i >= 2 { out[i - 2] } else { start };
-                    score_second(table, words, i, (t1, t2), &self.first, &mut self.features, &mut self.scores);
-                    best(&self.scores)
-                }
-            };
-            out.push(t);
-        }
+        let (first, features, scores) = (&self.first, &mut self.features, &mut self.scores);
+        left_to_right(fixed, start, out, |i, previous| {
+            score_second(table, words, i, previous, first, features, scores);
+            best(scores)
+        });
+    }
+}
+
+/// Tags left to right into `out` (cleared first): each word gets its
+/// `fixed` tag, or `pick(i, (t₋₁, t₋₂))` given the two tags before it (the
+/// `start` tag before the first word). O(n) calls of `pick`.
+fn left_to_right(
+    fixed: &[Option<u32>],
+    start: u32,
+    out: &mut Vec<u32>,
+    mut pick: impl FnMut(usize, (u32, u32)) -> u32,
+) {
+    out.clear();
+    for (i, &f) in fixed.iter().enumerate() {
+        let t = match f {
+            Some(t) => t,
+            None => {
+                let t1 = if i >= 1 { out[i - 1] } else { start };
+                let t2 = if i >= 2 { out[i - 2] } else { start };
+                pick(i, (t1, t2))
+            }
+        };
+        out.push(t);
     }
 }
 
