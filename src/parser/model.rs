@@ -431,8 +431,8 @@ impl Model {
         let f32_of = |c: &[u8]| f32::from_le_bytes(c.try_into().expect("4 bytes"));
         let u16_of = |c: &[u8]| u16::from_le_bytes(c.try_into().expect("2 bytes"));
         if nonzero.is_some() {
-            let tables = read_sparse(tables, &mut model.steps.w, 4, f32_of)?;
-            read_sparse(tables, model.arcs.values_mut(), 2, u16_of)?;
+            let tables = read_sparse(tables, &mut model.steps.w, 4, f32_of, |w| w.to_bits() != 0)?;
+            read_sparse(tables, model.arcs.values_mut(), 2, u16_of, |&w| w != 0)?;
         } else {
             let (step_bytes, arc_bytes) = tables.split_at(4 * steps);
             for (w, c) in model.steps.w.iter_mut().zip(step_bytes.chunks_exact(4)) {
@@ -560,12 +560,14 @@ fn write_sparse<T: Copy>(
 /// Reads what [`write_sparse`] wrote of a table the size of `values`
 /// (zeros), values of `size` bytes (`value`), and returns the bytes after
 /// it. An error if the bitmap has bits past the table's end or is not
-/// followed by as many values as it has bits set. O(len).
+/// followed by as many values as it has bits set, or if a stored value is
+/// not `stored` (a zero: the writer never stores one). O(len).
 fn read_sparse<'a, T>(
     bytes: &'a [u8],
     values: &mut [T],
     size: usize,
     value: impl Fn(&[u8]) -> T,
+    stored: impl Fn(&T) -> bool,
 ) -> Result<&'a [u8], ParserError> {
     let corrupt = |r: &str| ParserError::ModelCorrupt(r.to_owned());
     let map_len = values.len().div_ceil(8);
@@ -575,15 +577,19 @@ fn read_sparse<'a, T>(
         return Err(corrupt("a table's bitmap marks weights past its end"));
     }
     let count = map.iter().map(|b| b.count_ones() as usize).sum::<usize>();
-    let (stored, rest) = rest
+    let (values_bytes, rest) = rest
         .split_at_checked(count * size)
         .ok_or_else(|| corrupt("a table has fewer weights than its bitmap marks"))?;
-    let mut stored = stored.chunks_exact(size);
+    let mut next = values_bytes.chunks_exact(size);
     for (k, &byte) in map.iter().enumerate() {
         let mut b = byte;
         while b != 0 {
             let i = b.trailing_zeros() as usize;
-            values[8 * k + i] = value(stored.next().expect("counted"));
+            let v = value(next.next().expect("counted"));
+            if !stored(&v) {
+                return Err(corrupt("a table stores a zero weight (only non-zero weights are stored)"));
+            }
+            values[8 * k + i] = v;
             b &= b - 1;
         }
     }
@@ -939,9 +945,12 @@ mod tests {
         // A bitmap with one bit more (and one fewer elsewhere) is caught by the checksum;
         // read_sparse itself refuses bits past the end and missing values.
         let mut values = [0u16; 10];
-        assert!(read_sparse(&[0xff, 0b100], &mut values, 2, |_| 1).is_err());
-        assert!(read_sparse(&[0b1, 0b1, 7, 0], &mut values, 2, |_| 1).is_err());
-        let rest = read_sparse(&[0b1000_0001, 0b10, 1, 0, 2, 0, 3, 0, 9], &mut values, 2, |c| c[0].into()).unwrap();
+        let stored = |&w: &u16| w != 0;
+        assert!(read_sparse(&[0xff, 0b100], &mut values, 2, |_| 1, stored).is_err());
+        assert!(read_sparse(&[0b1, 0b1, 7, 0], &mut values, 2, |_| 1, stored).is_err());
+        assert!(read_sparse(&[0b1, 0, 0, 0], &mut values, 2, |c| c[0].into(), stored).is_err(), "a stored zero");
+        let rest =
+            read_sparse(&[0b1000_0001, 0b10, 1, 0, 2, 0, 3, 0, 9], &mut values, 2, |c| c[0].into(), stored).unwrap();
         assert_eq!((values, rest), ([1, 0, 0, 0, 0, 0, 0, 2, 0, 3], &[9u8][..]));
     }
 }
