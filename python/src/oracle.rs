@@ -427,7 +427,7 @@ impl PyOracle {
         gold: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let gold = convert::tree(gold, "gold")?;
-        configuration.inner.check_gold(&gold).map_err(value_error)?;
+        configuration.inner.check_gold(gold.as_ref()).map_err(value_error)?;
         let s = self.answer(py, &configuration.inner, &gold)?;
         scores_dict(py, self.system, &s)
     }
@@ -440,7 +440,7 @@ impl PyOracle {
         gold: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
         let gold = convert::tree(gold, "gold")?;
-        configuration.inner.check_gold(&gold).map_err(value_error)?;
+        configuration.inner.check_gold(gold.as_ref()).map_err(value_error)?;
         let s = self.answer(py, &configuration.inner, &gold)?;
         optimal_list(py, &s)
     }
