@@ -102,9 +102,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 }
                 continue;
             }
-            let place = format!("{file}:{}", sentence.first_line());
-            let r = progress::for_sentence(bar.as_ref(), gold.len(), &place, || counter.count(gold))
-                .map_err(|e| format!("{place}: {e}"))?;
+            let place = || format!("{file}:{}", sentence.first_line());
+            let r = progress::for_sentence(bar.as_ref(), gold.len(), place, || counter.count(gold))
+                .map_err(|e| format!("{}: {e}", place()))?;
             index += 1;
             let n = gold.len();
             writeln!(

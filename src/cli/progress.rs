@@ -54,11 +54,18 @@ impl Bars {
     }
 }
 
-/// Runs `work` on a sentence of `words` words (from `place`, e.g. `file:line`),
-/// with a bar of its own under `bars` while the engine fills its chart if the
-/// sentence is long ([`LONG_SENTENCE`]); just `work` otherwise.
-pub(crate) fn for_sentence<R>(bars: Option<&Bars>, words: usize, place: &str, work: impl FnOnce() -> R) -> R {
+/// Runs `work` on a sentence of `words` words (from `place()`, e.g.
+/// `file:line`, made only for a bar), with a bar of its own under `bars`
+/// while the engine fills its chart if the sentence is long
+/// ([`LONG_SENTENCE`]); just `work` otherwise.
+pub(crate) fn for_sentence<R>(
+    bars: Option<&Bars>,
+    words: usize,
+    place: impl FnOnce() -> String,
+    work: impl FnOnce() -> R,
+) -> R {
     let Some(bars) = bars.filter(|_| words >= LONG_SENTENCE) else { return work() };
+    let place = place();
     let Ok(style) = ProgressStyle::with_template(&format!(
         "{{bar:40}} {{percent}} % of {place} ({words} words) {{elapsed}} eta {{eta}}"
     )) else {

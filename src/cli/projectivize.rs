@@ -343,8 +343,8 @@ impl Worker<'_> {
         if gold.len() as u64 > run.max_words {
             return Ok((sentence, Done::TooLong, None));
         }
-        let place = format!("{file}:{}", sentence.first_line());
-        let result = progress::for_sentence(run.bars, gold.len(), &place, || match self {
+        let place = || format!("{file}:{}", sentence.first_line());
+        let result = progress::for_sentence(run.bars, gold.len(), place, || match self {
             Worker::Optimal(p) => p.projectivize_with_engine(gold).map(|p| p.tree),
             Worker::Sample(s, seed) => {
                 let mut rng = ChaCha8Rng::seed_from_u64(*seed);

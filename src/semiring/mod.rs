@@ -193,3 +193,30 @@ pub trait Sampling: Semiring {
     /// The fraction of `total` that `self` holds, in [0, 1].
     fn share(&self, total: &Self) -> f64;
 }
+
+/// The semifield laws on every pair and triple of `samples`, up to `close`:
+/// units, annihilation, commutativity of ⊕ and ⊗, division undoing ⊗,
+/// distributivity and associativity. For the law tests of each semiring.
+#[cfg(test)]
+pub(crate) fn check_semifield_laws<S: Semifield + Copy + std::fmt::Display>(
+    samples: &[S],
+    close: impl Fn(S, S) -> bool,
+) {
+    for &a in samples {
+        assert!(close(a.times(&S::one()), a));
+        assert!(close(a.plus(&S::zero()), a));
+        assert!(a.times(&S::zero()).is_zero());
+        for &b in samples {
+            assert!(close(a.plus(&b), b.plus(&a)), "{a} {b}");
+            assert!(close(a.times(&b), b.times(&a)));
+            if !b.is_zero() {
+                assert!(close(a.divide(&b).times(&b), a), "{a} / {b}");
+            }
+            for &c in samples {
+                assert!(close(a.times(&b.plus(&c)), a.times(&b).plus(&a.times(&c))), "{a} {b} {c}");
+                assert!(close(a.times(&b).times(&c), a.times(&b.times(&c))));
+                assert!(close(a.plus(&b).plus(&c), a.plus(&b.plus(&c))), "{a} {b} {c}");
+            }
+        }
+    }
+}
