@@ -16,7 +16,7 @@ use tabula::oracle::direction::{Direction, Directions};
 use tabula::oracle::exhaustive::{best_score, Exhaustive};
 use tabula::oracle::{Algorithm, Configuration, Oracle, OracleError, Root, Step, Strategy, System};
 use tabula::parser::beam::{BeamParser, Constraints};
-use tabula::parser::features::{laid_out, ArcState, Extractor, Tokens};
+use tabula::parser::features::{laid_out, ArcState, Extractor, FeatureColumns, Tokens};
 use tabula::parser::global::{correct_steps, Observed, Search, Update};
 use tabula::parser::model::{arc_steps, classes, LabelledScores};
 use tabula::parser::perceptron::Weights;
@@ -41,7 +41,7 @@ fn random_model((system, root): (System, Root), labels: usize, rng: &mut ChaCha8
     let steps = Weights::from_vec(sb, sw, draw((1 << sb) * sw)).unwrap();
     let arcs = Weights::from_vec(lb, lw, draw((1 << lb) * lw)).unwrap();
     let names = (0..labels).map(|l| format!("l{l}")).collect();
-    let mut model = Model::new(system, names, steps, arcs, false).unwrap();
+    let mut model = Model::new(system, names, steps, arcs, FeatureColumns::NONE).unwrap();
     model.root = root;
     model
 }

@@ -261,13 +261,18 @@ fn xz_and_gzip_treebanks_are_read_wherever_conllu_is_whatever_their_name() {
 
 /// `data/sample.conllu` with column `col` (0-based) set to `_` on every word line.
 fn blank_column(col: usize) -> String {
+    set_column(col, "_")
+}
+
+/// `data/sample.conllu` with column `col` (0-based) set to `value` on every word line.
+fn set_column(col: usize, value: &str) -> String {
     std::fs::read_to_string(SAMPLE)
         .unwrap()
         .lines()
         .map(|l| {
             let mut f: Vec<&str> = l.split('\t').collect();
             if f.len() == 10 {
-                f[col] = "_";
+                f[col] = value;
             }
             f.join("\t") + "\n"
         })
@@ -279,7 +284,14 @@ fn parsing_without_upos_is_an_error_and_without_feats_a_warning() {
     let dir = scratch("upos");
     let model = dir.join("m.model");
     let m = model.to_str().unwrap();
-    let o = run(&["train", SAMPLE, "-o", m, "--epochs", "1", "--feats"], "");
+    // The sample has no FEATS: training with --feats is an error there.
+    fails_with(
+        &["train", SAMPLE, "-o", m, "--epochs", "1", "--feats"],
+        &format!("{SAMPLE}: every FEATS is `_`, but the features were asked to read FEATS: leave that option out"),
+    );
+    let with_feats = dir.join("feats.conllu");
+    std::fs::write(&with_feats, set_column(5, "Case=Nom")).unwrap();
+    let o = run(&["train", with_feats.to_str().unwrap(), "-o", m, "--epochs", "1", "--feats"], "");
     assert!(o.status.success(), "{}", stderr(&o));
     let no_upos = dir.join("no-upos.conllu");
     std::fs::write(&no_upos, blank_column(3)).unwrap();
@@ -302,6 +314,14 @@ fn parsing_without_upos_is_an_error_and_without_feats_a_warning() {
             "warning: {f}: every FEATS is `_`, but {m} was trained with --feats: if the treebank has morphological \
              features, add them first (accuracy suffers without them)\n"
         )
+    );
+    // Training on a column that is `_` everywhere: an error naming it.
+    let no_lemma = dir.join("no-lemma.conllu");
+    std::fs::write(&no_lemma, blank_column(2)).unwrap();
+    let l = no_lemma.to_str().unwrap();
+    fails_with(
+        &["train", l, "-o", dir.join("l.model").to_str().unwrap(), "--epochs", "1", "--lemma"],
+        &format!("{l}: every LEMMA is `_`, but the features were asked to read LEMMA: leave that option out"),
     );
     // One word without UPOS: parsed, with a warning.
     let one = std::fs::read_to_string(SAMPLE).unwrap().replacen("\tPROPN\t", "\t_\t", 1);

@@ -13,7 +13,7 @@ use std::process::{Command, Output};
 use tabula::oracle::session::OracleSession;
 use tabula::oracle::{Algorithm, Configuration, Oracle, Step, Strategy, System};
 use tabula::parser::eval::evaluate;
-use tabula::parser::features::{FEATURE_SET, FEATURE_SET_FEATS};
+use tabula::parser::features::{FeatureColumns, FEATURE_SET, FEATURE_SET_FEATS};
 use tabula::parser::model::{arc_class, classes, step_class, LabelledScores, Model, MODEL_SPINE_DEPTH, MODEL_VERSION};
 use tabula::parser::perceptron::{Rows, Weights};
 use tabula::parser::train::{
@@ -807,7 +807,7 @@ fn a_second_pass_continues_from_a_model() {
         Trainer::from_model(other, gold.clone(), "syn", model.clone()),
         Err(ParserError::InitMismatch(_))
     ));
-    let with_feats = TrainOptions { feats: true, ..second.clone() };
+    let with_feats = TrainOptions { columns: FeatureColumns { feats: true, ..FeatureColumns::NONE }, ..second.clone() };
     assert!(matches!(
         Trainer::from_model(with_feats, gold.clone(), "syn", model.clone()),
         Err(ParserError::InitMismatch(_))
@@ -816,39 +816,75 @@ fn a_second_pass_continues_from_a_model() {
     assert!(matches!(Trainer::from_model(second, unknown, "g", model), Err(ParserError::InitMismatch(_))));
 }
 
-/// `--feats`: the FEATS column adds features; the model file says so (its
-/// feature set), reads back with the flag, and parses with the same features.
+/// `--feats`, `--lemma`, `--xpos`: each column adds features; the model
+/// file says so (its feature set), reads back with the columns, and parses
+/// with the same features; a column that is `_` everywhere is refused.
 #[test]
-fn models_with_feats_name_their_feature_set_and_round_trip() {
+fn models_with_more_columns_name_their_feature_set_and_round_trip() {
     let text = synthetic(40, 21);
-    // Give every word a FEATS value that depends on its UPOS.
-    let text: String = text
-        .lines()
-        .map(|l| {
-            let mut f: Vec<&str> = l.split('\t').collect();
-            let feats = if f.len() == 10 { format!("Tag={}", f[3]) } else { String::new() };
-            if f.len() == 10 {
-                f[5] = &feats;
+    // Give every word a FEATS, LEMMA and XPOS value that depends on its UPOS
+    // and FORM.
+    let with_columns = |blank: Option<usize>| -> String {
+        text.lines()
+            .map(|l| {
+                let mut f: Vec<String> = l.split('\t').map(str::to_owned).collect();
+                if f.len() == 10 {
+                    f[2] = format!("{}-l", f[1].to_lowercase());
+                    f[4] = format!("X{}", f[3]);
+                    f[5] = format!("Tag={}", f[3]);
+                    if let Some(b) = blank {
+                        f[b] = "_".to_owned();
+                    }
+                }
+                f.join("\t") + "\n"
+            })
+            .collect()
+    };
+    let gold = read_gold(with_columns(None).as_bytes(), "syn").unwrap();
+    let mut plain_tables = None;
+    for bits in 0..8 {
+        let columns = FeatureColumns { feats: bits & 1 != 0, lemma: bits & 2 != 0, xpos: bits & 4 != 0 };
+        let options = small(TrainOptions { columns, ..TrainOptions::default() });
+        let mut t = Trainer::new(options.clone(), gold.clone(), "syn").unwrap();
+        for _ in 0..3 {
+            t.epoch(&mut |_| {}).unwrap();
+        }
+        let model = t.model();
+        assert_eq!(model.columns, columns);
+        let bytes = model.to_bytes();
+        let name = columns.feature_set();
+        assert!(String::from_utf8_lossy(&bytes[..120]).contains(&format!("features {name}\n")), "{name}");
+        assert_eq!(FeatureColumns::from_feature_set(&name), Some(columns));
+        let back = Model::from_bytes(&bytes).unwrap();
+        assert_eq!(back, model);
+        assert_eq!(attachment(&back, &gold), attachment(&model, &gold));
+        // The extra templates change what is learnt.
+        match &plain_tables {
+            None => plain_tables = Some(model.steps().clone()),
+            Some(plain) => assert_ne!(model.steps(), plain, "{name}"),
+        }
+        // A column asked for but blank on every word is an error naming it.
+        for (b, column) in [(5, "FEATS"), (2, "LEMMA"), (4, "XPOS")] {
+            let blank = read_gold(with_columns(Some(b)).as_bytes(), "blank").unwrap();
+            let refused = column == "FEATS" && columns.feats
+                || column == "LEMMA" && columns.lemma
+                || column == "XPOS" && columns.xpos;
+            match Trainer::new(options.clone(), blank, "blank") {
+                Err(ParserError::BlankColumn { file, column: c }) => {
+                    assert!(refused && file == "blank" && c != "", "{name}: {c}")
+                }
+                Err(e) => panic!("{name}: {e}"),
+                Ok(_) => assert!(!refused, "{name}: a blank {column} was accepted"),
             }
-            f.join("\t") + "\n"
-        })
-        .collect();
-    let gold = read_gold(text.as_bytes(), "syn").unwrap();
-    let options = small(TrainOptions { feats: true, ..TrainOptions::default() });
-    let mut t = Trainer::new(options, gold.clone(), "syn").unwrap();
-    for _ in 0..3 {
-        t.epoch(&mut |_| {}).unwrap();
+        }
     }
-    let model = t.model();
-    assert!(model.feats);
-    let bytes = model.to_bytes();
-    assert!(String::from_utf8_lossy(&bytes[..120]).contains(&format!("features {FEATURE_SET_FEATS}\n")));
-    let back = Model::from_bytes(&bytes).unwrap();
-    assert_eq!(back, model);
-    assert_eq!(attachment(&back, &gold), attachment(&model, &gold));
-    let mut plain = model.clone();
-    plain.feats = false;
-    assert_ne!(attachment(&plain, &gold).heads, 0, "the same tables without the FEATS features still parse");
+    assert_eq!(
+        FeatureColumns::from_feature_set(FEATURE_SET_FEATS),
+        Some(FeatureColumns { feats: true, ..FeatureColumns::NONE })
+    );
+    for wrong in ["zn2011-v3+xpos+feats", "zn2011-v3+feats+feats", "zn2011-v3+upos", "zn2011-v2", "zn2011-v3+"] {
+        assert_eq!(FeatureColumns::from_feature_set(wrong), None, "{wrong}");
+    }
 }
 
 /// Model files never replace a device or a symbolic link (issue 10's rule

@@ -14,6 +14,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tabula::conllu::RawSentence;
+use tabula::parser::features::FeatureColumns;
 use tabula::parser::global::Update;
 use tabula::parser::run::{self, BlockParser, EpochReport, Observer, OptionStyle, ParsedBlock, TrainSettings};
 use tabula::parser::train::{read_gold, GoldSentence, OracleKind, Projectivize, Trainer};
@@ -187,6 +188,7 @@ impl PyParser {
     #[staticmethod]
     #[pyo3(signature = (train, dev = None, *, system = "arc-hybrid", oracle = "dynamic", algorithm = None,
         strategy = None, max_gamma = None, projectivize = None, skip_nonprojective = false, feats = false,
+        lemma = false, xpos = false,
         epochs = 10, beam = 1, update = None, restart = false, beam_labels = None, explore_from = None,
         explore_p = None, seed = 1, step_bits = 20, label_bits = 18, root = None, init = None,
         threads = None, verbose = false))]
@@ -203,6 +205,8 @@ impl PyParser {
         projectivize: Option<&str>,
         skip_nonprojective: bool,
         feats: bool,
+        lemma: bool,
+        xpos: bool,
         epochs: usize,
         beam: u32,
         update: Option<&str>,
@@ -235,7 +239,7 @@ impl PyParser {
                 })
                 .transpose()?,
             skip_nonprojective,
-            feats,
+            columns: FeatureColumns { feats, lemma, xpos },
             epochs,
             beam,
             update: update
@@ -310,12 +314,14 @@ impl PyParser {
     /// Parses sentences as `tabula parse` does: new Sentences whose HEAD and
     /// DEPREL columns are the parser's, every other byte as read (so
     /// `write_conllu` writes what `tabula parse` writes). The input needs
-    /// FORM and UPOS (and FEATS for a model trained with `feats`); its
+    /// FORM and UPOS (and FEATS, LEMMA, XPOS for a model trained with
+    /// `feats`, `lemma`, `xpos`); its
     /// HEAD and DEPREL may be `_`. `beam`: the beam width (default: the
     /// model's training width). `threads`: worker threads (the output does
     /// not depend on them). The GIL is released while parsing. A sentence
     /// without any UPOS is a `ValueError`; some words without UPOS, or no
-    /// FEATS for a `feats` model, a `UserWarning`.
+    /// FEATS (LEMMA, XPOS) at all for a model that reads them, a
+    /// `UserWarning`.
     ///
     /// >>> parser = Parser.train("data/sample.conllu", epochs=2, step_bits=12, label_bits=10)
     /// >>> parsed = parser.parse(read_conllu("data/sample.conllu"), threads=2)
@@ -352,23 +358,31 @@ impl PyParser {
                 blocks.iter().map(|b| one(&mut p, b)).collect()
             }
         });
-        let (mut words, mut no_upos, mut no_feats) = (0, 0, 0);
+        let (mut words, mut no_upos, mut blank) = (0, 0, [0; 3]);
         let mut out = Vec::with_capacity(parsed.len());
         for p in parsed {
             let (block, sentence) = p?;
             words += block.words;
             no_upos += block.no_upos;
-            no_feats += block.no_feats;
+            for (sum, b) in blank.iter_mut().zip(block.blank) {
+                *sum += b;
+            }
             out.push(sentence);
         }
         if no_upos > 0 {
             let m = format!("{no_upos} of {words} words have no UPOS (`_`); the model reads UPOS");
             PyErr::warn(py, py.get_type::<PyUserWarning>().as_any(), &std::ffi::CString::new(m)?, 1)?;
         }
-        if self.model.feats && words > 0 && no_feats == words {
-            let m = "every FEATS is `_`, but the model was trained with feats=True: if the treebank has \
-                     morphological features, add them first (accuracy suffers without them)";
-            PyErr::warn(py, py.get_type::<PyUserWarning>().as_any(), &std::ffi::CString::new(m)?, 1)?;
+        for ((read, column), blank) in self.model.columns.named().into_iter().zip(blank) {
+            if read && words > 0 && blank == words {
+                let m = format!(
+                    "every {column} is `_`, but the model was trained with {}=True: if the treebank has {}, \
+                     add them first (accuracy suffers without them)",
+                    column.to_ascii_lowercase(),
+                    FeatureColumns::content(column)
+                );
+                PyErr::warn(py, py.get_type::<PyUserWarning>().as_any(), &std::ffi::CString::new(m)?, 1)?;
+            }
         }
         Ok(out)
     }
@@ -414,7 +428,17 @@ impl PyParser {
     /// Whether the model reads the FEATS column.
     #[getter]
     fn feats(&self) -> bool {
-        self.model.feats
+        self.model.columns.feats
+    }
+    /// Whether the model reads the LEMMA column.
+    #[getter]
+    fn lemma(&self) -> bool {
+        self.model.columns.lemma
+    }
+    /// Whether the model reads the XPOS column.
+    #[getter]
+    fn xpos(&self) -> bool {
+        self.model.columns.xpos
     }
     /// The epoch whose model was kept (best dev LAS, else the last), for a
     /// parser trained in this process; `None` for a loaded one.
@@ -433,11 +457,13 @@ impl PyParser {
     }
     fn __repr__(&self) -> String {
         format!(
-            "Parser(system={:?}, labels={}, beam={}, feats={})",
+            "Parser(system={:?}, labels={}, beam={}, feats={}, lemma={}, xpos={})",
             self.model.system.name(),
             self.model.labels.len(),
             self.model.beam,
-            if self.model.feats { "True" } else { "False" }
+            py_bool(self.model.columns.feats),
+            py_bool(self.model.columns.lemma),
+            py_bool(self.model.columns.xpos)
         )
     }
 }
@@ -525,4 +551,13 @@ pub fn set_max_memory(size: &Bound<'_, PyAny>) -> PyResult<()> {
 #[pyfunction]
 pub fn max_memory() -> u64 {
     tabula::memory::max_memory()
+}
+
+/// `True` or `False`, as Python writes them.
+fn py_bool(b: bool) -> &'static str {
+    if b {
+        "True"
+    } else {
+        "False"
+    }
 }

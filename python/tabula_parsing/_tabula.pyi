@@ -417,6 +417,8 @@ class Parser:
         projectivize: Optional[str] = None,
         skip_nonprojective: bool = False,
         feats: bool = False,
+        lemma: bool = False,
+        xpos: bool = False,
         epochs: int = 10,
         beam: int = 1,
         update: Optional[str] = None,
@@ -457,6 +459,10 @@ class Parser:
     def beam_labels(self) -> Optional[int]: ...
     @property
     def feats(self) -> bool: ...
+    @property
+    def lemma(self) -> bool: ...
+    @property
+    def xpos(self) -> bool: ...
     @property
     def epoch(self) -> Optional[int]: ...
     @property

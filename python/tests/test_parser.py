@@ -76,6 +76,7 @@ SETTINGS = [
         ["--beam", "3", "--update", "max-violation", "--restart", "--beam-labels", "2", "--epochs", "2"],
         dict(beam=3, update="max-violation", restart=True, beam_labels=2, epochs=2),
     ),
+    (["--feats", "--lemma", "--xpos", "--epochs", "2"], dict(feats=True, lemma=True, xpos=True, epochs=2)),
     (["--skip-nonprojective", "--epochs", "2", "--seed", "11"], dict(skip_nonprojective=True, epochs=2, seed=11)),
     (["--system", "arc-eager", "--root", "last", "--epochs", "2"], dict(system="arc-eager", root="last", epochs=2)),
     (
@@ -192,8 +193,13 @@ def test_parse_releases_the_gil_and_threads_agree(tmp_path):
 
 
 def test_parse_warnings_and_errors_are_the_command_lines(cli, tmp_path):
-    parser = tp.Parser.train(SAMPLE, epochs=1, step_bits=12, label_bits=10, feats=True)
-    # The sample has no FEATS: a warning.
+    # The sample has no FEATS: training on it with feats=True is an error,
+    # parsing it with a model that reads FEATS a warning.
+    with pytest.raises(ValueError, match="every FEATS is `_`, but the features were asked to read FEATS"):
+        tp.Parser.train(SAMPLE, epochs=1, step_bits=12, label_bits=10, feats=True)
+    lines = [l.split("\t") for l in SAMPLE.read_text().splitlines()]
+    with_feats = "\n".join("\t".join(f[:5] + ["Case=Nom"] + f[6:]) if len(f) == 10 else "\t".join(f) for f in lines)
+    parser = tp.Parser.train(tp.parse_conllu(with_feats + "\n"), epochs=1, step_bits=12, label_bits=10, feats=True)
     with pytest.warns(UserWarning, match="every FEATS is `_`"):
         parser.parse(tp.read_conllu(SAMPLE))
     one = SAMPLE.read_text().replace("\tPROPN\t", "\t_\t", 1)

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 use tabula::conllu::{RawSentence, Reader};
+use tabula::parser::features::FeatureColumns;
 use tabula::parser::run::{BlockParser, ConstraintKind, ParsedBlock};
 use tabula::parser::{Model, ParserError};
 use tabula::tagger::Tagger;
@@ -89,12 +90,21 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let model = Model::load(&args.model)?;
     let tagger = args.tagger.as_deref().map(super::tagger::load).transpose()?;
     if let Some(t) = &tagger {
-        if model.feats && t.feats.is_none() {
+        if model.columns.feats && t.feats.is_none() {
             eprintln!(
                 "warning: {} was trained with --feats, {} predicts UPOS only: the input's FEATS are used as they are",
                 args.model.display(),
                 args.tagger.as_deref().unwrap_or(Path::new("")).display()
             );
+        }
+        for (read, column) in model.columns.named().into_iter().skip(1) {
+            if read {
+                eprintln!(
+                    "warning: {} was trained with --{}, which the tagger does not predict: the input's {column} is used as it is",
+                    args.model.display(),
+                    column.to_ascii_lowercase()
+                );
+            }
         }
     }
     let beam = args.beam.unwrap_or(model.beam) as usize;
@@ -112,7 +122,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut reader = Reader::new(input, file.as_str());
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads as usize).build()?;
     let start = Instant::now();
-    let (mut sentences, mut tokens, mut no_upos, mut no_feats) = (0u64, 0u64, 0u64, 0u64);
+    let (mut sentences, mut tokens, mut no_upos, mut blank) = (0u64, 0u64, 0u64, [0u64; 3]);
     let parse = |batch: &[RawSentence]| -> Vec<Result<ParsedBlock, CliError>> {
         batch
             .par_iter()
@@ -146,7 +156,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 sentences += 1;
                 tokens += parsed.words as u64;
                 no_upos += parsed.no_upos as u64;
-                no_feats += parsed.no_feats as u64;
+                for (sum, b) in blank.iter_mut().zip(parsed.blank) {
+                    *sum += b as u64;
+                }
             }
         }
         Ok(())
@@ -155,13 +167,17 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if no_upos > 0 {
         eprintln!("warning: {file}: {no_upos} of {tokens} words have no UPOS (`_`); the model reads UPOS");
     }
-    if model.feats && tokens > 0 && no_feats == tokens {
-        // Some treebanks have no features at all: a warning, not an error.
-        eprintln!(
-            "warning: {file}: every FEATS is `_`, but {} was trained with --feats: if the treebank has \
-             morphological features, add them first (accuracy suffers without them)",
-            args.model.display()
-        );
+    for ((read, column), blank) in model.columns.named().into_iter().zip(blank) {
+        // Some treebanks have no features (or lemmas) at all: a warning, not an error.
+        if read && tokens > 0 && blank == tokens {
+            eprintln!(
+                "warning: {file}: every {column} is `_`, but {} was trained with --{}: if the treebank has \
+                 {}, add them first (accuracy suffers without them)",
+                args.model.display(),
+                column.to_ascii_lowercase(),
+                FeatureColumns::content(column)
+            );
+        }
     }
     if args.stats {
         let s = start.elapsed().as_secs_f64();

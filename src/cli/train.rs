@@ -6,6 +6,7 @@ use super::CliError;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use tabula::parser::features::FeatureColumns;
 use tabula::parser::global::{Search, Update};
 use tabula::parser::run::{train, EpochReport, Observer, OptionStyle, TrainSettings};
 use tabula::parser::train::{encode_pseudo_projective, read_gold, OracleKind, Projectivize, TrainOptions, Trainer};
@@ -118,6 +119,12 @@ pub struct Args {
     /// (off by default: FORM and UPOS only).
     #[arg(long)]
     feats: bool,
+    /// Also use the LEMMA column as features.
+    #[arg(long)]
+    lemma: bool,
+    /// Also use the XPOS column (the treebank's own tags) as features.
+    #[arg(long)]
+    xpos: bool,
     #[arg(long, default_value_t = 10)]
     epochs: usize,
     /// Beam width: 1 trains the greedy parser with local updates; K > 1
@@ -192,7 +199,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             ProjectivizeArg::Lift => Projectivize::Lift,
         }),
         skip_nonprojective: args.skip_nonprojective,
-        feats: args.feats,
+        columns: FeatureColumns { feats: args.feats, lemma: args.lemma, xpos: args.xpos },
         epochs: args.epochs,
         beam: args.beam,
         update: args.update.map(|u| match u {

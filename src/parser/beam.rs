@@ -418,7 +418,7 @@ impl<'m> BeamParser<'m> {
             width: width.max(1),
             labels_per_step: model.beam_labels.map(|m| m as usize),
             laid: Tokens::default(),
-            extractor: Extractor { use_feats: model.feats, ..Extractor::default() },
+            extractor: Extractor { columns: model.columns, ..Extractor::default() },
             scores: LabelledScores::new(model.system, model.labels.len()),
             beams: Beams::new(model.system),
             selection: Selection::default(),

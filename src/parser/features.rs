@@ -15,13 +15,93 @@ use super::columns::Columns;
 use crate::oracle::{Configuration, Root};
 
 /// The name of this feature set, stored in model files: a model is only
-/// read back by the same templates.
+/// read back by the same templates. Models that read more columns
+/// ([`FeatureColumns`]) add `+feats`, `+lemma` and `+xpos` to it.
 pub const FEATURE_SET: &str = "zn2011-v3";
 
 /// The same templates and a few on the FEATS column (`tabula train --feats`).
 pub const FEATURE_SET_FEATS: &str = "zn2011-v3+feats";
 
+/// The CoNLL-U columns the features read beyond FORM and UPOS (`tabula
+/// train --feats --lemma --xpos`), each with a few templates of its own.
+/// A model file names them after [`FEATURE_SET`]: `zn2011-v3+feats+xpos`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FeatureColumns {
+    /// FEATS (morphological features), hashed whole.
+    pub feats: bool,
+    /// LEMMA.
+    pub lemma: bool,
+    /// XPOS (the treebank's own tags).
+    pub xpos: bool,
+}
+
+impl FeatureColumns {
+    /// FORM and UPOS only.
+    pub const NONE: FeatureColumns = FeatureColumns { feats: false, lemma: false, xpos: false };
+
+    /// The columns in the order of their names, each with its CoNLL-U name.
+    pub fn named(self) -> [(bool, &'static str); 3] {
+        [(self.feats, "FEATS"), (self.lemma, "LEMMA"), (self.xpos, "XPOS")]
+    }
+
+    /// What a column holds, for messages: "morphological features", ….
+    pub fn content(column: &str) -> &'static str {
+        match column {
+            "FEATS" => "morphological features",
+            "LEMMA" => "lemmas",
+            _ => "treebank-specific tags (XPOS)",
+        }
+    }
+
+    /// The feature set's name in a model file: [`FEATURE_SET`] and a
+    /// `+column` for each column read.
+    pub fn feature_set(self) -> String {
+        let mut name = FEATURE_SET.to_owned();
+        for (on, column) in self.named() {
+            if on {
+                name.push('+');
+                name.push_str(&column.to_ascii_lowercase());
+            }
+        }
+        name
+    }
+
+    /// The columns a feature set's name reads, or `None` for another
+    /// feature set (or the columns out of order).
+    pub fn from_feature_set(name: &str) -> Option<FeatureColumns> {
+        let mut rest = name.strip_prefix(FEATURE_SET)?;
+        let mut take = |column: &str| match rest.strip_prefix(column) {
+            Some(r) => {
+                rest = r;
+                true
+            }
+            None => false,
+        };
+        let columns = FeatureColumns { feats: take("+feats"), lemma: take("+lemma"), xpos: take("+xpos") };
+        rest.is_empty().then_some(columns)
+    }
+
+    /// The first of these columns that is `_` for every word of
+    /// `sentences` (none if there are no words): features that would
+    /// never fire. O(words).
+    pub fn blank_in<'a>(self, sentences: impl Iterator<Item = &'a Tokens> + Clone) -> Option<&'static str> {
+        let mut words = sentences.clone().filter(|t| !t.is_empty()).peekable();
+        words.peek()?;
+        self.named()
+            .into_iter()
+            .filter(|&(on, _)| on)
+            .map(|(_, column)| column)
+            .find(|column| sentences.clone().all(|t| t.blank(column)))
+    }
+}
+
 const NONE: u32 = u32::MAX;
+
+/// What the hashes of FEATS, LEMMA and XPOS values are mixed with, to keep
+/// them apart from FORMs.
+const FEATS_SALT: u64 = 0x27d4_eb2f;
+const LEMMA_SALT: u64 = 0x1234_5678;
+const XPOS_SALT: u64 = 0x8765_4321;
 
 /// A 64-bit mixer (the finalizer of MurmurHash3). O(1).
 #[inline]
@@ -53,10 +133,14 @@ pub struct Tokens {
     pub suffixes: Vec<u64>,
     /// The FEATS column (morphological features), hashed whole.
     pub feats: Vec<u64>,
+    /// The LEMMA column.
+    pub lemmas: Vec<u64>,
+    /// The XPOS column.
+    pub xpos: Vec<u64>,
 }
 
 impl Tokens {
-    /// From the FORM and UPOS columns of a block. O(bytes of the words).
+    /// From the FORM, UPOS, FEATS, LEMMA and XPOS columns of a block. O(bytes of the words).
     pub fn from_columns(text: &[u8], cols: &Columns) -> Tokens {
         let mut t = Tokens::default();
         t.fill(text, cols);
@@ -69,6 +153,10 @@ impl Tokens {
         self.tags.clear();
         self.suffixes.clear();
         self.feats.clear();
+        self.lemmas.clear();
+        self.xpos.clear();
+        self.lemmas.push(hash_bytes(b"<ROOT>"));
+        self.xpos.push(hash_bytes(b"<ROOT>"));
         self.feats.push(hash_bytes(b"<ROOT>"));
         self.words.push(hash_bytes(b"<ROOT>"));
         self.tags.push(hash_bytes(b"<ROOT>"));
@@ -78,8 +166,22 @@ impl Tokens {
             self.words.push(hash_bytes(form));
             self.tags.push(hash_bytes(&text[w.upos.clone()]));
             self.suffixes.push(hash_bytes(suffix(form, 3)) ^ 0x5bd1_e995);
-            self.feats.push(hash_bytes(&text[w.feats.clone()]) ^ 0x27d4_eb2f);
+            self.feats.push(hash_bytes(&text[w.feats.clone()]) ^ FEATS_SALT);
+            self.lemmas.push(hash_bytes(&text[w.lemma.clone()]) ^ LEMMA_SALT);
+            self.xpos.push(hash_bytes(&text[w.xpos.clone()]) ^ XPOS_SALT);
         }
+    }
+
+    /// Whether `column` (FEATS, LEMMA or XPOS) is `_` for every word.
+    /// O(n).
+    fn blank(&self, column: &str) -> bool {
+        let (values, salt) = match column {
+            "FEATS" => (&self.feats, FEATS_SALT),
+            "LEMMA" => (&self.lemmas, LEMMA_SALT),
+            _ => (&self.xpos, XPOS_SALT),
+        };
+        let blank = hash_bytes(b"_") ^ salt;
+        values.iter().skip(1).all(|&v| v == blank)
     }
 
     /// Number of words n.
@@ -112,6 +214,8 @@ pub fn laid_out<'a>(tokens: &'a Tokens, root: Root, buffer: &'a mut Tokens) -> &
     lay(&mut buffer.tags, &tokens.tags);
     lay(&mut buffer.suffixes, &tokens.suffixes);
     lay(&mut buffer.feats, &tokens.feats);
+    lay(&mut buffer.lemmas, &tokens.lemmas);
+    lay(&mut buffer.xpos, &tokens.xpos);
     buffer
 }
 
@@ -214,8 +318,8 @@ impl ArcState {
 pub struct Extractor {
     /// The features of the last configuration extracted.
     pub features: Vec<u64>,
-    /// Whether to add the FEATS templates ([`FEATURE_SET_FEATS`]).
-    pub use_feats: bool,
+    /// The columns beyond FORM and UPOS whose templates are added.
+    pub columns: FeatureColumns,
 }
 
 const W_NONE: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -434,7 +538,29 @@ impl Extractor {
         self.push(184, s0t, t(s0p), t(s0n));
         self.push(185, s1t, t(s1n), s0t);
         self.push(186, s0t, t(s0p), s1t);
-        if self.use_feats {
+        if self.columns.lemma {
+            let m = |p: u32| if p == NONE { W_NONE } else { tokens.lemmas[p as usize] };
+            self.push(190, m(s0), 0, 0);
+            self.push(191, m(s1), 0, 0);
+            self.push(192, m(b0), 0, 0);
+            self.push(193, m(b1), 0, 0);
+            self.push(194, m(s0), m(b0), 0);
+            self.push(195, m(s1), m(s0), 0);
+            self.push(196, m(s0), s0t, b0t);
+            self.push(197, m(b0), b0t, s0t);
+        }
+        if self.columns.xpos {
+            let x = |p: u32| if p == NONE { T_NONE } else { tokens.xpos[p as usize] };
+            self.push(200, x(s0), 0, 0);
+            self.push(201, x(s1), 0, 0);
+            self.push(202, x(b0), 0, 0);
+            self.push(203, x(b1), 0, 0);
+            self.push(204, x(s0), x(b0), 0);
+            self.push(205, x(s1), x(s0), 0);
+            self.push(206, x(s0), x(b0), x(b1));
+            self.push(207, x(s1), x(s0), x(b0));
+        }
+        if self.columns.feats {
             let f = |p: u32| if p == NONE { T_NONE } else { tokens.feats[p as usize] };
             self.push(170, f(s0), 0, 0);
             self.push(171, f(s1), 0, 0);

@@ -110,6 +110,9 @@ pub enum ParserError {
     /// A model to continue from does not fit the training options or data.
     #[error("cannot continue from the model: {0}")]
     InitMismatch(String),
+    /// A column the features were asked to read is `_` on every word.
+    #[error("{file}: every {column} is `_`, but the features were asked to read {column}: leave that option out")]
+    BlankColumn { file: String, column: &'static str },
     /// No training sentence left; `why` says where they went (may be empty).
     #[error("{file}: no training sentence{why}")]
     EmptyTreebank { file: String, why: String },

@@ -64,7 +64,7 @@
 //! feature set or (LR-spine) spine depth is refused by name; a short file is truncated; a bad
 //! checksum or trailing bytes are corruption. Never a panic.
 
-use super::features::{hash_bytes, laid_out, mix, ArcState, Extractor, Tokens, FEATURE_SET, FEATURE_SET_FEATS};
+use super::features::{hash_bytes, laid_out, mix, ArcState, Extractor, FeatureColumns, Tokens, FEATURE_SET};
 use super::perceptron::{check_tables, to_bf16, CompactWeights, Rows, Weights, LOADING_BYTES_PER_WEIGHT};
 use super::ParserError;
 use crate::oracle::{Configuration, Root, Step, System};
@@ -152,8 +152,8 @@ pub struct Model {
     pub labels: Vec<String>,
     steps: Weights,
     arcs: CompactWeights,
-    /// Whether the features include the FEATS column ([`FEATURE_SET_FEATS`]).
-    pub feats: bool,
+    /// The columns the features read beyond FORM and UPOS.
+    pub columns: FeatureColumns,
     /// The beam width the model was trained with (1: greedy); the width
     /// `tabula parse` uses by default.
     pub beam: u32,
@@ -169,14 +169,14 @@ pub struct Model {
 impl PartialEq for Model {
     /// Equal system, labels, tables and feature set.
     fn eq(&self, other: &Model) -> bool {
-        (self.system, self.root, &self.labels, &self.steps, &self.arcs, self.feats, self.beam, self.beam_labels)
+        (self.system, self.root, &self.labels, &self.steps, &self.arcs, self.columns, self.beam, self.beam_labels)
             == (
                 other.system,
                 other.root,
                 &other.labels,
                 &other.steps,
                 &other.arcs,
-                other.feats,
+                other.columns,
                 other.beam,
                 other.beam_labels,
             )
@@ -188,8 +188,14 @@ impl Model {
     /// A model from its tables: `steps` with a class per step ([`classes`]),
     /// `arcs` with a block of `labels.len()` classes per arc step
     /// ([`arc_steps`]), rounded to bfloat16. `None` if the widths do not fit.
-    pub fn new(system: System, labels: Vec<String>, steps: Weights, arcs: Weights, feats: bool) -> Option<Model> {
-        Model::with_compact(system, labels, steps, CompactWeights::new(&arcs), feats)
+    pub fn new(
+        system: System,
+        labels: Vec<String>,
+        steps: Weights,
+        arcs: Weights,
+        columns: FeatureColumns,
+    ) -> Option<Model> {
+        Model::with_compact(system, labels, steps, CompactWeights::new(&arcs), columns)
     }
 
     /// [`Model::new`] with the label table in bfloat16 already.
@@ -198,7 +204,7 @@ impl Model {
         labels: Vec<String>,
         steps: Weights,
         arcs: CompactWeights,
-        feats: bool,
+        columns: FeatureColumns,
     ) -> Option<Model> {
         let fits =
             steps.width() == classes(system).len() && arcs.width() == arc_steps(system).count() * labels.len().max(1);
@@ -208,7 +214,7 @@ impl Model {
             labels,
             steps,
             arcs,
-            feats,
+            columns,
             beam: 1,
             beam_labels: None,
             pseudo_projective: None,
@@ -219,7 +225,7 @@ impl Model {
     pub fn zeros(system: System, labels: Vec<String>, step_bits: u32, label_bits: u32) -> Model {
         let steps = Weights::zeros(step_bits, classes(system).len());
         let arcs = CompactWeights::zeros(label_bits, arc_steps(system).count() * labels.len().max(1));
-        Model::with_compact(system, labels, steps, arcs, false).expect("sized for the system")
+        Model::with_compact(system, labels, steps, arcs, FeatureColumns::NONE).expect("sized for the system")
     }
 
     /// The step table (one class per step, [`classes`]).
@@ -278,7 +284,7 @@ impl Model {
         let header = format!(
             "version {MODEL_VERSION}\nsystem {}\nfeatures {}\n{spine}step-bits {}\nlabel-bits {}\nweights {} {}\n{root}{beam}labels {}\n",
             self.system,
-            if self.feats { FEATURE_SET_FEATS } else { FEATURE_SET },
+            self.columns.feature_set(),
             self.steps.bits(),
             self.arcs.bits(),
             nonzero.0,
@@ -333,9 +339,9 @@ impl Model {
         let system: System =
             field("system")?.parse().map_err(|e: crate::oracle::OracleError| corrupt(&e.to_string()))?;
         let features = field("features")?;
-        if features != FEATURE_SET && features != FEATURE_SET_FEATS {
+        let Some(columns) = FeatureColumns::from_feature_set(&features) else {
             return Err(ParserError::ModelFeatures { found: features, expected: FEATURE_SET });
-        }
+        };
         if system.definition().has_spine_steps() {
             let depth = field("spine-depth")?;
             if depth != MODEL_SPINE_DEPTH.to_string() {
@@ -422,7 +428,7 @@ impl Model {
             return Err(corrupt("checksum mismatch"));
         }
         let mut model = Model::zeros(system, labels, step_bits, label_bits);
-        model.feats = features == FEATURE_SET_FEATS;
+        model.columns = columns;
         model.root = root;
         model.beam = beam;
         model.beam_labels = beam_labels;
@@ -755,7 +761,7 @@ impl<'m> Parser<'m> {
             model,
             laid: Tokens::default(),
             arcs: ArcState::default(),
-            extractor: Extractor { use_feats: model.feats, ..Extractor::default() },
+            extractor: Extractor { columns: model.columns, ..Extractor::default() },
             scores: LabelledScores::new(model.system, model.labels.len()),
             heads: Vec::new(),
             labels: Vec::new(),
@@ -874,7 +880,7 @@ mod tests {
         for (i, w) in arcs.w.iter_mut().enumerate().filter(|(i, _)| i % 5 == 1) {
             *w = 1.0 / (i as f32 + 0.5);
         }
-        Model::new(System::ArcHybrid, labels, steps, arcs, false).unwrap()
+        Model::new(System::ArcHybrid, labels, steps, arcs, FeatureColumns::NONE).unwrap()
     }
 
     /// The model as a file of version 2: every weight as f32.

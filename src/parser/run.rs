@@ -23,7 +23,7 @@
 use super::beam::{BeamParser, Constraints};
 use super::columns::{Columns, Word};
 use super::eval::Counts;
-use super::features::Tokens;
+use super::features::{FeatureColumns, Tokens};
 use super::global::{Search, Update};
 use super::train::{attachment, EpochStats, GoldSentence, OracleKind, Prepared, Projectivize, TrainOptions, Trainer};
 pub use super::OptionStyle;
@@ -63,7 +63,8 @@ pub struct TrainSettings {
     /// What to do with non-projective trees (default: optimal).
     pub projectivize: Option<Projectivize>,
     pub skip_nonprojective: bool,
-    pub feats: bool,
+    /// The columns the features read beyond FORM and UPOS.
+    pub columns: FeatureColumns,
     pub epochs: usize,
     /// 1: greedy, local updates; 2 or more: beam search, global updates.
     pub beam: u32,
@@ -101,7 +102,7 @@ impl Default for TrainSettings {
             max_gamma: None,
             projectivize: None,
             skip_nonprojective: false,
-            feats: false,
+            columns: FeatureColumns::NONE,
             epochs: 10,
             beam: 1,
             update: None,
@@ -287,7 +288,7 @@ impl TrainSettings {
             strategy,
             projectivize: self.projectivize.unwrap_or_default(),
             skip_nonprojective: self.skip_nonprojective,
-            feats: self.feats,
+            columns: self.columns,
             explore_from,
             explore_p,
             seed: self.seed,
@@ -448,8 +449,9 @@ pub struct ParsedBlock {
     pub words: usize,
     /// Words whose UPOS is `_`.
     pub no_upos: usize,
-    /// Words whose FEATS is `_`.
-    pub no_feats: usize,
+    /// Words whose FEATS, LEMMA and XPOS are `_` (in the order of
+    /// [`FeatureColumns::named`]).
+    pub blank: [usize; 3],
 }
 
 /// Parses CoNLL-U blocks with a model, as `tabula parse` does: one per
@@ -533,7 +535,8 @@ impl<'m> BlockParser<'m> {
         let missing = |range: fn(&Word) -> &std::ops::Range<usize>| {
             cols.words.iter().filter(|w| &raw.text[range(w).clone()] == b"_").count()
         };
-        let (no_upos, no_feats) = (missing(|w| &w.upos), missing(|w| &w.feats));
+        let no_upos = missing(|w| &w.upos);
+        let blank = [missing(|w| &w.feats), missing(|w| &w.lemma), missing(|w| &w.xpos)];
         if no_upos == cols.len() {
             return Err(ParserError::Conllu {
                 file: file.to_owned(),
@@ -582,6 +585,6 @@ impl<'m> BlockParser<'m> {
             None => cols.write_with(&raw.text, heads, &self.labels, &mut bytes),
         }
         .map_err(|e| ParserError::Io(e.to_string()))?;
-        Ok(ParsedBlock { bytes, words: cols.len(), no_upos, no_feats })
+        Ok(ParsedBlock { bytes, words: cols.len(), no_upos, blank })
     }
 }

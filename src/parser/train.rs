@@ -64,7 +64,7 @@
 
 use super::columns::Columns;
 use super::eval::{universal, Counts};
-use super::features::{laid_out, ArcState, Extractor, Tokens};
+use super::features::{laid_out, ArcState, Extractor, FeatureColumns, Tokens};
 use super::global::{Global, Search};
 use super::model::{arc_class, arc_steps, classes, step_class, AnyParser, LabelledScores, Model};
 use super::perceptron::{check_tables, Averaged, TRAINING_BYTES_PER_WEIGHT};
@@ -255,8 +255,8 @@ pub struct TrainOptions {
     pub seed: u64,
     pub step_bits: u32,
     pub label_bits: u32,
-    /// Also use the FEATS column ([`FEATURE_SET_FEATS`](super::features::FEATURE_SET_FEATS)).
-    pub feats: bool,
+    /// The columns the features read beyond FORM and UPOS.
+    pub columns: FeatureColumns,
     /// Attardi: the tabular oracle's limit on |γ|
     /// ([`TabularOracle::set_max_gamma`](crate::oracle::attardi::tabular::TabularOracle::set_max_gamma)).
     pub max_gamma: usize,
@@ -331,7 +331,7 @@ impl Default for TrainOptions {
             seed: 1,
             step_bits: 20,
             label_bits: 18,
-            feats: false,
+            columns: FeatureColumns::NONE,
             max_gamma: crate::oracle::attardi::tabular::DEFAULT_MAX_GAMMA,
             search: Search::Greedy,
             root: Root::First,
@@ -517,11 +517,11 @@ impl Trainer {
                 )));
             }
         }
-        if init.feats != options.feats {
+        if init.columns != options.columns {
             return Err(ParserError::InitMismatch(format!(
-                "the model {} the FEATS column, training {}",
-                if init.feats { "uses" } else { "does not use" },
-                if options.feats { "does" } else { "does not" }
+                "the model's features are `{}`, training's `{}` (--feats, --lemma, --xpos as the model was trained)",
+                init.columns.feature_set(),
+                options.columns.feature_set()
             )));
         }
         let mut t = Self::build(options, data, file, Some(init.labels.clone()))?;
@@ -540,6 +540,9 @@ impl Trainer {
         Oracle::check_support(options.system, options.strategy, options.algorithm)?;
         if !options.root.offered(options.system) {
             return Err(ParserError::RootNotOffered(options.system));
+        }
+        if let Some(column) = options.columns.blank_in(data.iter().map(|s| &s.tokens)) {
+            return Err(ParserError::BlankColumn { file: file.to_owned(), column });
         }
         let mut oracle = Oracle::new();
         oracle.attardi_mut().set_max_gamma(options.max_gamma);
@@ -691,7 +694,7 @@ impl Trainer {
             steps: Averaged::zeros(options.step_bits, widths.0),
             arcs: Averaged::zeros(options.label_bits, widths.1),
             state: ArcState::default(),
-            extractor: Extractor { use_feats: options.feats, ..Extractor::default() },
+            extractor: Extractor { columns: options.columns, ..Extractor::default() },
             scores: LabelledScores::new(options.system, labels.len()),
             missing: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(options.seed),
@@ -757,8 +760,9 @@ impl Trainer {
     /// The model with the averaged weights. O(tables).
     pub fn model(&self) -> Model {
         let (steps, arcs) = (self.learner.steps.averaged(), self.learner.arcs.averaged_compact());
-        let mut model = Model::with_compact(self.options.system, self.labels.clone(), steps, arcs, self.options.feats)
-            .expect("the trainer's tables are sized for its system and labels");
+        let mut model =
+            Model::with_compact(self.options.system, self.labels.clone(), steps, arcs, self.options.columns)
+                .expect("the trainer's tables are sized for its system and labels");
         model.root = self.options.root;
         model.beam = self.options.search.width() as u32;
         model.beam_labels = self.options.search.labels().map(|m| m as u32);
