@@ -4,8 +4,12 @@
 
 mod common;
 
-use common::{fails_in, scratch_in, stderr_of, tabula_in, toy_treebank};
+use common::{all_trees, fails_in, scratch_in, stderr_of, tabula_in, toy_treebank};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use std::fs;
+use tabula::ensemble::arborescence::{max_arborescence, max_single_root_tree};
+use tabula::tree::DepTree;
 
 /// `text` with the HEAD and DEPREL of word `word` of every sentence set to `head` and `deprel`.
 fn with_arc(text: &str, word: &str, head: &str, deprel: &str) -> String {
@@ -80,4 +84,38 @@ fn bad_inputs_are_refused() {
     assert_eq!(fs::read_to_string(dir.join("b.conllu")).unwrap(), gold);
     let o = tabula_in(&dir, &["ensemble", "a.conllu"]);
     assert_eq!(o.status.code(), Some(2), "one file is not an ensemble");
+}
+
+/// The score of the tree `heads` under arc scores `score[h * (n + 1) + d]`.
+fn total(n: usize, score: &[i64], heads: &[usize]) -> i64 {
+    heads.iter().enumerate().map(|(i, &h)| score[h * (n + 1) + i + 1]).sum()
+}
+
+/// The reparser's arborescence, on random scores (small ranges, so ties are
+/// frequent) for 1–6 words: a tree that scores as much as the best of all
+/// trees; with one root child, as much as the best such tree.
+#[test]
+fn chu_liu_edmonds_equals_the_brute_force() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    for n in 1..=6 {
+        let trees: Vec<Vec<usize>> = all_trees(n).iter().map(|t| t.heads().to_vec()).collect();
+        for _ in 0..if n <= 4 { 300 } else { 60 } {
+            let range = if rng.gen_bool(0.5) { 3 } else { 1000 };
+            let score: Vec<i64> = (0..(n + 1) * (n + 1)).map(|_| rng.gen_range(-range..=range)).collect();
+            let got = max_arborescence(n, &score);
+            assert!(DepTree::from_heads(&got).is_ok(), "{got:?}");
+            let want = trees.iter().map(|t| total(n, &score, t)).max().unwrap();
+            assert_eq!(total(n, &score, &got), want, "n {n}: {score:?}");
+            let single = max_single_root_tree(n, &score);
+            assert!(DepTree::from_heads(&single).is_ok());
+            assert_eq!(single.iter().filter(|&&h| h == 0).count(), 1, "{single:?}");
+            let want = trees
+                .iter()
+                .filter(|t| t.iter().filter(|&&h| h == 0).count() == 1)
+                .map(|t| total(n, &score, t))
+                .max()
+                .unwrap();
+            assert_eq!(total(n, &score, &single), want, "single root, n {n}: {score:?}");
+        }
+    }
 }
