@@ -5,7 +5,7 @@
 //! one's down); the tag dictionary (PanParser Sec. 3.5); the K folds of
 //! jackknifing.
 
-use super::features::{emission_features, start_tag, Scratch, WordHashes, EMISSION_FEATURES};
+use super::features::{emission_features, start_tag, Scratch, WordHashes, EMISSION_FEATURES, LEXICON_MIN_COUNT};
 use super::model::{
     best, choose_feats, dense_context, score_second, score_tags, Attribute, Decode, Decoder, FeatsSet, Tagger,
     TaggerModel, TaggerOptions,
@@ -242,8 +242,8 @@ fn inventory(
         })
         .collect();
     dictionary.sort();
-    // The lexicon: lowercased words seen twice or more, with their tags
-    // (words seen once stand for the unknown words of new text).
+    // The lexicon: lowercased words seen LEXICON_MIN_COUNT times or more,
+    // with their tags (the rarer words stand for the unknown words of new text).
     let mut lower = Vec::new();
     let mut lexicon: hashbrown::HashMap<Vec<u8>, (u32, u64)> = hashbrown::HashMap::new();
     for s in data {
@@ -256,7 +256,7 @@ fn inventory(
     }
     let mut lexicon: Vec<(String, u64)> = lexicon
         .into_iter()
-        .filter(|(_, (n, _))| *n >= 2)
+        .filter(|(_, (n, _))| *n >= LEXICON_MIN_COUNT)
         .map(|(f, (_, c))| (String::from_utf8_lossy(&f).into_owned(), c))
         .collect();
     lexicon.sort();
