@@ -97,9 +97,13 @@ fn the_file_round_trips_and_damage_is_refused() {
         assert!(matches!(TaggerModel::from_bytes(&flipped), Err(TaggerError::Corrupt(m)) if m.contains("checksum")));
         assert!(matches!(TaggerModel::from_bytes(b"TABULA-PARSER-MODEL\n"), Err(TaggerError::Foreign)));
         let text = String::from_utf8_lossy(&bytes).into_owned();
-        let v2 = text.replacen("version 2", "version 9", 1);
+        let v2 = text.replacen("version 3", "version 9", 1);
         assert!(matches!(TaggerModel::from_bytes(v2.as_bytes()), Err(TaggerError::Version { .. })));
-        let f2 = text.replacen("features tagger-v1", "features tagger-v0", 1);
+        // A file of the previous version (other features) is refused with a word to retrain.
+        let old = text.replacen("version 3", "version 2", 1);
+        let e = TaggerModel::from_bytes(old.as_bytes()).unwrap_err();
+        assert!(matches!(e, TaggerError::Version { .. }) && e.to_string().contains("retrain"), "{e}");
+        let f2 = text.replacen("features tagger-v2", "features tagger-v0", 1);
         assert!(matches!(TaggerModel::from_bytes(f2.as_bytes()), Err(TaggerError::Features { .. })));
         // The passes line must say 1, or 2 and the epochs.
         let p = text.replacen(if passes == 2 { "passes 2 3" } else { "passes 1" }, "passes 3", 1);

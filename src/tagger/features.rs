@@ -3,20 +3,23 @@
 //! chosen), and the tags chosen before it (context features).
 //!
 //! Each word is hashed once ([`WordHashes`]: its form, lowercased form,
-//! prefixes of 1–3 and suffixes of 1–5 characters, shape); a feature is a
+//! prefixes of 1–4 and suffixes of 1–5 characters, shape); a feature is a
 //! hash of its template number and values, mapped to a row of a hashed
 //! weight table as the parser's features are ([`crate::parser::perceptron`]).
 //!
 //! Emission templates at position i (w: lowercased word; shape: Latin
 //! letters, other letters, digits and other characters as `A`/`a`,
 //! `X`/`x`, `d`, `-`, runs collapsed):
-//! bias; form of w₀; w₀; w₋₁; w₋₂; w₊₁; w₊₂; prefixes 1–3 and suffixes 1–5
+//! bias; form of w₀; w₀; w₋₁; w₋₂; w₊₁; w₊₂; prefixes 1–4 and suffixes 1–5
 //! of w₀; shape of w₀; shape of w₀ at the sentence start; the 3-suffix of
 //! w₋₁ and w₊₁; shape of w₋₁ and w₊₁; w₋₁ w₀; w₀ w₊₁; the length of w₀ (up
 //! to 10); the ambiguity classes (the set of tags the training data has
 //! for the word, [`WordHashes::class`]) of w₀, w₊₁, w₊₂ and w₋₁; those of
 //! w₀ and w₊₁ together; that of w₀ with its 3-suffix; the shapes of w₋₁,
-//! w₀ and w₊₁ together; the 3-suffix of w₀ with w₊₁. Context templates
+//! w₀ and w₊₁ together; the 3-suffix of w₀ with w₊₁; and for a word not in
+//! the lexicon (Ratnaparkhi 1996's rare words), its suffixes of 1–4 and
+//! prefixes of 1–2 characters and its shape (with the sentence start), each
+//! with weights of its own. Context templates
 //! (t₋₁ and t₋₂: the tags of the two previous words; a sentence start has
 //! its own tag value): t₋₁; t₋₂ t₋₁; t₋₁ w₀; t₋₁ and the ambiguity class of
 //! w₀; t₋₁ w₊₁.
@@ -28,10 +31,16 @@ use crate::parser::features::{hash_bytes, mix};
 
 /// The name of this feature set, stored in tagger files: a tagger is only
 /// read back by the same templates.
-pub const FEATURE_SET: &str = "tagger-v1";
+pub const FEATURE_SET: &str = "tagger-v2";
 
-/// The most emission features of one position.
-pub const EMISSION_FEATURES: usize = 33;
+/// The most emission features of one position: 34, and 7 more for a
+/// word the lexicon does not have.
+pub const EMISSION_FEATURES: usize = 41;
+
+/// A word enters the lexicon (its ambiguity class, [`WordHashes::class`])
+/// if training has it this many times or more: the rarer words stand for
+/// the unknown words of new text.
+pub const LEXICON_MIN_COUNT: u32 = 3;
 
 /// Number of context features ([`context_features`]).
 pub const CONTEXT_FEATURES: usize = 2 + LEXICAL_CONTEXT;
@@ -44,7 +53,7 @@ pub const LEXICAL_CONTEXT: usize = 3;
 pub struct WordHashes {
     pub form: u64,
     pub lower: u64,
-    pub prefixes: [u64; 3],
+    pub prefixes: [u64; 4],
     pub suffixes: [u64; 5],
     pub shape: u64,
     /// The length in characters (at most 10).
@@ -64,7 +73,7 @@ fn feature(template: u64, value: u64) -> u64 {
 /// and after it (3, 4).
 fn padding(which: u8) -> WordHashes {
     let h = hash_bytes(&[b'<', b'P', b'A', b'D', which, b'>']);
-    WordHashes { form: h, lower: h, prefixes: [h; 3], suffixes: [h; 5], shape: h, length: 0, class: h }
+    WordHashes { form: h, lower: h, prefixes: [h; 4], suffixes: [h; 5], shape: h, length: 0, class: h }
 }
 
 /// Lowercases `form` into `buffer` (ASCII fast path; otherwise Unicode's
@@ -132,7 +141,7 @@ impl WordHashes {
         let lower = &scratch.lower;
         char_starts(lower, &mut scratch.starts);
         let chars = scratch.starts.len();
-        let mut prefixes = [0; 3];
+        let mut prefixes = [0; 4];
         for (k, p) in prefixes.iter_mut().enumerate() {
             let end = scratch.starts.get(k + 1).copied().unwrap_or(lower.len());
             *p = hash_bytes(&lower[..end]) ^ (k as u64 + 1);
@@ -170,7 +179,8 @@ impl WordHashes {
 }
 
 /// The emission features of position `i` of `words` into `out` (cleared
-/// first): [`EMISSION_FEATURES`] of them. O(1).
+/// first): [`EMISSION_FEATURES`] of them for a word not in the lexicon
+/// (`class` 0), 7 fewer for the others. O(1).
 pub fn emission_features(words: &[WordHashes], i: usize, out: &mut Vec<u64>) {
     let at = |j: isize| -> WordHashes {
         let k = i as isize + j;
@@ -195,6 +205,7 @@ pub fn emission_features(words: &[WordHashes], i: usize, out: &mut Vec<u64>) {
         feature(8, w0.prefixes[0]),
         feature(8, w0.prefixes[1]),
         feature(8, w0.prefixes[2]),
+        feature(53, w0.prefixes[3]),
         feature(9, w0.suffixes[0]),
         feature(9, w0.suffixes[1]),
         feature(9, w0.suffixes[2]),
@@ -219,7 +230,21 @@ pub fn emission_features(words: &[WordHashes], i: usize, out: &mut Vec<u64>) {
         feature(34, mix(mix(p1.shape) ^ w0.shape) ^ n1.shape),
         feature(35, mix(w0.suffixes[2]) ^ n1.lower),
     ]);
-    debug_assert_eq!(out.len(), EMISSION_FEATURES);
+    if w0.class == 0 {
+        // A word the lexicon does not have (seen fewer than
+        // [`LEXICON_MIN_COUNT`] times in training): weights of its own for
+        // its affixes and shape (Ratnaparkhi 1996's rare-word features).
+        out.extend_from_slice(&[
+            feature(50, w0.suffixes[0]),
+            feature(50, w0.suffixes[1]),
+            feature(50, w0.suffixes[2]),
+            feature(50, w0.suffixes[3]),
+            feature(51, w0.prefixes[0]),
+            feature(51, w0.prefixes[1]),
+            feature(52, w0.shape ^ u64::from(i == 0)),
+        ]);
+    }
+    debug_assert!(out.len() <= EMISSION_FEATURES);
 }
 
 /// The context features of position `i` of `words` when the two previous
@@ -345,12 +370,16 @@ mod tests {
     #[test]
     fn features_are_distinct_and_fixed_in_number() {
         let mut s = Scratch::default();
-        let words: Vec<WordHashes> =
+        let mut words: Vec<WordHashes> =
             ["The", "dog", "barks", "."].iter().map(|w| WordHashes::of(w.as_bytes(), &mut s)).collect();
+        // "dog" is in the lexicon; the other words are not, and get the
+        // rare-word features as well.
+        words[1].class = 0b101;
         let mut out = Vec::new();
         for i in 0..words.len() {
             emission_features(&words, i, &mut out);
-            assert_eq!(out.len(), EMISSION_FEATURES);
+            let expected = if i == 1 { EMISSION_FEATURES - 7 } else { EMISSION_FEATURES };
+            assert_eq!(out.len(), expected, "position {i}");
             let mut sorted = out.clone();
             sorted.sort_unstable();
             sorted.dedup();

@@ -51,10 +51,10 @@ pub enum TaggerError {
     #[error("not a tabula tagger (the first line is not TABULA-TAGGER-MODEL)")]
     Foreign,
     /// A tagger file of another version.
-    #[error("tagger file version {found}, but this build reads version {expected}")]
+    #[error("tagger file version {found}, but this build reads version {expected}: retrain the tagger (tabula train-tagger)")]
     Version { found: String, expected: u32 },
     /// A tagger file with another feature set.
-    #[error("the tagger uses feature set `{found}`, but this build has `{expected}`")]
+    #[error("the tagger uses feature set `{found}`, but this build has `{expected}`: retrain the tagger (tabula train-tagger)")]
     Features { found: String, expected: &'static str },
     /// A tagger file shorter than its header states.
     #[error("the tagger file is truncated")]

@@ -19,8 +19,8 @@
 //!
 //! ```text
 //! TABULA-TAGGER-MODEL
-//! version 2                     (version 1: the same without the `passes` line)
-//! features tagger-v1
+//! version 3                     (versions 1 and 2, with other features: refused)
+//! features tagger-v2
 //! decode greedy                 (or viterbi: how `tabula tag` decodes by default)
 //! passes 1                      (or `passes 2 E`: a second pass, trained for E epochs)
 //! bits 19                       (the table has 2^bits rows)
@@ -59,7 +59,7 @@ use std::sync::OnceLock;
 
 const MAGIC: &str = "TABULA-TAGGER-MODEL\n";
 /// The tagger file version written by this build.
-pub const TAGGER_VERSION: u32 = 2;
+pub const TAGGER_VERSION: u32 = 3;
 
 /// How a tag sequence is chosen.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -218,7 +218,7 @@ pub struct TaggerModel {
     pub feats: Option<FeatsSet>,
     /// The tag dictionary: FORM and tag, sorted by FORM.
     pub dictionary: Vec<(String, u32)>,
-    /// The lexicon: each lowercased FORM seen twice or more in training and
+    /// The lexicon: each lowercased FORM seen 3 times or more in training and
     /// the set of its tags (bit t: tag t, modulo 64), sorted by FORM; the
     /// "ambiguity class" features read it ([`super::features`]).
     pub lexicon: Vec<(String, u64)>,
@@ -414,8 +414,8 @@ impl TaggerModel {
             v.parse().map_err(|_| TaggerError::Corrupt(format!("bad {name} `{v}`")))
         }
         let version = value(line()?, "version")?.to_owned();
-        // Version 1 files (one pass, no `passes` line) are read as well.
-        if version != TAGGER_VERSION.to_string() && version != "1" {
+        // Older files have other features: refused, with a word to retrain.
+        if version != TAGGER_VERSION.to_string() {
             return Err(TaggerError::Version { found: version, expected: TAGGER_VERSION });
         }
         let features = value(line()?, "features")?.to_owned();
@@ -423,9 +423,7 @@ impl TaggerModel {
             return Err(TaggerError::Features { found: features, expected: FEATURE_SET });
         }
         let decode: Decode = value(line()?, "decode")?.parse().map_err(corrupt)?;
-        let second_pass: Option<usize> = if version == "1" {
-            None
-        } else {
+        let second_pass: Option<usize> = {
             let l = line()?;
             let v = value(l, "passes")?;
             match v.split_once(' ') {
@@ -629,7 +627,7 @@ pub(crate) fn choose_feats(
     out: &mut [u32],
 ) {
     features.clear();
-    features.extend_from_slice(&emission[..super::features::EMISSION_FEATURES]);
+    features.extend_from_slice(emission);
     features.extend_from_slice(&own_tag_features(word, t));
     let first = offsets.first().copied().unwrap_or(0);
     scores.clear();

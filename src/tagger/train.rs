@@ -5,7 +5,7 @@
 //! one's down); the tag dictionary (PanParser Sec. 3.5); the K folds of
 //! jackknifing.
 
-use super::features::{emission_features, start_tag, Scratch, WordHashes, EMISSION_FEATURES};
+use super::features::{emission_features, start_tag, Scratch, WordHashes, EMISSION_FEATURES, LEXICON_MIN_COUNT};
 use super::model::{
     best, choose_feats, dense_context, score_second, score_tags, Attribute, Decode, Decoder, FeatsSet, Tagger,
     TaggerModel, TaggerOptions,
@@ -242,8 +242,8 @@ fn inventory(
         })
         .collect();
     dictionary.sort();
-    // The lexicon: lowercased words seen twice or more, with their tags
-    // (words seen once stand for the unknown words of new text).
+    // The lexicon: lowercased words seen LEXICON_MIN_COUNT times or more,
+    // with their tags (the rarer words stand for the unknown words of new text).
     let mut lower = Vec::new();
     let mut lexicon: hashbrown::HashMap<Vec<u8>, (u32, u64)> = hashbrown::HashMap::new();
     for s in data {
@@ -256,11 +256,101 @@ fn inventory(
     }
     let mut lexicon: Vec<(String, u64)> = lexicon
         .into_iter()
-        .filter(|(_, (n, _))| *n >= 2)
+        .filter(|(_, (n, _))| *n >= LEXICON_MIN_COUNT)
         .map(|(f, (_, c))| (String::from_utf8_lossy(&f).into_owned(), c))
         .collect();
     lexicon.sort();
     Ok((tags, feats, dictionary, lexicon))
+}
+
+/// The settings of one pass's epochs ([`epochs`]).
+struct Epochs<'d> {
+    /// 1, or 2 for the second pass (in the reports).
+    pass: usize,
+    epochs: usize,
+    /// The seed of the sentence order.
+    seed: u64,
+    /// How the dev set is tagged.
+    decode: Decode,
+    dev: Option<&'d [TaggedSentence]>,
+}
+
+/// The epochs of one pass: each visits the sentences of `prepared` in a new
+/// random order, `train(weights, s)` trains on sentence `s` and returns its
+/// wrong tags; after each epoch `model` makes the tagger of the averaged
+/// weights, which is scored on dev and reported. Returns the model of the
+/// best dev UPOS accuracy (FEATS accuracy breaks ties; the earliest epoch
+/// wins a tie; without dev, the last), its accuracy and its epoch.
+/// O(epochs × (training + dev tagging)).
+fn epochs(
+    settings: &Epochs,
+    prepared: &[Prepared],
+    weights: &mut Averaged,
+    train: &mut dyn FnMut(&mut Averaged, usize) -> u64,
+    model: &mut dyn FnMut(crate::parser::perceptron::Weights) -> TaggerModel,
+    report: &mut dyn FnMut(&EpochReport),
+) -> (Accuracy, usize, TaggerModel) {
+    let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
+    let mut order: Vec<usize> = (0..prepared.len()).collect();
+    let mut best_model: Option<(Accuracy, usize, TaggerModel)> = None;
+    for epoch in 1..=settings.epochs {
+        order.shuffle(&mut rng);
+        let (mut errors, mut words) = (0u64, 0u64);
+        for &s in &order {
+            words += prepared[s].words.len() as u64;
+            errors += train(weights, s);
+        }
+        let model = model(weights.averaged());
+        let dev_accuracy = settings.dev.map(|d| accuracy(&model, settings.decode, d));
+        let key = dev_accuracy.unwrap_or(Accuracy { words: 1, upos: epoch as u64, feats: 0 });
+        let better = best_model.as_ref().is_none_or(|(b, _, _)| {
+            (key.upos * b.words.max(1), key.feats * b.words.max(1))
+                > (b.upos * key.words.max(1), b.feats * key.words.max(1))
+        });
+        report(&EpochReport { pass: settings.pass, epoch, errors, words, dev: dev_accuracy, best: better });
+        if better {
+            best_model = Some((key, epoch, model));
+        }
+    }
+    best_model.expect("one epoch or more")
+}
+
+/// Greedy training on one sentence: left to right, each word not in the
+/// tag dictionary is scored by `score(table, words, i, (t₋₁, t₋₂),
+/// features, scores)` after the tags predicted before it, and a wrong tag
+/// updates its features (the gold tag up, the predicted one down). Returns
+/// the wrong tags. O(n × features × tags).
+fn greedy_sentence(
+    weights: &mut Averaged,
+    p: &Prepared,
+    start: u32,
+    tags: usize,
+    decoder: &mut Decoder,
+    predicted: &mut Vec<u32>,
+    mut score: impl FnMut(&crate::parser::perceptron::Weights, &[WordHashes], usize, (u32, u32), &mut Vec<u64>, &mut [f32]),
+) -> u64 {
+    predicted.clear();
+    decoder.scores.clear();
+    decoder.scores.resize(tags, 0.0);
+    let mut errors = 0;
+    for i in 0..p.words.len() {
+        weights.tick();
+        if let Some(t) = p.fixed[i] {
+            predicted.push(t);
+            continue;
+        }
+        let t1 = if i >= 1 { predicted[i - 1] } else { start };
+        let t2 = if i >= 2 { predicted[i - 2] } else { start };
+        score(weights.current(), &p.words, i, (t1, t2), &mut decoder.features, &mut decoder.scores);
+        let guess = best(&decoder.scores);
+        if guess != p.gold[i] {
+            errors += 1;
+            weights.update(&decoder.features, p.gold[i] as usize, 1.0);
+            weights.update(&decoder.features, guess as usize, -1.0);
+        }
+        predicted.push(guess);
+    }
+    errors
 }
 
 /// Trains a tagger on `data` for `options.epochs` epochs and keeps the
@@ -329,50 +419,19 @@ pub fn train(
     }
     let offsets = feats.as_ref().map_or(Vec::new(), |f| f.offsets(k));
     let mut weights = Averaged::zeros(options.bits, width);
-    let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
-    let mut order: Vec<usize> = (0..prepared.len()).collect();
     let mut decoder = Decoder::default();
     let (mut predicted, mut feats_features, mut feats_scores, mut chosen) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let mut best_model: Option<(Accuracy, usize, TaggerModel)> = None;
     let start = start_tag(k);
-    for epoch in 1..=options.epochs {
-        order.shuffle(&mut rng);
-        let (mut errors, mut words) = (0u64, 0u64);
-        for &s in &order {
+    let kept = epochs(
+        &Epochs { pass: 1, epochs: options.epochs, seed: options.seed, decode: options.decode, dev },
+        &prepared,
+        &mut weights,
+        &mut |weights, s| {
             let p = &prepared[s];
             let n = p.words.len();
-            words += n as u64;
-            match options.decode {
-                Decode::Greedy => {
-                    predicted.clear();
-                    decoder.scores.clear();
-                    decoder.scores.resize(k, 0.0);
-                    for i in 0..n {
-                        weights.tick();
-                        if let Some(t) = p.fixed[i] {
-                            predicted.push(t);
-                            continue;
-                        }
-                        let t1 = if i >= 1 { predicted[i - 1] } else { start };
-                        let t2 = if i >= 2 { predicted[i - 2] } else { start };
-                        score_tags(
-                            weights.current(),
-                            &p.words,
-                            i,
-                            (t1, t2),
-                            &mut decoder.features,
-                            &mut decoder.scores,
-                        );
-                        let guess = best(&decoder.scores);
-                        if guess != p.gold[i] {
-                            errors += 1;
-                            weights.update(&decoder.features, p.gold[i] as usize, 1.0);
-                            weights.update(&decoder.features, guess as usize, -1.0);
-                        }
-                        predicted.push(guess);
-                    }
-                }
+            let errors = match options.decode {
+                Decode::Greedy => greedy_sentence(weights, p, start, k, &mut decoder, &mut predicted, score_tags),
                 Decode::Viterbi => {
                     dense_context(weights.current(), k, &mut decoder.sequence);
                     decoder.dense_ready = true;
@@ -380,7 +439,6 @@ pub fn train(
                     for _ in 0..n {
                         weights.tick();
                     }
-                    errors += predicted.iter().zip(&p.gold).filter(|(a, b)| a != b).count() as u64;
                     if predicted != p.gold {
                         for i in 0..n {
                             let context = |tags: &[u32]| {
@@ -396,8 +454,9 @@ pub fn train(
                             weights.update(&decoder.features, predicted[i] as usize, -1.0);
                         }
                     }
+                    predicted.iter().zip(&p.gold).filter(|(a, b)| a != b).count() as u64
                 }
-            }
+            };
             // FEATS: each word's attributes, given its gold tag.
             if let Some(set) = &feats {
                 let a = set.attributes.len();
@@ -426,29 +485,23 @@ pub fn train(
                     }
                 }
             }
-        }
-        debug_assert!(feats_features.len() <= EMISSION_FEATURES + 3);
-        let model = TaggerModel::new(
-            tags.clone(),
-            feats.clone(),
-            dictionary.clone(),
-            lexicon.clone(),
-            options.clone(),
-            weights.averaged(),
-        )
-        .expect("sized");
-        let dev_accuracy = dev.map(|d| accuracy(&model, options.decode, d));
-        let key = dev_accuracy.unwrap_or(Accuracy { words: 1, upos: epoch as u64, feats: 0 });
-        let better = best_model.as_ref().is_none_or(|(b, _, _)| {
-            (key.upos * b.words.max(1), key.feats * b.words.max(1))
-                > (b.upos * key.words.max(1), b.feats * key.words.max(1))
-        });
-        report(&EpochReport { pass: 1, epoch, errors, words, dev: dev_accuracy, best: better });
-        if better {
-            best_model = Some((key, epoch, model));
-        }
-    }
-    let (key, epoch, mut model) = best_model.expect("one epoch or more");
+            errors
+        },
+        &mut |averaged| {
+            TaggerModel::new(
+                tags.clone(),
+                feats.clone(),
+                dictionary.clone(),
+                lexicon.clone(),
+                options.clone(),
+                averaged,
+            )
+            .expect("sized")
+        },
+        report,
+    );
+    debug_assert!(feats_features.len() <= EMISSION_FEATURES + 3);
+    let (key, epoch, mut model) = kept;
     // The file says how many epochs made the model kept: what the fold
     // taggers of `jackknife` train.
     model.options.epochs = epoch;
@@ -510,59 +563,22 @@ fn train_second(
         }
     }
     let mut weights = Averaged::zeros(options.bits, k);
-    let mut rng = ChaCha8Rng::seed_from_u64(options.seed.wrapping_add(0x5ec0_d0a55));
-    let mut order: Vec<usize> = (0..prepared.len()).collect();
     let mut decoder = Decoder::default();
-    decoder.scores.resize(k, 0.0);
     let mut predicted = Vec::new();
-    let mut best_model: Option<(Accuracy, usize, TaggerModel)> = None;
     let start = start_tag(k);
-    for epoch in 1..=epochs {
-        order.shuffle(&mut rng);
-        let (mut errors, mut words) = (0u64, 0u64);
-        for &s in &order {
+    let (key, epoch, mut model) = self::epochs(
+        &Epochs { pass: 2, epochs, seed: options.seed.wrapping_add(0x5ec0_d0a55), decode: options.decode, dev },
+        prepared,
+        &mut weights,
+        &mut |weights, s| {
             let (p, first_tags) = (&prepared[s], &tagged[s]);
-            predicted.clear();
-            words += p.words.len() as u64;
-            for i in 0..p.words.len() {
-                weights.tick();
-                if let Some(t) = p.fixed[i] {
-                    predicted.push(t);
-                    continue;
-                }
-                let t1 = if i >= 1 { predicted[i - 1] } else { start };
-                let t2 = if i >= 2 { predicted[i - 2] } else { start };
-                score_second(
-                    weights.current(),
-                    &p.words,
-                    i,
-                    (t1, t2),
-                    first_tags,
-                    &mut decoder.features,
-                    &mut decoder.scores,
-                );
-                let guess = best(&decoder.scores);
-                if guess != p.gold[i] {
-                    errors += 1;
-                    weights.update(&decoder.features, p.gold[i] as usize, 1.0);
-                    weights.update(&decoder.features, guess as usize, -1.0);
-                }
-                predicted.push(guess);
-            }
-        }
-        let model = first.clone().with_second(weights.averaged()).expect("sized");
-        let dev_accuracy = dev.map(|d| accuracy(&model, options.decode, d));
-        let key = dev_accuracy.unwrap_or(Accuracy { words: 1, upos: epoch as u64, feats: 0 });
-        let better = best_model.as_ref().is_none_or(|(b, _, _)| {
-            (key.upos * b.words.max(1), key.feats * b.words.max(1))
-                > (b.upos * key.words.max(1), b.feats * key.words.max(1))
-        });
-        report(&EpochReport { pass: 2, epoch, errors, words, dev: dev_accuracy, best: better });
-        if better {
-            best_model = Some((key, epoch, model));
-        }
-    }
-    let (key, epoch, mut model) = best_model.expect("one epoch or more");
+            greedy_sentence(weights, p, start, k, &mut decoder, &mut predicted, |table, words, i, previous, f, sc| {
+                score_second(table, words, i, previous, first_tags, f, sc)
+            })
+        },
+        &mut |averaged| first.clone().with_second(averaged).expect("sized"),
+        report,
+    );
     model.options.second_pass = Some(epoch);
     Ok((model, key))
 }
