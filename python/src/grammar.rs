@@ -106,7 +106,8 @@ impl PyGrammar {
 impl PyGrammar {
     /// Converts (with the GIL) one input and its scores per sentence, then
     /// runs `f` on each on rayon's threads with the GIL released, one
-    /// [`TreeDistribution`] per thread.
+    /// [`TreeDistribution`] per thread (with a pool of one thread, on the
+    /// calling thread).
     fn batch<T: Send>(
         &self,
         py: Python<'_>,
@@ -144,6 +145,12 @@ impl PyGrammar {
             .collect::<PyResult<_>>()?;
         let g = &self.grammar;
         let results: Vec<Result<T, DistributionError>> = py.detach(|| {
+            if rayon::current_num_threads() == 1 {
+                // One thread: on the calling thread, one distribution for all,
+                // without handing the work to the pool's thread and waiting.
+                let mut dist = TreeDistribution::new(g);
+                return inputs.iter().enumerate().map(|(i, (input, s))| f(i, &mut dist, input, s)).collect();
+            }
             inputs
                 .par_iter()
                 .enumerate()
