@@ -12,10 +12,10 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::OnceLock;
 use tabula::distribution::{DistributionError, TreeDistribution};
-use tabula::semiring::LogSumExp;
 use tabula::engine::EngineError;
 use tabula::grammar::{text, Grammar, Terminal};
 use tabula::nonprojective::{self, NonProjectiveError, Roots};
+use tabula::semiring::LogSumExp;
 use tabula::tree::DepTree;
 
 /// Every tree over 0 … n, projective or not, computed once per n ≤ 7.
@@ -246,7 +246,8 @@ fn rule_marginals_of_the_projective_grammars_follow_the_arcs() {
         let trees: Vec<&DepTree> = all.iter().filter(|t| !single || root_children(t) == 1).collect();
         let (_, m, _) = brute(&trees, &s, size);
         let left: f64 = (0..size).flat_map(|h| (1..h).map(move |d| (h, d))).map(|(h, d)| m[h * size + d]).sum();
-        let right_words: f64 = (1..size).flat_map(|h| (h + 1..size).map(move |d| (h, d))).map(|(h, d)| m[h * size + d]).sum();
+        let right_words: f64 =
+            (1..size).flat_map(|h| (h + 1..size).map(move |d| (h, d))).map(|(h, d)| m[h * size + d]).sum();
         let root: f64 = (1..size).map(|d| m[d]).sum();
         let r = TreeDistribution::new(&g).rule_marginals(&input, &s).unwrap();
         let near = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.max(1.0);
