@@ -175,6 +175,9 @@ impl PyGrammar {
     }
 }
 
+/// A tree's total score and the heads of its words 1..n.
+type ScoredHeads = (f64, Vec<usize>);
+
 /// Rule marginals as a dict of float64 arrays (see `rule_marginals`).
 fn rule_dict(py: Python<'_>, r: RuleMarginals) -> PyResult<Bound<'_, PyDict>> {
     let d = PyDict::new(py);
@@ -508,7 +511,7 @@ impl PyGrammar {
         terminals: Vec<Bound<'py, PyAny>>,
         scores: Vec<Bound<'py, PyAny>>,
         k: usize,
-    ) -> PyResult<Vec<Vec<(f64, Vec<usize>)>>> {
+    ) -> PyResult<Vec<Vec<ScoredHeads>>> {
         let v = self.batch(py, &terminals, &scores, |d, input, s| d.k_best(input, s, k))?;
         Ok(v.into_iter().map(|best| best.into_iter().map(|(v, t)| (v, t.heads().to_vec())).collect()).collect())
     }
