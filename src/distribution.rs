@@ -23,7 +23,7 @@ use crate::engine::{EngineError, Parser};
 use crate::grammar::{Grammar, Terminal};
 #[cfg(doc)]
 use crate::semiring::{LogExpectation, LogSumExp};
-use crate::semiring::{RealMaxPlus, ScaledReal, Semiring};
+use crate::semiring::{RealMaxPlus, ScaledReal, Semifield, Semiring};
 use crate::tree::DepTree;
 use rand::Rng;
 
@@ -42,6 +42,18 @@ pub enum DistributionError {
     /// An error of the engine (empty input, unknown terminal, no derivation, memory).
     #[error(transparent)]
     Engine(#[from] EngineError),
+}
+
+/// The expected number of uses of every rule in a derivation of the
+/// distribution ([`TreeDistribution::rule_marginals`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RuleMarginals {
+    /// Per finish rule `A -> (B, C)`, indexed as [`Grammar::finish_rules`].
+    pub finish: Vec<f64>,
+    /// Per left attachment rule `(B', _) -> A (B, _)`, indexed as [`Grammar::left_rules`].
+    pub left: Vec<f64>,
+    /// Per right attachment rule `(_, C') -> (_, C) A`, indexed as [`Grammar::right_rules`].
+    pub right: Vec<f64>,
 }
 
 /// Parsers of one grammar in the semirings of the distribution, with their
@@ -217,6 +229,47 @@ impl<'g> TreeDistribution<'g> {
         .map_err(EngineError::from)?;
         self.parse(input, scores)?;
         (0..count).map(|_| Ok(self.scaled.sample(rng)?.tree)).collect()
+    }
+
+    /// Rule marginals: the expected number of uses of every finish and
+    /// attachment rule of the grammar in a derivation of the distribution,
+    /// from the rule combinations' sums of the outside pass
+    /// ([`Parser::combo_sums`]) divided by Z. A start rule's use counts as a
+    /// use of its finish rule. (Each lexical rule is used once per
+    /// occurrence of its terminal.) O(n³).
+    ///
+    /// # Errors
+    /// As [`marginals`](Self::marginals).
+    pub fn rule_marginals(&mut self, input: &[Terminal], scores: &[f64]) -> Result<RuleMarginals, DistributionError> {
+        self.parse(input, scores)?;
+        let sums = self.scaled.combo_sums()?;
+        // Every derivation uses exactly one start rule: their sums add up to Z.
+        let total = sums.start.iter().fold(ScaledReal::zero(), |acc, v| acc.plus(v));
+        if total.is_zero() {
+            return Err(EngineError::NoDerivation.into());
+        }
+        let g = self.scaled.grammar();
+        let mut out = RuleMarginals {
+            finish: vec![0.0; g.finish_rules().len()],
+            left: vec![0.0; g.left_rules().len()],
+            right: vec![0.0; g.right_rules().len()],
+        };
+        for (c, v) in g.left_combos().iter().zip(&sums.left) {
+            let e = v.divide(&total).to_f64();
+            out.finish[c.finish as usize] += e;
+            out.left[c.attach as usize] += e;
+        }
+        for (c, v) in g.right_combos().iter().zip(&sums.right) {
+            let e = v.divide(&total).to_f64();
+            out.finish[c.finish as usize] += e;
+            out.right[c.attach as usize] += e;
+        }
+        // `sums.start` follows the finish rules of the start category in file order.
+        let starts = (0..g.finish_rules().len()).filter(|&f| g.finish_rules()[f].category == g.start());
+        for (f, v) in starts.zip(&sums.start) {
+            out.finish[f] += v.divide(&total).to_f64();
+        }
+        Ok(out)
     }
 
     /// The `k` best trees (derivations, for an ambiguous grammar) with their

@@ -15,6 +15,7 @@ use tabula::distribution::{DistributionError, TreeDistribution};
 use tabula::engine::EngineError;
 use tabula::grammar::{text, Grammar, Terminal};
 use tabula::nonprojective::{self, NonProjectiveError, Roots};
+use tabula::semiring::LogSumExp;
 use tabula::tree::DepTree;
 
 /// Every tree over 0 … n, projective or not, computed once per n ≤ 7.
@@ -173,6 +174,92 @@ proptest! {
                 let drawn = dist.sample(&input, &s, 3, &mut rng).unwrap();
                 prop_assert!(drawn.iter().all(|t| trees.contains(&t) && score(t).is_finite()));
             }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
+
+    /// Rule marginals on random split grammars: the expected uses of every
+    /// finish and attachment rule equal the derivations listed one by one
+    /// (`brute_force_combo_sums`, summed per rule, divided by Z); a grammar
+    /// that derives nothing is an error.
+    #[test]
+    fn rule_marginals_match_brute_force_on_random_grammars(case in random_grammar::case()) {
+        let g = case.grammar();
+        let input = case.input(&g);
+        let size = input.len();
+        let score = |h: usize, d: usize| case.weight(h, d).map_or(f64::NEG_INFINITY, |v| v as f64 * 0.7 - 0.5);
+        let s: Vec<f64> = (0..size * size).map(|i| score(i / size, i % size)).collect();
+        let (left, right, start) = brute_force_combo_sums(&g, &input, |h, d| LogSumExp(score(h, d)));
+        let log_z = log_sum(start.iter().map(|v| v.0));
+        let got = TreeDistribution::new(&g).rule_marginals(&input, &s);
+        if log_z == f64::NEG_INFINITY {
+            prop_assert_eq!(got, Err(DistributionError::Engine(EngineError::NoDerivation)));
+            return Ok(());
+        }
+        let got = got.unwrap();
+        let mut finish = vec![0.0; g.finish_rules().len()];
+        let mut attach_left = vec![0.0; g.left_rules().len()];
+        let mut attach_right = vec![0.0; g.right_rules().len()];
+        for (c, v) in g.left_combos().iter().zip(&left) {
+            finish[c.finish as usize] += (v.0 - log_z).exp();
+            attach_left[c.attach as usize] += (v.0 - log_z).exp();
+        }
+        for (c, v) in g.right_combos().iter().zip(&right) {
+            finish[c.finish as usize] += (v.0 - log_z).exp();
+            attach_right[c.attach as usize] += (v.0 - log_z).exp();
+        }
+        let starts = (0..g.finish_rules().len()).filter(|&f| g.finish_rules()[f].category == g.start());
+        for (f, v) in starts.zip(&start) {
+            finish[f] += (v.0 - log_z).exp();
+        }
+        for (what, a, b) in [("finish", &got.finish, &finish), ("left", &got.left, &attach_left), ("right", &got.right, &attach_right)] {
+            prop_assert_eq!(a.len(), b.len());
+            for (i, (x, y)) in a.iter().zip(b.iter()).enumerate() {
+                prop_assert!((x - y).abs() <= 1e-9 * y.max(1.0), "{} rule {}: {} vs {}", what, i, x, y);
+            }
+        }
+    }
+}
+
+/// The rule marginals of the two projective grammars follow from the arc
+/// marginals (each tree has one derivation): the left rule is used once per
+/// left arc, the right rules once per right arc (the single-root grammar's
+/// root rule once per tree), the word's finish rule once per word; huge
+/// scores are shifted like the arc marginals' own.
+#[test]
+fn rule_marginals_of_the_projective_grammars_follow_the_arcs() {
+    for (single, offset) in [(false, 0.0), (true, 0.0), (false, 1e6), (true, -1e6)] {
+        let g = if single {
+            load("projective-single-root.grammar", tabula::grammars::PROJECTIVE_SINGLE_ROOT)
+        } else {
+            load("projective.grammar", tabula::grammars::PROJECTIVE)
+        };
+        let n = 6;
+        let size = n + 1;
+        let input = words(&g, n);
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let s = scores(size, 3.0, offset, 0.1, &mut rng);
+        let all = projective_trees(n);
+        let trees: Vec<&DepTree> = all.iter().filter(|t| !single || root_children(t) == 1).collect();
+        let (_, m, _) = brute(&trees, &s, size);
+        let left: f64 = (0..size).flat_map(|h| (1..h).map(move |d| (h, d))).map(|(h, d)| m[h * size + d]).sum();
+        let right_words: f64 =
+            (1..size).flat_map(|h| (h + 1..size).map(move |d| (h, d))).map(|(h, d)| m[h * size + d]).sum();
+        let root: f64 = (1..size).map(|d| m[d]).sum();
+        let r = TreeDistribution::new(&g).rule_marginals(&input, &s).unwrap();
+        let near = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.max(1.0);
+        assert_eq!(r.left.len(), 1);
+        assert!(near(r.left[0], left), "{single}: {} vs {left}", r.left[0]);
+        if single {
+            // S -> (S, S), TOP -> (RL, R1); (_, S) -> (_, S) S, (_, R1) -> (_, R0) S.
+            assert!(near(r.finish[0], n as f64) && near(r.finish[1], 1.0), "{:?}", r.finish);
+            assert!(near(r.right[0], right_words) && near(r.right[1], 1.0), "{:?} vs {right_words}", r.right);
+        } else {
+            assert!(near(r.finish[0], size as f64), "{:?}", r.finish);
+            assert!(near(r.right[0], right_words + root), "{:?} vs {}", r.right, right_words + root);
         }
     }
 }

@@ -80,6 +80,17 @@ pub(crate) fn item_error(i: usize, e: PyErr, py: Python<'_>) -> PyErr {
     }
 }
 
+/// `f` of every item on rayon's threads, or on the calling thread when
+/// the pool has one thread (rather than handing the work to the pool's
+/// thread and waiting for it).
+fn on_threads<I: Sync, T: Send>(items: &[I], f: impl Fn(&I) -> T + Sync + Send) -> Vec<T> {
+    if rayon::current_num_threads() == 1 {
+        items.iter().map(f).collect()
+    } else {
+        items.par_iter().map(f).collect()
+    }
+}
+
 fn roots(single_root: bool) -> Roots {
     if single_root {
         Roots::Single
@@ -132,9 +143,8 @@ pub fn nonprojective_log_partition_batch<'py>(
         .enumerate()
         .map(|(i, s)| square(s, "the scores").map_err(|e| item_error(i, e, py)))
         .collect::<PyResult<_>>()?;
-    let results: Vec<Result<f64, NonProjectiveError>> = py.detach(|| {
-        inputs.par_iter().map(|(s, side)| nonprojective::log_partition(s, *side, roots(single_root))).collect()
-    });
+    let one = |(s, side): &(Vec<f64>, usize)| nonprojective::log_partition(s, *side, roots(single_root));
+    let results: Vec<Result<f64, NonProjectiveError>> = py.detach(|| on_threads(&inputs, one));
     let values = results
         .into_iter()
         .enumerate()
@@ -156,15 +166,11 @@ pub fn nonprojective_marginals_batch<'py>(
         .enumerate()
         .map(|(i, s)| square(s, "the scores").map_err(|e| item_error(i, e, py)))
         .collect::<PyResult<_>>()?;
-    let results: Vec<Result<Vec<f64>, NonProjectiveError>> = py.detach(|| {
-        inputs
-            .par_iter()
-            .map(|(s, side)| {
-                let mut out = Vec::new();
-                nonprojective::marginals(s, *side, roots(single_root), &mut out).map(|_| out)
-            })
-            .collect()
-    });
+    let one = |(s, side): &(Vec<f64>, usize)| {
+        let mut out = Vec::new();
+        nonprojective::marginals(s, *side, roots(single_root), &mut out).map(|_| out)
+    };
+    let results: Vec<Result<Vec<f64>, NonProjectiveError>> = py.detach(|| on_threads(&inputs, one));
     results
         .into_iter()
         .zip(&inputs)

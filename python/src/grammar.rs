@@ -12,14 +12,14 @@
 
 use crate::convert::value_error;
 use crate::distribution::{error, item_error, matrix, scores};
-use numpy::{PyArray2, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyString, PyTuple};
+use pyo3::types::{PyDict, PyString, PyTuple};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use tabula::distribution::{DistributionError, TreeDistribution};
+use tabula::distribution::{DistributionError, RuleMarginals, TreeDistribution};
 use tabula::engine::Parser;
 use tabula::grammar::text::{self, Severity};
 use tabula::grammar::{Grammar, Terminal};
@@ -106,13 +106,25 @@ impl PyGrammar {
 impl PyGrammar {
     /// Converts (with the GIL) one input and its scores per sentence, then
     /// runs `f` on each on rayon's threads with the GIL released, one
-    /// [`TreeDistribution`] per thread.
+    /// [`TreeDistribution`] per thread (with a pool of one thread, on the
+    /// calling thread).
     fn batch<T: Send>(
         &self,
         py: Python<'_>,
         terminals: &[Bound<'_, PyAny>],
         score_matrices: &[Bound<'_, PyAny>],
         f: impl Fn(&mut TreeDistribution<'_>, &[Terminal], &[f64]) -> Result<T, DistributionError> + Sync,
+    ) -> PyResult<Vec<T>> {
+        self.batch_indexed(py, terminals, score_matrices, |_, d, input, s| f(d, input, s))
+    }
+
+    /// [`batch`](Self::batch) with the sentence's index passed to `f`.
+    fn batch_indexed<T: Send>(
+        &self,
+        py: Python<'_>,
+        terminals: &[Bound<'_, PyAny>],
+        score_matrices: &[Bound<'_, PyAny>],
+        f: impl Fn(usize, &mut TreeDistribution<'_>, &[Terminal], &[f64]) -> Result<T, DistributionError> + Sync,
     ) -> PyResult<Vec<T>> {
         if terminals.len() != score_matrices.len() {
             return Err(PyValueError::new_err(format!(
@@ -133,7 +145,17 @@ impl PyGrammar {
             .collect::<PyResult<_>>()?;
         let g = &self.grammar;
         let results: Vec<Result<T, DistributionError>> = py.detach(|| {
-            inputs.par_iter().map_init(|| TreeDistribution::new(g), |dist, (input, s)| f(dist, input, s)).collect()
+            if rayon::current_num_threads() == 1 {
+                // One thread: on the calling thread, one distribution for all,
+                // without handing the work to the pool's thread and waiting.
+                let mut dist = TreeDistribution::new(g);
+                return inputs.iter().enumerate().map(|(i, (input, s))| f(i, &mut dist, input, s)).collect();
+            }
+            inputs
+                .par_iter()
+                .enumerate()
+                .map_init(|| TreeDistribution::new(g), |dist, (i, (input, s))| f(i, dist, input, s))
+                .collect()
         });
         results.into_iter().enumerate().map(|(i, r)| r.map_err(|e| item_error(i, error(e), py))).collect()
     }
@@ -151,6 +173,18 @@ impl PyGrammar {
         let g = &self.grammar;
         py.detach(|| f(&mut TreeDistribution::new(g), &input, &s)).map_err(error)
     }
+}
+
+/// A tree's total score and the heads of its words 1..n.
+type ScoredHeads = (f64, Vec<usize>);
+
+/// Rule marginals as a dict of float64 arrays (see `rule_marginals`).
+fn rule_dict(py: Python<'_>, r: RuleMarginals) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("finish", PyArray1::from_vec(py, r.finish))?;
+    d.set_item("left", PyArray1::from_vec(py, r.left))?;
+    d.set_item("right", PyArray1::from_vec(py, r.right))?;
+    Ok(d)
 }
 
 /// A weight matrix: `size`×`size`, row = head, column = dependent; integers
@@ -394,6 +428,120 @@ impl PyGrammar {
         })?;
         let heads: Vec<i64> = trees.iter().flat_map(|t| t.heads().iter().map(|&h| h as i64)).collect();
         Ok(numpy::PyArray1::from_vec(py, heads).reshape([count, n])?.into_any())
+    }
+
+    /// The grammar's finish and attachment rules in the file format, by
+    /// form: a dict with keys "finish" (`A -> (B, C)`), "left"
+    /// (`(B', _) -> A (B, _)`) and "right" (`(_, C') -> (_, C) A`), each a
+    /// list in file order; `rule_marginals` indexes its arrays the same way.
+    #[getter]
+    fn rules(&self) -> std::collections::BTreeMap<&'static str, Vec<String>> {
+        let g = &self.grammar;
+        let finish = g
+            .finish_rules()
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} -> ({}, {})",
+                    g.category_name(r.category),
+                    g.left_state_name(r.left),
+                    g.right_state_name(r.right)
+                )
+            })
+            .collect();
+        let left = g
+            .left_rules()
+            .iter()
+            .map(|r| {
+                format!(
+                    "({}, _) -> {} ({}, _)",
+                    g.left_state_name(r.to),
+                    g.category_name(r.child),
+                    g.left_state_name(r.from)
+                )
+            })
+            .collect();
+        let right = g
+            .right_rules()
+            .iter()
+            .map(|r| {
+                format!(
+                    "(_, {}) -> (_, {}) {}",
+                    g.right_state_name(r.to),
+                    g.right_state_name(r.from),
+                    g.category_name(r.child)
+                )
+            })
+            .collect();
+        [("finish", finish), ("left", left), ("right", right)].into_iter().collect()
+    }
+
+    /// Rule marginals: the expected number of uses of every finish and
+    /// attachment rule in a derivation of the distribution (a start rule's
+    /// use counts for its finish rule), by the outside pass: a dict with
+    /// keys "finish", "left", "right" of float64 arrays indexed as `rules`.
+    /// `ValueError` if the grammar derives no tree. O(n³).
+    fn rule_marginals<'py>(
+        &self,
+        py: Python<'py>,
+        terminals: &Bound<'py, PyAny>,
+        scores: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let r = self.one(py, terminals, scores, |d, input, s| d.rule_marginals(input, s))?;
+        rule_dict(py, r)
+    }
+
+    /// `rule_marginals` of many sentences, on threads with the GIL
+    /// released: a list of dicts.
+    fn rule_marginals_batch<'py>(
+        &self,
+        py: Python<'py>,
+        terminals: Vec<Bound<'py, PyAny>>,
+        scores: Vec<Bound<'py, PyAny>>,
+    ) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let v = self.batch(py, &terminals, &scores, |d, input, s| d.rule_marginals(input, s))?;
+        v.into_iter().map(|r| rule_dict(py, r)).collect()
+    }
+
+    /// `kbest` of many sentences, on threads with the GIL released: one
+    /// list of (score, heads of words 1..n) per sentence.
+    fn kbest_batch<'py>(
+        &self,
+        py: Python<'py>,
+        terminals: Vec<Bound<'py, PyAny>>,
+        scores: Vec<Bound<'py, PyAny>>,
+        k: usize,
+    ) -> PyResult<Vec<Vec<ScoredHeads>>> {
+        let v = self.batch(py, &terminals, &scores, |d, input, s| d.k_best(input, s, k))?;
+        Ok(v.into_iter().map(|best| best.into_iter().map(|(v, t)| (v, t.heads().to_vec())).collect()).collect())
+    }
+
+    /// `sample` of many sentences, on threads with the GIL released: one
+    /// int64 array of shape (count, n) per sentence. With `seed`, sentence
+    /// i draws what `sample(..., seed=seed + i)` draws (wrapping at 2⁶⁴).
+    #[pyo3(signature = (terminals, scores, count, seed = None))]
+    fn sample_batch<'py>(
+        &self,
+        py: Python<'py>,
+        terminals: Vec<Bound<'py, PyAny>>,
+        scores: Vec<Bound<'py, PyAny>>,
+        count: usize,
+        seed: Option<u64>,
+    ) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        // Seeded by the sentence's index, whichever thread draws it.
+        let v = self.batch_indexed(py, &terminals, &scores, |i, d, input, s| {
+            let mut rng = match seed {
+                Some(seed) => ChaCha8Rng::seed_from_u64(seed.wrapping_add(i as u64)),
+                None => ChaCha8Rng::from_entropy(),
+            };
+            d.sample(input, s, count, &mut rng).map(|trees| (input.len() - 1, trees))
+        })?;
+        v.into_iter()
+            .map(|(n, trees)| {
+                let heads: Vec<i64> = trees.iter().flat_map(|t| t.heads().iter().map(|&h| h as i64)).collect();
+                Ok(numpy::PyArray1::from_vec(py, heads).reshape([count, n])?.into_any())
+            })
+            .collect()
     }
 
     /// `log_partition` of many sentences (a list of inputs and a list of

@@ -385,6 +385,28 @@ class Grammar:
         self, terminals: _Terminals, scores: _Scores, count: int, seed: Optional[int] = None
     ) -> npt.NDArray[np.int64]:
         """``count`` trees drawn from the distribution: shape (count, n), heads of words 1..n."""
+    @property
+    def rules(self) -> dict[str, list[str]]:
+        """The finish and attachment rules in the file format: keys ``"finish"``
+        (``A -> (B, C)``), ``"left"`` (``(B', _) -> A (B, _)``), ``"right"``
+        (``(_, C') -> (_, C) A``), each in file order."""
+    def rule_marginals(self, terminals: _Terminals, scores: _Scores) -> dict[str, npt.NDArray[np.float64]]:
+        """The expected number of uses of every rule of :attr:`rules` in a
+        derivation (a start rule's use counts for its finish rule), by the
+        outside pass; ``ValueError`` if the grammar derives no tree."""
+    def rule_marginals_batch(
+        self, terminals: Sequence[_Terminals], scores: Sequence[_Scores]
+    ) -> list[dict[str, npt.NDArray[np.float64]]]:
+        """:meth:`rule_marginals` of many sentences on threads, the GIL released."""
+    def kbest_batch(
+        self, terminals: Sequence[_Terminals], scores: Sequence[_Scores], k: int
+    ) -> list[list[tuple[float, list[int]]]]:
+        """:meth:`kbest` of many sentences on threads, the GIL released."""
+    def sample_batch(
+        self, terminals: Sequence[_Terminals], scores: Sequence[_Scores], count: int, seed: Optional[int] = None
+    ) -> list[npt.NDArray[np.int64]]:
+        """:meth:`sample` of many sentences on threads, the GIL released; with
+        ``seed``, sentence i draws what ``sample(..., seed=seed + i)`` draws."""
     def log_partition_batch(
         self, terminals: Sequence[_Terminals], scores: Sequence[_Scores]
     ) -> npt.NDArray[np.float64]:

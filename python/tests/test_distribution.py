@@ -1,5 +1,5 @@
 """Real arc scores in, NumPy out: Grammar.log_partition / marginals / entropy /
-expected_gold_arcs / kbest / sample and their batch forms, and
+expected_gold_arcs / rule_marginals / kbest / sample and their batch forms, and
 tabula_parsing.nonprojective, against enumeration of every tree in Python
 (n <= 6), with scores from tiny to huge."""
 
@@ -193,6 +193,82 @@ def test_batches_equal_single_calls():
     assert g.log_partition_batch(["root a a a"] * 6, cube).tolist() == [g.log_partition("root a a a", c) for c in cube]
 
 
+@pytest.mark.parametrize("name", ["projective", "projective-single-root"])
+@pytest.mark.parametrize("n", [1, 3, 5])
+@pytest.mark.parametrize("offset", [0.0, 1e5])
+def test_rule_marginals_match_enumeration(name, n, offset):
+    """Each projective tree has one derivation in these grammars, so the
+    expected uses of each rule follow from the enumerated trees: the left
+    rule once per left arc, the right rule once per right arc of a word (and
+    of the root in Table 3), the single-root grammar's root rules once per
+    tree, the finish rule of a word once per word."""
+    g = tp.Grammar.shipped(name)
+    single = name.endswith("single-root")
+    rng = np.random.default_rng(n + 31)
+    s = rng.normal(size=(n + 1, n + 1)) * 2 + offset
+    ts = projective_trees(n, single)
+    log_z, _, _ = brute(ts, s)
+    expected = {"finish": np.zeros(2 if single else 1), "left": np.zeros(1), "right": np.zeros(2 if single else 1)}
+    for t in ts:
+        p = math.exp(sum(s[h, d + 1] for d, h in enumerate(t)) - log_z)
+        expected["finish"] += p * (np.array([n, 1]) if single else np.array([n + 1]))
+        expected["left"][0] += p * sum(1 for d, h in enumerate(t, start=1) if d < h)
+        word_right = sum(1 for d, h in enumerate(t, start=1) if d > h and h > 0)
+        root = sum(1 for h in t if h == 0)
+        expected["right"] += p * (np.array([word_right, root]) if single else np.array([word_right + root]))
+    assert g.rules["left"] == ["(S, _) -> S (S, _)"]
+    got = g.rule_marginals(words(g, n), s)
+    assert sorted(got) == ["finish", "left", "right"]
+    for kind, values in got.items():
+        assert values.dtype == np.float64 and values.shape == (len(g.rules[kind]),)
+        np.testing.assert_allclose(values, expected[kind], atol=1e-9, err_msg=kind)
+
+
+def test_rule_marginals_of_an_ambiguous_grammar_count_derivations():
+    """Two derivations for every tree (a word finishes as X or Y): with all
+    scores 0 each finish rule is used by half of the derivations, per word."""
+    g = tp.Grammar.from_string(
+        "start X\n(L, R) -> a\nX -> (L, R)\nY -> (L, R)\n"
+        "(_, R) -> (_, R) X\n(_, R) -> (_, R) Y\n(L, _) -> X (L, _)\n(L, _) -> Y (L, _)\n"
+    )
+    n = 3
+    r = g.rule_marginals(["a"] * (n + 1), np.zeros((n + 1, n + 1)))
+    # The root finishes as X; each of the n words as X or Y, equally often.
+    np.testing.assert_allclose(r["finish"], [1 + n / 2, n / 2], atol=1e-12)
+    assert abs(r["left"].sum() + r["right"].sum() - n) < 1e-12
+    assert g.rules["finish"] == ["X -> (L, R)", "Y -> (L, R)"]
+
+
+def test_new_batches_equal_single_calls():
+    g = tp.Grammar.shipped("projective")
+    rng = np.random.default_rng(12)
+    sizes = [2, 6, 1, 4]
+    texts = [["a"] * (n + 1) for n in sizes]
+    scores = [rng.normal(size=(n + 1, n + 1)) for n in sizes]
+    assert g.kbest_batch(texts, scores, 4) == [g.kbest(t, s, 4) for t, s in zip(texts, scores)]
+    # The k best of each sentence are its k best trees by enumeration.
+    for best, n, s in zip(g.kbest_batch(texts, scores, 6), sizes, scores):
+        scored = sorted((sum(s[h, d + 1] for d, h in enumerate(t)), list(t)) for t in projective_trees(n, False))[::-1]
+        assert [h for _, h in best] == [h for _, h in scored[:6]]
+    drawn = g.sample_batch(texts, scores, 50, seed=7)
+    assert [d.shape for d in drawn] == [(50, n) for n in sizes]
+    for i, (d, t, s) in enumerate(zip(drawn, texts, scores)):
+        assert d.dtype == np.int64 and (d == g.sample(t, s, 50, seed=7 + i)).all()
+    assert all(d.shape == (3, n) for d, n in zip(g.sample_batch(texts, scores, 3), sizes))
+    rules = g.rule_marginals_batch(texts, scores)
+    for r, t, s in zip(rules, texts, scores):
+        single = g.rule_marginals(t, s)
+        assert all((r[k] == single[k]).all() for k in single)
+    with pytest.raises(ValueError, match="sentence 1: .*must be 7×7"):
+        g.kbest_batch(texts, [scores[0], scores[0]] + scores[2:], 2)
+    forbidden = [np.full((n + 1, n + 1), -np.inf) for n in sizes]
+    assert g.kbest_batch(texts, forbidden, 2) == [[]] * 4
+    with pytest.raises(ValueError, match="sentence 0: no derivation"):
+        g.sample_batch(texts, forbidden, 2)
+    with pytest.raises(ValueError, match="sentence 0: no derivation"):
+        g.rule_marginals_batch(texts, forbidden)
+
+
 def test_bad_input_raises_clear_errors():
     g = tp.Grammar.shipped("projective")
     with pytest.raises(ValueError, match="no shipped grammar `nope` .*`projective`"):
@@ -251,7 +327,14 @@ def test_batches_release_the_gil():
     counter = threading.Thread(target=count)
     counter.start()
     try:
-        for batch in (g.marginals_batch, g.log_partition_batch, g.entropy_batch):
+        for batch in (
+            g.marginals_batch,
+            g.log_partition_batch,
+            g.entropy_batch,
+            g.rule_marginals_batch,
+            lambda t, s: g.kbest_batch(t, s, 50),
+            lambda t, s: g.sample_batch(t, s, 50),
+        ):
             before = ticks
             batch(texts, scores)
             assert ticks - before > 1000, batch
