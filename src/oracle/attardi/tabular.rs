@@ -39,19 +39,19 @@
 //!
 //! # Pruning (exact)
 //!
-//! Each step's score is its arc plus the best score of the configuration it
-//! leads to, so one table per step is run and asked only for its best. A
-//! greedy computation from that configuration (gold arcs whose dependent
-//! has all its gold children first, then words whose gold head is gone,
-//! else `shift`) gives a lower bound B; an item [h₁, h₂ h₃] over γ[i..j)
-//! has an upper bound: its value plus one arc for every word not reduced
-//! inside it whose gold head is not gone (reduced inside it — the span but
-//! h₂, h₃ — or, for the words shifted from i on, one of the words between
-//! h₁ and i, reduced before γ[i] is shifted). Items whose upper bound is
-//! below B cannot give the best and are dropped when their cell is
-//! complete. The tables are then small: most items hold a wrong arc the
-//! best computation avoids. [`TabularOracle::set_pruning`] turns this off
-//! (one table exact for every step, as below).
+//! Before the table, a greedy computation after each step (gold arcs whose
+//! dependent has all its gold children first, then words whose gold head is
+//! gone, else `shift`) gives a lower bound of the step's score. An item
+//! [h₁, h₂ h₃] over γ[i..j) has an upper bound: its value plus one arc for
+//! every word not reduced inside it whose gold head is not gone (reduced
+//! inside it — the span but h₂, h₃ — or, for the words shifted from i on,
+//! one of the words between h₁ and i, reduced before γ[i] is shifted). An
+//! item tagged with a step is dropped, when its cell is complete, if its
+//! upper bound is below that step's lower bound; an item without a tag may
+//! serve any step and is dropped below the smallest of them; in the table
+//! asked only for a best score (the `shift` table of two), every item is
+//! dropped below the largest. Most items hold wrong arcs that every good
+//! computation avoids. [`TabularOracle::set_pruning`] turns this off.
 //!
 //! # Corrections to the printed text
 //!
@@ -63,8 +63,8 @@
 //!
 //! O(n) for the reduction; the table O(|σ|³|γ|²|βR| + |γ|⁴|βR|⁴) (Sec. 6),
 //! O(n⁸) in the worst case (the items through c carry one of five tags);
-//! with pruning, up to five tables (one per step) and five O(n) greedy
-//! computations per table, the same worst case. Guarded by a
+//! the pruning adds five O(n) greedy computations per table and O(|γ|) per
+//! h₁ of each cell, and keeps the worst case. Guarded by a
 //! limit on |γ| ([`TabularOracle::max_gamma`], default
 //! [`DEFAULT_MAX_GAMMA`]): beyond it, [`OracleError::TooLarge`]. Memory: the
 //! items of the table, checked against [`crate::memory::max_memory`]. No
@@ -72,9 +72,7 @@
 //! non-projective subtrees can be built on their own.
 
 use crate::memory;
-use crate::oracle::system::{Configuration, Step, System, TransitionSystem};
-
-use super::Attardi;
+use crate::oracle::system::{Configuration, Step, System};
 use crate::oracle::{OracleError, StepScores};
 use crate::tree::DepTree;
 
@@ -328,9 +326,6 @@ impl TabularOracle {
         if config.is_final() {
             return Ok(scores);
         }
-        if self.rules == Rules::default() && self.pruning && self.two_tables.is_none() {
-            return self.by_successors(config, gold);
-        }
         let (stack, next) = (config.stack(), config.next);
         if self.rules.reduction == Reduction::Sound && next <= config.n {
             // Two smaller tables may beat one: with b₁ reducible, the table of c
@@ -368,43 +363,6 @@ impl TabularOracle {
         }
         let keep_first = self.rules.reduction == Reduction::Sound;
         self.run(stack, next, gold, keep_first, Need::All)
-    }
-
-    /// Every step's score as its arc (1 if gold) plus the best of the
-    /// configuration it leads to: one table per step, each asked only for
-    /// its best, so that every item below the best greedy computation of
-    /// that configuration is dropped (much smaller tables than one table
-    /// exact for every step, whose items without a tag must serve the worst
-    /// step's bound).
-    fn by_successors(&mut self, config: &Configuration, gold: &DepTree) -> Result<StepScores, OracleError> {
-        let (stack, next) = (config.stack(), config.next);
-        let mut scores = StepScores::default();
-        let mut successor = std::mem::take(&mut self.shifted);
-        let mut result = Ok(());
-        for &step in &STEPS {
-            if !Attardi.is_applicable(config, step) {
-                continue;
-            }
-            successor.clear();
-            successor.extend_from_slice(stack);
-            let (after, gained) = if step == Step::Shift {
-                successor.push(next);
-                (next + 1, 0)
-            } else {
-                let (h, d) = arc(stack, step);
-                successor.retain(|&w| w != d);
-                (next, (gold.head(d) == h) as u32)
-            };
-            match self.run(&successor, after, gold, false, Need::Best) {
-                Ok(s) => scores.set(step, Some(gained + s.best().unwrap_or(0))),
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
-            }
-        }
-        self.shifted = successor;
-        result.map(|()| scores)
     }
 
     /// Reduces the buffer and runs the table for (stack, next); the scores
@@ -445,9 +403,7 @@ impl TabularOracle {
     /// Forces the choice between one table for every step (`Some(false)`)
     /// and two smaller ones, with b₁ reducible (`Some(true)`): the table of c
     /// for the reductions, the best of the configuration after `shift` for
-    /// `shift`. `None` (the default): with pruning, one table per step (the
-    /// best after it); without, the cheaper of one or two tables by |γ|⁶.
-    /// Pruning applies to every choice. For tests.
+    /// `shift`. `None` (the default): the cheaper by |γ|⁶. For tests.
     #[doc(hidden)]
     pub fn force_two_tables(&mut self, choice: Option<bool>) {
         self.two_tables = choice;
