@@ -274,3 +274,53 @@ fn the_command_line_walks_with_the_brute_force_check() {
         "error: the cubic algorithm is not available for attardi (use tabular or auto)\n"
     );
 }
+
+/// One walk over `gold`: a random step with probability `stray`, else an
+/// optimal one; at every configuration the pruned oracle (the default) must
+/// equal the unpruned one (both with one table and with two) and, for
+/// n ≤ 7, the brute force. Returns the configurations checked.
+fn walk_pruned_against_unpruned(gold: &DepTree, stray: f64, rng: &mut impl rand::Rng) -> usize {
+    let n = gold.len();
+    let mut pruned = TabularOracle::new();
+    let mut unpruned = TabularOracle::new();
+    unpruned.set_pruning(false);
+    let mut brute = (n <= 7).then(|| Exhaustive::new(gold, Strategy::None));
+    let mut c = Configuration::initial(System::Attardi, n);
+    let mut checked = 0;
+    while !c.is_final() {
+        let want = unpruned.scores(&c, gold).unwrap();
+        if let Some(brute) = &mut brute {
+            assert_eq!(want, brute.step_scores(&c).unwrap(), "unpruned: gold {gold:?}, {c:?}");
+        }
+        for two in [None, Some(false), Some(true)] {
+            pruned.force_two_tables(two);
+            assert_eq!(pruned.scores(&c, gold).unwrap(), want, "pruned ({two:?}): gold {gold:?}, {c:?}");
+        }
+        checked += 1;
+        let steps: Vec<Step> = c.applicable_steps().collect();
+        let best = want.best();
+        let optimal: Vec<Step> = steps.iter().copied().filter(|&s| want.get(s) == best).collect();
+        let step = if rng.gen_bool(stray) || optimal.is_empty() {
+            steps[rng.gen_range(0..steps.len())]
+        } else {
+            optimal[rng.gen_range(0..optimal.len())]
+        };
+        c.apply(step).unwrap();
+    }
+    checked
+}
+
+#[test]
+fn the_pruned_table_equals_the_unpruned_and_the_brute_force_along_random_walks() {
+    use rand::SeedableRng;
+    let checked: usize = (0..240u64)
+        .into_par_iter()
+        .map(|seed| {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let n = 5 + (seed as usize % 10);
+            let gold = common::random_tree(n, [0.1, 0.3][seed as usize / 10 % 2], &mut rng);
+            walk_pruned_against_unpruned(&gold, [0.2, 0.5, 0.9][seed as usize % 3], &mut rng)
+        })
+        .sum();
+    assert!(checked > 3_000, "only {checked} configurations");
+}

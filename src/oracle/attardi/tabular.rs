@@ -37,6 +37,22 @@
 //! the part that passes through c — and T[0, |γ|]([$, $ 0], step) is the
 //! step's score. Works for any gold tree, projective or not.
 //!
+//! # Pruning (exact)
+//!
+//! Before the table, a greedy computation after each step (gold arcs whose
+//! dependent has all its gold children first, then words whose gold head is
+//! gone, else `shift`) gives a lower bound of the step's score. An item
+//! [h₁, h₂ h₃] over γ[i..j) has an upper bound: its value plus one arc for
+//! every word not reduced inside it whose gold head is not gone (reduced
+//! inside it — the span but h₂, h₃ — or, for the words shifted from i on,
+//! one of the words between h₁ and i, reduced before γ[i] is shifted). An
+//! item tagged with a step is dropped, when its cell is complete, if its
+//! upper bound is below that step's lower bound; an item without a tag may
+//! serve any step and is dropped below the smallest of them; in the table
+//! asked only for a best score (the `shift` table of two), every item is
+//! dropped below the largest. Most items hold wrong arcs that every good
+//! computation avoids. [`TabularOracle::set_pruning`] turns this off.
+//!
 //! # Corrections to the printed text
 //!
 //! See `docs/systems.md` (section *Attardi*) for each with its
@@ -46,7 +62,9 @@
 //! # Complexity
 //!
 //! O(n) for the reduction; the table O(|σ|³|γ|²|βR| + |γ|⁴|βR|⁴) (Sec. 6),
-//! O(n⁸) in the worst case (the items through c carry one of five tags). Guarded by a
+//! O(n⁸) in the worst case (the items through c carry one of five tags);
+//! the pruning adds five O(n) greedy computations per table and O(|γ|) per
+//! h₁ of each cell, and keeps the worst case. Guarded by a
 //! limit on |γ| ([`TabularOracle::max_gamma`], default
 //! [`DEFAULT_MAX_GAMMA`]): beyond it, [`OracleError::TooLarge`]. Memory: the
 //! items of the table, checked against [`crate::memory::max_memory`]. No
@@ -181,6 +199,51 @@ pub struct TabularOracle {
     built_for: Vec<usize>,
     /// The oracle that decides it (on t(k) as a sentence), made on demand.
     inner: Option<Box<TabularOracle>>,
+    /// Whether items that cannot reach a step's lower bound are dropped
+    /// (see [`TabularOracle::set_pruning`]).
+    pruning: bool,
+    bounds: Bounds,
+}
+
+/// The pruning of the table: lower bounds from greedy computations and, per
+/// item, an upper bound (its value plus the gold arcs still possible
+/// outside it). Buffers reused across calls.
+#[derive(Debug, Default)]
+struct Bounds {
+    /// Per tag: items with a lower upper bound are dropped (table units).
+    threshold: [i32; TAGS],
+    /// Whether any threshold is finite (else no pruning in this table).
+    active: bool,
+    /// Per position p of γ: the position of γ[p]'s gold head, or `NO_HEAD`.
+    head: Vec<u16>,
+    /// Gold children of each position: `kids[kid_start[p]..kid_start[p + 1]]`.
+    kid_start: Vec<u32>,
+    kids: Vec<u16>,
+    /// Per h₁ of the cell being flushed: the gold arcs still possible for
+    /// the words outside its span, or `UNKNOWN`.
+    outside: Vec<i32>,
+    /// The greedy computations: stack, reduced words, pending gold children.
+    stack: Vec<usize>,
+    removed: Vec<bool>,
+    pending: Vec<u32>,
+}
+
+/// No gold head in γ (the root, or a head reduced before c or inside a
+/// reduced block).
+const NO_HEAD: u16 = u16::MAX;
+const UNKNOWN: i32 = i32::MIN;
+/// A threshold that drops every item of its tag.
+const DROP_ALL: i32 = i32::MAX;
+
+/// Which scores a table run must give exactly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Need {
+    /// Every step's.
+    All,
+    /// The reductions' (not `shift`'s).
+    Reductions,
+    /// Only the best.
+    Best,
 }
 
 /// Per word v, over the β words of its gold subtree t(v).
@@ -233,6 +296,8 @@ impl TabularOracle {
             built: Vec::new(),
             built_for: Vec::new(),
             inner: None,
+            pruning: true,
+            bounds: Bounds::default(),
         }
     }
 
@@ -279,25 +344,25 @@ impl TabularOracle {
                 None => cost(first) + cost(second) < cost(one),
             };
             let result = if two {
-                self.run(&shifted, next + 1, gold, false)
+                self.run(&shifted, next + 1, gold, false, Need::Best)
                     .map(|s| {
                         scores.set(Step::Shift, s.best());
                     })
-                    .and_then(|()| self.run(stack, next, gold, false))
+                    .and_then(|()| self.run(stack, next, gold, false, Need::Reductions))
                     .map(|s| {
                         for step in &STEPS[1..] {
                             scores.set(*step, s.get(*step));
                         }
                     })
             } else {
-                self.run(stack, next, gold, true).map(|s| scores = s)
+                self.run(stack, next, gold, true, Need::All).map(|s| scores = s)
             };
             self.shifted = shifted;
             result?;
             return Ok(scores);
         }
         let keep_first = self.rules.reduction == Reduction::Sound;
-        self.run(stack, next, gold, keep_first)
+        self.run(stack, next, gold, keep_first, Need::All)
     }
 
     /// Reduces the buffer and runs the table for (stack, next); the scores
@@ -308,6 +373,7 @@ impl TabularOracle {
         next: usize,
         gold: &DepTree,
         keep_first: bool,
+        need: Need,
     ) -> Result<StepScores, OracleError> {
         let mut scores = StepScores::default();
         if stack.len() == 1 && next > gold.len() {
@@ -318,6 +384,12 @@ impl TabularOracle {
             return Err(OracleError::TooLarge { gamma: g, limit: self.max_gamma });
         }
         self.ell = stack.len();
+        // Pruning is exact only for the corrected table (the printed parts
+        // may score below the greedy computations).
+        self.bounds.active = false;
+        if self.pruning && self.rules == Rules::default() {
+            self.bounds.thresholds(stack, next, gold, bonus, need);
+        }
         self.table(self.ell, gold)?;
         let dollar = g as u16;
         for it in &self.cells[g] {
@@ -335,6 +407,13 @@ impl TabularOracle {
     #[doc(hidden)]
     pub fn force_two_tables(&mut self, choice: Option<bool>) {
         self.two_tables = choice;
+    }
+
+    /// Whether the table drops the items that cannot reach a step's lower
+    /// bound (default: yes; exact either way). For tests and measurements.
+    #[doc(hidden)]
+    pub fn set_pruning(&mut self, on: bool) {
+        self.pruning = on;
     }
 
     /// The sizes of the last table run: (|σ|, |βR|) (|γ| is their sum; βR
@@ -522,6 +601,9 @@ impl TabularOracle {
         for (p, &w) in self.gamma.iter().enumerate() {
             self.pos[w] = p as u16;
         }
+        if self.bounds.active {
+            self.bounds.positions(&self.gamma, &self.pos, gold);
+        }
         let width = g + 1;
         let cells = width * width;
         if self.cells.len() < cells {
@@ -592,11 +674,17 @@ impl TabularOracle {
         Ok(())
     }
 
-    /// Moves the scratch of T[i, j] into its cell, sorted by h₁; returns the
-    /// number of items.
+    /// Moves the scratch of T[i, j] into its cell, sorted by h₁, dropping
+    /// the items whose upper bound is below their tag's threshold; returns
+    /// the number of items.
     fn flush(&mut self, i: usize, j: usize) -> usize {
         let g = self.gamma.len();
         let width = g + 1;
+        let bounds = &mut self.bounds;
+        if bounds.active {
+            bounds.outside.clear();
+            bounds.outside.resize(g + 1, UNKNOWN);
+        }
         let cell = &mut self.cells[i * width + j];
         for &t in &self.touched {
             let t = t as usize;
@@ -605,6 +693,9 @@ impl TabularOracle {
             let h2 = (t / g) % (g + 1);
             let h1 = (t / g / (g + 1)) % (g + 1);
             let tag = t / g / (g + 1) / (g + 1);
+            if bounds.active && value + bounds.possible(i, j, h1, h2, h3) < bounds.threshold[tag] {
+                continue;
+            }
             cell.push(Item { h1: h1 as u16, h2: h2 as u16, h3: h3 as u16, tag: tag as u8, value });
         }
         self.touched.clear();
@@ -692,5 +783,192 @@ impl TabularOracle {
                 self.group[it.h1 as usize] = (0, 0);
             }
         }
+    }
+}
+
+impl Bounds {
+    /// Sets the thresholds of the table of (stack, next) from greedy
+    /// computations after each step (their gold arcs, less `bonus`: table
+    /// units): an item whose every completion scores below its tag's lower
+    /// bound cannot give that step's score. Items without a tag may serve
+    /// any needed step (the smallest bound); for [`Need::Best`], every tag
+    /// takes the largest bound. O(n) per step.
+    fn thresholds(&mut self, stack: &[usize], next: usize, gold: &DepTree, bonus: u32, need: Need) {
+        let mut lower = [None; 5];
+        for (t, step) in STEPS.iter().enumerate() {
+            if need == Need::Reductions && *step == Step::Shift {
+                continue;
+            }
+            lower[t] = self.greedy(stack, next, gold, *step).map(|b| b as i32 - bonus as i32);
+        }
+        let known = lower.iter().flatten();
+        let (Some(&min), Some(&max)) = (known.clone().min(), known.max()) else {
+            self.active = false;
+            return;
+        };
+        for (t, bound) in lower.iter().enumerate() {
+            self.threshold[t] = match need {
+                Need::Best => max,
+                _ => bound.unwrap_or(DROP_ALL),
+            };
+        }
+        let shared = if need == Need::Best { max } else { min };
+        self.threshold[AT_C as usize] = shared;
+        self.threshold[UNTAGGED as usize] = shared;
+        self.active = true;
+    }
+
+    /// The gold arcs of a greedy computation from (stack, next) that starts
+    /// with `first` (None if it is not applicable): a gold arc whose
+    /// dependent has all its gold children is built at once; a word whose
+    /// gold head is gone is reduced once it has no pending children; else
+    /// shift; on an empty input, any gold arc, else `right_arc`. A lower
+    /// bound of the step's score. O(n).
+    fn greedy(&mut self, stack: &[usize], next: usize, gold: &DepTree, first: Step) -> Option<u32> {
+        let n = gold.len();
+        let applicable = |k: usize, next: usize, step: Step| match step {
+            Step::Shift => next <= n,
+            Step::LeftArc | Step::RightArc2 => k >= 3,
+            Step::RightArc => k >= 2,
+            Step::LeftArc2 => k >= 4,
+            _ => false,
+        };
+        if !applicable(stack.len(), next, first) {
+            return None;
+        }
+        self.stack.clear();
+        self.stack.extend_from_slice(stack);
+        self.removed.clear();
+        self.removed.resize(n + 1, false);
+        for w in 1..next.min(n + 1) {
+            self.removed[w] = true;
+        }
+        for &w in stack {
+            self.removed[w] = false;
+        }
+        self.pending.clear();
+        self.pending.resize(n + 1, 0);
+        for d in 1..=n {
+            if !self.removed[d] {
+                self.pending[gold.head(d)] += 1;
+            }
+        }
+        let mut next = next;
+        let mut built = self.apply(first, &mut next, gold);
+        const ARCS: [Step; 4] = [Step::RightArc, Step::LeftArc, Step::RightArc2, Step::LeftArc2];
+        loop {
+            let k = self.stack.len();
+            if k == 1 && next > n {
+                return Some(built);
+            }
+            let gold_arc = |complete: bool, this: &Self| {
+                ARCS.into_iter().find(|&step| {
+                    applicable(k, next, step) && {
+                        let (h, d) = arc(&this.stack, step);
+                        gold.head(d) == h && (!complete || this.pending[d] == 0)
+                    }
+                })
+            };
+            let finished = |w: usize, this: &Self| this.removed[gold.head(w)] && this.pending[w] == 0;
+            let step = gold_arc(true, self)
+                .or_else(|| (k >= 2 && finished(self.stack[k - 1], self)).then_some(Step::RightArc))
+                .or_else(|| (k >= 3 && finished(self.stack[k - 2], self)).then_some(Step::LeftArc))
+                .or_else(|| (next <= n).then_some(Step::Shift))
+                .or_else(|| gold_arc(false, self))
+                .unwrap_or(Step::RightArc);
+            built += self.apply(step, &mut next, gold);
+        }
+    }
+
+    /// Applies an applicable step in the greedy computation; 1 if it builds
+    /// a gold arc.
+    fn apply(&mut self, step: Step, next: &mut usize, gold: &DepTree) -> u32 {
+        if step == Step::Shift {
+            self.stack.push(*next);
+            *next += 1;
+            return 0;
+        }
+        let (h, d) = arc(&self.stack, step);
+        let k = self.stack.len();
+        match step {
+            Step::LeftArc => self.stack.remove(k - 2),
+            Step::LeftArc2 => self.stack.remove(k - 3),
+            _ => self.stack.remove(k - 1),
+        };
+        self.removed[d] = true;
+        self.pending[gold.head(d)] -= 1;
+        (gold.head(d) == h) as u32
+    }
+
+    /// Fills the gold heads and children by position in γ.
+    fn positions(&mut self, gamma: &[usize], pos: &[u16], gold: &DepTree) {
+        let g = gamma.len();
+        self.head.clear();
+        self.head.extend(gamma.iter().map(|&w| if w == 0 { NO_HEAD } else { pos[gold.head(w)] }));
+        self.kid_start.clear();
+        self.kid_start.resize(g + 2, 0);
+        for &h in &self.head {
+            if h != NO_HEAD {
+                self.kid_start[h as usize + 2] += 1;
+            }
+        }
+        for p in 2..g + 2 {
+            self.kid_start[p] += self.kid_start[p - 1];
+        }
+        self.kids.clear();
+        self.kids.resize(self.kid_start[g + 1] as usize, 0);
+        for (d, &h) in self.head.iter().enumerate() {
+            if h != NO_HEAD {
+                let slot = &mut self.kid_start[h as usize + 1];
+                self.kids[*slot as usize] = d as u16;
+                *slot += 1;
+            }
+        }
+    }
+
+    /// An upper bound on the gold arcs, outside its span, of the
+    /// completions of an item [h₁, h₂ h₃] over γ[i..j) (positions; h₁ = |γ|
+    /// for $): each word not reduced inside can still take one, unless its
+    /// gold head is gone — reduced inside (the span but h₂, h₃), or, for a
+    /// word shifted after the item's start, reduced before it (the words
+    /// between h₁ and i, which also cannot take a head at i or after).
+    fn possible(&mut self, i: usize, j: usize, h1: usize, h2: usize, h3: usize) -> i32 {
+        let g = self.head.len();
+        // Words below h₁ (L = [0, lo)), between h₁ and i (M = [lo, i)).
+        let lo = if h1 == g { i } else { h1 + 1 };
+        if self.outside[h1] == UNKNOWN {
+            let head = &self.head;
+            let gold_head = |w: usize| (head[w] != NO_HEAD).then_some(head[w] as usize);
+            let l = (0..lo).filter(|&w| gold_head(w).is_some_and(|h| !(i..j).contains(&h))).count();
+            let m = (lo..i).filter(|&w| gold_head(w).is_some_and(|h| h < i)).count();
+            let r = (j..g).filter(|&w| gold_head(w).is_some_and(|h| !(lo..j).contains(&h))).count();
+            self.outside[h1] = (l + m + r) as i32;
+        }
+        let mut total = self.outside[h1];
+        for (x, h) in [(0, h2), (1, h3)] {
+            if !(i..j).contains(&h) || (x == 1 && h == h2) {
+                continue;
+            }
+            let hd = self.head[h];
+            if hd != NO_HEAD {
+                let hd = hd as usize;
+                total += (!(lo..j).contains(&hd) || hd == h2 || hd == h3) as i32;
+            }
+            let kids = &self.kids[self.kid_start[h] as usize..self.kid_start[h + 1] as usize];
+            total += kids.iter().filter(|&&c| (c as usize) < lo || c as usize >= j).count() as i32;
+        }
+        total
+    }
+}
+
+/// The arc (head, dependent) of an arc step on `stack`.
+fn arc(stack: &[usize], step: Step) -> (usize, usize) {
+    let k = stack.len();
+    let s = |i: usize| stack[k - 1 - i];
+    match step {
+        Step::LeftArc => (s(0), s(1)),
+        Step::LeftArc2 => (s(0), s(2)),
+        Step::RightArc2 => (s(2), s(0)),
+        _ => (s(1), s(0)),
     }
 }
