@@ -55,6 +55,8 @@ fn random_tokens(n: usize, rng: &mut ChaCha8Rng) -> Tokens {
         t.tags.push(w % 3 * 104_729 + 2);
         t.suffixes.push(w * 31 + 3);
         t.feats.push(5);
+        t.lemmas.push(w * 17 + 4);
+        t.xpos.push(w % 2 * 7 + 6);
     }
     t
 }

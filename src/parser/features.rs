@@ -204,8 +204,12 @@ pub fn laid_out<'a>(tokens: &'a Tokens, root: Root, buffer: &'a mut Tokens) -> &
     if root == Root::First {
         return tokens;
     }
+    // A column left empty (Tokens made by hand, without it) stays empty.
     let lay = |to: &mut Vec<u64>, from: &[u64]| {
         to.clear();
+        if from.is_empty() {
+            return;
+        }
         to.push(hash_bytes(b"<BOTTOM>"));
         to.extend_from_slice(&from[1..]);
         to.push(from[0]);
