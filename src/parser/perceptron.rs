@@ -489,6 +489,191 @@ impl Averaged {
     }
 }
 
+/// The f64 sums of [`Averaged`] kept only for the weights that an update
+/// touched: per row a list of (class, sum) in one arena. Adding zero never
+/// changes a float sum, so an untouched weight's sum is 0 and needs no
+/// storage. A hashed label table has most of its weights never updated
+/// (87 % of the en_ewt label table), so this takes a fraction of the dense
+/// sums' memory.
+///
+/// A row's entries sit in a block of the arena whose size is a power of two
+/// (at least [`SparseSums::MIN_BLOCK`]); a full block is moved to one twice
+/// as large, and the old one goes to a free list of its size for the next
+/// row that grows to it. O(entries of the row) per update (a scan of its
+/// classes), no allocation once the arena and the free lists have grown.
+#[derive(Clone, Debug, Default)]
+struct SparseSums {
+    /// Per row: the start of its block in the arena and its entries.
+    rows: Vec<(usize, u32)>,
+    /// The class (index within the row) of each arena slot.
+    classes: Vec<u32>,
+    /// The sum of each arena slot.
+    sums: Vec<f64>,
+    /// `free[k]`: the starts of unused blocks of 2^k slots.
+    free: Vec<Vec<usize>>,
+}
+
+impl SparseSums {
+    /// The smallest block: a row's first entries.
+    const MIN_BLOCK: usize = 4;
+
+    /// No sums for `rows` rows. O(rows).
+    fn new(rows: usize) -> SparseSums {
+        SparseSums { rows: vec![(0, 0); rows], ..SparseSums::default() }
+    }
+
+    /// The slots of a block holding `len` entries (0 for none).
+    #[inline]
+    fn block(len: usize) -> usize {
+        if len == 0 {
+            0
+        } else {
+            len.next_power_of_two().max(Self::MIN_BLOCK)
+        }
+    }
+
+    /// Adds `x` to the sum of class `class` of row `row`. O(entries of the row).
+    #[inline]
+    fn add(&mut self, row: usize, class: u32, x: f64) {
+        let (start, len) = self.rows[row];
+        let len = len as usize;
+        if let Some(k) = self.classes[start..start + len].iter().position(|&c| c == class) {
+            self.sums[start + k] += x;
+            return;
+        }
+        let start = if len < Self::block(len) { start } else { self.grow(row) };
+        self.classes[start + len] = class;
+        // The sum of the untouched weight is 0: 0 + x, as the dense sums add it.
+        self.sums[start + len] = 0.0 + x;
+        self.rows[row] = (start, len as u32 + 1);
+    }
+
+    /// Moves the full block of `row` to one twice as large (the smallest
+    /// block for an empty row); returns its start.
+    #[cold]
+    fn grow(&mut self, row: usize) -> usize {
+        let (old, len) = self.rows[row];
+        let len = len as usize;
+        let size = Self::block(len + 1);
+        let k = size.trailing_zeros() as usize;
+        if self.free.len() <= k {
+            self.free.resize(k + 1, Vec::new());
+        }
+        let start = match self.free[k].pop() {
+            Some(s) => s,
+            None => {
+                let s = self.classes.len();
+                self.classes.resize(s + size, 0);
+                self.sums.resize(s + size, 0.0);
+                s
+            }
+        };
+        self.classes.copy_within(old..old + len, start);
+        self.sums.copy_within(old..old + len, start);
+        if len > 0 {
+            self.free[Self::block(len).trailing_zeros() as usize].push(old);
+        }
+        self.rows[row] = (start, len as u32);
+        start
+    }
+
+    /// Calls `f(row, class, sum)` for every stored sum. O(entries).
+    fn for_each(&self, mut f: impl FnMut(usize, usize, f64)) {
+        for (r, &(start, len)) in self.rows.iter().enumerate() {
+            let len = len as usize;
+            for (&c, &u) in self.classes[start..start + len].iter().zip(&self.sums[start..start + len]) {
+                f(r, c as usize, u);
+            }
+        }
+    }
+}
+
+/// [`Averaged`] with its sums stored only where an update touched a weight
+/// ([`SparseSums`]): the same current weights (dense f32, so scoring reads
+/// them as fast), the same updates and the same averaged values, bit for
+/// bit, in a fraction of the memory for a table most of whose weights are
+/// never updated (a label table: one weight per label). An update costs a
+/// scan of the touched classes of each feature's row besides.
+#[derive(Clone, Debug)]
+pub struct SparseAveraged {
+    current: Weights,
+    sums: SparseSums,
+    /// Instances seen (the c of the module doc).
+    instances: u64,
+}
+
+impl SparseAveraged {
+    /// A zero table of 2^`bits` rows of `width` classes.
+    pub fn zeros(bits: u32, width: usize) -> SparseAveraged {
+        SparseAveraged::from_weights(Weights::zeros(bits, width))
+    }
+
+    /// Starts from `weights` (e.g. a trained model's); the average is
+    /// taken over the updates from here on, added to `weights`.
+    pub fn from_weights(weights: Weights) -> SparseAveraged {
+        let sums = SparseSums::new(1usize << weights.bits);
+        SparseAveraged { current: weights, sums, instances: 0 }
+    }
+
+    /// The current (not averaged) weights, which make the training decisions.
+    pub fn current(&self) -> &Weights {
+        &self.current
+    }
+
+    /// Counts one more training instance (a configuration).
+    pub fn tick(&mut self) {
+        self.instances += 1;
+    }
+
+    /// Adds `delta` to the weight of class `class` of every feature.
+    /// O(features × touched classes of a row).
+    pub fn update(&mut self, features: &[u64], class: usize, delta: f32) {
+        let c = self.instances as f64;
+        let (bits, width) = (self.current.bits, self.current.width);
+        for &f in features {
+            let r = row_of(f, bits, 1);
+            self.current.w[r * width + class] += delta;
+            self.sums.add(r, class as u32, c * f64::from(delta));
+        }
+    }
+
+    /// The touched weights: those with a stored sum. O(1).
+    pub fn touched(&self) -> usize {
+        self.sums.rows.iter().map(|&(_, len)| len as usize).sum()
+    }
+
+    /// The averaged weights w − u / c, as [`Averaged::averaged`]. O(table).
+    pub fn averaged(&self) -> Weights {
+        let c = self.instances.max(1) as f64;
+        let mut w = huge_zeros(self.current.w.len());
+        for (a, &w) in w.iter_mut().zip(&self.current.w) {
+            *a = (f64::from(w) - 0.0 / c) as f32;
+        }
+        let width = self.current.width;
+        self.sums.for_each(|r, k, u| {
+            let i = r * width + k;
+            w[i] = (f64::from(self.current.w[i]) - u / c) as f32;
+        });
+        Weights { bits: self.current.bits, width, w }
+    }
+
+    /// [`SparseAveraged::averaged`] rounded to bfloat16, without the f32
+    /// table in between, as [`Averaged::averaged_compact`]. O(table).
+    pub fn averaged_compact(&self) -> CompactWeights {
+        let c = self.instances.max(1) as f64;
+        let mut w = huge_zeros(self.current.w.len());
+        for (a, &w) in w.iter_mut().zip(&self.current.w) {
+            *a = to_bf16((f64::from(w) - 0.0 / c) as f32);
+        }
+        let width = self.current.width;
+        self.sums.for_each(|r, k, u| {
+            let i = r * width + k;
+            w[i] = to_bf16((f64::from(self.current.w[i]) - u / c) as f32);
+        });
+        CompactWeights { bits: self.current.bits, width, w }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -521,6 +706,50 @@ mod tests {
         let compact = a.averaged_compact();
         assert_eq!(compact, CompactWeights::new(&a.averaged()));
         assert!(compact.values().iter().filter(|&&w| w != 0).count() > 20);
+    }
+
+    /// The sparse sums against the dense ones (the reference): the same
+    /// current weights and the same averages, bit for bit, from zero and
+    /// from given weights, for rows that grow through every block size
+    /// (blocks freed and reused), deltas of any sign and size, updates
+    /// before the first instance; and a sum is stored for exactly the
+    /// weights an update touched.
+    #[test]
+    fn sparse_sums_average_as_the_dense_ones() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        for (bits, width, updates) in [(0, 1, 50), (0, 7, 200), (3, 100, 3000), (5, 3, 500), (6, 130, 4000)] {
+            for start in [false, true] {
+                let init: Vec<f32> =
+                    (0..(1usize << bits) * width).map(|_| if start { rng.gen_range(-5f32..5.0) } else { 0.0 }).collect();
+                let init = Weights::from_vec(bits, width, init).unwrap();
+                let mut dense = Averaged::from_weights(init.clone());
+                let mut sparse = SparseAveraged::from_weights(init);
+                let mut touched = std::collections::HashSet::new();
+                for _ in 0..updates {
+                    let features: Vec<u64> = (0..rng.gen_range(0..6)).map(|_| rng.gen()).collect();
+                    let class = rng.gen_range(0..width);
+                    let delta = match rng.gen_range(0..3) {
+                        0 => 1.0,
+                        1 => -1.0,
+                        _ => rng.gen_range(-2.5f32..2.5),
+                    };
+                    dense.update(&features, class, delta);
+                    sparse.update(&features, class, delta);
+                    touched.extend(features.iter().map(|&f| row_of(f, bits, width) + class));
+                    if rng.gen_bool(0.7) {
+                        dense.tick();
+                        sparse.tick();
+                    }
+                }
+                let what = format!("2^{bits} × {width}, from given weights: {start}");
+                assert_eq!(sparse.touched(), touched.len(), "{what}");
+                let bits_of = |w: &Weights| w.w.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits_of(sparse.current()), bits_of(dense.current()), "{what}");
+                assert_eq!(bits_of(&sparse.averaged()), bits_of(&dense.averaged()), "{what}");
+                assert_eq!(sparse.averaged_compact(), dense.averaged_compact(), "{what}");
+                assert!(dense.averaged() != *dense.current() || updates == 0, "{what}: the average is tested");
+            }
+        }
     }
 
     /// Every width (narrow rows, whole and partial vectors, several
