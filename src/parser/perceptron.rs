@@ -9,6 +9,8 @@
 //! Averaging uses the usual trick: besides the weights w, the trainer keeps
 //! u = Σ c·δ over the updates δ made at instance c; the average over the c
 //! instances seen is w − u / c, computed once when a model is taken.
+//! [`SparseAveraged`] keeps u only for the weights an update touched (the
+//! others' u is 0): a label table leaves most of its weights untouched.
 
 /// A zeroed vector of `len` values whose memory the kernel is asked to back
 /// with huge pages (Linux `madvise(MADV_HUGEPAGE)`) when it is large: the
@@ -37,9 +39,11 @@ pub(crate) fn huge_zeros<T: Copy + Default>(len: usize) -> Vec<T> {
     v
 }
 
-/// The bytes per weight that training holds at its peak: the current f32
-/// weights and their f64 sums ([`Averaged`]), the averaged model of the
-/// epoch and the best one kept so far (f32 each).
+/// The bytes per weight that training is counted for against the memory
+/// limit: the current f32 weights and their f64 sums ([`Averaged`]), the
+/// averaged model of the epoch and the best one kept so far (f32 each).
+/// The label table's sums ([`SparseAveraged`]) are counted as dense ones;
+/// they take a fraction of that when most of its weights are never updated.
 pub const TRAINING_BYTES_PER_WEIGHT: usize = 4 + 8 + 4 + 4;
 
 /// The bytes per weight of reading a model, at most: the file's (4 in the
@@ -719,8 +723,9 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(11);
         for (bits, width, updates) in [(0, 1, 50), (0, 7, 200), (3, 100, 3000), (5, 3, 500), (6, 130, 4000)] {
             for start in [false, true] {
-                let init: Vec<f32> =
-                    (0..(1usize << bits) * width).map(|_| if start { rng.gen_range(-5f32..5.0) } else { 0.0 }).collect();
+                let init: Vec<f32> = (0..(1usize << bits) * width)
+                    .map(|_| if start { rng.gen_range(-5f32..5.0) } else { 0.0 })
+                    .collect();
                 let init = Weights::from_vec(bits, width, init).unwrap();
                 let mut dense = Averaged::from_weights(init.clone());
                 let mut sparse = SparseAveraged::from_weights(init);
