@@ -708,7 +708,8 @@ impl SparseSums {
 /// them as fast), the same updates and the same averaged values, bit for
 /// bit, in a fraction of the memory for a table most of whose weights are
 /// never updated (a label table: one weight per label). An update costs a
-/// scan of the touched classes of each feature's row besides.
+/// scan of the touched classes of each feature's row besides (at most
+/// those that take half a dense row of sums; O(1) in a dense row).
 #[derive(Clone, Debug)]
 pub struct SparseAveraged {
     current: Weights,
