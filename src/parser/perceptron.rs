@@ -9,6 +9,8 @@
 //! Averaging uses the usual trick: besides the weights w, the trainer keeps
 //! u = Σ c·δ over the updates δ made at instance c; the average over the c
 //! instances seen is w − u / c, computed once when a model is taken.
+//! [`SparseAveraged`] keeps u only for the weights an update touched (the
+//! others' u is 0): a label table leaves most of its weights untouched.
 
 /// A zeroed vector of `len` values whose memory the kernel is asked to back
 /// with huge pages (Linux `madvise(MADV_HUGEPAGE)`) when it is large: the
@@ -17,12 +19,20 @@
 /// the values are the same either way. O(len).
 pub(crate) fn huge_zeros<T: Copy + Default>(len: usize) -> Vec<T> {
     let v = vec![T::default(); len];
+    advise_huge(&v);
+    v
+}
+
+/// Asks the kernel to back the allocation of `v` (its capacity) with huge
+/// pages when it is large ([`huge_zeros`]); again after it grows. A hint
+/// only. O(1).
+pub(crate) fn advise_huge<T>(v: &Vec<T>) {
     #[cfg(target_os = "linux")]
     {
         const HUGE: usize = 2 << 20;
-        let bytes = len * std::mem::size_of::<T>();
+        let bytes = v.capacity() * std::mem::size_of::<T>();
         if bytes >= 4 * HUGE {
-            // The 2 MiB-aligned part of the (not yet touched) allocation.
+            // The 2 MiB-aligned part of the allocation.
             let start = v.as_ptr() as usize;
             let first = start.next_multiple_of(HUGE);
             let end = (start + bytes) / HUGE * HUGE;
@@ -34,12 +44,15 @@ pub(crate) fn huge_zeros<T: Copy + Default>(len: usize) -> Vec<T> {
             }
         }
     }
-    v
+    #[cfg(not(target_os = "linux"))]
+    let _ = v;
 }
 
-/// The bytes per weight that training holds at its peak: the current f32
-/// weights and their f64 sums ([`Averaged`]), the averaged model of the
-/// epoch and the best one kept so far (f32 each).
+/// The bytes per weight that training is counted for against the memory
+/// limit: the current f32 weights and their f64 sums ([`Averaged`]), the
+/// averaged model of the epoch and the best one kept so far (f32 each).
+/// The label table's sums ([`SparseAveraged`]) are counted as dense ones;
+/// they take a fraction of that when most of its weights are never updated.
 pub const TRAINING_BYTES_PER_WEIGHT: usize = 4 + 8 + 4 + 4;
 
 /// The bytes per weight of reading a model, at most: the file's (4 in the
@@ -489,6 +502,311 @@ impl Averaged {
     }
 }
 
+/// The f64 sums of [`Averaged`] kept only for the weights that an update
+/// touched: per row a list of (class, sum) in one arena, or, once that
+/// list would take more memory than a dense row, a dense row of sums.
+/// Adding zero never changes a float sum, so an untouched weight's sum is 0
+/// and needs no storage. A hashed label table has most of its weights never
+/// updated (87 % of the en_ewt label table), so this takes a fraction of
+/// the dense sums' memory.
+///
+/// A row's list sits in a block of the arena whose size is a power of two
+/// (at least [`SparseSums::MIN_BLOCK`]); a full block is moved to one twice
+/// as large, and the old one goes to a free list of its size for the next
+/// row that grows to it. A row whose next block would take more than half
+/// the bytes of a dense row becomes dense instead (the rows of frequent
+/// features, which most updates touch): an update costs a scan of at most
+/// that many classes, eight at a time, or O(1) in a dense row; no
+/// allocation once the arenas and the free lists have grown.
+#[derive(Clone, Debug, Default)]
+struct SparseSums {
+    /// Classes per row.
+    width: usize,
+    /// Per row: the start of its block in the arena and its entries, or
+    /// ([`SparseSums::DENSE`]) the start of its row in `dense`.
+    rows: Vec<(usize, u32)>,
+    /// The class (index within the row) of each arena slot.
+    classes: Vec<u32>,
+    /// The sum of each arena slot.
+    sums: Vec<f64>,
+    /// `free[k]`: the starts of unused blocks of 2^k slots.
+    free: Vec<Vec<usize>>,
+    /// The dense rows, one after the other.
+    dense: Vec<f64>,
+}
+
+impl SparseSums {
+    /// The smallest block: a row's first entries.
+    const MIN_BLOCK: usize = 4;
+    /// The length of a row that is dense.
+    const DENSE: u32 = u32::MAX;
+
+    /// No sums for `rows` rows of `width` classes. O(rows).
+    fn new(rows: usize, width: usize) -> SparseSums {
+        SparseSums { width, rows: huge_zeros(rows), ..SparseSums::default() }
+    }
+
+    /// The slots of a block holding `len` entries (0 for none).
+    #[inline]
+    fn block(len: usize) -> usize {
+        if len == 0 {
+            0
+        } else {
+            len.next_power_of_two().max(Self::MIN_BLOCK)
+        }
+    }
+
+    /// Asks the CPU to bring what an update of class `class` of `row` reads
+    /// into the cache (a hint: no effect on the values). O(1).
+    #[inline(always)]
+    fn prefetch_row(&self, row: usize, class: usize) {
+        let (start, len) = self.rows[row];
+        if len == Self::DENSE {
+            prefetch(&self.dense, start + class, 1);
+        } else {
+            prefetch(&self.classes, start, (len as usize).max(1));
+            prefetch(&self.sums, start, (len as usize).clamp(1, 16));
+        }
+    }
+
+    /// The place of `class` in `classes`: eight compares at a time, without
+    /// a branch among them (they become vector compares). O(classes).
+    #[inline]
+    fn find(classes: &[u32], class: u32) -> Option<usize> {
+        let mut chunks = classes.chunks_exact(8);
+        let mut base = 0;
+        for chunk in &mut chunks {
+            let mut mask = 0u32;
+            for (k, &c) in chunk.iter().enumerate() {
+                mask |= u32::from(c == class) << k;
+            }
+            if mask != 0 {
+                return Some(base + mask.trailing_zeros() as usize);
+            }
+            base += 8;
+        }
+        chunks.remainder().iter().position(|&c| c == class).map(|k| base + k)
+    }
+
+    /// Adds `x` to the sum of class `class` of row `row`. O(1) in a dense
+    /// row, else O(entries of the row).
+    #[inline]
+    fn add(&mut self, row: usize, class: u32, x: f64) {
+        let (start, len) = self.rows[row];
+        if len == Self::DENSE {
+            self.dense[start + class as usize] += x;
+            return;
+        }
+        let len = len as usize;
+        if let Some(k) = Self::find(&self.classes[start..start + len], class) {
+            self.sums[start + k] += x;
+            return;
+        }
+        let start = if len < Self::block(len) {
+            start
+        } else if 2 * Self::block(len + 1) * 12 > self.width * 8 {
+            let start = self.densify(row);
+            // The sum of the untouched weight is 0: 0 + x, as the dense sums add it.
+            self.dense[start + class as usize] += x;
+            return;
+        } else {
+            self.grow(row)
+        };
+        self.classes[start + len] = class;
+        // As above: 0 + x.
+        self.sums[start + len] = 0.0 + x;
+        self.rows[row] = (start, len as u32 + 1);
+    }
+
+    /// A slot of `size` entries, from the free list of its size or the end
+    /// of the arena; returns its start.
+    fn take_block(&mut self, size: usize) -> usize {
+        let k = size.trailing_zeros() as usize;
+        if self.free.len() <= k {
+            self.free.resize(k + 1, Vec::new());
+        }
+        match self.free[k].pop() {
+            Some(s) => s,
+            None => {
+                let s = self.classes.len();
+                let capacity = self.classes.capacity();
+                self.classes.resize(s + size, 0);
+                self.sums.resize(s + size, 0.0);
+                if self.classes.capacity() != capacity {
+                    // Read at random, as the dense tables.
+                    advise_huge(&self.classes);
+                    advise_huge(&self.sums);
+                }
+                s
+            }
+        }
+    }
+
+    /// Moves the full block of `row` to one twice as large (the smallest
+    /// block for an empty row); returns its start.
+    #[cold]
+    fn grow(&mut self, row: usize) -> usize {
+        let (old, len) = self.rows[row];
+        let len = len as usize;
+        let start = self.take_block(Self::block(len + 1));
+        self.classes.copy_within(old..old + len, start);
+        self.sums.copy_within(old..old + len, start);
+        if len > 0 {
+            self.free[Self::block(len).trailing_zeros() as usize].push(old);
+        }
+        self.rows[row] = (start, len as u32);
+        start
+    }
+
+    /// Makes `row` dense: its sums in a new row of `dense` (0 where it had
+    /// none), its block freed; returns the row's start in `dense`.
+    #[cold]
+    fn densify(&mut self, row: usize) -> usize {
+        let (old, len) = self.rows[row];
+        let len = len as usize;
+        let start = self.dense.len();
+        let capacity = self.dense.capacity();
+        self.dense.resize(start + self.width, 0.0);
+        if self.dense.capacity() != capacity {
+            advise_huge(&self.dense);
+        }
+        for k in old..old + len {
+            self.dense[start + self.classes[k] as usize] = self.sums[k];
+        }
+        if len > 0 {
+            self.free[Self::block(len).trailing_zeros() as usize].push(old);
+        }
+        self.rows[row] = (start, Self::DENSE);
+        start
+    }
+
+    /// The stored sums: the entries of the lists and the sums of the
+    /// dense rows. O(rows).
+    fn stored(&self) -> usize {
+        self.rows.iter().map(|&(_, len)| if len == Self::DENSE { self.width } else { len as usize }).sum()
+    }
+
+    /// Calls `f(row, class, sum)` for every stored sum. O(stored sums).
+    fn for_each(&self, mut f: impl FnMut(usize, usize, f64)) {
+        for (r, &(start, len)) in self.rows.iter().enumerate() {
+            if len == Self::DENSE {
+                for (c, &u) in self.dense[start..start + self.width].iter().enumerate() {
+                    f(r, c, u);
+                }
+                continue;
+            }
+            let len = len as usize;
+            for (&c, &u) in self.classes[start..start + len].iter().zip(&self.sums[start..start + len]) {
+                f(r, c as usize, u);
+            }
+        }
+    }
+}
+
+/// [`Averaged`] with its sums stored only where an update touched a weight
+/// ([`SparseSums`]): the same current weights (dense f32, so scoring reads
+/// them as fast), the same updates and the same averaged values, bit for
+/// bit, in a fraction of the memory for a table most of whose weights are
+/// never updated (a label table: one weight per label). An update costs a
+/// scan of the touched classes of each feature's row besides (at most
+/// those that take half a dense row of sums; O(1) in a dense row).
+#[derive(Clone, Debug)]
+pub struct SparseAveraged {
+    current: Weights,
+    sums: SparseSums,
+    /// Instances seen (the c of the module doc).
+    instances: u64,
+}
+
+impl SparseAveraged {
+    /// A zero table of 2^`bits` rows of `width` classes.
+    pub fn zeros(bits: u32, width: usize) -> SparseAveraged {
+        SparseAveraged::from_weights(Weights::zeros(bits, width))
+    }
+
+    /// Starts from `weights` (e.g. a trained model's); the average is
+    /// taken over the updates from here on, added to `weights`.
+    pub fn from_weights(weights: Weights) -> SparseAveraged {
+        let sums = SparseSums::new(1usize << weights.bits, weights.width);
+        SparseAveraged { current: weights, sums, instances: 0 }
+    }
+
+    /// The current (not averaged) weights, which make the training decisions.
+    pub fn current(&self) -> &Weights {
+        &self.current
+    }
+
+    /// Counts one more training instance (a configuration).
+    pub fn tick(&mut self) {
+        self.instances += 1;
+    }
+
+    /// Adds `delta` to the weight of class `class` of every feature.
+    /// O(features × touched classes of a row).
+    pub fn update(&mut self, features: &[u64], class: usize, delta: f32) {
+        let c = self.instances as f64;
+        let (bits, width) = (self.current.bits, self.current.width);
+        // The rows are scattered: their places (and the weights) are
+        // prefetched 2·AHEAD features ahead, their blocks AHEAD ahead.
+        const AHEAD: usize = 8;
+        for &f in features.iter().take(2 * AHEAD) {
+            prefetch(&self.sums.rows, row_of(f, bits, 1), 1);
+        }
+        for &f in features.iter().take(AHEAD) {
+            self.sums.prefetch_row(row_of(f, bits, 1), class);
+        }
+        for (k, &f) in features.iter().enumerate() {
+            if let Some(&a) = features.get(k + 2 * AHEAD) {
+                prefetch(&self.sums.rows, row_of(a, bits, 1), 1);
+                prefetch(&self.current.w, row_of(a, bits, width) + class, 1);
+            }
+            if let Some(&a) = features.get(k + AHEAD) {
+                self.sums.prefetch_row(row_of(a, bits, 1), class);
+            }
+            let r = row_of(f, bits, 1);
+            self.current.w[r * width + class] += delta;
+            self.sums.add(r, class as u32, c * f64::from(delta));
+        }
+    }
+
+    /// The sums stored: at least one for each weight an update touched.
+    /// O(rows).
+    pub fn stored(&self) -> usize {
+        self.sums.stored()
+    }
+
+    /// The averaged weights w − u / c, as [`Averaged::averaged`]. O(table).
+    pub fn averaged(&self) -> Weights {
+        let c = self.instances.max(1) as f64;
+        let mut w = huge_zeros(self.current.w.len());
+        for (a, &w) in w.iter_mut().zip(&self.current.w) {
+            *a = (f64::from(w) - 0.0 / c) as f32;
+        }
+        let width = self.current.width;
+        self.sums.for_each(|r, k, u| {
+            let i = r * width + k;
+            w[i] = (f64::from(self.current.w[i]) - u / c) as f32;
+        });
+        Weights { bits: self.current.bits, width, w }
+    }
+
+    /// [`SparseAveraged::averaged`] rounded to bfloat16, without the f32
+    /// table in between, as [`Averaged::averaged_compact`]. O(table).
+    pub fn averaged_compact(&self) -> CompactWeights {
+        let c = self.instances.max(1) as f64;
+        let mut w = huge_zeros(self.current.w.len());
+        for (a, &w) in w.iter_mut().zip(&self.current.w) {
+            *a = to_bf16((f64::from(w) - 0.0 / c) as f32);
+        }
+        let width = self.current.width;
+        self.sums.for_each(|r, k, u| {
+            let i = r * width + k;
+            w[i] = to_bf16((f64::from(self.current.w[i]) - u / c) as f32);
+        });
+        CompactWeights { bits: self.current.bits, width, w }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -521,6 +839,51 @@ mod tests {
         let compact = a.averaged_compact();
         assert_eq!(compact, CompactWeights::new(&a.averaged()));
         assert!(compact.values().iter().filter(|&&w| w != 0).count() > 20);
+    }
+
+    /// The sparse sums against the dense ones (the reference): the same
+    /// current weights and the same averages, bit for bit, from zero and
+    /// from given weights, for rows that grow through every block size
+    /// (blocks freed and reused), deltas of any sign and size, updates
+    /// before the first instance; and a sum is stored for exactly the
+    /// weights an update touched.
+    #[test]
+    fn sparse_sums_average_as_the_dense_ones() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        for (bits, width, updates) in [(0, 1, 50), (0, 7, 200), (3, 100, 3000), (5, 3, 500), (6, 130, 4000)] {
+            for start in [false, true] {
+                let init: Vec<f32> = (0..(1usize << bits) * width)
+                    .map(|_| if start { rng.gen_range(-5f32..5.0) } else { 0.0 })
+                    .collect();
+                let init = Weights::from_vec(bits, width, init).unwrap();
+                let mut dense = Averaged::from_weights(init.clone());
+                let mut sparse = SparseAveraged::from_weights(init);
+                let mut touched = std::collections::HashSet::new();
+                for _ in 0..updates {
+                    let features: Vec<u64> = (0..rng.gen_range(0..6)).map(|_| rng.gen()).collect();
+                    let class = rng.gen_range(0..width);
+                    let delta = match rng.gen_range(0..3) {
+                        0 => 1.0,
+                        1 => -1.0,
+                        _ => rng.gen_range(-2.5f32..2.5),
+                    };
+                    dense.update(&features, class, delta);
+                    sparse.update(&features, class, delta);
+                    touched.extend(features.iter().map(|&f| row_of(f, bits, width) + class));
+                    if rng.gen_bool(0.7) {
+                        dense.tick();
+                        sparse.tick();
+                    }
+                }
+                let what = format!("2^{bits} × {width}, from given weights: {start}");
+                assert!(sparse.stored() >= touched.len(), "{what}");
+                let bits_of = |w: &Weights| w.w.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits_of(sparse.current()), bits_of(dense.current()), "{what}");
+                assert_eq!(bits_of(&sparse.averaged()), bits_of(&dense.averaged()), "{what}");
+                assert_eq!(sparse.averaged_compact(), dense.averaged_compact(), "{what}");
+                assert!(dense.averaged() != *dense.current() || updates == 0, "{what}: the average is tested");
+            }
+        }
     }
 
     /// Every width (narrow rows, whole and partial vectors, several

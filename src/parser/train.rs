@@ -67,7 +67,7 @@ use super::eval::{universal, Counts};
 use super::features::{laid_out, ArcState, Extractor, FeatureColumns, Tokens};
 use super::global::{Global, Search};
 use super::model::{arc_class, arc_steps, classes, step_class, AnyParser, LabelledScores, Model};
-use super::perceptron::{check_tables, Averaged, TRAINING_BYTES_PER_WEIGHT};
+use super::perceptron::{check_tables, Averaged, SparseAveraged, TRAINING_BYTES_PER_WEIGHT};
 use super::ParserError;
 use crate::conllu::Reader;
 use crate::oracle::session::OracleSession;
@@ -444,7 +444,8 @@ pub(super) struct Learner {
     pub(super) root: Root,
     pub(super) labels: usize,
     pub(super) steps: Averaged,
-    pub(super) arcs: Averaged,
+    /// The label table: most of its weights are never updated.
+    pub(super) arcs: SparseAveraged,
     pub(super) state: ArcState,
     pub(super) extractor: Extractor,
     pub(super) scores: LabelledScores,
@@ -527,7 +528,7 @@ impl Trainer {
         let mut t = Self::build(options, data, file, Some(init.labels.clone()))?;
         let (steps, arcs) = init.into_tables();
         t.learner.steps = Averaged::from_weights(steps);
-        t.learner.arcs = Averaged::from_weights(arcs);
+        t.learner.arcs = SparseAveraged::from_weights(arcs);
         Ok(t)
     }
 
@@ -692,7 +693,7 @@ impl Trainer {
             root: options.root,
             labels: labels.len(),
             steps: Averaged::zeros(options.step_bits, widths.0),
-            arcs: Averaged::zeros(options.label_bits, widths.1),
+            arcs: SparseAveraged::zeros(options.label_bits, widths.1),
             state: ArcState::default(),
             extractor: Extractor { columns: options.columns, ..Extractor::default() },
             scores: LabelledScores::new(options.system, labels.len()),
