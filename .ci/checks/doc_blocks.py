@@ -55,6 +55,20 @@ def first_sentences(raw, count, longest=25):
     return "\n".join(out) + "\n"
 
 
+def filled(text):
+    """`text` with every empty XPOS set to the word's UPOS and every empty
+    FEATS to `Case=Nom`: a stand-in for a treebank has every column the
+    docs' commands read (`--xpos`, `--feats`)."""
+    out = []
+    for line in text.splitlines():
+        f = line.split("\t")
+        if len(f) == 10 and f[0].isdigit():
+            f[4] = f[3] if f[4] == "_" else f[4]
+            f[5] = "Case=Nom" if f[5] == "_" else f[5]
+        out.append("\t".join(f))
+    return "\n".join(out) + "\n"
+
+
 def stand_ins(shared):
     """Small copies of the shared treebanks under `shared`/ud/v2.2."""
     v22 = shared / "ud" / "v2.2"
@@ -64,7 +78,7 @@ def stand_ins(shared):
     if not names:
         names = [f"{tb}-ud-{part}.conllu.xz" for tb in ("el_gdt", "en_ewt", "la_perseus", "de_gsd")
                  for part in ("train", "dev", "test")]
-    sample = (REPO / "data" / "sample.conllu").read_text()
+    sample = filled((REPO / "data" / "sample.conllu").read_text())
     for name in names:
         part = name.split("-ud-")[1].split(".")[0]
         raw = lzma.open(real / name, "rt").read() if (real / name).exists() else sample * 20
