@@ -777,33 +777,29 @@ impl SparseAveraged {
 
     /// The averaged weights w − u / c, as [`Averaged::averaged`]. O(table).
     pub fn averaged(&self) -> Weights {
-        let c = self.instances.max(1) as f64;
-        let mut w = huge_zeros(self.current.w.len());
-        for (a, &w) in w.iter_mut().zip(&self.current.w) {
-            *a = (f64::from(w) - 0.0 / c) as f32;
-        }
-        let width = self.current.width;
-        self.sums.for_each(|r, k, u| {
-            let i = r * width + k;
-            w[i] = (f64::from(self.current.w[i]) - u / c) as f32;
-        });
-        Weights { bits: self.current.bits, width, w }
+        Weights { bits: self.current.bits, width: self.current.width, w: self.averaged_as(|x| x) }
     }
 
     /// [`SparseAveraged::averaged`] rounded to bfloat16, without the f32
     /// table in between, as [`Averaged::averaged_compact`]. O(table).
     pub fn averaged_compact(&self) -> CompactWeights {
+        CompactWeights { bits: self.current.bits, width: self.current.width, w: self.averaged_as(to_bf16) }
+    }
+
+    /// The averaged weights, each converted by `convert`: an untouched
+    /// weight has u = 0, so its average is its current value. O(table).
+    fn averaged_as<T: Copy + Default>(&self, convert: impl Fn(f32) -> T) -> Vec<T> {
         let c = self.instances.max(1) as f64;
         let mut w = huge_zeros(self.current.w.len());
-        for (a, &w) in w.iter_mut().zip(&self.current.w) {
-            *a = to_bf16((f64::from(w) - 0.0 / c) as f32);
+        for (a, &x) in w.iter_mut().zip(&self.current.w) {
+            *a = convert(x);
         }
         let width = self.current.width;
         self.sums.for_each(|r, k, u| {
             let i = r * width + k;
-            w[i] = to_bf16((f64::from(self.current.w[i]) - u / c) as f32);
+            w[i] = convert((f64::from(self.current.w[i]) - u / c) as f32);
         });
-        CompactWeights { bits: self.current.bits, width, w }
+        w
     }
 }
 
