@@ -482,23 +482,23 @@ impl Averaged {
 
     /// The averaged weights w − u / c. O(table).
     pub fn averaged(&self) -> Weights {
-        let c = self.instances.max(1) as f64;
-        let mut w = huge_zeros(self.current.w.len());
-        for ((a, &w), &u) in w.iter_mut().zip(&self.current.w).zip(&self.sums) {
-            *a = (f64::from(w) - u / c) as f32;
-        }
-        Weights { bits: self.current.bits, width: self.current.width, w }
+        Weights { bits: self.current.bits, width: self.current.width, w: self.averaged_as(|x| x) }
     }
 
     /// [`Averaged::averaged`] rounded to bfloat16, without the f32 table in
     /// between: the same values as `CompactWeights::new(&self.averaged())`.
     pub fn averaged_compact(&self) -> CompactWeights {
+        CompactWeights { bits: self.current.bits, width: self.current.width, w: self.averaged_as(to_bf16) }
+    }
+
+    /// The averaged weights, each converted by `convert`. O(table).
+    fn averaged_as<T: Copy + Default>(&self, convert: impl Fn(f32) -> T) -> Vec<T> {
         let c = self.instances.max(1) as f64;
         let mut w = huge_zeros(self.current.w.len());
         for ((a, &w), &u) in w.iter_mut().zip(&self.current.w).zip(&self.sums) {
-            *a = to_bf16((f64::from(w) - u / c) as f32);
+            *a = convert((f64::from(w) - u / c) as f32);
         }
-        CompactWeights { bits: self.current.bits, width: self.current.width, w }
+        w
     }
 }
 
