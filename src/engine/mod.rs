@@ -459,7 +459,7 @@ fn set_lexical<S: Semiring>(g: &Grammar, c: &mut Chart<S>, i: usize, t: Terminal
 
 /// Fills the items of span [i, j] (Table 2) from the shorter spans inside
 /// it: those starting after i, and [i, k] for k < j. O((j − i) · rules).
-#[inline]
+#[inline(always)]
 fn fill_span<S: Semiring>(plan: &Plan, c: &mut Chart<S>, i: usize, j: usize) {
     // Z(B, C, i, j) and the two arc-weighted items built from it.
     for (p, &(b, cs)) in plan.pairs.iter().enumerate() {
