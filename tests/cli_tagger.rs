@@ -206,7 +206,7 @@ fn a_second_pass_tags_as_well_and_its_file_says_so() {
     assert!(err.contains(", second pass epoch "), "{err}");
     let header = fs::read(dir.join("two.tagger")).unwrap();
     let header = String::from_utf8_lossy(&header[..200]);
-    assert!(header.contains("\nversion 3\n") && header.contains("\npasses 2 "), "{header}");
+    assert!(header.contains("\nversion 4\n") && header.contains("\npasses 2 "), "{header}");
     ok(&dir, &["tag", "--tagger", "two.tagger", "raw.conllu", "-o", "tagged.conllu"]);
     let want: String = fs::read_to_string(dir.join("test.conllu"))
         .unwrap()
