@@ -353,3 +353,31 @@ fn training_refuses_words_without_upos_naming_the_line() {
     let e = train(&TaggerOptions::default(), &[], "x.conllu", None, &mut |_| {}).unwrap_err();
     assert_eq!(e.to_string(), "x.conllu: no training sentence");
 }
+
+/// An ensemble of N tables (`ensemble`) is the sum of the tables of N
+/// taggers trained alone on seeds seed, seed + 1, … (without dev: each for
+/// every epoch), in both directions; one table is the tagger alone.
+#[test]
+fn an_ensemble_is_the_sum_of_its_members_tables() {
+    let set = noisy(60, 41);
+    for direction in [Direction::LeftToRight, Direction::Both] {
+        let o = TaggerOptions { epochs: 3, direction, backward_epochs: 2, ..options(Decode::Greedy, false) };
+        let alone = |seed| train(&TaggerOptions { seed, ..o.clone() }, &set, "toy", None, &mut |_| {}).unwrap().model;
+        let (a, b) = (alone(5), alone(6));
+        let e = TaggerOptions { seed: 5, ensemble: 2, ..o.clone() };
+        let both = train(&e, &set, "toy", None, &mut |_| {}).unwrap().model;
+        let sum = |x: &Weights, y: &Weights| -> Vec<f32> {
+            x.as_slice().iter().zip(y.as_slice()).map(|(p, q)| p + q).collect()
+        };
+        assert_ne!(a.weights(), b.weights());
+        assert_eq!(both.weights().as_slice(), sum(a.weights(), b.weights()), "{direction}");
+        if direction == Direction::Both {
+            assert_eq!(both.backward().unwrap().as_slice(), sum(a.backward().unwrap(), b.backward().unwrap()));
+        }
+        let back = TaggerModel::from_bytes(&both.to_bytes()).unwrap();
+        assert_eq!(back.options.ensemble, 2);
+        assert_eq!(back, both);
+    }
+    let e = TaggerOptions { ensemble: 0, ..options(Decode::Greedy, false) };
+    assert!(matches!(train(&e, &set, "toy", None, &mut |_| {}), Err(TaggerError::Options(_))));
+}

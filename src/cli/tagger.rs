@@ -83,6 +83,11 @@ pub struct TrainArgs {
     /// The order in which the (first) pass reads a sentence.
     #[arg(long, value_enum, default_value_t = DirectionArg::LeftToRight)]
     direction: DirectionArg,
+    /// Each weight table the sum of N averaged perceptrons trained alike on
+    /// N sentence orders (seeds --seed, --seed + 1, …): training takes N times
+    /// as long, tagging as long as with one.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
+    ensemble: u32,
     /// log2 of the rows of the weight table.
     #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u32).range(4..=26))]
     bits: u32,
@@ -122,6 +127,7 @@ fn options(a: &TrainArgs) -> Result<TaggerOptions, CliError> {
         second_pass: (a.passes == 2).then_some(a.epochs as usize),
         direction: a.direction.into(),
         backward_epochs: a.epochs as usize,
+        ensemble: a.ensemble as usize,
     })
 }
 

@@ -355,6 +355,11 @@ impl Weights {
         self.width
     }
 
+    /// The weights, row after row.
+    pub fn as_slice(&self) -> &[f32] {
+        &self.w
+    }
+
     #[inline]
     fn row(&self, feature: u64) -> usize {
         row_of(feature, self.bits, self.width)

@@ -40,6 +40,7 @@
 //! epochs 10                     (the epochs of the model kept, and the other training
 //!                               settings: what `tabula train --jackknife` trains with)
 //! seed 1
+//! ensemble 1                    (each table the sum of this many perceptrons)
 //! dictionary-min-count 20
 //! dictionary-min-share 0.97
 //! tags 17                       (then one UPOS tag per line)
@@ -184,6 +185,9 @@ pub struct TaggerOptions {
     /// in training; the epochs of the table kept, in a file). Else unused
     /// (0 in a trained or read model).
     pub backward_epochs: usize,
+    /// Each table is the sum of this many averaged perceptrons, trained
+    /// alike on as many sentence orders (seeds seed, seed + 1, …).
+    pub ensemble: usize,
 }
 
 impl Default for TaggerOptions {
@@ -199,6 +203,7 @@ impl Default for TaggerOptions {
             second_pass: None,
             direction: Direction::LeftToRight,
             backward_epochs: 10,
+            ensemble: 1,
         }
     }
 }
@@ -424,7 +429,7 @@ impl TaggerModel {
         let o = &self.options;
         let mut h = format!(
             "version {TAGGER_VERSION}\nfeatures {FEATURE_SET}\ndecode {}\ndirection {}\npasses {}\nbits {}\nepochs {}\n\
-             seed {}\ndictionary-min-count {}\ndictionary-min-share {}\ntags {}\n",
+             seed {}\nensemble {}\ndictionary-min-count {}\ndictionary-min-share {}\ntags {}\n",
             o.decode,
             match (&self.backward, o.direction) {
                 (Some(_), Direction::Both) => format!("both {}", o.backward_epochs),
@@ -437,6 +442,7 @@ impl TaggerModel {
             self.weights.bits(),
             o.epochs,
             o.seed,
+            o.ensemble,
             o.dictionary_min_count,
             o.dictionary_min_share,
             self.tags.len()
@@ -548,6 +554,7 @@ impl TaggerModel {
         }
         let epochs = number(line()?, "epochs")?;
         let seed = number(line()?, "seed")?;
+        let ensemble = if number_of_version == Some(3) { 1 } else { number(line()?, "ensemble")? };
         let dictionary_min_count = number(line()?, "dictionary-min-count")?;
         let dictionary_min_share: f64 = number(line()?, "dictionary-min-share")?;
         let n_tags: usize = number(line()?, "tags")?;
@@ -650,6 +657,7 @@ impl TaggerModel {
             second_pass,
             direction,
             backward_epochs,
+            ensemble,
         };
         let mut model = TaggerModel::new(tags, feats, dictionary, lexicon, options, weights)
             .ok_or_else(|| corrupt("inconsistent header".into()))?;
@@ -1095,7 +1103,9 @@ mod tests {
         let header = String::from_utf8(body[..end].to_vec()).unwrap();
         let line = format!("direction {}\n", model.options.direction);
         assert!(header.contains(&line));
-        let mut out = header.replacen("version 4\n", "version 3\n", 1).replacen(&line, "", 1).into_bytes();
+        assert!(header.contains("\nensemble 1\n"));
+        let header = header.replacen("version 4\n", "version 3\n", 1).replacen(&line, "", 1);
+        let mut out = header.replacen("\nensemble 1\n", "\n", 1).into_bytes();
         out.extend_from_slice(&body[end..]);
         let sum = crate::parser::model::checksum(&out);
         out.extend_from_slice(&sum.to_le_bytes());

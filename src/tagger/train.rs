@@ -304,26 +304,37 @@ struct Epochs<'d> {
 /// weights, which is scored on dev and reported. Returns the model of the
 /// best dev UPOS accuracy (FEATS accuracy breaks ties; the earliest epoch
 /// wins a tie; without dev, the last), its accuracy and its epoch.
-/// O(epochs × (training + dev tagging)).
+///
+/// With more than one table in `weights` (an ensemble), each table visits
+/// the sentences in its own order (member m's from seed + m) and the model
+/// is made of the sum of their averaged weights.
+/// O(tables × epochs × training + epochs × dev tagging).
 fn epochs(
     settings: &Epochs,
     prepared: &[Prepared],
-    weights: &mut Averaged,
+    weights: &mut [Averaged],
     train: &mut dyn FnMut(&mut Averaged, usize) -> u64,
     model: &mut dyn FnMut(crate::parser::perceptron::Weights) -> TaggerModel,
     report: &mut dyn FnMut(&EpochReport),
 ) -> (Accuracy, usize, TaggerModel) {
-    let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
-    let mut order: Vec<usize> = (0..prepared.len()).collect();
+    let mut members: Vec<(ChaCha8Rng, Vec<usize>)> = (0..weights.len())
+        .map(|m| (ChaCha8Rng::seed_from_u64(settings.seed.wrapping_add(m as u64)), (0..prepared.len()).collect()))
+        .collect();
     let mut best_model: Option<(Accuracy, usize, TaggerModel)> = None;
     for epoch in 1..=settings.epochs {
-        order.shuffle(&mut rng);
         let (mut errors, mut words) = (0u64, 0u64);
-        for &s in &order {
-            words += prepared[s].words.len() as u64;
-            errors += train(weights, s);
+        for ((rng, order), weights) in members.iter_mut().zip(weights.iter_mut()) {
+            order.shuffle(rng);
+            for &s in order.iter() {
+                words += prepared[s].words.len() as u64;
+                errors += train(weights, s);
+            }
         }
-        let model = model(weights.averaged());
+        let mut sum = weights[0].averaged();
+        for w in &weights[1..] {
+            sum.w.iter_mut().zip(&w.averaged().w).for_each(|(s, x)| *s += x);
+        }
+        let model = model(sum);
         let dev_accuracy = settings.dev.map(|d| accuracy(&model, settings.decode, d));
         let key = dev_accuracy.unwrap_or(Accuracy { words: 1, upos: epoch as u64, feats: 0 });
         let better = best_model.as_ref().is_none_or(|(b, _, _)| {
@@ -429,7 +440,11 @@ pub fn train(
         lexicon.iter().map(|(f, c)| (crate::parser::features::hash_bytes(f.as_bytes()), *c)).collect();
     let k = tags.len();
     let width = k + feats.as_ref().map_or(0, FeatsSet::width);
-    check_tables((options.bits, width), (0, 0), TRAINING_BYTES_PER_WEIGHT, "the tagger's table")?;
+    if options.ensemble == 0 {
+        return Err(TaggerError::Options("an ensemble of 0 tables: nothing trained".into()));
+    }
+    let per_weight = TRAINING_BYTES_PER_WEIGHT * options.ensemble;
+    check_tables((options.bits, width), (0, 0), per_weight, "the tagger's tables")?;
     let lookup: hashbrown::HashMap<&str, u32> = dictionary.iter().map(|(f, t)| (f.as_str(), *t)).collect();
     let index = |u: &str| tags.binary_search_by(|t| t.as_str().cmp(u)).expect("a tag") as u32;
     let mut scratch = Scratch::default();
@@ -465,7 +480,7 @@ pub fn train(
     };
     let prepared = if options.direction == Direction::RightToLeft { &backward } else { &forward };
     let offsets = feats.as_ref().map_or(Vec::new(), |f| f.offsets(k));
-    let mut weights = Averaged::zeros(options.bits, width);
+    let mut weights = tables(options, width);
     let mut decoder = Decoder::default();
     let (mut predicted, mut feats_features, mut feats_scores, mut chosen) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -555,7 +570,7 @@ pub fn train(
     if options.direction == Direction::Both {
         // The right-to-left table, greedy, its epoch chosen by the dev
         // accuracy of the two tables together.
-        let mut weights = Averaged::zeros(options.bits, k);
+        let mut weights = tables(options, k);
         let first = model;
         let (both_key, backward_epoch, mut both) = self::epochs(
             &Epochs {
@@ -587,6 +602,11 @@ pub fn train(
         return Ok(Trained { model, epoch, dev: dev.map(|_| key), dictionary });
     }
     Ok(Trained { model, epoch, dev: dev.map(|_| key), dictionary })
+}
+
+/// The `options.ensemble` tables of zeros of one pass, `width` weights a row.
+fn tables(options: &TaggerOptions, width: usize) -> Vec<Averaged> {
+    (0..options.ensemble).map(|_| Averaged::zeros(options.bits, width)).collect()
 }
 
 /// The folds of the first pass's jackknifed tags, when training a second pass.
@@ -643,7 +663,7 @@ fn train_second(
             tagged.extend(tag_with(&fold.model, &data[range]));
         }
     }
-    let mut weights = Averaged::zeros(options.bits, k);
+    let mut weights = tables(options, k);
     let mut decoder = Decoder::default();
     let mut predicted = Vec::new();
     let start = start_tag(k);
