@@ -564,6 +564,8 @@ pub fn train(
     );
     debug_assert!(feats_features.len() <= EMISSION_FEATURES + 3);
     let (mut key, epoch, mut model) = kept;
+    // The training sums are not needed any more: freed before the next table's.
+    drop(weights);
     // The file says how many epochs made the model kept: what the fold
     // taggers of `jackknife` train.
     model.options.epochs = epoch;
