@@ -322,6 +322,10 @@ fn jackknifing_tags_every_block_once_with_taggers_that_did_not_see_it() {
         assert_eq!(t.text, b.text);
     }
     let _ = set;
+    // Fold taggers reading both ways, each table an ensemble of two.
+    let both = TaggerOptions { direction: Direction::Both, backward_epochs: 3, ensemble: 2, ..o.clone() };
+    let tagged = jackknife(&blocks, "toy", 3, &both, &mut |_, t| assert!(t.model.backward().is_some())).unwrap();
+    assert!(tagged.iter().zip(&blocks).all(|(t, b)| t.text == b.text));
     // A tag only the first fold has: its taggers never saw it, so the
     // jackknifed first fold cannot have it, while the other folds' taggers
     // (trained with the first fold) keep the rest right.
