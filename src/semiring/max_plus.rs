@@ -25,6 +25,26 @@ use std::hash::{Hash, Hasher};
 pub struct MaxPlus<T = i64>(T);
 
 impl<T: PrimInt + Signed> MaxPlus<T> {
+    /// max(MIN/2, maxᵢ (aᵢ + bᵢ)) in four independent chains, for
+    /// [`Semiring::dot`] over 64-bit scores. Out of line: inlined into the
+    /// engine's span loop three times per span, it made that loop 5–8 %
+    /// slower at n = 20–40 (register pressure; `benches/README.md`). O(len).
+    #[inline(never)]
+    fn dot4(a: &[Self], b: &[Self]) -> Self {
+        let len = a.len().min(b.len());
+        let (a, b) = (&a[..len], &b[..len]);
+        let split = len - len % 4;
+        let mut s = [Self::floor(); 4];
+        for (x, y) in a[..split].chunks_exact(4).zip(b[..split].chunks_exact(4)) {
+            for k in 0..4 {
+                s[k] = s[k].max(x[k].0 + y[k].0);
+            }
+        }
+        for (x, y) in a[split..].iter().zip(&b[split..]) {
+            s[0] = s[0].max(x.0 + y.0);
+        }
+        MaxPlus(s[0].max(s[1]).max(s[2].max(s[3])))
+    }
     /// The canonical −∞ that ⊗ clamps to: `T::MIN / 2`.
     #[inline]
     fn floor() -> T {
@@ -91,25 +111,13 @@ impl<T: PrimInt + Signed + fmt::Display> Semiring for MaxPlus<T> {
     /// bits or fewer one chain, which the compiler vectorises; for 64-bit
     /// scores, from four terms on, four independent chains (the CPU
     /// overlaps them; 64-bit maxima are not vectorised on the default
-    /// target): 5–12 % faster than four chains of clamped ⊗ on sentences of
-    /// 10–160 words (`benches/README.md`).
+    /// target; [`MaxPlus::dot4`]): 5–12 % faster than four chains of
+    /// clamped ⊗ on sentences of 10–160 words (`benches/README.md`).
     #[inline(always)]
     fn dot(a: &[Self], b: &[Self]) -> Self {
         debug_assert_eq!(a.len(), b.len());
         if std::mem::size_of::<T>() >= 8 && a.len() >= 4 {
-            let len = a.len().min(b.len());
-            let (a, b) = (&a[..len], &b[..len]);
-            let split = len - len % 4;
-            let mut s = [Self::floor(); 4];
-            for (x, y) in a[..split].chunks_exact(4).zip(b[..split].chunks_exact(4)) {
-                for k in 0..4 {
-                    s[k] = s[k].max(x[k].0 + y[k].0);
-                }
-            }
-            for (x, y) in a[split..].iter().zip(&b[split..]) {
-                s[0] = s[0].max(x.0 + y.0);
-            }
-            return MaxPlus(s[0].max(s[1]).max(s[2].max(s[3])));
+            return Self::dot4(a, b);
         }
         MaxPlus(a.iter().zip(b).fold(Self::floor(), |acc, (x, y)| acc.max(x.0 + y.0)))
     }
