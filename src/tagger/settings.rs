@@ -100,7 +100,6 @@ impl TaggerSettings {
             dictionary_min_count: if share > 1.0 { u32::MAX } else { self.dictionary_min_count },
             dictionary_min_share: share.min(1.0),
             second_pass: (self.passes == 2).then_some(self.epochs as usize),
-            ..TaggerOptions::default()
         })
     }
 }
