@@ -265,6 +265,6 @@ fn both_directions_from_the_command_line() {
     viterbi[3] = "v.tagger";
     let o = tabula_in(&dir, &viterbi);
     assert_eq!(o.status.code(), Some(1), "{}", stderr_of(&o));
-    assert!(stderr_of(&o).contains("--decode greedy"), "{}", stderr_of(&o));
+    assert!(stderr_of(&o).contains("--direction both: both directions sum"), "{}", stderr_of(&o));
     assert!(!dir.join("v.tagger").exists());
 }

@@ -13,6 +13,8 @@
 //! * [`conllu`] — reading and writing CoNLL-U;
 //! * [`parser`] — the trained parser (`Parser.train`, `load`, `save`,
 //!   `parse`) and `evaluate`, as `tabula train`, `parse` and `eval`;
+//! * [`tagger`] — the built-in tagger (`Tagger.train`, `load`, `save`,
+//!   `tag`, `accuracy`), as `tabula train-tagger` and `tag`;
 //! * [`grammar`] — grammar files and the engine (Sec. 3, Table 2);
 //! * [`distribution`] — real scores in, NumPy out: log-partition, marginals,
 //!   entropy, k best and samples of a grammar's trees, and over all trees
@@ -27,6 +29,7 @@ mod distribution;
 mod grammar;
 mod oracle;
 mod parser;
+mod tagger;
 mod tree;
 
 use pyo3::prelude::*;
@@ -41,6 +44,7 @@ fn _tabula(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<conllu::Sentence>()?;
     m.add_class::<grammar::PyGrammar>()?;
     m.add_class::<parser::PyParser>()?;
+    m.add_class::<tagger::PyTagger>()?;
     m.add("GrammarError", m.py().get_type::<grammar::GrammarError>())?;
     m.add_function(wrap_pyfunction!(tree::projectivize, m)?)?;
     m.add_function(wrap_pyfunction!(tree::projectivize_batch, m)?)?;

@@ -84,7 +84,7 @@ fn gold_data(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<(Ve
 }
 
 /// A sequence of `Sentence`s; `TypeError` naming `what` otherwise.
-fn sentences_of<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<'py, Sentence>>> {
+pub(crate) fn sentences_of<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<'py, Sentence>>> {
     let bad = || PyTypeError::new_err(format!("`{what}` must be a path or a list of Sentences (from read_conllu)"));
     if obj.is_instance_of::<PyString>() {
         return Err(bad());
@@ -97,7 +97,7 @@ fn sentences_of<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<
 }
 
 /// A keyword's value among `names` (the command line's words).
-fn choice<T: Copy>(key: &str, given: &str, names: &[(&str, T)]) -> PyResult<T> {
+pub(crate) fn choice<T: Copy>(key: &str, given: &str, names: &[(&str, T)]) -> PyResult<T> {
     names.iter().find(|(n, _)| *n == given).map(|&(_, v)| v).ok_or_else(|| {
         let all: Vec<String> = names.iter().map(|(n, _)| format!("\"{n}\"")).collect();
         PyValueError::new_err(format!("{key}=\"{given}\": expected one of {}", all.join(", ")))
@@ -105,7 +105,7 @@ fn choice<T: Copy>(key: &str, given: &str, names: &[(&str, T)]) -> PyResult<T> {
 }
 
 /// `threads` as a rayon pool (`None`: the global pool).
-fn pool(threads: Option<usize>) -> PyResult<Option<rayon::ThreadPool>> {
+pub(crate) fn pool(threads: Option<usize>) -> PyResult<Option<rayon::ThreadPool>> {
     match threads {
         None => Ok(None),
         Some(0) => Err(PyValueError::new_err("threads=0: at least one thread")),
@@ -469,7 +469,7 @@ impl PyParser {
 }
 
 /// Writes `bytes` to a temporary file beside `path`, renamed over it.
-fn write_atomically(path: &Path, bytes: &[u8]) -> PyResult<()> {
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> PyResult<()> {
     let name = path.file_name().ok_or_else(|| PyValueError::new_err(format!("{}: not a file name", path.display())))?;
     let mut temp_name = std::ffi::OsString::from(".");
     temp_name.push(name);
@@ -554,7 +554,7 @@ pub fn max_memory() -> u64 {
 }
 
 /// `True` or `False`, as Python writes them.
-fn py_bool(b: bool) -> &'static str {
+pub(crate) fn py_bool(b: bool) -> &'static str {
     if b {
         "True"
     } else {

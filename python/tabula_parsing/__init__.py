@@ -13,7 +13,8 @@ package exposes:
   :class:`Configuration`, :func:`scores_batch`, :func:`apply_batch`;
 * a transition-based parser trained with those oracles, greedy or with a
   beam, as ``tabula train``, ``parse`` and ``eval``: :class:`Parser`,
-  :func:`evaluate`;
+  :func:`evaluate`; and the tagger that fills UPOS (and FEATS) for it, as
+  ``tabula train-tagger`` and ``tag``: :class:`Tagger`;
 * optimal projectivization and counting of optimal projective trees
   (Sec. 3, Table 3; Sec. 8.1, Fig. 8): :func:`projectivize`, :func:`count`
   and their batch forms;
@@ -41,6 +42,7 @@ from ._tabula import (
     Parser,
     Sentence,
     Session,
+    Tagger,
     Tree,
     __version__,
     apply_batch,
@@ -67,6 +69,7 @@ __all__ = [
     "Parser",
     "Sentence",
     "Session",
+    "Tagger",
     "Tree",
     "__version__",
     "apply_batch",

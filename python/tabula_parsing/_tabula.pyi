@@ -18,6 +18,7 @@ __all__ = [
     "Parser",
     "Sentence",
     "Session",
+    "Tagger",
     "Tree",
     "__version__",
     "apply_batch",
@@ -485,6 +486,63 @@ class Parser:
     def lemma(self) -> bool: ...
     @property
     def xpos(self) -> bool: ...
+    @property
+    def epoch(self) -> Optional[int]: ...
+    @property
+    def history(self) -> list[dict[str, Any]]: ...
+
+@final
+class Tagger:
+    """A trained part-of-speech tagger (UPOS, and FEATS if trained with
+    ``feats=True``), as ``tabula train-tagger`` writes it and ``tabula tag``
+    applies it. Picklable (as its file's bytes)."""
+
+    @staticmethod
+    def train(
+        train: _Treebank,
+        dev: Optional[_Treebank] = None,
+        *,
+        feats: bool = False,
+        decode: str = "greedy",
+        passes: int = 1,
+        epochs: int = 10,
+        seed: int = 1,
+        bits: int = 19,
+        dictionary_min_count: int = 20,
+        dictionary_min_share: float = 0.97,
+        direction: str = "left-to-right",
+        ensemble: int = 1,
+        threads: Optional[int] = None,
+        verbose: bool = False,
+    ) -> "Tagger":
+        """Trains as ``tabula train-tagger`` with the same options; the same
+        tagger, byte for byte, from the same data and seed."""
+    @staticmethod
+    def load(path: _PathLike) -> "Tagger": ...
+    def save(self, path: _PathLike) -> None: ...
+    def tag(
+        self, sentences: Sequence[Sentence], *, decode: Optional[str] = None, threads: int = 1
+    ) -> list[Sentence]:
+        """New sentences with UPOS (and FEATS) filled, as ``tabula tag`` writes them."""
+    def accuracy(
+        self, gold: _Treebank, *, decode: Optional[str] = None, threads: int = 1
+    ) -> dict[str, Any]:
+        """``words``, ``upos`` and ``feats`` (percent; ``None`` without FEATS), as ``tabula tag --eval``."""
+    def to_bytes(self) -> bytes:
+        """The bytes of the tagger file."""
+    @staticmethod
+    def from_bytes(data: bytes) -> "Tagger": ...
+    def __reduce__(self) -> tuple[Any, tuple[bytes]]: ...
+    @property
+    def tags(self) -> list[str]: ...
+    @property
+    def feats(self) -> bool: ...
+    @property
+    def decode(self) -> str: ...
+    @property
+    def passes(self) -> int: ...
+    @property
+    def dictionary_words(self) -> int: ...
     @property
     def epoch(self) -> Optional[int]: ...
     @property

@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 use tabula::conllu::{RawSentence, Reader};
+use tabula::parser::OptionStyle;
+use tabula::tagger::settings::TaggerSettings;
 use tabula::tagger::train::{read_blocks, sentences, train, Accuracy};
 use tabula::tagger::{Decode, Direction, Tagger, TaggerError, TaggerModel, TaggerOptions};
 
@@ -103,32 +105,22 @@ pub struct TrainArgs {
     threads: u32,
 }
 
-/// The training options of a `tabula train-tagger` command line.
+/// The training options of a `tabula train-tagger` command line, checked
+/// by the library (as `Tagger.train`'s from Python).
 fn options(a: &TrainArgs) -> Result<TaggerOptions, CliError> {
-    if a.direction == DirectionArg::Both && a.decode != DecodeArg::Greedy {
-        return Err("--direction both sums the scores of two greedy directions: it needs --decode greedy".into());
-    }
-    if a.dictionary_min_share.is_nan() || a.dictionary_min_share <= 0.5 || !a.dictionary_min_share.is_finite() {
-        return Err(format!(
-            "--dictionary-min-share {}: a share above 0.5 (a dictionary word has one tag most of the time), or above 1 for no dictionary",
-            a.dictionary_min_share
-        )
-        .into());
-    }
-    Ok(TaggerOptions {
-        epochs: a.epochs as usize,
+    let settings = TaggerSettings {
+        epochs: a.epochs,
         seed: a.seed,
         bits: a.bits,
         decode: a.decode.into(),
         feats: a.feats,
-        // A share above 1 admits no word: no dictionary.
-        dictionary_min_count: if a.dictionary_min_share > 1.0 { u32::MAX } else { a.dictionary_min_count },
-        dictionary_min_share: a.dictionary_min_share.min(1.0),
-        second_pass: (a.passes == 2).then_some(a.epochs as usize),
+        passes: a.passes,
+        dictionary_min_count: a.dictionary_min_count,
+        dictionary_min_share: a.dictionary_min_share,
         direction: a.direction.into(),
-        backward_epochs: a.epochs as usize,
-        ensemble: a.ensemble as usize,
-    })
+        ensemble: a.ensemble,
+    };
+    Ok(settings.resolve(OptionStyle::CommandLine)?)
 }
 
 /// Reads the sentences of a CoNLL-U file.

@@ -9,8 +9,9 @@
 //! Averaging uses the usual trick: besides the weights w, the trainer keeps
 //! u = Σ c·δ over the updates δ made at instance c; the average over the c
 //! instances seen is w − u / c, computed once when a model is taken.
-//! [`SparseAveraged`] keeps u only for the weights an update touched (the
-//! others' u is 0): a label table leaves most of its weights untouched.
+//! [`Averaged`] keeps u in a dense table ([`DenseSums`]), [`SparseAveraged`]
+//! only for the weights an update touched ([`SparseSums`]; the others' u is
+//! 0): a label table leaves most of its weights untouched.
 
 /// A zeroed vector of `len` values whose memory the kernel is asked to back
 /// with huge pages (Linux `madvise(MADV_HUGEPAGE)`) when it is large: the
@@ -359,11 +360,6 @@ impl Weights {
     pub fn as_slice(&self) -> &[f32] {
         &self.w
     }
-
-    #[inline]
-    fn row(&self, feature: u64) -> usize {
-        row_of(feature, self.bits, self.width)
-    }
 }
 
 impl Rows for Weights {
@@ -441,27 +437,94 @@ impl Rows for CompactWeights {
     }
 }
 
-/// The weights being learnt, with the sums that give their average.
+/// Where an averaged table keeps its sums u (the module doc): one per
+/// weight ([`DenseSums`]), or only for the weights an update touched
+/// ([`SparseSums`]). Rows and classes are those of the table.
+pub trait Sums: Clone + std::fmt::Debug {
+    /// No sums for `rows` rows of `width` classes.
+    fn new(rows: usize, width: usize) -> Self;
+    /// Asks the CPU to bring what [`Sums::prefetch`] of `row` reads into
+    /// the cache (a hint, called earlier than that one). O(1).
+    fn prefetch_place(&self, _row: usize) {}
+    /// Asks the CPU to bring what [`Sums::add`] of `row`, `class` reads
+    /// into the cache (a hint: no effect on the values). O(1).
+    fn prefetch(&self, row: usize, class: usize);
+    /// Adds `x` to the sum of class `class` of row `row`.
+    fn add(&mut self, row: usize, class: usize, x: f64);
+    /// The stored sums: at least one for each weight an update touched.
+    fn stored(&self) -> usize;
+    /// Calls `f(row, class, sum)` for every stored sum; a sum not stored is 0.
+    fn for_each(&self, f: impl FnMut(usize, usize, f64));
+}
+
+/// One f64 sum per weight.
 #[derive(Clone, Debug)]
-pub struct Averaged {
-    current: Weights,
+pub struct DenseSums {
+    width: usize,
     sums: Vec<f64>,
+}
+
+impl Sums for DenseSums {
+    fn new(rows: usize, width: usize) -> DenseSums {
+        DenseSums { width, sums: huge_zeros(rows * width) }
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, row: usize, class: usize) {
+        prefetch(&self.sums, row * self.width + class, 1);
+    }
+
+    #[inline]
+    fn add(&mut self, row: usize, class: usize, x: f64) {
+        self.sums[row * self.width + class] += x;
+    }
+
+    fn stored(&self) -> usize {
+        self.sums.len()
+    }
+
+    fn for_each(&self, mut f: impl FnMut(usize, usize, f64)) {
+        if self.width == 0 {
+            return;
+        }
+        for (r, row) in self.sums.chunks_exact(self.width).enumerate() {
+            for (c, &u) in row.iter().enumerate() {
+                f(r, c, u);
+            }
+        }
+    }
+}
+
+/// The weights being learnt, with the sums that give their average, kept
+/// by `U`: [`Averaged`] (dense sums) or [`SparseAveraged`]; both make the
+/// same updates and give the same averages, bit for bit.
+#[derive(Clone, Debug)]
+pub struct Averaged<U = DenseSums> {
+    current: Weights,
+    sums: U,
     /// Instances seen (the c of the module doc).
     instances: u64,
 }
 
-impl Averaged {
+/// [`Averaged`] with its sums stored only where an update touched a weight
+/// ([`SparseSums`]): the same current weights (dense f32, so scoring reads
+/// them as fast), the same updates and the same averaged values, bit for
+/// bit, in a fraction of the memory for a table most of whose weights are
+/// never updated (a label table: one weight per label). An update costs a
+/// scan of the touched classes of each feature's row besides (at most
+/// those that take half a dense row of sums; O(1) in a dense row).
+pub type SparseAveraged = Averaged<SparseSums>;
+
+impl<U: Sums> Averaged<U> {
     /// A zero table of 2^`bits` rows of `width` classes.
-    pub fn zeros(bits: u32, width: usize) -> Averaged {
-        let current = Weights::zeros(bits, width);
-        let sums = huge_zeros(current.w.len());
-        Averaged { current, sums, instances: 0 }
+    pub fn zeros(bits: u32, width: usize) -> Self {
+        Self::from_weights(Weights::zeros(bits, width))
     }
 
     /// Starts from `weights` (e.g. a trained model's); the average is
     /// taken over the updates from here on, added to `weights`.
-    pub fn from_weights(weights: Weights) -> Averaged {
-        let sums = huge_zeros(weights.w.len());
+    pub fn from_weights(weights: Weights) -> Self {
+        let sums = U::new(1usize << weights.bits, weights.width);
         Averaged { current: weights, sums, instances: 0 }
     }
 
@@ -475,14 +538,40 @@ impl Averaged {
         self.instances += 1;
     }
 
-    /// Adds `delta` to the weight of class `class` of every feature. O(features).
+    /// Adds `delta` to the weight of class `class` of every feature.
+    /// O(features) with dense sums; O(features × touched classes of a row)
+    /// with sparse ones.
     pub fn update(&mut self, features: &[u64], class: usize, delta: f32) {
         let c = self.instances as f64;
-        for &f in features {
-            let i = self.current.row(f) + class;
-            self.current.w[i] += delta;
-            self.sums[i] += c * f64::from(delta);
+        let (bits, width) = (self.current.bits, self.current.width);
+        // The rows are scattered: the weights (and, for sparse sums, the
+        // place of the row) are prefetched 2·AHEAD features ahead, what
+        // `add` reads AHEAD ahead.
+        const AHEAD: usize = 8;
+        for &f in features.iter().take(2 * AHEAD) {
+            self.sums.prefetch_place(row_of(f, bits, 1));
         }
+        for &f in features.iter().take(AHEAD) {
+            self.sums.prefetch(row_of(f, bits, 1), class);
+        }
+        for (k, &f) in features.iter().enumerate() {
+            if let Some(&a) = features.get(k + 2 * AHEAD) {
+                self.sums.prefetch_place(row_of(a, bits, 1));
+                prefetch(&self.current.w, row_of(a, bits, width) + class, 1);
+            }
+            if let Some(&a) = features.get(k + AHEAD) {
+                self.sums.prefetch(row_of(a, bits, 1), class);
+            }
+            let r = row_of(f, bits, 1);
+            self.current.w[r * width + class] += delta;
+            self.sums.add(r, class, c * f64::from(delta));
+        }
+    }
+
+    /// The sums stored: at least one for each weight an update touched.
+    /// O(rows).
+    pub fn stored(&self) -> usize {
+        self.sums.stored()
     }
 
     /// The averaged weights w − u / c. O(table).
@@ -496,13 +585,19 @@ impl Averaged {
         CompactWeights { bits: self.current.bits, width: self.current.width, w: self.averaged_as(to_bf16) }
     }
 
-    /// The averaged weights, each converted by `convert`. O(table).
+    /// The averaged weights, each converted by `convert`: a weight without
+    /// a stored sum has u = 0, so its average is its current value. O(table).
     fn averaged_as<T: Copy + Default>(&self, convert: impl Fn(f32) -> T) -> Vec<T> {
         let c = self.instances.max(1) as f64;
         let mut w = huge_zeros(self.current.w.len());
-        for ((a, &w), &u) in w.iter_mut().zip(&self.current.w).zip(&self.sums) {
-            *a = convert((f64::from(w) - u / c) as f32);
+        for (a, &x) in w.iter_mut().zip(&self.current.w) {
+            *a = convert(x);
         }
+        let width = self.current.width;
+        self.sums.for_each(|r, k, u| {
+            let i = r * width + k;
+            w[i] = convert((f64::from(self.current.w[i]) - u / c) as f32);
+        });
         w
     }
 }
@@ -524,7 +619,7 @@ impl Averaged {
 /// that many classes, eight at a time, or O(1) in a dense row; no
 /// allocation once the arenas and the free lists have grown.
 #[derive(Clone, Debug, Default)]
-struct SparseSums {
+pub struct SparseSums {
     /// Classes per row.
     width: usize,
     /// Per row: the start of its block in the arena and its entries, or
@@ -546,11 +641,6 @@ impl SparseSums {
     /// The length of a row that is dense.
     const DENSE: u32 = u32::MAX;
 
-    /// No sums for `rows` rows of `width` classes. O(rows).
-    fn new(rows: usize, width: usize) -> SparseSums {
-        SparseSums { width, rows: huge_zeros(rows), ..SparseSums::default() }
-    }
-
     /// The slots of a block holding `len` entries (0 for none).
     #[inline]
     fn block(len: usize) -> usize {
@@ -558,19 +648,6 @@ impl SparseSums {
             0
         } else {
             len.next_power_of_two().max(Self::MIN_BLOCK)
-        }
-    }
-
-    /// Asks the CPU to bring what an update of class `class` of `row` reads
-    /// into the cache (a hint: no effect on the values). O(1).
-    #[inline(always)]
-    fn prefetch_row(&self, row: usize, class: usize) {
-        let (start, len) = self.rows[row];
-        if len == Self::DENSE {
-            prefetch(&self.dense, start + class, 1);
-        } else {
-            prefetch(&self.classes, start, (len as usize).max(1));
-            prefetch(&self.sums, start, (len as usize).clamp(1, 16));
         }
     }
 
@@ -591,36 +668,6 @@ impl SparseSums {
             base += 8;
         }
         chunks.remainder().iter().position(|&c| c == class).map(|k| base + k)
-    }
-
-    /// Adds `x` to the sum of class `class` of row `row`. O(1) in a dense
-    /// row, else O(entries of the row).
-    #[inline]
-    fn add(&mut self, row: usize, class: u32, x: f64) {
-        let (start, len) = self.rows[row];
-        if len == Self::DENSE {
-            self.dense[start + class as usize] += x;
-            return;
-        }
-        let len = len as usize;
-        if let Some(k) = Self::find(&self.classes[start..start + len], class) {
-            self.sums[start + k] += x;
-            return;
-        }
-        let start = if len < Self::block(len) {
-            start
-        } else if 2 * Self::block(len + 1) * 12 > self.width * 8 {
-            let start = self.densify(row);
-            // The sum of the untouched weight is 0: 0 + x, as the dense sums add it.
-            self.dense[start + class as usize] += x;
-            return;
-        } else {
-            self.grow(row)
-        };
-        self.classes[start + len] = class;
-        // As above: 0 + x.
-        self.sums[start + len] = 0.0 + x;
-        self.rows[row] = (start, len as u32 + 1);
     }
 
     /// A slot of `size` entries, from the free list of its size or the end
@@ -684,6 +731,61 @@ impl SparseSums {
         self.rows[row] = (start, Self::DENSE);
         start
     }
+}
+
+impl Sums for SparseSums {
+    /// No sums for `rows` rows of `width` classes. O(rows).
+    fn new(rows: usize, width: usize) -> SparseSums {
+        SparseSums { width, rows: huge_zeros(rows), ..SparseSums::default() }
+    }
+
+    #[inline(always)]
+    fn prefetch_place(&self, row: usize) {
+        prefetch(&self.rows, row, 1);
+    }
+
+    /// Asks the CPU to bring what an update of class `class` of `row` reads
+    /// into the cache (a hint: no effect on the values). O(1).
+    #[inline(always)]
+    fn prefetch(&self, row: usize, class: usize) {
+        let (start, len) = self.rows[row];
+        if len == Self::DENSE {
+            prefetch(&self.dense, start + class, 1);
+        } else {
+            prefetch(&self.classes, start, (len as usize).max(1));
+            prefetch(&self.sums, start, (len as usize).clamp(1, 16));
+        }
+    }
+
+    /// Adds `x` to the sum of class `class` of row `row`. O(1) in a dense
+    /// row, else O(entries of the row).
+    #[inline]
+    fn add(&mut self, row: usize, class: usize, x: f64) {
+        let (start, len) = self.rows[row];
+        if len == Self::DENSE {
+            self.dense[start + class] += x;
+            return;
+        }
+        let (len, class) = (len as usize, class as u32);
+        if let Some(k) = Self::find(&self.classes[start..start + len], class) {
+            self.sums[start + k] += x;
+            return;
+        }
+        let start = if len < Self::block(len) {
+            start
+        } else if 2 * Self::block(len + 1) * 12 > self.width * 8 {
+            let start = self.densify(row);
+            // The sum of the untouched weight is 0: 0 + x, as the dense sums add it.
+            self.dense[start + class as usize] += x;
+            return;
+        } else {
+            self.grow(row)
+        };
+        self.classes[start + len] = class;
+        // As above: 0 + x.
+        self.sums[start + len] = 0.0 + x;
+        self.rows[row] = (start, len as u32 + 1);
+    }
 
     /// The stored sums: the entries of the lists and the sums of the
     /// dense rows. O(rows).
@@ -705,106 +807,6 @@ impl SparseSums {
                 f(r, c as usize, u);
             }
         }
-    }
-}
-
-/// [`Averaged`] with its sums stored only where an update touched a weight
-/// ([`SparseSums`]): the same current weights (dense f32, so scoring reads
-/// them as fast), the same updates and the same averaged values, bit for
-/// bit, in a fraction of the memory for a table most of whose weights are
-/// never updated (a label table: one weight per label). An update costs a
-/// scan of the touched classes of each feature's row besides (at most
-/// those that take half a dense row of sums; O(1) in a dense row).
-#[derive(Clone, Debug)]
-pub struct SparseAveraged {
-    current: Weights,
-    sums: SparseSums,
-    /// Instances seen (the c of the module doc).
-    instances: u64,
-}
-
-impl SparseAveraged {
-    /// A zero table of 2^`bits` rows of `width` classes.
-    pub fn zeros(bits: u32, width: usize) -> SparseAveraged {
-        SparseAveraged::from_weights(Weights::zeros(bits, width))
-    }
-
-    /// Starts from `weights` (e.g. a trained model's); the average is
-    /// taken over the updates from here on, added to `weights`.
-    pub fn from_weights(weights: Weights) -> SparseAveraged {
-        let sums = SparseSums::new(1usize << weights.bits, weights.width);
-        SparseAveraged { current: weights, sums, instances: 0 }
-    }
-
-    /// The current (not averaged) weights, which make the training decisions.
-    pub fn current(&self) -> &Weights {
-        &self.current
-    }
-
-    /// Counts one more training instance (a configuration).
-    pub fn tick(&mut self) {
-        self.instances += 1;
-    }
-
-    /// Adds `delta` to the weight of class `class` of every feature.
-    /// O(features × touched classes of a row).
-    pub fn update(&mut self, features: &[u64], class: usize, delta: f32) {
-        let c = self.instances as f64;
-        let (bits, width) = (self.current.bits, self.current.width);
-        // The rows are scattered: their places (and the weights) are
-        // prefetched 2·AHEAD features ahead, their blocks AHEAD ahead.
-        const AHEAD: usize = 8;
-        for &f in features.iter().take(2 * AHEAD) {
-            prefetch(&self.sums.rows, row_of(f, bits, 1), 1);
-        }
-        for &f in features.iter().take(AHEAD) {
-            self.sums.prefetch_row(row_of(f, bits, 1), class);
-        }
-        for (k, &f) in features.iter().enumerate() {
-            if let Some(&a) = features.get(k + 2 * AHEAD) {
-                prefetch(&self.sums.rows, row_of(a, bits, 1), 1);
-                prefetch(&self.current.w, row_of(a, bits, width) + class, 1);
-            }
-            if let Some(&a) = features.get(k + AHEAD) {
-                self.sums.prefetch_row(row_of(a, bits, 1), class);
-            }
-            let r = row_of(f, bits, 1);
-            self.current.w[r * width + class] += delta;
-            self.sums.add(r, class as u32, c * f64::from(delta));
-        }
-    }
-
-    /// The sums stored: at least one for each weight an update touched.
-    /// O(rows).
-    pub fn stored(&self) -> usize {
-        self.sums.stored()
-    }
-
-    /// The averaged weights w − u / c, as [`Averaged::averaged`]. O(table).
-    pub fn averaged(&self) -> Weights {
-        Weights { bits: self.current.bits, width: self.current.width, w: self.averaged_as(|x| x) }
-    }
-
-    /// [`SparseAveraged::averaged`] rounded to bfloat16, without the f32
-    /// table in between, as [`Averaged::averaged_compact`]. O(table).
-    pub fn averaged_compact(&self) -> CompactWeights {
-        CompactWeights { bits: self.current.bits, width: self.current.width, w: self.averaged_as(to_bf16) }
-    }
-
-    /// The averaged weights, each converted by `convert`: an untouched
-    /// weight has u = 0, so its average is its current value. O(table).
-    fn averaged_as<T: Copy + Default>(&self, convert: impl Fn(f32) -> T) -> Vec<T> {
-        let c = self.instances.max(1) as f64;
-        let mut w = huge_zeros(self.current.w.len());
-        for (a, &x) in w.iter_mut().zip(&self.current.w) {
-            *a = convert(x);
-        }
-        let width = self.current.width;
-        self.sums.for_each(|r, k, u| {
-            let i = r * width + k;
-            w[i] = convert((f64::from(self.current.w[i]) - u / c) as f32);
-        });
-        w
     }
 }
 
@@ -831,7 +833,7 @@ mod tests {
     #[test]
     fn averaged_compact_is_the_rounded_average() {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
-        let mut a = Averaged::zeros(4, 7);
+        let mut a: Averaged = Averaged::zeros(4, 7);
         for _ in 0..300 {
             let features: Vec<u64> = (0..5).map(|_| rng.gen()).collect();
             a.update(&features, rng.gen_range(0..7), rng.gen_range(-3.0..3.0));
@@ -857,7 +859,7 @@ mod tests {
                     .map(|_| if start { rng.gen_range(-5f32..5.0) } else { 0.0 })
                     .collect();
                 let init = Weights::from_vec(bits, width, init).unwrap();
-                let mut dense = Averaged::from_weights(init.clone());
+                let mut dense: Averaged = Averaged::from_weights(init.clone());
                 let mut sparse = SparseAveraged::from_weights(init);
                 let mut touched = std::collections::HashSet::new();
                 for _ in 0..updates {
@@ -907,7 +909,7 @@ mod tests {
                 let start: Vec<f32> = (0..len).map(|_| rng.gen_range(-1f32..1.0)).collect();
                 let (mut want, mut want_bf16) = (start.clone(), start.clone());
                 for &f in &features {
-                    let r = table.row(f) + offset;
+                    let r = row_of(f, table.bits(), table.width()) + offset;
                     for k in 0..len {
                         want[k] += values[r + k];
                         want_bf16[k] += f32::from_bits(u32::from(compact.w[r + k]) << 16);
@@ -962,7 +964,7 @@ mod tests {
             compact.add_scores(&features, 2, &mut got);
             let mut want = [0.0f32; 3];
             for &f in &features {
-                let r = table.row(f) + 2;
+                let r = row_of(f, table.bits(), table.width()) + 2;
                 for (k, w) in want.iter_mut().enumerate() {
                     *w += f32::from_bits(u32::from(nearest(values[r + k])) << 16);
                 }

@@ -9,6 +9,7 @@
 //! * [`viterbi`] — the best tag sequence under second-order scores;
 //! * [`model`] — the model, the file, the [`Tagger`] (greedy or Viterbi,
 //!   the tag dictionary of PanParser Sec. 3.5 first);
+//! * [`settings`] — the training options as a user gives them, checked;
 //! * [`train`] — training, accuracy, and the K folds of jackknifing.
 //!
 //! ```
@@ -25,6 +26,7 @@
 
 pub mod features;
 pub mod model;
+pub mod settings;
 pub mod train;
 pub mod viterbi;
 
