@@ -78,12 +78,13 @@ const TRAIN_TAGGER_HELP: &str = "\
 Input: a CoNLL-U treebank (plain, xz or gzip) with FORM and gold UPOS (and
 FEATS with --feats); --dev another one, to keep the epoch with the best dev
 UPOS accuracy. Output: one tagger file (a text header naming the tags, the
-FEATS attributes and the tag dictionary, then the weight table and a
+FEATS attributes and the tag dictionary, then the weight tables and a
 checksum). Standard error: the data, one line per epoch (and its dev accuracy).
 
 Examples:
   tabula train-tagger data/sample.conllu -o sample.tagger --epochs 5
   tabula train-tagger train.conllu -o t.tagger --dev dev.conllu --feats
+  tabula train-tagger train.conllu -o b.tagger --dev dev.conllu --direction both --ensemble 3
   tabula train-tagger train.conllu -o v.tagger --dev dev.conllu --decode viterbi";
 
 const TAG_HELP: &str = "\

@@ -206,7 +206,7 @@ fn a_second_pass_tags_as_well_and_its_file_says_so() {
     assert!(err.contains(", second pass epoch "), "{err}");
     let header = fs::read(dir.join("two.tagger")).unwrap();
     let header = String::from_utf8_lossy(&header[..200]);
-    assert!(header.contains("\nversion 3\n") && header.contains("\npasses 2 "), "{header}");
+    assert!(header.contains("\nversion 4\n") && header.contains("\npasses 2 "), "{header}");
     ok(&dir, &["tag", "--tagger", "two.tagger", "raw.conllu", "-o", "tagged.conllu"]);
     let want: String = fs::read_to_string(dir.join("test.conllu"))
         .unwrap()
@@ -224,4 +224,47 @@ fn a_second_pass_tags_as_well_and_its_file_says_so() {
     let o = tabula_in(&dir, &["train-tagger", "train.conllu", "-o", "x.tagger", "--passes", "3"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr_of(&o));
     assert!(!dir.join("x.tagger").exists());
+}
+
+/// `--direction both` (with `--ensemble`): its file says so, it tags the
+/// toy treebank, and Viterbi decoding is refused for it in training and in
+/// tagging.
+#[test]
+fn both_directions_from_the_command_line() {
+    let dir = setup("both");
+    let train = [
+        "train-tagger",
+        "train.conllu",
+        "-o",
+        "both.tagger",
+        "--dev",
+        "test.conllu",
+        "--direction",
+        "both",
+        "--ensemble",
+        "2",
+        "--epochs",
+        "3",
+        "--bits",
+        "12",
+    ];
+    let err = ok(&dir, &train);
+    assert!(err.contains("right to left, epoch 3: "), "{err}");
+    assert!(err.contains(", right-to-left epoch "), "{err}");
+    let header = fs::read(dir.join("both.tagger")).unwrap();
+    let header = String::from_utf8_lossy(&header[..200]);
+    assert!(header.contains("\ndirection both ") && header.contains("\nensemble 2\n"), "{header}");
+    let err = ok(&dir, &["tag", "--tagger", "both.tagger", "test.conllu", "-o", "tagged.conllu", "--eval"]);
+    assert!(err.contains("UPOS 100.00%"), "{err}");
+    let o = tabula_in(&dir, &["tag", "--tagger", "both.tagger", "raw.conllu", "--decode", "viterbi", "-o", "v.conllu"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr_of(&o));
+    assert!(stderr_of(&o).contains("decodes greedily"), "{}", stderr_of(&o));
+    assert!(!dir.join("v.conllu").exists());
+    let mut viterbi = train.to_vec();
+    viterbi.extend(["--decode", "viterbi"]);
+    viterbi[3] = "v.tagger";
+    let o = tabula_in(&dir, &viterbi);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr_of(&o));
+    assert!(stderr_of(&o).contains("--direction both: both directions sum"), "{}", stderr_of(&o));
+    assert!(!dir.join("v.tagger").exists());
 }

@@ -17,7 +17,7 @@ use tabula::conllu::RawSentence;
 use tabula::parser::OptionStyle;
 use tabula::tagger::settings::TaggerSettings;
 use tabula::tagger::train::{self, Accuracy, EpochReport, TaggedSentence};
-use tabula::tagger::{Decode, Tagger, TaggerError, TaggerModel};
+use tabula::tagger::{Decode, Direction, Tagger, TaggerError, TaggerModel};
 
 /// A library error as a Python exception: `OSError` for files that cannot
 /// be read, `MemoryError` beyond the memory limit, else `ValueError`; the
@@ -83,6 +83,12 @@ fn decoding(given: &str) -> PyResult<Decode> {
     choice("decode", given, &[("greedy", Decode::Greedy), ("viterbi", Decode::Viterbi)])
 }
 
+/// A direction by name (a `ValueError` naming the choices otherwise).
+fn directions(given: &str) -> PyResult<Direction> {
+    let all = [Direction::LeftToRight, Direction::RightToLeft, Direction::Both];
+    choice("direction", given, &all.map(|d| (d.name(), d)))
+}
+
 /// An accuracy as a dict: `words`, `upos` (percent) and, for a tagger with
 /// FEATS, `feats` (percent; `None` otherwise).
 fn accuracy_dict<'py>(py: Python<'py>, a: &Accuracy, feats: bool) -> PyResult<Bound<'py, PyDict>> {
@@ -91,6 +97,17 @@ fn accuracy_dict<'py>(py: Python<'py>, a: &Accuracy, feats: bool) -> PyResult<Bo
     d.set_item("upos", a.upos_percent())?;
     d.set_item("feats", feats.then(|| a.feats_percent()))?;
     Ok(d)
+}
+
+/// A tagger that reads both ways decodes greedily: Viterbi decoding is a
+/// `ValueError` for it.
+fn greedy_if_both(model: &TaggerModel, decode: Decode) -> PyResult<()> {
+    if model.options.direction == Direction::Both && decode != Decode::Greedy {
+        return Err(PyValueError::new_err(format!(
+            "decode=\"{decode}\": a tagger that reads both ways decodes greedily"
+        )));
+    }
+    Ok(())
 }
 
 #[pymethods]
@@ -102,7 +119,10 @@ impl PyTagger {
     /// with gold UPOS (and FEATS, with `feats=True`). The tagger kept is
     /// that of the best dev UPOS accuracy, else the last epoch's.
     /// `decode`: `"greedy"` or `"viterbi"`; `passes=2`: a second pass that
-    /// reads the first pass's tags of the next words; `bits`: log2 of the
+    /// reads the first pass's tags of the next words; `direction`:
+    /// `"left-to-right"`, `"right-to-left"` or `"both"` (a table for each
+    /// direction, their scores summed; greedy only); `ensemble`: each table
+    /// the sum of that many perceptrons (seeds `seed`, `seed` + 1, …); `bits`: log2 of the
     /// table's rows; the tag dictionary takes the words seen at least
     /// `dictionary_min_count` times with one tag at least
     /// `dictionary_min_share` of the times (above 1: no dictionary).
@@ -114,8 +134,8 @@ impl PyTagger {
     /// ['ADJ', 'ADP', 'ADV']
     #[staticmethod]
     #[pyo3(signature = (train, dev = None, *, feats = false, decode = "greedy", passes = 1, epochs = 10,
-        seed = 1, bits = 19, dictionary_min_count = 20, dictionary_min_share = 0.97, threads = None,
-        verbose = false))]
+        seed = 1, bits = 19, dictionary_min_count = 20, dictionary_min_share = 0.97, direction = "left-to-right",
+        ensemble = 1, threads = None, verbose = false))]
     #[allow(clippy::too_many_arguments)]
     fn train(
         py: Python<'_>,
@@ -129,6 +149,8 @@ impl PyTagger {
         bits: u32,
         dictionary_min_count: u32,
         dictionary_min_share: f64,
+        direction: &str,
+        ensemble: u32,
         threads: Option<usize>,
         verbose: bool,
     ) -> PyResult<PyTagger> {
@@ -141,6 +163,8 @@ impl PyTagger {
             passes,
             dictionary_min_count,
             dictionary_min_share,
+            direction: directions(direction)?,
+            ensemble,
         };
         let options = settings.resolve(OptionStyle::Python).map_err(tagger_error)?;
         let pool = pool(threads)?;
@@ -154,7 +178,13 @@ impl PyTagger {
                     let dev = r.dev.map_or(String::new(), |a| format!("; dev UPOS {:.2}%", a.upos_percent()));
                     eprintln!(
                         "{}epoch {}: {:.2}% training errors{dev}",
-                        if r.pass == 2 { "second pass, " } else { "" },
+                        if r.pass == 2 {
+                            "second pass, "
+                        } else if r.backward {
+                            "right to left, "
+                        } else {
+                            ""
+                        },
                         r.epoch,
                         100.0 * r.errors as f64 / r.words.max(1) as f64
                     );
@@ -218,6 +248,7 @@ impl PyTagger {
     ) -> PyResult<Vec<Sentence>> {
         let sentences = sentences_of(sentences, "sentences")?;
         let decode = decode.map(decoding).transpose()?.unwrap_or(self.model.options.decode);
+        greedy_if_both(&self.model, decode)?;
         // One thread: this one (no pool to start).
         let pool = if threads == 1 { None } else { pool(Some(threads))? };
         let blocks: Vec<(&RawSentence, &Arc<str>)> = sentences.iter().map(|s| (s.get().raw(), &s.get().file)).collect();
@@ -254,6 +285,7 @@ impl PyTagger {
         threads: usize,
     ) -> PyResult<Bound<'py, PyDict>> {
         let decode = decode.map(decoding).transpose()?.unwrap_or(self.model.options.decode);
+        greedy_if_both(&self.model, decode)?;
         let (data, _) = tagged_data(py, gold, "gold")?;
         let pool = pool(Some(threads))?.expect("a pool for Some");
         let model = &*self.model;

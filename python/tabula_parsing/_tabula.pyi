@@ -510,6 +510,8 @@ class Tagger:
         bits: int = 19,
         dictionary_min_count: int = 20,
         dictionary_min_share: float = 0.97,
+        direction: str = "left-to-right",
+        ensemble: int = 1,
         threads: Optional[int] = None,
         verbose: bool = False,
     ) -> "Tagger":

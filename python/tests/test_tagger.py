@@ -51,6 +51,9 @@ SETTINGS = [
     (["--passes", "2", "--epochs", "2"], dict(passes=2, epochs=2)),
     (["--dictionary-min-count", "2", "--dictionary-min-share", "0.9"], dict(dictionary_min_count=2, dictionary_min_share=0.9)),
     (["--dictionary-min-share", "1.5", "--epochs", "2"], dict(dictionary_min_share=1.5, epochs=2)),
+    (["--direction", "right-to-left", "--feats", "--epochs", "2"], dict(direction="right-to-left", feats=True, epochs=2)),
+    (["--direction", "both", "--ensemble", "2", "--passes", "2", "--epochs", "2"],
+     dict(direction="both", ensemble=2, passes=2, epochs=2)),
 ]
 
 
@@ -152,6 +155,7 @@ def test_bad_option_values_are_the_command_lines_errors(cli, tmp_path):
         (dict(bits=3), ["--bits", "3"]),
         (dict(passes=3), ["--passes", "3"]),
         (dict(dictionary_min_share=0.4), ["--dictionary-min-share", "0.4"]),
+        (dict(ensemble=0), ["--ensemble", "0"]),
     ]:
         with pytest.raises(ValueError) as e:
             tp.Tagger.train(SAMPLE, **keywords)
@@ -162,6 +166,13 @@ def test_bad_option_values_are_the_command_lines_errors(cli, tmp_path):
             assert cli_error.strip() == "error: " + str(e.value).replace(f"{name}={value}", " ".join(flags))
     with pytest.raises(ValueError, match='decode="beam": expected one of "greedy", "viterbi"'):
         tp.Tagger.train(SAMPLE, decode="beam")
+    with pytest.raises(ValueError, match='direction="up": expected one of "left-to-right", "right-to-left", "both"'):
+        tp.Tagger.train(SAMPLE, direction="up")
+    with pytest.raises(ValueError, match='direction="both": both directions sum the scores of two greedy ones'):
+        tp.Tagger.train(SAMPLE, direction="both", decode="viterbi")
+    both = tp.Tagger.train(SAMPLE, direction="both", epochs=1, bits=12)
+    with pytest.raises(ValueError, match="a tagger that reads both ways decodes greedily"):
+        both.tag(tp.read_conllu(SAMPLE), decode="viterbi")
     with pytest.raises(ValueError, match="threads=0"):
         tp.Tagger.train(SAMPLE, threads=0)
     with pytest.raises(TypeError, match="path or a list of Sentences"):

@@ -355,6 +355,11 @@ impl Weights {
     pub fn width(&self) -> usize {
         self.width
     }
+
+    /// The weights, row after row.
+    pub fn as_slice(&self) -> &[f32] {
+        &self.w
+    }
 }
 
 impl Rows for Weights {

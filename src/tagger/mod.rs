@@ -30,7 +30,7 @@ pub mod settings;
 pub mod train;
 pub mod viterbi;
 
-pub use model::{Decode, Tagger, TaggerModel, TaggerOptions};
+pub use model::{Decode, Direction, Tagger, TaggerModel, TaggerOptions};
 
 use crate::parser::ParserError;
 

@@ -15,18 +15,32 @@
 //! Words of the tag dictionary (frequent words that training saw with one
 //! tag only, PanParser Sec. 3.5) get that tag without scoring.
 //!
+//! # Directions
+//!
+//! The first pass reads a sentence left to right, or right to left (the
+//! same features and decoding on the reversed sentence: the tags of the two
+//! *following* words are its history), or both ways ([`Direction::Both`]):
+//! a left-to-right and a right-to-left table, each decoding greedily with
+//! its own history, and each word takes the tag of the best sum of the two
+//! tables' scores (a product of experts; Toutanova et al. 2003 and Shen et
+//! al. 2007 on bidirectional context).
+//!
 //! # The tagger file
 //!
 //! ```text
 //! TABULA-TAGGER-MODEL
-//! version 3                     (versions 1 and 2, with other features: refused)
+//! version 4                     (version 3: no direction line, left to right;
+//!                               versions 1 and 2, with other features: refused)
 //! features tagger-v2
 //! decode greedy                 (or viterbi: how `tabula tag` decodes by default)
+//! direction left-to-right       (or right-to-left, or `both E`: a right-to-left
+//!                               table as well, trained for E epochs)
 //! passes 1                      (or `passes 2 E`: a second pass, trained for E epochs)
 //! bits 19                       (the table has 2^bits rows)
 //! epochs 10                     (the epochs of the model kept, and the other training
 //!                               settings: what `tabula train --jackknife` trains with)
 //! seed 1
+//! ensemble 1                    (each table the sum of this many perceptrons)
 //! dictionary-min-count 20
 //! dictionary-min-share 0.97
 //! tags 17                       (then one UPOS tag per line)
@@ -36,6 +50,7 @@
 //! lexicon 9000                  (then lowercased FORM TAB tag set, hexadecimal bits)
 //! end
 //! <2^bits × (tags + Σ (values + 1)) f32, little-endian>
+//! <with direction both: 2^bits × tags f32 (the right-to-left table)>
 //! <with a second pass: 2^bits × tags f32> <checksum u64>
 //! ```
 //!
@@ -59,7 +74,54 @@ use std::sync::OnceLock;
 
 const MAGIC: &str = "TABULA-TAGGER-MODEL\n";
 /// The tagger file version written by this build.
-pub const TAGGER_VERSION: u32 = 3;
+pub const TAGGER_VERSION: u32 = 4;
+
+/// The oldest tagger file version this build reads (version 3: the same
+/// features, no direction line, left to right).
+pub const OLDEST_TAGGER_VERSION: u32 = 3;
+
+/// The order in which the first pass reads a sentence.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Direction {
+    /// Left to right: the tags of the two previous words are the history.
+    #[default]
+    LeftToRight,
+    /// Right to left: the same features on the reversed sentence; the tags
+    /// of the two following words are the history.
+    RightToLeft,
+    /// Both: a table for each direction, each greedy with its own history,
+    /// the sum of their scores chooses each word's tag (greedy decoding only).
+    Both,
+}
+
+impl Direction {
+    /// The name, as options and files write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::LeftToRight => "left-to-right",
+            Direction::RightToLeft => "right-to-left",
+            Direction::Both => "both",
+        }
+    }
+}
+
+impl std::fmt::Display for Direction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Direction {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Direction, String> {
+        match s {
+            "left-to-right" => Ok(Direction::LeftToRight),
+            "right-to-left" => Ok(Direction::RightToLeft),
+            "both" => Ok(Direction::Both),
+            _ => Err(format!("unknown direction `{s}` (left-to-right, right-to-left or both)")),
+        }
+    }
+}
 
 /// How a tag sequence is chosen.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -117,6 +179,15 @@ pub struct TaggerOptions {
     /// of the word and of the two words after it, trained for this many
     /// epochs (at most) on jackknifed first-pass tags; `None`: one pass.
     pub second_pass: Option<usize>,
+    /// The order in which the first pass reads a sentence.
+    pub direction: Direction,
+    /// With [`Direction::Both`]: the right-to-left table's epochs (at most,
+    /// in training; the epochs of the table kept, in a file). Else unused
+    /// (0 in a trained or read model).
+    pub backward_epochs: usize,
+    /// Each table is the sum of this many averaged perceptrons, trained
+    /// alike on as many sentence orders (seeds seed, seed + 1, …).
+    pub ensemble: usize,
 }
 
 impl Default for TaggerOptions {
@@ -130,6 +201,9 @@ impl Default for TaggerOptions {
             dictionary_min_count: 20,
             dictionary_min_share: 0.97,
             second_pass: None,
+            direction: Direction::LeftToRight,
+            backward_epochs: 10,
+            ensemble: 1,
         }
     }
 }
@@ -227,23 +301,19 @@ pub struct TaggerModel {
     weights: Weights,
     /// The second pass's table (UPOS weights only), with a second pass.
     second: Option<Weights>,
+    /// The right-to-left table (UPOS weights only), with [`Direction::Both`].
+    backward: Option<Weights>,
     lookup: HashMap<u64, u32>,
     compact: OnceLock<CompactWeights>,
     second_compact: OnceLock<CompactWeights>,
+    backward_compact: OnceLock<CompactWeights>,
 }
 
 impl PartialEq for TaggerModel {
     fn eq(&self, other: &TaggerModel) -> bool {
-        (&self.tags, &self.feats, &self.dictionary, &self.lexicon, &self.options, &self.weights, &self.second)
-            == (
-                &other.tags,
-                &other.feats,
-                &other.dictionary,
-                &other.lexicon,
-                &other.options,
-                &other.weights,
-                &other.second,
-            )
+        (&self.tags, &self.feats, &self.dictionary, &self.lexicon, &self.options)
+            == (&other.tags, &other.feats, &other.dictionary, &other.lexicon, &other.options)
+            && (&self.weights, &self.backward, &self.second) == (&other.weights, &other.backward, &other.second)
     }
 }
 
@@ -273,9 +343,11 @@ impl TaggerModel {
             options,
             weights,
             second: None,
+            backward: None,
             lookup,
             compact: OnceLock::new(),
             second_compact: OnceLock::new(),
+            backward_compact: OnceLock::new(),
         })
     }
 
@@ -288,6 +360,29 @@ impl TaggerModel {
         self.second = Some(second);
         self.second_compact = OnceLock::new();
         Some(self)
+    }
+
+    /// The model with `backward` as its right-to-left table
+    /// ([`Direction::Both`]); `None` if the table's width is not the number
+    /// of tags or its size not the first's.
+    pub fn with_backward(mut self, backward: Weights) -> Option<TaggerModel> {
+        if backward.width() != self.tags.len() || backward.bits() != self.weights.bits() {
+            return None;
+        }
+        self.backward = Some(backward);
+        self.backward_compact = OnceLock::new();
+        Some(self)
+    }
+
+    /// The right-to-left table of a [`Direction::Both`] model.
+    pub fn backward(&self) -> Option<&Weights> {
+        self.backward.as_ref()
+    }
+
+    /// The bfloat16 copy of the right-to-left table, made once.
+    pub fn backward_compact(&self) -> Option<&CompactWeights> {
+        let backward = self.backward.as_ref()?;
+        Some(self.backward_compact.get_or_init(|| CompactWeights::new(backward)))
     }
 
     /// The second pass's table, if the model has one.
@@ -333,9 +428,13 @@ impl TaggerModel {
     pub fn to_bytes(&self) -> Vec<u8> {
         let o = &self.options;
         let mut h = format!(
-            "version {TAGGER_VERSION}\nfeatures {FEATURE_SET}\ndecode {}\npasses {}\nbits {}\nepochs {}\nseed {}\n\
-             dictionary-min-count {}\ndictionary-min-share {}\ntags {}\n",
+            "version {TAGGER_VERSION}\nfeatures {FEATURE_SET}\ndecode {}\ndirection {}\npasses {}\nbits {}\nepochs {}\n\
+             seed {}\nensemble {}\ndictionary-min-count {}\ndictionary-min-share {}\ntags {}\n",
             o.decode,
+            match (&self.backward, o.direction) {
+                (Some(_), Direction::Both) => format!("both {}", o.backward_epochs),
+                _ => o.direction.to_string(),
+            },
             match (&self.second, o.second_pass) {
                 (Some(_), Some(e)) => format!("2 {e}"),
                 _ => "1".to_owned(),
@@ -343,6 +442,7 @@ impl TaggerModel {
             self.weights.bits(),
             o.epochs,
             o.seed,
+            o.ensemble,
             o.dictionary_min_count,
             o.dictionary_min_share,
             self.tags.len()
@@ -380,11 +480,12 @@ impl TaggerModel {
             h.push_str(&format!("{form}\t{c:x}\n"));
         }
         h.push_str("end\n");
-        let second = self.second.as_ref().map_or(0, |s| s.w.len());
-        let mut out = Vec::with_capacity(MAGIC.len() + h.len() + 4 * (self.weights.w.len() + second) + 8);
+        let more = self.backward.iter().chain(&self.second).map(|s| s.w.len()).sum::<usize>();
+        let mut out = Vec::with_capacity(MAGIC.len() + h.len() + 4 * (self.weights.w.len() + more) + 8);
         out.extend_from_slice(MAGIC.as_bytes());
         out.extend_from_slice(h.as_bytes());
-        for w in self.weights.w.iter().chain(self.second.iter().flat_map(|s| s.w.iter())) {
+        let tables = std::iter::once(&self.weights).chain(&self.backward).chain(&self.second);
+        for w in tables.flat_map(|t| t.w.iter()) {
             out.extend_from_slice(&w.to_le_bytes());
         }
         let sum = crate::parser::model::checksum(&out);
@@ -414,8 +515,10 @@ impl TaggerModel {
             v.parse().map_err(|_| TaggerError::Corrupt(format!("bad {name} `{v}`")))
         }
         let version = value(line()?, "version")?.to_owned();
-        // Older files have other features: refused, with a word to retrain.
-        if version != TAGGER_VERSION.to_string() {
+        // Versions before 3 have other features: refused, with a word to
+        // retrain. Version 3 has no direction line.
+        let number_of_version = version.parse::<u32>().ok();
+        if !number_of_version.is_some_and(|v| (OLDEST_TAGGER_VERSION..=TAGGER_VERSION).contains(&v)) {
             return Err(TaggerError::Version { found: version, expected: TAGGER_VERSION });
         }
         let features = value(line()?, "features")?.to_owned();
@@ -423,6 +526,19 @@ impl TaggerModel {
             return Err(TaggerError::Features { found: features, expected: FEATURE_SET });
         }
         let decode: Decode = value(line()?, "decode")?.parse().map_err(corrupt)?;
+        let (direction, backward_epochs) = if number_of_version == Some(3) {
+            (Direction::LeftToRight, 0)
+        } else {
+            let v = value(line()?, "direction")?;
+            match v.split_once(' ') {
+                Some(("both", e)) => (Direction::Both, e.parse().map_err(|_| corrupt(format!("bad direction `{v}`")))?),
+                None if v != "both" => (v.parse().map_err(corrupt)?, 0),
+                _ => return Err(corrupt(format!("bad direction `{v}` (left-to-right, right-to-left or both E)"))),
+            }
+        };
+        if direction == Direction::Both && decode != Decode::Greedy {
+            return Err(corrupt("direction both with Viterbi decoding".into()));
+        }
         let second_pass: Option<usize> = {
             let l = line()?;
             let v = value(l, "passes")?;
@@ -438,6 +554,7 @@ impl TaggerModel {
         }
         let epochs = number(line()?, "epochs")?;
         let seed = number(line()?, "seed")?;
+        let ensemble = if number_of_version == Some(3) { 1 } else { number(line()?, "ensemble")? };
         let dictionary_min_count = number(line()?, "dictionary-min-count")?;
         let dictionary_min_share: f64 = number(line()?, "dictionary-min-share")?;
         let n_tags: usize = number(line()?, "tags")?;
@@ -502,8 +619,9 @@ impl TaggerModel {
             .checked_mul(width)
             .filter(|f| f.checked_mul(4).is_some())
             .ok_or_else(|| corrupt(format!("a table of 2^{bits} rows of {width} weights")))?;
+        let backward_floats = if direction == Direction::Both { (1usize << bits) * n_tags } else { 0 };
         let second_floats = if second_pass.is_some() { (1usize << bits) * n_tags } else { 0 };
-        let expected = header_len as u64 + 4 * (floats + second_floats) as u64 + 8;
+        let expected = header_len as u64 + 4 * (floats + backward_floats + second_floats) as u64 + 8;
         if (bytes.len() as u64) < expected {
             return Err(TaggerError::Truncated);
         }
@@ -513,7 +631,7 @@ impl TaggerModel {
                 bytes.len()
             )));
         }
-        let body = header_len + 4 * (floats + second_floats);
+        let body = header_len + 4 * (floats + backward_floats + second_floats);
         let stored = u64::from_le_bytes(bytes[body..body + 8].try_into().expect("8 bytes"));
         if crate::parser::model::checksum(&bytes[..body]) != stored {
             return Err(corrupt("checksum mismatch".into()));
@@ -521,8 +639,12 @@ impl TaggerModel {
         let floats_of =
             |b: &[u8]| b.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
         let weights = Weights::from_vec(bits, width, floats_of(&rest[..4 * floats])).expect("sized");
+        let after = floats + backward_floats;
+        let backward = (direction == Direction::Both)
+            .then(|| Weights::from_vec(bits, n_tags, floats_of(&rest[4 * floats..4 * after])))
+            .map(|w| w.expect("sized"));
         let second = (second_pass.is_some())
-            .then(|| Weights::from_vec(bits, n_tags, floats_of(&rest[4 * floats..4 * (floats + second_floats)])))
+            .then(|| Weights::from_vec(bits, n_tags, floats_of(&rest[4 * after..4 * (after + second_floats)])))
             .map(|w| w.expect("sized"));
         let options = TaggerOptions {
             epochs,
@@ -533,9 +655,15 @@ impl TaggerModel {
             dictionary_min_count,
             dictionary_min_share,
             second_pass,
+            direction,
+            backward_epochs,
+            ensemble,
         };
-        let model = TaggerModel::new(tags, feats, dictionary, lexicon, options, weights)
+        let mut model = TaggerModel::new(tags, feats, dictionary, lexicon, options, weights)
             .ok_or_else(|| corrupt("inconsistent header".into()))?;
+        if let Some(b) = backward {
+            model = model.with_backward(b).ok_or_else(|| corrupt("inconsistent header".into()))?;
+        }
         match second {
             None => Ok(model),
             Some(s) => model.with_second(s).ok_or_else(|| corrupt("inconsistent header".into())),
@@ -734,6 +862,34 @@ impl Decoder {
         }
     }
 
+    /// Greedy decoding of `words` with `table` into `out`, as
+    /// [`Decoder::decode`] does, adding the scores of every position that
+    /// is not fixed into `sums` (n × tags; position i's row is i, or n − 1 − i
+    /// if `reversed`: `words` is the sentence read right to left).
+    /// O(n × features × tags).
+    #[allow(clippy::too_many_arguments)]
+    pub fn greedy_sums(
+        &mut self,
+        table: &impl Rows,
+        tags: usize,
+        words: &[WordHashes],
+        fixed: &[Option<u32>],
+        out: &mut Vec<u32>,
+        sums: &mut [f32],
+        reversed: bool,
+    ) {
+        let n = words.len();
+        self.scores.clear();
+        self.scores.resize(tags, 0.0);
+        let (features, scores) = (&mut self.features, &mut self.scores);
+        left_to_right(fixed, start_tag(tags), out, |i, previous| {
+            score_tags(table, words, i, previous, features, scores);
+            let row = if reversed { n - 1 - i } else { i };
+            sums[row * tags..(row + 1) * tags].iter_mut().zip(scores.iter()).for_each(|(s, x)| *s += x);
+            best(scores)
+        });
+    }
+
     /// The second pass: re-tags `words` left to right, greedily, with
     /// `table` (the second pass's), reading the first pass's tags in
     /// `out`, which receives the new ones. O(n × features × tags).
@@ -789,6 +945,12 @@ pub struct Tagger<'m> {
     scratch: Scratch,
     words: Vec<WordHashes>,
     fixed: Vec<Option<u32>>,
+    /// The sentence read right to left (the right-to-left directions).
+    reversed: Vec<WordHashes>,
+    reversed_fixed: Vec<Option<u32>>,
+    /// The two directions' summed scores, n × tags ([`Direction::Both`]).
+    sums: Vec<f32>,
+    backward_tags: Vec<u32>,
     decoder: Decoder,
     offsets: Vec<usize>,
     feats_features: Vec<u64>,
@@ -815,6 +977,10 @@ impl<'m> Tagger<'m> {
             scratch: Scratch::default(),
             words: Vec::new(),
             fixed: Vec::new(),
+            reversed: Vec::new(),
+            reversed_fixed: Vec::new(),
+            sums: Vec::new(),
+            backward_tags: Vec::new(),
             decoder,
             offsets: model.feats.as_ref().map_or(Vec::new(), |f| f.offsets(model.tags.len())),
             feats_features: Vec::new(),
@@ -837,7 +1003,36 @@ impl<'m> Tagger<'m> {
             self.words.push(w);
         }
         let table = model.compact();
-        self.decoder.decode(table, model.tags.len(), self.decode, &self.words, &self.fixed, &mut self.tags);
+        let (k, n) = (model.tags.len(), self.words.len());
+        let right_to_left = model.options.direction == Direction::RightToLeft;
+        if right_to_left || model.options.direction == Direction::Both {
+            self.reversed.clear();
+            self.reversed.extend(self.words.iter().rev());
+            self.reversed_fixed.clear();
+            self.reversed_fixed.extend(self.fixed.iter().rev());
+        }
+        match (model.options.direction, model.backward_compact()) {
+            (Direction::RightToLeft, _) => {
+                self.decoder.decode(table, k, self.decode, &self.reversed, &self.reversed_fixed, &mut self.tags);
+                self.tags.reverse();
+            }
+            (Direction::Both, Some(backward)) => {
+                self.sums.clear();
+                self.sums.resize(n * k, 0.0);
+                let d = &mut self.decoder;
+                d.greedy_sums(table, k, &self.words, &self.fixed, &mut self.tags, &mut self.sums, false);
+                let (words, fixed) = (&self.reversed, &self.reversed_fixed);
+                d.greedy_sums(backward, k, words, fixed, &mut self.backward_tags, &mut self.sums, true);
+                for (i, t) in self.tags.iter_mut().enumerate() {
+                    if self.fixed[i].is_none() {
+                        *t = best(&self.sums[i * k..(i + 1) * k]);
+                    }
+                }
+            }
+            // Left to right (and a two-way model whose right-to-left table
+            // is not trained yet).
+            _ => self.decoder.decode(table, k, self.decode, &self.words, &self.fixed, &mut self.tags),
+        }
         if let Some(second) = model.second_compact() {
             self.decoder.second_pass(second, model.tags.len(), &self.words, &self.fixed, &mut self.tags);
         }
@@ -845,8 +1040,13 @@ impl<'m> Tagger<'m> {
             let a = set.attributes.len();
             self.feats.clear();
             self.feats.resize(self.words.len() * a, 0);
-            for i in 0..self.words.len() {
-                emission_features(&self.words, i, &mut self.decoder.features);
+            for i in 0..n {
+                // The features as the first table was trained on them.
+                if right_to_left {
+                    emission_features(&self.reversed, n - 1 - i, &mut self.decoder.features);
+                } else {
+                    emission_features(&self.words, i, &mut self.decoder.features);
+                }
                 choose_feats(
                     table,
                     set,
@@ -887,5 +1087,53 @@ impl<'m> Tagger<'m> {
         }
         out.extend_from_slice(&text[done..]);
         Ok(cols.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bytes of `model`'s file rewritten as version 3 wrote them: no
+    /// direction line, and the checksum of that.
+    fn as_version_3(model: &TaggerModel) -> Vec<u8> {
+        let bytes = model.to_bytes();
+        let body = &bytes[..bytes.len() - 8];
+        let end = memchr::memmem::find(body, b"\nend\n").expect("a header") + 5;
+        let header = String::from_utf8(body[..end].to_vec()).unwrap();
+        let line = format!("direction {}\n", model.options.direction);
+        assert!(header.contains(&line));
+        assert!(header.contains("\nensemble 1\n"));
+        let header = header.replacen("version 4\n", "version 3\n", 1).replacen(&line, "", 1);
+        let mut out = header.replacen("\nensemble 1\n", "\n", 1).into_bytes();
+        out.extend_from_slice(&body[end..]);
+        let sum = crate::parser::model::checksum(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// Version 3 files (the same features, left to right, no direction
+    /// line) are still read, as left-to-right taggers.
+    #[test]
+    fn version_3_files_are_read_as_left_to_right() {
+        let tags: Vec<String> = ["NOUN", "VERB"].iter().map(|t| t.to_string()).collect();
+        let w: Vec<f32> = (0..(1 << 6) * 2).map(|i| (i % 7) as f32 - 3.0).collect();
+        let weights = Weights::from_vec(6, 2, w).unwrap();
+        let lexicon = vec![("dogs".to_owned(), 1), ("run".to_owned(), 3)];
+        let options = TaggerOptions { bits: 6, backward_epochs: 0, ..TaggerOptions::default() };
+        let model =
+            TaggerModel::new(tags.clone(), None, vec![], lexicon.clone(), options.clone(), weights.clone()).unwrap();
+        let old = as_version_3(&model);
+        assert_eq!(TaggerModel::from_bytes(&old).unwrap(), model);
+        // A version 3 file has no direction: a right-to-left tagger's table
+        // read from one is a left-to-right tagger's.
+        let o = TaggerOptions { direction: Direction::RightToLeft, ..options };
+        let rtl = TaggerModel::new(tags, None, vec![], lexicon, o, weights).unwrap();
+        assert_eq!(TaggerModel::from_bytes(&as_version_3(&rtl)).unwrap(), model);
+        // A version 3 file with a direction line is corrupt.
+        let mut text = model.to_bytes();
+        let at = memchr::memmem::find(&text, b"version 4").unwrap();
+        text[at + 8] = b'3';
+        assert!(matches!(TaggerModel::from_bytes(&text), Err(TaggerError::Corrupt(m)) if m.contains("passes")));
     }
 }

@@ -13,12 +13,15 @@
 //! assert!(bad.resolve(OptionStyle::Python).unwrap_err().to_string().starts_with("dictionary_min_share=0.4: "));
 //! ```
 
-use super::model::{Decode, TaggerOptions, BITS};
+use super::model::{Decode, Direction, TaggerOptions, BITS};
 use super::TaggerError;
 use crate::parser::OptionStyle;
 
 /// The most epochs a tagger trains for.
 pub const MAX_EPOCHS: u32 = 1000;
+
+/// The most perceptrons summed into one table (`ensemble`).
+pub const MAX_ENSEMBLE: u32 = 16;
 
 /// The options of `tabula train-tagger`, unchecked; the defaults are the
 /// command line's.
@@ -39,6 +42,12 @@ pub struct TaggerSettings {
     /// … with one tag at least this share of the times (above 0.5, at most
     /// 1; above 1: no dictionary).
     pub dictionary_min_share: f64,
+    /// The order in which the first pass reads a sentence (both ways:
+    /// greedy decoding only; the right-to-left table trains for `epochs`
+    /// as well).
+    pub direction: Direction,
+    /// Each table the sum of this many perceptrons, 1 to [`MAX_ENSEMBLE`].
+    pub ensemble: u32,
 }
 
 impl Default for TaggerSettings {
@@ -53,6 +62,8 @@ impl Default for TaggerSettings {
             passes: 1,
             dictionary_min_count: o.dictionary_min_count,
             dictionary_min_share: o.dictionary_min_share,
+            direction: o.direction,
+            ensemble: o.ensemble as u32,
         }
     }
 }
@@ -77,6 +88,16 @@ impl TaggerSettings {
         if !(1..=2).contains(&self.passes) {
             return fail(format!("{}: one pass or two", given("passes", &self.passes)));
         }
+        if !(1..=MAX_ENSEMBLE).contains(&self.ensemble) {
+            return fail(format!("{}: 1 to {MAX_ENSEMBLE} perceptrons a table", given("ensemble", &self.ensemble)));
+        }
+        if self.direction == Direction::Both && self.decode != Decode::Greedy {
+            return fail(format!(
+                "{}: both directions sum the scores of two greedy ones, not with {}",
+                style.given("direction", self.direction.name(), true),
+                style.given("decode", self.decode.name(), true)
+            ));
+        }
         if self.dictionary_min_count == 0 {
             return fail(format!(
                 "{}: a dictionary word is seen at least once",
@@ -100,6 +121,9 @@ impl TaggerSettings {
             dictionary_min_count: if share > 1.0 { u32::MAX } else { self.dictionary_min_count },
             dictionary_min_share: share.min(1.0),
             second_pass: (self.passes == 2).then_some(self.epochs as usize),
+            direction: self.direction,
+            backward_epochs: self.epochs as usize,
+            ensemble: self.ensemble as usize,
         })
     }
 }
@@ -112,7 +136,14 @@ mod tests {
     #[test]
     fn resolve_refuses_each_value_out_of_range_by_name() {
         let d = TaggerSettings::default();
-        let cases: [(TaggerSettings, &str, &str); 7] = [
+        let cases: [(TaggerSettings, &str, &str); 10] = [
+            (TaggerSettings { ensemble: 0, ..d.clone() }, "--ensemble 0: ", "ensemble=0: "),
+            (TaggerSettings { ensemble: 17, ..d.clone() }, "--ensemble 17: ", "ensemble=17: "),
+            (
+                TaggerSettings { direction: Direction::Both, decode: Decode::Viterbi, ..d.clone() },
+                "--direction both: ",
+                "direction=\"both\": ",
+            ),
             (TaggerSettings { epochs: 0, ..d.clone() }, "--epochs 0: ", "epochs=0: "),
             (TaggerSettings { epochs: 1001, ..d.clone() }, "--epochs 1001: ", "epochs=1001: "),
             (TaggerSettings { bits: 3, ..d.clone() }, "--bits 3: ", "bits=3: "),
@@ -142,5 +173,9 @@ mod tests {
             .resolve(OptionStyle::Python)
             .unwrap();
         assert_eq!((off.dictionary_min_count, off.dictionary_min_share, off.second_pass), (u32::MAX, 1.0, Some(4)));
+        let both = TaggerSettings { direction: Direction::Both, ensemble: 3, epochs: 5, ..d }
+            .resolve(OptionStyle::CommandLine)
+            .unwrap();
+        assert_eq!((both.direction, both.backward_epochs, both.ensemble), (Direction::Both, 5, 3));
     }
 }

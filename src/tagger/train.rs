@@ -7,8 +7,8 @@
 
 use super::features::{emission_features, start_tag, Scratch, WordHashes, EMISSION_FEATURES, LEXICON_MIN_COUNT};
 use super::model::{
-    best, choose_feats, dense_context, score_second, score_tags, Attribute, Decode, Decoder, FeatsSet, Tagger,
-    TaggerModel, TaggerOptions,
+    best, choose_feats, dense_context, score_second, score_tags, Attribute, Decode, Decoder, Direction, FeatsSet,
+    Tagger, TaggerModel, TaggerOptions,
 };
 use super::TaggerError;
 use crate::conllu::{RawSentence, Reader};
@@ -82,6 +82,24 @@ struct Prepared {
     feats: Vec<u32>,
 }
 
+impl Prepared {
+    /// The sentence read right to left (`attributes`: FEATS classes per word). O(n).
+    fn reversed(&self, attributes: usize) -> Prepared {
+        let mut feats = Vec::with_capacity(self.feats.len());
+        if attributes > 0 {
+            for c in self.feats.chunks_exact(attributes).rev() {
+                feats.extend_from_slice(c);
+            }
+        }
+        Prepared {
+            words: self.words.iter().rev().copied().collect(),
+            gold: self.gold.iter().rev().copied().collect(),
+            fixed: self.fixed.iter().rev().copied().collect(),
+            feats,
+        }
+    }
+}
+
 /// Accuracy counts of a tagger on gold data.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Accuracy {
@@ -146,6 +164,9 @@ pub fn accuracy(model: &TaggerModel, decode: Decode, data: &[TaggedSentence]) ->
 pub struct EpochReport {
     /// 1, or 2 for the second pass.
     pub pass: usize,
+    /// Whether the table trained is the right-to-left one of a first pass
+    /// that reads both ways ([`Direction::Both`]).
+    pub backward: bool,
     pub epoch: usize,
     /// Training words whose tag the current weights got wrong (before the update).
     pub errors: u64,
@@ -267,6 +288,8 @@ fn inventory(
 struct Epochs<'d> {
     /// 1, or 2 for the second pass (in the reports).
     pass: usize,
+    /// The right-to-left table of [`Direction::Both`] (in the reports).
+    backward: bool,
     epochs: usize,
     /// The seed of the sentence order.
     seed: u64,
@@ -281,33 +304,52 @@ struct Epochs<'d> {
 /// weights, which is scored on dev and reported. Returns the model of the
 /// best dev UPOS accuracy (FEATS accuracy breaks ties; the earliest epoch
 /// wins a tie; without dev, the last), its accuracy and its epoch.
-/// O(epochs × (training + dev tagging)).
+///
+/// With more than one table in `weights` (an ensemble), each table visits
+/// the sentences in its own order (member m's from seed + m) and the model
+/// is made of the sum of their averaged weights.
+/// O(tables × epochs × training + epochs × dev tagging).
 fn epochs(
     settings: &Epochs,
     prepared: &[Prepared],
-    weights: &mut Averaged,
+    weights: &mut [Averaged],
     train: &mut dyn FnMut(&mut Averaged, usize) -> u64,
     model: &mut dyn FnMut(crate::parser::perceptron::Weights) -> TaggerModel,
     report: &mut dyn FnMut(&EpochReport),
 ) -> (Accuracy, usize, TaggerModel) {
-    let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
-    let mut order: Vec<usize> = (0..prepared.len()).collect();
+    let mut members: Vec<(ChaCha8Rng, Vec<usize>)> = (0..weights.len())
+        .map(|m| (ChaCha8Rng::seed_from_u64(settings.seed.wrapping_add(m as u64)), (0..prepared.len()).collect()))
+        .collect();
     let mut best_model: Option<(Accuracy, usize, TaggerModel)> = None;
     for epoch in 1..=settings.epochs {
-        order.shuffle(&mut rng);
         let (mut errors, mut words) = (0u64, 0u64);
-        for &s in &order {
-            words += prepared[s].words.len() as u64;
-            errors += train(weights, s);
+        for ((rng, order), weights) in members.iter_mut().zip(weights.iter_mut()) {
+            order.shuffle(rng);
+            for &s in order.iter() {
+                words += prepared[s].words.len() as u64;
+                errors += train(weights, s);
+            }
         }
-        let model = model(weights.averaged());
+        let mut sum = weights[0].averaged();
+        for w in &weights[1..] {
+            sum.w.iter_mut().zip(&w.averaged().w).for_each(|(s, x)| *s += x);
+        }
+        let model = model(sum);
         let dev_accuracy = settings.dev.map(|d| accuracy(&model, settings.decode, d));
         let key = dev_accuracy.unwrap_or(Accuracy { words: 1, upos: epoch as u64, feats: 0 });
         let better = best_model.as_ref().is_none_or(|(b, _, _)| {
             (key.upos * b.words.max(1), key.feats * b.words.max(1))
                 > (b.upos * key.words.max(1), b.feats * key.words.max(1))
         });
-        report(&EpochReport { pass: settings.pass, epoch, errors, words, dev: dev_accuracy, best: better });
+        report(&EpochReport {
+            pass: settings.pass,
+            backward: settings.backward,
+            epoch,
+            errors,
+            words,
+            dev: dev_accuracy,
+            best: better,
+        });
         if better {
             best_model = Some((key, epoch, model));
         }
@@ -385,16 +427,28 @@ pub fn train(
             options.dictionary_min_share
         )));
     }
+    if options.direction == Direction::Both && options.decode != Decode::Greedy {
+        return Err(TaggerError::Options(
+            "direction both sums the scores of two greedy directions: it needs greedy decoding".into(),
+        ));
+    }
+    if options.direction == Direction::Both && options.backward_epochs == 0 {
+        return Err(TaggerError::Options("a right-to-left table of 0 epochs: nothing trained".into()));
+    }
     let (tags, feats, dictionary, lexicon) = inventory(data, options, file)?;
     let ambiguity: hashbrown::HashMap<u64, u64> =
         lexicon.iter().map(|(f, c)| (crate::parser::features::hash_bytes(f.as_bytes()), *c)).collect();
     let k = tags.len();
     let width = k + feats.as_ref().map_or(0, FeatsSet::width);
-    check_tables((options.bits, width), (0, 0), TRAINING_BYTES_PER_WEIGHT, "the tagger's table")?;
+    if options.ensemble == 0 {
+        return Err(TaggerError::Options("an ensemble of 0 tables: nothing trained".into()));
+    }
+    let per_weight = TRAINING_BYTES_PER_WEIGHT * options.ensemble;
+    check_tables((options.bits, width), (0, 0), per_weight, "the tagger's tables")?;
     let lookup: hashbrown::HashMap<&str, u32> = dictionary.iter().map(|(f, t)| (f.as_str(), *t)).collect();
     let index = |u: &str| tags.binary_search_by(|t| t.as_str().cmp(u)).expect("a tag") as u32;
     let mut scratch = Scratch::default();
-    let mut prepared: Vec<Prepared> = Vec::with_capacity(data.len());
+    let mut forward: Vec<Prepared> = Vec::with_capacity(data.len());
     let mut classes = Vec::new();
     for s in data {
         let words = s
@@ -415,17 +469,25 @@ pub fn train(
                 fs.extend_from_slice(&classes);
             }
         }
-        prepared.push(Prepared { words, gold, fixed, feats: fs });
+        forward.push(Prepared { words, gold, fixed, feats: fs });
     }
+    // The sentences read right to left, for a right-to-left table.
+    let backward: Vec<Prepared> = if options.direction == Direction::LeftToRight {
+        Vec::new()
+    } else {
+        let a = feats.as_ref().map_or(0, |f| f.attributes.len());
+        forward.iter().map(|p| p.reversed(a)).collect()
+    };
+    let prepared = if options.direction == Direction::RightToLeft { &backward } else { &forward };
     let offsets = feats.as_ref().map_or(Vec::new(), |f| f.offsets(k));
-    let mut weights = Averaged::zeros(options.bits, width);
+    let mut weights = tables(options, width);
     let mut decoder = Decoder::default();
     let (mut predicted, mut feats_features, mut feats_scores, mut chosen) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let start = start_tag(k);
     let kept = epochs(
-        &Epochs { pass: 1, epochs: options.epochs, seed: options.seed, decode: options.decode, dev },
-        &prepared,
+        &Epochs { pass: 1, backward: false, epochs: options.epochs, seed: options.seed, decode: options.decode, dev },
+        prepared,
         &mut weights,
         &mut |weights, s| {
             let p = &prepared[s];
@@ -501,16 +563,52 @@ pub fn train(
         report,
     );
     debug_assert!(feats_features.len() <= EMISSION_FEATURES + 3);
-    let (key, epoch, mut model) = kept;
+    let (mut key, epoch, mut model) = kept;
+    // The training sums are not needed any more: freed before the next table's.
+    drop(weights);
     // The file says how many epochs made the model kept: what the fold
     // taggers of `jackknife` train.
     model.options.epochs = epoch;
+    if options.direction == Direction::Both {
+        // The right-to-left table, greedy, its epoch chosen by the dev
+        // accuracy of the two tables together.
+        let mut weights = tables(options, k);
+        let first = model;
+        let (both_key, backward_epoch, mut both) = self::epochs(
+            &Epochs {
+                pass: 1,
+                backward: true,
+                epochs: options.backward_epochs,
+                seed: options.seed.wrapping_add(0xbac_4a2d),
+                decode: Decode::Greedy,
+                dev,
+            },
+            &backward,
+            &mut weights,
+            &mut |weights, s| {
+                greedy_sentence(weights, &backward[s], start, k, &mut decoder, &mut predicted, score_tags)
+            },
+            &mut |averaged| first.clone().with_backward(averaged).expect("sized"),
+            report,
+        );
+        both.options.backward_epochs = backward_epoch;
+        (key, model) = (both_key, both);
+    }
+    if options.direction != Direction::Both {
+        // Unused, and not in the file.
+        model.options.backward_epochs = 0;
+    }
     let dictionary = model.dictionary.len();
     if options.second_pass.is_some() {
-        let (model, key) = train_second(options, data, file, &prepared, model, dev, report)?;
+        let (model, key) = train_second(options, data, file, &forward, model, dev, report)?;
         return Ok(Trained { model, epoch, dev: dev.map(|_| key), dictionary });
     }
     Ok(Trained { model, epoch, dev: dev.map(|_| key), dictionary })
+}
+
+/// The `options.ensemble` tables of zeros of one pass, `width` weights a row.
+fn tables(options: &TaggerOptions, width: usize) -> Vec<Averaged> {
+    (0..options.ensemble).map(|_| Averaged::zeros(options.bits, width)).collect()
 }
 
 /// The folds of the first pass's jackknifed tags, when training a second pass.
@@ -536,8 +634,13 @@ fn train_second(
     if epochs == 0 {
         return Err(TaggerError::Options("a second pass of 0 epochs: nothing trained".into()));
     }
-    let fold_options =
-        TaggerOptions { second_pass: None, feats: false, epochs: first.options.epochs, ..options.clone() };
+    let fold_options = TaggerOptions {
+        second_pass: None,
+        feats: false,
+        epochs: first.options.epochs,
+        backward_epochs: first.options.backward_epochs,
+        ..options.clone()
+    };
     let index = |u: &str| first.tags.binary_search_by(|t| t.as_str().cmp(u)).expect("a training tag") as u32;
     let tag_with = |model: &TaggerModel, part: &[TaggedSentence]| -> Vec<Vec<u32>> {
         part.par_iter()
@@ -562,12 +665,19 @@ fn train_second(
             tagged.extend(tag_with(&fold.model, &data[range]));
         }
     }
-    let mut weights = Averaged::zeros(options.bits, k);
+    let mut weights = tables(options, k);
     let mut decoder = Decoder::default();
     let mut predicted = Vec::new();
     let start = start_tag(k);
     let (key, epoch, mut model) = self::epochs(
-        &Epochs { pass: 2, epochs, seed: options.seed.wrapping_add(0x5ec0_d0a55), decode: options.decode, dev },
+        &Epochs {
+            pass: 2,
+            backward: false,
+            epochs,
+            seed: options.seed.wrapping_add(0x5ec0_d0a55),
+            decode: options.decode,
+            dev,
+        },
         prepared,
         &mut weights,
         &mut |weights, s| {
