@@ -203,6 +203,21 @@ pub struct TabularOracle {
     /// (see [`TabularOracle::set_pruning`]).
     pruning: bool,
     bounds: Bounds,
+    /// The steps the table must score (the others are answered without it).
+    open: [bool; 5],
+    stats: TableStats,
+}
+
+/// What the last [`TabularOracle::scores`] call did: for profiles.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TableStats {
+    /// Tables run (0 when every step was answered by the bounds).
+    pub tables: u32,
+    /// Items kept in the cells, and items dropped by the bounds.
+    pub items: u64,
+    pub dropped: u64,
+    /// Pairs of items combined.
+    pub pairs: u64,
 }
 
 /// The pruning of the table: lower bounds from greedy computations and, per
@@ -298,6 +313,8 @@ impl TabularOracle {
             inner: None,
             pruning: true,
             bounds: Bounds::default(),
+            open: [true; 5],
+            stats: TableStats::default(),
         }
     }
 
@@ -323,9 +340,47 @@ impl TabularOracle {
         }
         config.check_gold(gold)?;
         let mut scores = StepScores::default();
+        self.stats = TableStats::default();
         if config.is_final() {
             return Ok(scores);
         }
+        let (stack, next) = (config.stack(), config.next);
+        // Steps whose greedy computation reaches the upper bound need no table.
+        let mut open = [true; 5];
+        if self.pruning && self.rules == Rules::default() {
+            for (t, step) in STEPS.iter().enumerate() {
+                let Some(lower) = self.bounds.greedy(stack, next, gold, *step) else {
+                    open[t] = false;
+                    continue;
+                };
+                if lower == self.bounds.upper(stack, next, gold, *step) {
+                    scores.set(*step, Some(lower));
+                    open[t] = false;
+                }
+            }
+            if !open.contains(&true) {
+                return Ok(scores);
+            }
+        }
+        self.open = open;
+        let r = self.scores_open(config, gold, scores, open);
+        if std::env::var_os("ATTARDI_DEBUG").is_some() && self.stats.pairs > 10_000_000 {
+            if let Ok(sc) = &r {
+                let mut line = format!("n {} ell {} next {} g {} pairs {} items {} dropped {} |", gold.len(), stack.len(), next, self.gamma.len(), self.stats.pairs, self.stats.items, self.stats.dropped);
+                for step in STEPS {
+                    let lo = self.bounds.greedy(stack, next, gold, step);
+                    if lo.is_some() {
+                        let hi = self.bounds.upper(stack, next, gold, step);
+                        line += &format!(" {step}: {:?}<={:?}<={hi}", lo.unwrap(), sc.get(step));
+                    }
+                }
+                eprintln!("{line}");
+            }
+        }
+        r
+    }
+
+    fn scores_open(&mut self, config: &Configuration, gold: &DepTree, mut scores: StepScores, open: [bool; 5]) -> Result<StepScores, OracleError> {
         let (stack, next) = (config.stack(), config.next);
         if self.rules.reduction == Reduction::Sound && next <= config.n {
             // Two smaller tables may beat one: with b₁ reducible, the table of c
@@ -343,26 +398,48 @@ impl TabularOracle {
                 Some(forced) => forced,
                 None => cost(first) + cost(second) < cost(one),
             };
-            let result = if two {
-                self.run(&shifted, next + 1, gold, false, Need::Best)
-                    .map(|s| {
+            let (shift_open, reductions_open) = (open[0], open[1..].contains(&true));
+            let mut result = Ok(());
+            if two || !shift_open || !reductions_open {
+                // The table of the configuration after `shift` for its best,
+                // the table of c with b₁ reducible for the reductions.
+                if shift_open {
+                    result = self.run(&shifted, next + 1, gold, false, Need::Best).map(|s| {
                         scores.set(Step::Shift, s.best());
-                    })
-                    .and_then(|()| self.run(stack, next, gold, false, Need::Reductions))
-                    .map(|s| {
-                        for step in &STEPS[1..] {
+                    });
+                }
+                if reductions_open {
+                    result = result.and_then(|()| {
+                        self.run(stack, next, gold, false, Need::Reductions).map(|s| {
+                            for (t, step) in STEPS.iter().enumerate().skip(1) {
+                                if open[t] {
+                                    scores.set(*step, s.get(*step));
+                                }
+                            }
+                        })
+                    });
+                }
+            } else {
+                result = self.run(stack, next, gold, true, Need::All).map(|s| {
+                    for (t, step) in STEPS.iter().enumerate() {
+                        if open[t] {
                             scores.set(*step, s.get(*step));
                         }
-                    })
-            } else {
-                self.run(stack, next, gold, true, Need::All).map(|s| scores = s)
-            };
+                    }
+                });
+            }
             self.shifted = shifted;
             result?;
             return Ok(scores);
         }
         let keep_first = self.rules.reduction == Reduction::Sound;
-        self.run(stack, next, gold, keep_first, Need::All)
+        let table = self.run(stack, next, gold, keep_first, Need::All)?;
+        for (t, step) in STEPS.iter().enumerate() {
+            if open[t] {
+                scores.set(*step, table.get(*step));
+            }
+        }
+        Ok(scores)
     }
 
     /// Reduces the buffer and runs the table for (stack, next); the scores
@@ -375,21 +452,96 @@ impl TabularOracle {
         keep_first: bool,
         need: Need,
     ) -> Result<StepScores, OracleError> {
-        let mut scores = StepScores::default();
         if stack.len() == 1 && next > gold.len() {
-            return Ok(scores);
+            return Ok(StepScores::default());
         }
         let (bonus, g) = self.reduce_buffer(stack, next, gold, keep_first);
         if g > self.max_gamma {
             return Err(OracleError::TooLarge { gamma: g, limit: self.max_gamma });
         }
         self.ell = stack.len();
+        self.bounds.active = false;
         // Pruning is exact only for the corrected table (the printed parts
         // may score below the greedy computations).
-        self.bounds.active = false;
-        if self.pruning && self.rules == Rules::default() {
-            self.bounds.thresholds(stack, next, gold, bonus, need);
+        if !(self.pruning && self.rules == Rules::default()) {
+            return self.pass(gold, bonus);
         }
+        // Per tag (a step, or for Need::Best the one best score in slot 0):
+        // a score reached (lower) and a score not exceeded (upper), both
+        // absolute; the tags still open.
+        let mut lower = [0u32; 5];
+        let mut upper = [0u32; 5];
+        let mut open = [false; 5];
+        for (t, step) in STEPS.iter().enumerate() {
+            let wanted = match need {
+                Need::Best => true,
+                Need::Reductions => t > 0 && self.open[t],
+                Need::All => self.open[t],
+            };
+            if !wanted {
+                continue;
+            }
+            if let Some(l) = self.bounds.greedy(stack, next, gold, *step) {
+                let u = self.bounds.upper(stack, next, gold, *step);
+                let slot = if need == Need::Best { 0 } else { t };
+                if need != Need::Best || !open[0] {
+                    (lower[slot], upper[slot]) = (l, u);
+                } else {
+                    lower[0] = lower[0].max(l);
+                    upper[0] = upper[0].max(u);
+                }
+                open[slot] = true;
+            }
+        }
+        // Passes: each asks for the upper bound of every open tag; a tag
+        // found at it is exact; otherwise its score is below it (every item
+        // of a computation reaching it would have been kept) and at least
+        // the best found.
+        let mut scores = StepScores::default();
+        loop {
+            let mut shared = DROP_ALL;
+            for t in 0..5 {
+                if open[t] && lower[t] >= upper[t] {
+                    open[t] = false;
+                    scores.set(STEPS[t], Some(lower[t]));
+                }
+                let target = if open[t] { upper[t] as i32 - bonus as i32 } else { DROP_ALL };
+                self.bounds.threshold[t] = target;
+                shared = shared.min(target);
+            }
+            if shared == DROP_ALL {
+                break;
+            }
+            if need == Need::Best {
+                self.bounds.threshold = [shared; TAGS];
+            }
+            self.bounds.threshold[AT_C as usize] = shared;
+            self.bounds.threshold[UNTAGGED as usize] = shared;
+            self.bounds.active = true;
+            let found = self.pass(gold, bonus)?;
+            for t in 0..5 {
+                if !open[t] {
+                    continue;
+                }
+                let got = if need == Need::Best { found.best() } else { found.get(STEPS[t]) };
+                if let Some(v) = got {
+                    lower[t] = lower[t].max(v);
+                }
+                if got.is_some_and(|v| v >= upper[t]) {
+                    lower[t] = upper[t];
+                } else {
+                    upper[t] -= 1;
+                }
+            }
+        }
+        Ok(scores)
+    }
+
+    /// One run of the table with the thresholds set; the scores of the tags.
+    fn pass(&mut self, gold: &DepTree, bonus: u32) -> Result<StepScores, OracleError> {
+        let mut scores = StepScores::default();
+        let g = self.gamma.len();
+        self.stats.tables += 1;
         self.table(self.ell, gold)?;
         let dollar = g as u16;
         for it in &self.cells[g] {
@@ -414,6 +566,12 @@ impl TabularOracle {
     #[doc(hidden)]
     pub fn set_pruning(&mut self, on: bool) {
         self.pruning = on;
+    }
+
+    /// What the last call did (tables, items, pairs combined).
+    #[doc(hidden)]
+    pub fn last_stats(&self) -> TableStats {
+        self.stats
     }
 
     /// The sizes of the last table run: (|σ|, |βR|) (|γ| is their sum; βR
@@ -694,8 +852,10 @@ impl TabularOracle {
             let h1 = (t / g / (g + 1)) % (g + 1);
             let tag = t / g / (g + 1) / (g + 1);
             if bounds.active && value + bounds.possible(i, j, h1, h2, h3) < bounds.threshold[tag] {
+                self.stats.dropped += 1;
                 continue;
             }
+            self.stats.items += 1;
             cell.push(Item { h1: h1 as u16, h2: h2 as u16, h3: h3 as u16, tag: tag as u8, value });
         }
         self.touched.clear();
@@ -751,6 +911,7 @@ impl TabularOracle {
             if s == e || right_items[s as usize].h1 != a.h3 {
                 continue;
             }
+            self.stats.pairs += (e - s) as u64;
             for b in &right_items[s as usize..e as usize] {
                 let base = a.value + b.value;
                 let (h1, h2, h4, h5) = (a.h1, a.h2, b.h2, b.h3);
@@ -787,37 +948,6 @@ impl TabularOracle {
 }
 
 impl Bounds {
-    /// Sets the thresholds of the table of (stack, next) from greedy
-    /// computations after each step (their gold arcs, less `bonus`: table
-    /// units): an item whose every completion scores below its tag's lower
-    /// bound cannot give that step's score. Items without a tag may serve
-    /// any needed step (the smallest bound); for [`Need::Best`], every tag
-    /// takes the largest bound. O(n) per step.
-    fn thresholds(&mut self, stack: &[usize], next: usize, gold: &DepTree, bonus: u32, need: Need) {
-        let mut lower = [None; 5];
-        for (t, step) in STEPS.iter().enumerate() {
-            if need == Need::Reductions && *step == Step::Shift {
-                continue;
-            }
-            lower[t] = self.greedy(stack, next, gold, *step).map(|b| b as i32 - bonus as i32);
-        }
-        let known = lower.iter().flatten();
-        let (Some(&min), Some(&max)) = (known.clone().min(), known.max()) else {
-            self.active = false;
-            return;
-        };
-        for (t, bound) in lower.iter().enumerate() {
-            self.threshold[t] = match need {
-                Need::Best => max,
-                _ => bound.unwrap_or(DROP_ALL),
-            };
-        }
-        let shared = if need == Need::Best { max } else { min };
-        self.threshold[AT_C as usize] = shared;
-        self.threshold[UNTAGGED as usize] = shared;
-        self.active = true;
-    }
-
     /// The gold arcs of a greedy computation from (stack, next) that starts
     /// with `first` (None if it is not applicable): a gold arc whose
     /// dependent has all its gold children is built at once; a word whose
@@ -836,23 +966,7 @@ impl Bounds {
         if !applicable(stack.len(), next, first) {
             return None;
         }
-        self.stack.clear();
-        self.stack.extend_from_slice(stack);
-        self.removed.clear();
-        self.removed.resize(n + 1, false);
-        for w in 1..next.min(n + 1) {
-            self.removed[w] = true;
-        }
-        for &w in stack {
-            self.removed[w] = false;
-        }
-        self.pending.clear();
-        self.pending.resize(n + 1, 0);
-        for d in 1..=n {
-            if !self.removed[d] {
-                self.pending[gold.head(d)] += 1;
-            }
-        }
+        self.start(stack, next, gold);
         let mut next = next;
         let mut built = self.apply(first, &mut next, gold);
         const ARCS: [Step; 4] = [Step::RightArc, Step::LeftArc, Step::RightArc2, Step::LeftArc2];
@@ -877,6 +991,40 @@ impl Bounds {
                 .or_else(|| gold_arc(false, self))
                 .unwrap_or(Step::RightArc);
             built += self.apply(step, &mut next, gold);
+        }
+    }
+
+    /// An upper bound of the score of `first` (applicable) from (stack,
+    /// next): its arc if gold, plus one arc for every word left after it
+    /// (on the stack or in the input, not the root) whose gold head is left
+    /// too. O(n).
+    fn upper(&mut self, stack: &[usize], next: usize, gold: &DepTree, first: Step) -> u32 {
+        self.start(stack, next, gold);
+        let mut next = next;
+        let built = self.apply(first, &mut next, gold);
+        let left = |w: usize| !self.removed[w];
+        built + (1..=gold.len()).filter(|&d| left(d) && left(gold.head(d))).count() as u32
+    }
+
+    /// The greedy computations' state at (stack, next).
+    fn start(&mut self, stack: &[usize], next: usize, gold: &DepTree) {
+        let n = gold.len();
+        self.stack.clear();
+        self.stack.extend_from_slice(stack);
+        self.removed.clear();
+        self.removed.resize(n + 1, false);
+        for w in 1..next.min(n + 1) {
+            self.removed[w] = true;
+        }
+        for &w in stack {
+            self.removed[w] = false;
+        }
+        self.pending.clear();
+        self.pending.resize(n + 1, 0);
+        for d in 1..=n {
+            if !self.removed[d] {
+                self.pending[gold.head(d)] += 1;
+            }
         }
     }
 
