@@ -161,7 +161,8 @@ const AT_C: u8 = 5;
 const UNTAGGED: u8 = 6;
 const TAGS: usize = 7;
 
-const NONE: i32 = i32::MIN;
+/// An empty slot of the scratch (values are at most |γ|).
+const EMPTY: i16 = i16::MIN;
 
 /// The tabular oracle with its reusable buffers.
 #[derive(Debug)]
@@ -175,8 +176,9 @@ pub struct TabularOracle {
     pos: Vec<u16>,
     /// Cells T[i, j] at i · (g + 1) + j, items sorted by h₁.
     cells: Vec<Vec<Item>>,
-    /// Dense scratch of the cell being filled, indexed (h₁, h₂, h₃).
-    scratch: Vec<i32>,
+    /// Dense scratch of the cell being filled, indexed (h₁, h₂, h₃, tag):
+    /// the writes of one left item stay within h₁'s rows (cache).
+    scratch: Vec<i16>,
     touched: Vec<u32>,
     /// Arcs between positions, (g + 1)² (see [`TabularOracle::table`]).
     arcs_all: Vec<i8>,
@@ -771,9 +773,9 @@ impl TabularOracle {
             c.clear();
         }
         let scratch = TAGS * (g + 1) * (g + 1) * g;
-        memory::check(Some(scratch), 4, || format!("the Attardi oracle's scratch for |γ| = {g}"))?;
+        memory::check(Some(scratch), 2, || format!("the Attardi oracle's scratch for |γ| = {g}"))?;
         if self.scratch.len() < scratch {
-            self.scratch.resize(scratch, NONE);
+            self.scratch.resize(scratch, EMPTY);
         }
         if self.group.len() < g + 1 {
             self.group.resize(g + 1, (0, 0));
@@ -846,11 +848,11 @@ impl TabularOracle {
         let cell = &mut self.cells[i * width + j];
         for &t in &self.touched {
             let t = t as usize;
-            let value = std::mem::replace(&mut self.scratch[t], NONE);
-            let h3 = t % g;
-            let h2 = (t / g) % (g + 1);
-            let h1 = (t / g / (g + 1)) % (g + 1);
-            let tag = t / g / (g + 1) / (g + 1);
+            let value = std::mem::replace(&mut self.scratch[t], EMPTY) as i32;
+            let tag = t % TAGS;
+            let h3 = (t / TAGS) % g;
+            let h2 = (t / TAGS / g) % (g + 1);
+            let h1 = t / TAGS / g / (g + 1);
             if bounds.active && value + bounds.possible(i, j, h1, h2, h3) < bounds.threshold[tag] {
                 self.stats.dropped += 1;
                 continue;
@@ -897,9 +899,10 @@ impl TabularOracle {
         let scratch = &mut self.scratch;
         let touched = &mut self.touched;
         let mut update = |tag: u8, h1: u16, h2: u16, h3: u16, value: i32| {
-            let t = ((tag as usize * (g + 1) + h1 as usize) * (g + 1) + h2 as usize) * g + h3 as usize;
+            let t = ((h1 as usize * (g + 1) + h2 as usize) * g + h3 as usize) * TAGS + tag as usize;
             let slot = &mut scratch[t];
-            if *slot == NONE {
+            let value = value as i16;
+            if *slot == EMPTY {
                 touched.push(t as u32);
                 *slot = value;
             } else if value > *slot {
