@@ -183,6 +183,9 @@ pub struct TabularOracle {
     /// Arcs between positions, (g + 1)² (see [`TabularOracle::table`]).
     arcs_all: Vec<i8>,
     arcs_buffer: Vec<i8>,
+    /// The same, indexed by dependent first.
+    arcs_all_by_dep: Vec<i8>,
+    arcs_buffer_by_dep: Vec<i8>,
     /// Start / end of each h₁'s items in the right cell of a combination.
     group: Vec<(u32, u32)>,
     /// Buffer reduction: per word, in σ / in β, and subtree aggregates.
@@ -302,6 +305,8 @@ impl TabularOracle {
             touched: Vec::new(),
             arcs_all: Vec::new(),
             arcs_buffer: Vec::new(),
+            arcs_all_by_dep: Vec::new(),
+            arcs_buffer_by_dep: Vec::new(),
             group: Vec::new(),
             on_stack: Vec::new(),
             children: Vec::new(),
@@ -803,6 +808,14 @@ impl TabularOracle {
                 self.arcs_buffer.push(buffer);
             }
         }
+        self.arcs_all_by_dep.clear();
+        self.arcs_buffer_by_dep.clear();
+        for d in 0..=g {
+            for h in 0..=g {
+                self.arcs_all_by_dep.push(self.arcs_all[h * (g + 1) + d]);
+                self.arcs_buffer_by_dep.push(self.arcs_buffer[h * (g + 1) + d]);
+            }
+        }
         // Initialisation (lines 1–6).
         let tag = |i: usize| if i + 1 == ell { AT_C } else { UNTAGGED };
         self.cells[1].push(Item { h1: dollar, h2: dollar, h3: 0, tag: tag(0), value: 0 });
@@ -887,19 +900,20 @@ impl TabularOracle {
             }
             start = end;
         }
-        let table = if i >= ell { &self.arcs_buffer } else { &self.arcs_all };
-        // Arc h → d between positions: None if not allowed, else 1 if gold.
-        let arc = |h: u16, d: u16| -> Option<i32> {
-            let x = table[h as usize * (g + 1) + d as usize];
-            (x >= 0).then_some(x as i32)
+        // Arcs h → d between positions: -1 if not allowed, else 1 if gold;
+        // by head (h · (g + 1) + d) and by dependent (d · (g + 1) + h).
+        let (by_head, by_dep) = if i >= ell {
+            (&self.arcs_buffer, &self.arcs_buffer_by_dep)
+        } else {
+            (&self.arcs_all, &self.arcs_all_by_dep)
         };
         let (lo, hi) = self.cells.split_at_mut(right.max(left));
         let (left_items, right_items): (&Vec<Item>, &Vec<Item>) =
             if left < right { (&lo[left], &hi[0]) } else { (&hi[0], &lo[right]) };
         let scratch = &mut self.scratch;
         let touched = &mut self.touched;
-        let mut update = |tag: u8, h1: u16, h2: u16, h3: u16, value: i32| {
-            let t = ((h1 as usize * (g + 1) + h2 as usize) * g + h3 as usize) * TAGS + tag as usize;
+        // The scratch slot t (see `flush`) takes `value` if better.
+        let mut update = |t: usize, value: i32| {
             let slot = &mut scratch[t];
             let value = value as i16;
             if *slot == EMPTY {
@@ -909,38 +923,51 @@ impl TabularOracle {
                 *slot = value;
             }
         };
+        let mut pairs = 0u64;
         for a in left_items {
             let (s, e) = self.group[a.h3 as usize];
             if s == e || right_items[s as usize].h1 != a.h3 {
                 continue;
             }
-            self.stats.pairs += (e - s) as u64;
+            pairs += (e - s) as u64;
+            let (h1, h2) = (a.h1 as usize, a.h2 as usize);
+            // Slots of [h₁, h₂ ·] and [h₁, · ·].
+            let row12 = (h1 * (g + 1) + h2) * g;
+            let row1 = h1 * (g + 1);
+            let from_h2 = &by_head[h2 * (g + 1)..(h2 + 1) * (g + 1)];
+            let to_h2 = &by_dep[h2 * (g + 1)..(h2 + 1) * (g + 1)];
             for b in &right_items[s as usize..e as usize] {
                 let base = a.value + b.value;
-                let (h1, h2, h4, h5) = (a.h1, a.h2, b.h2, b.h3);
+                let (h4, h5) = (b.h2 as usize, b.h3 as usize);
                 // The first step after c: the shift of γ[ℓ] if the left item
                 // ends at c; this reduction if the right one does; else
                 // the tag of the item that passes through c.
-                let tag = |reduction: u8| match (a.tag, b.tag) {
-                    (AT_C, _) => 0,
-                    (_, AT_C) => reduction,
-                    (UNTAGGED, t) => t,
-                    (t, _) => t,
+                let tags: [usize; 4] = match (a.tag, b.tag) {
+                    (AT_C, _) => [0; 4],
+                    (_, AT_C) => [1, 2, 3, 4],
+                    (UNTAGGED, t) | (t, _) => [t as usize; 4],
                 };
-                if let Some(x) = arc(h5, h4) {
-                    update(tag(1), h1, h2, h5, base + x);
+                // la: h₅ → h₄ gives [h₁, h₂ h₅]; ra: h₄ → h₅, [h₁, h₂ h₄];
+                // la₂: h₅ → h₂, [h₁, h₄ h₅]; ra₂: h₂ → h₅, [h₁, h₂ h₄].
+                let x = by_head[h5 * (g + 1) + h4];
+                if x >= 0 {
+                    update((row12 + h5) * TAGS + tags[0], base + x as i32);
                 }
-                if let Some(x) = arc(h4, h5) {
-                    update(tag(2), h1, h2, h4, base + x);
+                let x = by_head[h4 * (g + 1) + h5];
+                if x >= 0 {
+                    update((row12 + h4) * TAGS + tags[1], base + x as i32);
                 }
-                if let Some(x) = arc(h5, h2) {
-                    update(tag(3), h1, h4, h5, base + x);
+                let x = to_h2[h5];
+                if x >= 0 {
+                    update(((row1 + h4) * g + h5) * TAGS + tags[2], base + x as i32);
                 }
-                if let Some(x) = arc(h2, h5) {
-                    update(tag(4), h1, h2, h4, base + x);
+                let x = from_h2[h5];
+                if x >= 0 {
+                    update((row12 + h4) * TAGS + tags[3], base + x as i32);
                 }
             }
         }
+        self.stats.pairs += pairs;
         // Reset the groups used.
         for it in right_items.iter() {
             if (it.h1 as usize) < g {
