@@ -239,9 +239,12 @@ struct Bounds {
     /// Gold children of each position: `kids[kid_start[p]..kid_start[p + 1]]`.
     kid_start: Vec<u32>,
     kids: Vec<u16>,
-    /// Per h₁ of the cell being flushed: the gold arcs still possible for
-    /// the words outside its span, or `UNKNOWN`.
+    /// For the cell being flushed, per h₁: the gold arcs still possible for
+    /// the words outside its span, or `UNKNOWN`; and per h₁ and position in
+    /// the span what that word adds if left on the stack (see
+    /// [`Bounds::prepare`]).
     outside: Vec<i32>,
+    contrib: Vec<i32>,
     /// The greedy computations: stack, reduced words, pending gold children.
     stack: Vec<usize>,
     removed: Vec<bool>,
@@ -768,6 +771,9 @@ impl TabularOracle {
         }
         if self.bounds.active {
             self.bounds.positions(&self.gamma, &self.pos, gold);
+            if self.bounds.contrib.len() < (g + 1) * (g + 1) {
+                self.bounds.contrib.resize((g + 1) * (g + 1), 0);
+            }
         }
         let width = g + 1;
         let cells = width * width;
@@ -854,11 +860,11 @@ impl TabularOracle {
         let g = self.gamma.len();
         let width = g + 1;
         let bounds = &mut self.bounds;
+        let cell = &mut self.cells[i * width + j];
         if bounds.active {
             bounds.outside.clear();
             bounds.outside.resize(g + 1, UNKNOWN);
         }
-        let cell = &mut self.cells[i * width + j];
         for &t in &self.touched {
             let t = t as usize;
             let value = std::mem::replace(&mut self.scratch[t], EMPTY) as i32;
@@ -866,9 +872,21 @@ impl TabularOracle {
             let h3 = (t / TAGS) % g;
             let h2 = (t / TAGS / g) % (g + 1);
             let h1 = t / TAGS / g / (g + 1);
-            if bounds.active && value + bounds.possible(i, j, h1, h2, h3) < bounds.threshold[tag] {
-                self.stats.dropped += 1;
-                continue;
+            if bounds.active {
+                if bounds.outside[h1] == UNKNOWN {
+                    bounds.prepare(i, j, h1);
+                }
+                let outside = bounds.outside[h1];
+                let row = &bounds.contrib[h1 * (g + 1)..(h1 + 1) * (g + 1)];
+                let head = &bounds.head;
+                let mut possible = outside + row[h3];
+                if (i..j).contains(&h2) && h2 != h3 {
+                    possible += row[h2] + (head[h2] as usize == h3) as i32 + (head[h3] as usize == h2) as i32;
+                }
+                if value + possible < bounds.threshold[tag] {
+                    self.stats.dropped += 1;
+                    continue;
+                }
             }
             self.stats.items += 1;
             cell.push(Item { h1: h1 as u16, h2: h2 as u16, h3: h3 as u16, tag: tag as u8, value });
@@ -1083,6 +1101,8 @@ impl Bounds {
         let g = gamma.len();
         self.head.clear();
         self.head.extend(gamma.iter().map(|&w| if w == 0 { NO_HEAD } else { pos[gold.head(w)] }));
+        // $ (position g) has no head.
+        self.head.push(NO_HEAD);
         self.kid_start.clear();
         self.kid_start.resize(g + 2, 0);
         for &h in &self.head {
@@ -1104,38 +1124,33 @@ impl Bounds {
         }
     }
 
-    /// An upper bound on the gold arcs, outside its span, of the
-    /// completions of an item [h₁, h₂ h₃] over γ[i..j) (positions; h₁ = |γ|
-    /// for $): each word not reduced inside can still take one, unless its
-    /// gold head is gone — reduced inside (the span but h₂, h₃), or, for a
-    /// word shifted after the item's start, reduced before it (the words
-    /// between h₁ and i, which also cannot take a head at i or after).
-    fn possible(&mut self, i: usize, j: usize, h1: usize, h2: usize, h3: usize) -> i32 {
-        let g = self.head.len();
+    /// For items [h₁, h₂ h₃] over γ[i..j) (positions; h₁ = |γ| for $), an
+    /// upper bound on the gold arcs outside the span of their completions
+    /// is the returned count, for the words outside the span, plus
+    /// `contrib[h]` for h₃ and for h₂ if in the span (its gold head outside
+    /// the span and its gold children outside), plus the gold arcs between
+    /// h₂ and h₃ if both are in it. Each word not reduced inside can still
+    /// take one arc, unless its gold head is gone — reduced inside (the span
+    /// but h₂, h₃), or, for a word shifted after the item's start, reduced
+    /// before it (the words between h₁ and i, which also cannot take a head
+    /// at i or after). O(|γ|) per h₁ and cell.
+    fn prepare(&mut self, i: usize, j: usize, h1: usize) {
+        let g = self.head.len() - 1;
         // Words below h₁ (L = [0, lo)), between h₁ and i (M = [lo, i)).
         let lo = if h1 == g { i } else { h1 + 1 };
-        if self.outside[h1] == UNKNOWN {
-            let head = &self.head;
-            let gold_head = |w: usize| (head[w] != NO_HEAD).then_some(head[w] as usize);
-            let l = (0..lo).filter(|&w| gold_head(w).is_some_and(|h| !(i..j).contains(&h))).count();
-            let m = (lo..i).filter(|&w| gold_head(w).is_some_and(|h| h < i)).count();
-            let r = (j..g).filter(|&w| gold_head(w).is_some_and(|h| !(lo..j).contains(&h))).count();
-            self.outside[h1] = (l + m + r) as i32;
-        }
-        let mut total = self.outside[h1];
-        for (x, h) in [(0, h2), (1, h3)] {
-            if !(i..j).contains(&h) || (x == 1 && h == h2) {
-                continue;
-            }
+        let head = &self.head;
+        let gold_head = |w: usize| (head[w] != NO_HEAD).then_some(head[w] as usize);
+        let l = (0..lo).filter(|&w| gold_head(w).is_some_and(|h| !(i..j).contains(&h))).count();
+        let m = (lo..i).filter(|&w| gold_head(w).is_some_and(|h| h < i)).count();
+        let r = (j..g).filter(|&w| gold_head(w).is_some_and(|h| !(lo..j).contains(&h))).count();
+        self.outside[h1] = (l + m + r) as i32;
+        let row = &mut self.contrib[h1 * (g + 1)..(h1 + 1) * (g + 1)];
+        for h in i..j {
             let hd = self.head[h];
-            if hd != NO_HEAD {
-                let hd = hd as usize;
-                total += (!(lo..j).contains(&hd) || hd == h2 || hd == h3) as i32;
-            }
             let kids = &self.kids[self.kid_start[h] as usize..self.kid_start[h + 1] as usize];
-            total += kids.iter().filter(|&&c| (c as usize) < lo || c as usize >= j).count() as i32;
+            row[h] = (hd != NO_HEAD && !(lo..j).contains(&(hd as usize))) as i32
+                + kids.iter().filter(|&&c| (c as usize) < lo || c as usize >= j).count() as i32;
         }
-        total
     }
 }
 
