@@ -373,24 +373,17 @@ impl TabularOracle {
             }
         }
         self.open = open;
-        let r = self.scores_open(config, gold, scores, open);
-        if std::env::var_os("ATTARDI_DEBUG").is_some() && self.stats.pairs > 10_000_000 {
-            if let Ok(sc) = &r {
-                let mut line = format!("n {} ell {} next {} g {} pairs {} items {} dropped {} |", gold.len(), stack.len(), next, self.gamma.len(), self.stats.pairs, self.stats.items, self.stats.dropped);
-                for step in STEPS {
-                    let lo = self.bounds.greedy(stack, next, gold, step);
-                    if lo.is_some() {
-                        let hi = self.bounds.upper(stack, next, gold, step);
-                        line += &format!(" {step}: {:?}<={:?}<={hi}", lo.unwrap(), sc.get(step));
-                    }
-                }
-                eprintln!("{line}");
-            }
-        }
-        r
+        self.scores_open(config, gold, scores, open)
     }
 
-    fn scores_open(&mut self, config: &Configuration, gold: &DepTree, mut scores: StepScores, open: [bool; 5]) -> Result<StepScores, OracleError> {
+    /// The scores of the open steps (the others are in `scores`).
+    fn scores_open(
+        &mut self,
+        config: &Configuration,
+        gold: &DepTree,
+        mut scores: StepScores,
+        open: [bool; 5],
+    ) -> Result<StepScores, OracleError> {
         let (stack, next) = (config.stack(), config.next);
         if self.rules.reduction == Reduction::Sound && next <= config.n {
             // Two smaller tables may beat one: with b₁ reducible, the table of c
