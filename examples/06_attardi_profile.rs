@@ -18,8 +18,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let sentences = read_gold(std::io::BufReader::new(std::fs::File::open(&path)?), &path, false)?;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
     let mut oracle = TabularOracle::new();
-    // Per bucket of k + m (by tens): configurations, tables, items, dropped, pairs, seconds.
-    let mut rows = vec![(0u64, 0u64, 0u64, 0u64, 0u64, 0f64); 20];
+    // Per bucket of k + m (by tens): configurations, tables, items, dropped,
+    // pairs, seconds, configurations that ran a table.
+    let mut rows = vec![(0u64, 0u64, 0u64, 0u64, 0u64, 0f64, 0u64); 20];
     for s in &sentences {
         let gold = &s.tree;
         let mut c = Configuration::initial(System::Attardi, gold.len());
@@ -30,7 +31,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let st = oracle.last_stats();
             let length = c.stack().len() - 1 + c.buffer().count();
             let r = &mut rows[(length.saturating_sub(1) / 10).min(19)];
-            *r = (r.0 + 1, r.1 + st.tables as u64, r.2 + st.items, r.3 + st.dropped, r.4 + st.pairs, r.5 + secs);
+            *r = (
+                r.0 + 1,
+                r.1 + st.tables as u64,
+                r.2 + st.items,
+                r.3 + st.dropped,
+                r.4 + st.pairs,
+                r.5 + secs,
+                r.6 + (st.tables > 0) as u64,
+            );
             let optimal = scores.optimal();
             let step = if rng.gen_bool(0.3) || optimal.is_empty() {
                 *c.applicable_steps().collect::<Vec<Step>>().choose(&mut rng).ok_or("no step")?
@@ -41,13 +50,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     let total: f64 = rows.iter().map(|r| r.5).sum();
-    println!("k+m\tconfigs\ttables\titems\tdropped\tpairs\tseconds\tshare");
+    println!("k+m\tconfigs\twith a table\ttables\titems\tdropped\tpairs\tseconds\tshare");
     for (b, r) in rows.iter().enumerate().filter(|(_, r)| r.0 > 0) {
         println!(
-            "{}-{}\t{}\t{}\t{}\t{}\t{}\t{:.3}\t{:.1} %",
+            "{}-{}\t{}\t{}\t{}\t{}\t{}\t{}\t{:.3}\t{:.1} %",
             b * 10 + 1,
             b * 10 + 10,
             r.0,
+            r.6,
             r.1,
             r.2,
             r.3,

@@ -211,6 +211,21 @@ pub struct TabularOracle {
     /// The steps the table must score (the others are answered without it).
     open: [bool; 5],
     stats: TableStats,
+    /// The last call's configuration and answer (see `best_after_last`).
+    last: LastCall,
+    /// The best score of the configuration of this call, if known from the
+    /// last one.
+    best_known: Option<u32>,
+}
+
+/// A configuration (stack, next) scored for the gold heads `heads`.
+#[derive(Debug, Default)]
+struct LastCall {
+    valid: bool,
+    stack: Vec<usize>,
+    next: usize,
+    heads: Vec<usize>,
+    scores: StepScores,
 }
 
 /// What the last [`TabularOracle::scores`] call did: for profiles.
@@ -223,6 +238,9 @@ pub struct TableStats {
     pub dropped: u64,
     /// Pairs of items combined.
     pub pairs: u64,
+    /// Whether the best score was known from the previous call (whose
+    /// configuration led to this one by one step).
+    pub best_known: bool,
 }
 
 /// The pruning of the table: lower bounds from greedy computations and, per
@@ -325,6 +343,8 @@ impl TabularOracle {
             bounds: Bounds::default(),
             open: [true; 5],
             stats: TableStats::default(),
+            last: LastCall::default(),
+            best_known: None,
         }
     }
 
@@ -355,25 +375,87 @@ impl TabularOracle {
             return Ok(scores);
         }
         let (stack, next) = (config.stack(), config.next);
+        let pruning = self.pruning && self.rules == Rules::default();
+        // The best score of c, if the last call was for the configuration
+        // before it (a walk, training): the score of the step that led here
+        // less its arc. It bounds every step's score from above.
+        self.best_known = if pruning { self.best_after_last(stack, next, gold) } else { None };
+        self.last.valid = false;
+        self.stats.best_known = self.best_known.is_some();
         // Steps whose greedy computation reaches the upper bound need no table.
         let mut open = [true; 5];
-        if self.pruning && self.rules == Rules::default() {
+        if pruning {
+            let cap = self.best_known.unwrap_or(u32::MAX);
             for (t, step) in STEPS.iter().enumerate() {
                 let Some(lower) = self.bounds.greedy(stack, next, gold, *step) else {
                     open[t] = false;
                     continue;
                 };
-                if lower == self.bounds.upper(stack, next, gold, *step) {
+                if lower >= self.bounds.upper(stack, next, gold, *step).min(cap) {
                     scores.set(*step, Some(lower));
                     open[t] = false;
                 }
             }
-            if !open.contains(&true) {
-                return Ok(scores);
+            // One step left, and the others below the best: it is the best.
+            let reached = scores.best().is_some_and(|b| Some(b) == self.best_known);
+            let left = open.iter().filter(|&&o| o).count();
+            if let (Some(best), 1, false) = (self.best_known, left, reached) {
+                let t = open.iter().position(|&o| o).unwrap_or(0);
+                scores.set(STEPS[t], Some(best));
+                open[t] = false;
             }
         }
-        self.open = open;
-        self.scores_open(config, gold, scores, open)
+        if open.contains(&true) {
+            self.open = open;
+            scores = self.scores_open(config, gold, scores, open)?;
+        }
+        if pruning {
+            self.remember(stack, next, gold, scores);
+        }
+        Ok(scores)
+    }
+
+    /// The best score of (stack, next) if it follows the configuration of
+    /// the last call, for the same gold tree, by one step. O(n).
+    fn best_after_last(&self, stack: &[usize], next: usize, gold: &DepTree) -> Option<u32> {
+        let last = &self.last;
+        if !last.valid || last.heads.len() != gold.len() || (1..=gold.len()).any(|d| last.heads[d - 1] != gold.head(d))
+        {
+            return None;
+        }
+        let (before, k) = (&last.stack[..], last.stack.len());
+        let step = if next == last.next + 1 {
+            // shift
+            (stack.len() == k + 1 && stack[..k] == *before && stack[k] == last.next).then_some(Step::Shift)
+        } else if next != last.next || stack.len() + 1 != k {
+            None
+        } else if stack == &before[..k - 1] {
+            Some(Step::RightArc)
+        } else if k >= 3 && stack[..k - 2] == before[..k - 2] && stack[k - 2] == before[k - 1] {
+            Some(Step::LeftArc)
+        } else if k >= 4 && stack[..k - 3] == before[..k - 3] && stack[k - 3..] == before[k - 2..] {
+            Some(Step::LeftArc2)
+        } else {
+            None
+        }?;
+        let score = last.scores.get(step)?;
+        if step == Step::Shift {
+            return Some(score);
+        }
+        let (h, d) = arc(before, step);
+        Some(score - (gold.head(d) == h) as u32)
+    }
+
+    /// Keeps (stack, next), the gold tree and the scores for the next call.
+    fn remember(&mut self, stack: &[usize], next: usize, gold: &DepTree, scores: StepScores) {
+        let last = &mut self.last;
+        last.stack.clear();
+        last.stack.extend_from_slice(stack);
+        last.next = next;
+        last.heads.clear();
+        last.heads.extend((1..=gold.len()).map(|d| gold.head(d)));
+        last.scores = scores;
+        last.valid = true;
     }
 
     /// The scores of the open steps (the others are in `scores`).
@@ -485,7 +567,8 @@ impl TabularOracle {
                 continue;
             }
             if let Some(l) = self.bounds.greedy(stack, next, gold, *step) {
-                let u = self.bounds.upper(stack, next, gold, *step);
+                // The best of c bounds the shift's best (Need::Best) too.
+                let u = self.bounds.upper(stack, next, gold, *step).min(self.best_known.unwrap_or(u32::MAX));
                 let slot = if need == Need::Best { 0 } else { t };
                 if need != Need::Best || !open[0] {
                     (lower[slot], upper[slot]) = (l, u);
