@@ -39,19 +39,28 @@
 //!
 //! # Pruning (exact)
 //!
-//! Before the table, a greedy computation after each step (gold arcs whose
-//! dependent has all its gold children first, then words whose gold head is
-//! gone, else `shift`) gives a lower bound of the step's score. An item
+//! Each step gets a lower bound of its score from a greedy computation
+//! after it (gold arcs whose dependent has all its gold children first, then
+//! words whose gold head is gone, else `shift`) and an upper bound: its arc
+//! if gold, plus one arc for every word left whose gold head is left too,
+//! and at most the best score of the configuration when the previous call
+//! was for the configuration one step before (that call's score of the step
+//! less its arc). A step whose bounds meet needs no table; if one step is
+//! left and the others are all below the known best, it has the best.
+//!
+//! The other steps are found in passes of the table. Each item
 //! [h₁, h₂ h₃] over γ[i..j) has an upper bound: its value plus one arc for
 //! every word not reduced inside it whose gold head is not gone (reduced
 //! inside it — the span but h₂, h₃ — or, for the words shifted from i on,
-//! one of the words between h₁ and i, reduced before γ[i] is shifted). An
-//! item tagged with a step is dropped, when its cell is complete, if its
-//! upper bound is below that step's lower bound; an item without a tag may
-//! serve any step and is dropped below the smallest of them; in the table
-//! asked only for a best score (the `shift` table of two), every item is
-//! dropped below the largest. Most items hold wrong arcs that every good
-//! computation avoids. [`TabularOracle::set_pruning`] turns this off.
+//! one of the words between h₁ and i, reduced before γ[i] is shifted). A
+//! pass asks for each open step's upper bound: items tagged with the step
+//! whose bound is below it are dropped when their cell is complete (items
+//! without a tag, below the smallest). A step found at its target is exact;
+//! otherwise its score is below the target (a computation reaching it keeps
+//! all its items) and at least the best the pass found, and the next pass
+//! asks for one less, until the bounds meet. Most items hold wrong arcs
+//! that every good computation avoids, and the passes with a small target
+//! keep few. [`TabularOracle::set_pruning`] turns all this off.
 //!
 //! # Corrections to the printed text
 //!
@@ -63,8 +72,9 @@
 //!
 //! O(n) for the reduction; the table O(|σ|³|γ|²|βR| + |γ|⁴|βR|⁴) (Sec. 6),
 //! O(n⁸) in the worst case (the items through c carry one of five tags);
-//! the pruning adds five O(n) greedy computations per table and O(|γ|) per
-//! h₁ of each cell, and keeps the worst case. Guarded by a
+//! the pruning adds O(n) bounds per step and O(|γ|) per h₁ of each cell,
+//! and runs the table once per unit between the upper bound and the score
+//! of a step (at most n times; most configurations need none or one). Guarded by a
 //! limit on |γ| ([`TabularOracle::max_gamma`], default
 //! [`DEFAULT_MAX_GAMMA`]): beyond it, [`OracleError::TooLarge`]. Memory: the
 //! items of the table, checked against [`crate::memory::max_memory`]. No
@@ -349,8 +359,8 @@ impl TabularOracle {
     }
 
     /// The limit on |γ| = |σ| + |βR| beyond which [`TabularOracle::scores`]
-    /// returns [`OracleError::TooLarge`] instead of running (the table is
-    /// O(|γ|⁸)).
+    /// returns [`OracleError::TooLarge`] instead of running the table (the
+    /// table is O(|γ|⁸); steps answered by their bounds need none).
     pub fn max_gamma(&self) -> usize {
         self.max_gamma
     }
@@ -647,8 +657,9 @@ impl TabularOracle {
         self.two_tables = choice;
     }
 
-    /// Whether the table drops the items that cannot reach a step's lower
-    /// bound (default: yes; exact either way). For tests and measurements.
+    /// Whether the bounds of the module documentation are used (default:
+    /// yes; exact either way): without them, every call runs one table (or
+    /// two) keeping every item. For tests and measurements.
     #[doc(hidden)]
     pub fn set_pruning(&mut self, on: bool) {
         self.pruning = on;
@@ -1221,10 +1232,10 @@ impl Bounds {
         let r = (j..g).filter(|&w| gold_head(w).is_some_and(|h| !(lo..j).contains(&h))).count();
         self.outside[h1] = (l + m + r) as i32;
         let row = &mut self.contrib[h1 * (g + 1)..(h1 + 1) * (g + 1)];
-        for h in i..j {
+        for (h, slot) in row.iter_mut().enumerate().take(j).skip(i) {
             let hd = self.head[h];
             let kids = &self.kids[self.kid_start[h] as usize..self.kid_start[h + 1] as usize];
-            row[h] = (hd != NO_HEAD && !(lo..j).contains(&(hd as usize))) as i32
+            *slot = (hd != NO_HEAD && !(lo..j).contains(&(hd as usize))) as i32
                 + kids.iter().filter(|&&c| (c as usize) < lo || c as usize >= j).count() as i32;
         }
     }
