@@ -165,13 +165,20 @@ fn too_large_a_table_is_a_typed_error() {
     let gold = DepTree::from_heads(&[2, 0, 2, 3, 4, 5]).unwrap();
     // Stack 0 … 5: nothing to reduce, |γ| = 7.
     let c = Configuration::new(System::Attardi, &[0, 1, 2, 3, 4, 5], &[6], 6).unwrap();
+    // Without pruning, the table must run; with it, a greedy computation
+    // reaches every step's upper bound here and no table runs.
     let mut oracle = TabularOracle::new();
+    oracle.set_pruning(false);
     oracle.set_max_gamma(6);
     let e = oracle.scores(&c, &gold).unwrap_err();
     assert_eq!(e, OracleError::TooLarge { gamma: 7, limit: 6 });
     assert!(e.to_string().contains("|γ| = 7"), "{e}");
     oracle.set_max_gamma(7);
-    assert!(oracle.scores(&c, &gold).is_ok());
+    let want = oracle.scores(&c, &gold).unwrap();
+    oracle.set_pruning(true);
+    oracle.set_max_gamma(6);
+    assert_eq!(oracle.scores(&c, &gold).unwrap(), want);
+    assert_eq!(oracle.last_stats().tables, 0);
 }
 
 #[test]
@@ -275,18 +282,29 @@ fn the_command_line_walks_with_the_brute_force_check() {
     );
 }
 
+/// What a walk checked: configurations, those the pruned oracle answered
+/// without a table, and those where it needed more than one pass.
+#[derive(Default)]
+struct Checked {
+    configurations: usize,
+    without_table: usize,
+    several_passes: usize,
+    best_known: usize,
+}
+
 /// One walk over `gold`: a random step with probability `stray`, else an
 /// optimal one; at every configuration the pruned oracle (the default) must
-/// equal the unpruned one (both with one table and with two) and, for
-/// n ≤ 7, the brute force. Returns the configurations checked.
-fn walk_pruned_against_unpruned(gold: &DepTree, stray: f64, rng: &mut impl rand::Rng) -> usize {
+/// equal the unpruned one (both with one table and with two), a fresh
+/// oracle's (one call, nothing known from the configuration before) and,
+/// for n ≤ 7, the brute force.
+fn walk_pruned_against_unpruned(gold: &DepTree, stray: f64, rng: &mut impl rand::Rng) -> Checked {
     let n = gold.len();
     let mut pruned = TabularOracle::new();
     let mut unpruned = TabularOracle::new();
     unpruned.set_pruning(false);
     let mut brute = (n <= 7).then(|| Exhaustive::new(gold, Strategy::None));
     let mut c = Configuration::initial(System::Attardi, n);
-    let mut checked = 0;
+    let mut checked = Checked::default();
     while !c.is_final() {
         let want = unpruned.scores(&c, gold).unwrap();
         if let Some(brute) = &mut brute {
@@ -295,8 +313,15 @@ fn walk_pruned_against_unpruned(gold: &DepTree, stray: f64, rng: &mut impl rand:
         for two in [None, Some(false), Some(true)] {
             pruned.force_two_tables(two);
             assert_eq!(pruned.scores(&c, gold).unwrap(), want, "pruned ({two:?}): gold {gold:?}, {c:?}");
+            if two.is_none() {
+                let stats = pruned.last_stats();
+                checked.without_table += (stats.tables == 0) as usize;
+                checked.several_passes += (stats.tables > 2) as usize;
+                checked.best_known += stats.best_known as usize;
+            }
         }
-        checked += 1;
+        assert_eq!(TabularOracle::new().scores(&c, gold).unwrap(), want, "one call: gold {gold:?}, {c:?}");
+        checked.configurations += 1;
         let steps: Vec<Step> = c.applicable_steps().collect();
         let best = want.best();
         let optimal: Vec<Step> = steps.iter().copied().filter(|&s| want.get(s) == best).collect();
@@ -313,7 +338,7 @@ fn walk_pruned_against_unpruned(gold: &DepTree, stray: f64, rng: &mut impl rand:
 #[test]
 fn the_pruned_table_equals_the_unpruned_and_the_brute_force_along_random_walks() {
     use rand::SeedableRng;
-    let checked: usize = (0..240u64)
+    let checked: Vec<Checked> = (0..240u64)
         .into_par_iter()
         .map(|seed| {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
@@ -321,6 +346,15 @@ fn the_pruned_table_equals_the_unpruned_and_the_brute_force_along_random_walks()
             let gold = common::random_tree(n, [0.1, 0.3][seed as usize / 10 % 2], &mut rng);
             walk_pruned_against_unpruned(&gold, [0.2, 0.5, 0.9][seed as usize % 3], &mut rng)
         })
-        .sum();
-    assert!(checked > 3_000, "only {checked} configurations");
+        .collect();
+    let sum = |f: fn(&Checked) -> usize| checked.iter().map(f).sum::<usize>();
+    let (total, without, several, known) =
+        (sum(|c| c.configurations), sum(|c| c.without_table), sum(|c| c.several_passes), sum(|c| c.best_known));
+    assert!(total > 3_000, "only {total} configurations");
+    // Every shortcut is exercised: answers from the bounds alone, tables
+    // run more than twice (one per pass), the best known from the step before.
+    assert!(
+        without > 300 && several > 30 && known > total / 2,
+        "{without} without a table, {several} with more than two tables, {known} with the best known"
+    );
 }

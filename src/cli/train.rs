@@ -76,9 +76,10 @@ pub struct Args {
     #[arg(long)]
     strategy: Option<String>,
     /// attardi: the tabular oracle's limit on |γ| (stack and reduced
-    /// input); a tree beyond it at the start is left out, a sentence that
-    /// goes beyond it later is abandoned for the epoch (both counted)
-    /// [default: 48].
+    /// input; configurations answered by the oracle's bounds run no table
+    /// and are never refused); a tree whose check at the start needs a
+    /// larger table is left out, a sentence that needs one later is
+    /// abandoned for the epoch (both counted) [default: 48].
     #[arg(long)]
     max_gamma: Option<usize>,
     /// Leave out training sentences longer than N words, counted on stderr

@@ -39,19 +39,28 @@
 //!
 //! # Pruning (exact)
 //!
-//! Before the table, a greedy computation after each step (gold arcs whose
-//! dependent has all its gold children first, then words whose gold head is
-//! gone, else `shift`) gives a lower bound of the step's score. An item
+//! Each step gets a lower bound of its score from a greedy computation
+//! after it (gold arcs whose dependent has all its gold children first, then
+//! words whose gold head is gone, else `shift`) and an upper bound: its arc
+//! if gold, plus one arc for every word left whose gold head is left too,
+//! and at most the best score of the configuration when the previous call
+//! was for the configuration one step before (that call's score of the step
+//! less its arc). A step whose bounds meet needs no table; if one step is
+//! left and the others are all below the known best, it has the best.
+//!
+//! The other steps are found in passes of the table. Each item
 //! [h₁, h₂ h₃] over γ[i..j) has an upper bound: its value plus one arc for
 //! every word not reduced inside it whose gold head is not gone (reduced
 //! inside it — the span but h₂, h₃ — or, for the words shifted from i on,
-//! one of the words between h₁ and i, reduced before γ[i] is shifted). An
-//! item tagged with a step is dropped, when its cell is complete, if its
-//! upper bound is below that step's lower bound; an item without a tag may
-//! serve any step and is dropped below the smallest of them; in the table
-//! asked only for a best score (the `shift` table of two), every item is
-//! dropped below the largest. Most items hold wrong arcs that every good
-//! computation avoids. [`TabularOracle::set_pruning`] turns this off.
+//! one of the words between h₁ and i, reduced before γ[i] is shifted). A
+//! pass asks for each open step's upper bound: items tagged with the step
+//! whose bound is below it are dropped when their cell is complete (items
+//! without a tag, below the smallest). A step found at its target is exact;
+//! otherwise its score is below the target (a computation reaching it keeps
+//! all its items) and at least the best the pass found, and the next pass
+//! asks for one less, until the bounds meet. Most items hold wrong arcs
+//! that every good computation avoids, and the passes with a small target
+//! keep few. [`TabularOracle::set_pruning`] turns all this off.
 //!
 //! # Corrections to the printed text
 //!
@@ -63,8 +72,9 @@
 //!
 //! O(n) for the reduction; the table O(|σ|³|γ|²|βR| + |γ|⁴|βR|⁴) (Sec. 6),
 //! O(n⁸) in the worst case (the items through c carry one of five tags);
-//! the pruning adds five O(n) greedy computations per table and O(|γ|) per
-//! h₁ of each cell, and keeps the worst case. Guarded by a
+//! the pruning adds O(n) bounds per step and O(|γ|) per h₁ of each cell,
+//! and runs the table once per unit between the upper bound and the score
+//! of a step (at most n times; most configurations need none or one). Guarded by a
 //! limit on |γ| ([`TabularOracle::max_gamma`], default
 //! [`DEFAULT_MAX_GAMMA`]): beyond it, [`OracleError::TooLarge`]. Memory: the
 //! items of the table, checked against [`crate::memory::max_memory`]. No
@@ -161,7 +171,8 @@ const AT_C: u8 = 5;
 const UNTAGGED: u8 = 6;
 const TAGS: usize = 7;
 
-const NONE: i32 = i32::MIN;
+/// An empty slot of the scratch (values are at most |γ|).
+const EMPTY: i16 = i16::MIN;
 
 /// The tabular oracle with its reusable buffers.
 #[derive(Debug)]
@@ -175,12 +186,16 @@ pub struct TabularOracle {
     pos: Vec<u16>,
     /// Cells T[i, j] at i · (g + 1) + j, items sorted by h₁.
     cells: Vec<Vec<Item>>,
-    /// Dense scratch of the cell being filled, indexed (h₁, h₂, h₃).
-    scratch: Vec<i32>,
+    /// Dense scratch of the cell being filled, indexed (h₁, h₂, h₃, tag):
+    /// the writes of one left item stay within h₁'s rows (cache).
+    scratch: Vec<i16>,
     touched: Vec<u32>,
     /// Arcs between positions, (g + 1)² (see [`TabularOracle::table`]).
     arcs_all: Vec<i8>,
     arcs_buffer: Vec<i8>,
+    /// The same, indexed by dependent first.
+    arcs_all_by_dep: Vec<i8>,
+    arcs_buffer_by_dep: Vec<i8>,
     /// Start / end of each h₁'s items in the right cell of a combination.
     group: Vec<(u32, u32)>,
     /// Buffer reduction: per word, in σ / in β, and subtree aggregates.
@@ -203,6 +218,39 @@ pub struct TabularOracle {
     /// (see [`TabularOracle::set_pruning`]).
     pruning: bool,
     bounds: Bounds,
+    /// The steps the table must score (the others are answered without it).
+    open: [bool; 5],
+    stats: TableStats,
+    /// The last call's configuration and answer (see `best_after_last`).
+    last: LastCall,
+    /// The best score of the configuration of this call, if known from the
+    /// last one.
+    best_known: Option<u32>,
+}
+
+/// A configuration (stack, next) scored for the gold heads `heads`.
+#[derive(Debug, Default)]
+struct LastCall {
+    valid: bool,
+    stack: Vec<usize>,
+    next: usize,
+    heads: Vec<usize>,
+    scores: StepScores,
+}
+
+/// What the last [`TabularOracle::scores`] call did: for profiles.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TableStats {
+    /// Tables run (0 when every step was answered by the bounds).
+    pub tables: u32,
+    /// Items kept in the cells, and items dropped by the bounds.
+    pub items: u64,
+    pub dropped: u64,
+    /// Pairs of items combined.
+    pub pairs: u64,
+    /// Whether the best score was known from the previous call (whose
+    /// configuration led to this one by one step).
+    pub best_known: bool,
 }
 
 /// The pruning of the table: lower bounds from greedy computations and, per
@@ -219,9 +267,12 @@ struct Bounds {
     /// Gold children of each position: `kids[kid_start[p]..kid_start[p + 1]]`.
     kid_start: Vec<u32>,
     kids: Vec<u16>,
-    /// Per h₁ of the cell being flushed: the gold arcs still possible for
-    /// the words outside its span, or `UNKNOWN`.
+    /// For the cell being flushed, per h₁: the gold arcs still possible for
+    /// the words outside its span, or `UNKNOWN`; and per h₁ and position in
+    /// the span what that word adds if left on the stack (see
+    /// [`Bounds::prepare`]).
     outside: Vec<i32>,
+    contrib: Vec<i32>,
     /// The greedy computations: stack, reduced words, pending gold children.
     stack: Vec<usize>,
     removed: Vec<bool>,
@@ -285,6 +336,8 @@ impl TabularOracle {
             touched: Vec::new(),
             arcs_all: Vec::new(),
             arcs_buffer: Vec::new(),
+            arcs_all_by_dep: Vec::new(),
+            arcs_buffer_by_dep: Vec::new(),
             group: Vec::new(),
             on_stack: Vec::new(),
             children: Vec::new(),
@@ -298,12 +351,16 @@ impl TabularOracle {
             inner: None,
             pruning: true,
             bounds: Bounds::default(),
+            open: [true; 5],
+            stats: TableStats::default(),
+            last: LastCall::default(),
+            best_known: None,
         }
     }
 
     /// The limit on |γ| = |σ| + |βR| beyond which [`TabularOracle::scores`]
-    /// returns [`OracleError::TooLarge`] instead of running (the table is
-    /// O(|γ|⁸)).
+    /// returns [`OracleError::TooLarge`] instead of running the table (the
+    /// table is O(|γ|⁸); steps answered by their bounds need none).
     pub fn max_gamma(&self) -> usize {
         self.max_gamma
     }
@@ -323,9 +380,102 @@ impl TabularOracle {
         }
         config.check_gold(gold)?;
         let mut scores = StepScores::default();
+        self.stats = TableStats::default();
         if config.is_final() {
             return Ok(scores);
         }
+        let (stack, next) = (config.stack(), config.next);
+        let pruning = self.pruning && self.rules == Rules::default();
+        // The best score of c, if the last call was for the configuration
+        // before it (a walk, training): the score of the step that led here
+        // less its arc. It bounds every step's score from above.
+        self.best_known = if pruning { self.best_after_last(stack, next, gold) } else { None };
+        self.last.valid = false;
+        self.stats.best_known = self.best_known.is_some();
+        // Steps whose greedy computation reaches the upper bound need no table.
+        let mut open = [true; 5];
+        if pruning {
+            let cap = self.best_known.unwrap_or(u32::MAX);
+            for (t, step) in STEPS.iter().enumerate() {
+                let Some(lower) = self.bounds.greedy(stack, next, gold, *step) else {
+                    open[t] = false;
+                    continue;
+                };
+                if lower >= self.bounds.upper(stack, next, gold, *step).min(cap) {
+                    scores.set(*step, Some(lower));
+                    open[t] = false;
+                }
+            }
+            // One step left, and the others below the best: it is the best.
+            let reached = scores.best().is_some_and(|b| Some(b) == self.best_known);
+            let left = open.iter().filter(|&&o| o).count();
+            if let (Some(best), 1, false) = (self.best_known, left, reached) {
+                let t = open.iter().position(|&o| o).unwrap_or(0);
+                scores.set(STEPS[t], Some(best));
+                open[t] = false;
+            }
+        }
+        if open.contains(&true) {
+            self.open = open;
+            scores = self.scores_open(config, gold, scores, open)?;
+        }
+        if pruning {
+            self.remember(stack, next, gold, scores);
+        }
+        Ok(scores)
+    }
+
+    /// The best score of (stack, next) if it follows the configuration of
+    /// the last call, for the same gold tree, by one step. O(n).
+    fn best_after_last(&self, stack: &[usize], next: usize, gold: &DepTree) -> Option<u32> {
+        let last = &self.last;
+        if !last.valid || last.heads.len() != gold.len() || (1..=gold.len()).any(|d| last.heads[d - 1] != gold.head(d))
+        {
+            return None;
+        }
+        let (before, k) = (&last.stack[..], last.stack.len());
+        let step = if next == last.next + 1 {
+            // shift
+            (stack.len() == k + 1 && stack[..k] == *before && stack[k] == last.next).then_some(Step::Shift)
+        } else if next != last.next || stack.len() + 1 != k {
+            None
+        } else if stack == &before[..k - 1] {
+            Some(Step::RightArc)
+        } else if k >= 3 && stack[..k - 2] == before[..k - 2] && stack[k - 2] == before[k - 1] {
+            Some(Step::LeftArc)
+        } else if k >= 4 && stack[..k - 3] == before[..k - 3] && stack[k - 3..] == before[k - 2..] {
+            Some(Step::LeftArc2)
+        } else {
+            None
+        }?;
+        let score = last.scores.get(step)?;
+        if step == Step::Shift {
+            return Some(score);
+        }
+        let (h, d) = arc(before, step);
+        Some(score - (gold.head(d) == h) as u32)
+    }
+
+    /// Keeps (stack, next), the gold tree and the scores for the next call.
+    fn remember(&mut self, stack: &[usize], next: usize, gold: &DepTree, scores: StepScores) {
+        let last = &mut self.last;
+        last.stack.clear();
+        last.stack.extend_from_slice(stack);
+        last.next = next;
+        last.heads.clear();
+        last.heads.extend((1..=gold.len()).map(|d| gold.head(d)));
+        last.scores = scores;
+        last.valid = true;
+    }
+
+    /// The scores of the open steps (the others are in `scores`).
+    fn scores_open(
+        &mut self,
+        config: &Configuration,
+        gold: &DepTree,
+        mut scores: StepScores,
+        open: [bool; 5],
+    ) -> Result<StepScores, OracleError> {
         let (stack, next) = (config.stack(), config.next);
         if self.rules.reduction == Reduction::Sound && next <= config.n {
             // Two smaller tables may beat one: with b₁ reducible, the table of c
@@ -343,26 +493,48 @@ impl TabularOracle {
                 Some(forced) => forced,
                 None => cost(first) + cost(second) < cost(one),
             };
-            let result = if two {
-                self.run(&shifted, next + 1, gold, false, Need::Best)
-                    .map(|s| {
+            let (shift_open, reductions_open) = (open[0], open[1..].contains(&true));
+            let mut result = Ok(());
+            if two || !shift_open || !reductions_open {
+                // The table of the configuration after `shift` for its best,
+                // the table of c with b₁ reducible for the reductions.
+                if shift_open {
+                    result = self.run(&shifted, next + 1, gold, false, Need::Best).map(|s| {
                         scores.set(Step::Shift, s.best());
-                    })
-                    .and_then(|()| self.run(stack, next, gold, false, Need::Reductions))
-                    .map(|s| {
-                        for step in &STEPS[1..] {
+                    });
+                }
+                if reductions_open {
+                    result = result.and_then(|()| {
+                        self.run(stack, next, gold, false, Need::Reductions).map(|s| {
+                            for (t, step) in STEPS.iter().enumerate().skip(1) {
+                                if open[t] {
+                                    scores.set(*step, s.get(*step));
+                                }
+                            }
+                        })
+                    });
+                }
+            } else {
+                result = self.run(stack, next, gold, true, Need::All).map(|s| {
+                    for (t, step) in STEPS.iter().enumerate() {
+                        if open[t] {
                             scores.set(*step, s.get(*step));
                         }
-                    })
-            } else {
-                self.run(stack, next, gold, true, Need::All).map(|s| scores = s)
-            };
+                    }
+                });
+            }
             self.shifted = shifted;
             result?;
             return Ok(scores);
         }
         let keep_first = self.rules.reduction == Reduction::Sound;
-        self.run(stack, next, gold, keep_first, Need::All)
+        let table = self.run(stack, next, gold, keep_first, Need::All)?;
+        for (t, step) in STEPS.iter().enumerate() {
+            if open[t] {
+                scores.set(*step, table.get(*step));
+            }
+        }
+        Ok(scores)
     }
 
     /// Reduces the buffer and runs the table for (stack, next); the scores
@@ -375,21 +547,97 @@ impl TabularOracle {
         keep_first: bool,
         need: Need,
     ) -> Result<StepScores, OracleError> {
-        let mut scores = StepScores::default();
         if stack.len() == 1 && next > gold.len() {
-            return Ok(scores);
+            return Ok(StepScores::default());
         }
         let (bonus, g) = self.reduce_buffer(stack, next, gold, keep_first);
         if g > self.max_gamma {
             return Err(OracleError::TooLarge { gamma: g, limit: self.max_gamma });
         }
         self.ell = stack.len();
+        self.bounds.active = false;
         // Pruning is exact only for the corrected table (the printed parts
         // may score below the greedy computations).
-        self.bounds.active = false;
-        if self.pruning && self.rules == Rules::default() {
-            self.bounds.thresholds(stack, next, gold, bonus, need);
+        if !(self.pruning && self.rules == Rules::default()) {
+            return self.pass(gold, bonus);
         }
+        // Per tag (a step, or for Need::Best the one best score in slot 0):
+        // a score reached (lower) and a score not exceeded (upper), both
+        // absolute; the tags still open.
+        let mut lower = [0u32; 5];
+        let mut upper = [0u32; 5];
+        let mut open = [false; 5];
+        for (t, step) in STEPS.iter().enumerate() {
+            let wanted = match need {
+                Need::Best => true,
+                Need::Reductions => t > 0 && self.open[t],
+                Need::All => self.open[t],
+            };
+            if !wanted {
+                continue;
+            }
+            if let Some(l) = self.bounds.greedy(stack, next, gold, *step) {
+                // The best of c bounds the shift's best (Need::Best) too.
+                let u = self.bounds.upper(stack, next, gold, *step).min(self.best_known.unwrap_or(u32::MAX));
+                let slot = if need == Need::Best { 0 } else { t };
+                if need != Need::Best || !open[0] {
+                    (lower[slot], upper[slot]) = (l, u);
+                } else {
+                    lower[0] = lower[0].max(l);
+                    upper[0] = upper[0].max(u);
+                }
+                open[slot] = true;
+            }
+        }
+        // Passes: each asks for the upper bound of every open tag; a tag
+        // found at it is exact; otherwise its score is below it (every item
+        // of a computation reaching it would have been kept) and at least
+        // the best found.
+        let mut scores = StepScores::default();
+        loop {
+            let mut shared = DROP_ALL;
+            for t in 0..5 {
+                if open[t] && lower[t] >= upper[t] {
+                    open[t] = false;
+                    scores.set(STEPS[t], Some(lower[t]));
+                }
+                let target = if open[t] { upper[t] as i32 - bonus as i32 } else { DROP_ALL };
+                self.bounds.threshold[t] = target;
+                shared = shared.min(target);
+            }
+            if shared == DROP_ALL {
+                break;
+            }
+            if need == Need::Best {
+                self.bounds.threshold = [shared; TAGS];
+            }
+            self.bounds.threshold[AT_C as usize] = shared;
+            self.bounds.threshold[UNTAGGED as usize] = shared;
+            self.bounds.active = true;
+            let found = self.pass(gold, bonus)?;
+            for t in 0..5 {
+                if !open[t] {
+                    continue;
+                }
+                let got = if need == Need::Best { found.best() } else { found.get(STEPS[t]) };
+                if let Some(v) = got {
+                    lower[t] = lower[t].max(v);
+                }
+                if got.is_some_and(|v| v >= upper[t]) {
+                    lower[t] = upper[t];
+                } else {
+                    upper[t] -= 1;
+                }
+            }
+        }
+        Ok(scores)
+    }
+
+    /// One run of the table with the thresholds set; the scores of the tags.
+    fn pass(&mut self, gold: &DepTree, bonus: u32) -> Result<StepScores, OracleError> {
+        let mut scores = StepScores::default();
+        let g = self.gamma.len();
+        self.stats.tables += 1;
         self.table(self.ell, gold)?;
         let dollar = g as u16;
         for it in &self.cells[g] {
@@ -409,11 +657,18 @@ impl TabularOracle {
         self.two_tables = choice;
     }
 
-    /// Whether the table drops the items that cannot reach a step's lower
-    /// bound (default: yes; exact either way). For tests and measurements.
+    /// Whether the bounds of the module documentation are used (default:
+    /// yes; exact either way): without them, every call runs one table (or
+    /// two) keeping every item. For tests and measurements.
     #[doc(hidden)]
     pub fn set_pruning(&mut self, on: bool) {
         self.pruning = on;
+    }
+
+    /// What the last call did (tables, items, pairs combined).
+    #[doc(hidden)]
+    pub fn last_stats(&self) -> TableStats {
+        self.stats
     }
 
     /// The sizes of the last table run: (|σ|, |βR|) (|γ| is their sum; βR
@@ -603,6 +858,9 @@ impl TabularOracle {
         }
         if self.bounds.active {
             self.bounds.positions(&self.gamma, &self.pos, gold);
+            if self.bounds.contrib.len() < (g + 1) * (g + 1) {
+                self.bounds.contrib.resize((g + 1) * (g + 1), 0);
+            }
         }
         let width = g + 1;
         let cells = width * width;
@@ -613,9 +871,9 @@ impl TabularOracle {
             c.clear();
         }
         let scratch = TAGS * (g + 1) * (g + 1) * g;
-        memory::check(Some(scratch), 4, || format!("the Attardi oracle's scratch for |γ| = {g}"))?;
+        memory::check(Some(scratch), 2, || format!("the Attardi oracle's scratch for |γ| = {g}"))?;
         if self.scratch.len() < scratch {
-            self.scratch.resize(scratch, NONE);
+            self.scratch.resize(scratch, EMPTY);
         }
         if self.group.len() < g + 1 {
             self.group.resize(g + 1, (0, 0));
@@ -641,6 +899,14 @@ impl TabularOracle {
                 }
                 self.arcs_all.push(all);
                 self.arcs_buffer.push(buffer);
+            }
+        }
+        self.arcs_all_by_dep.clear();
+        self.arcs_buffer_by_dep.clear();
+        for d in 0..=g {
+            for h in 0..=g {
+                self.arcs_all_by_dep.push(self.arcs_all[h * (g + 1) + d]);
+                self.arcs_buffer_by_dep.push(self.arcs_buffer[h * (g + 1) + d]);
             }
         }
         // Initialisation (lines 1–6).
@@ -681,21 +947,35 @@ impl TabularOracle {
         let g = self.gamma.len();
         let width = g + 1;
         let bounds = &mut self.bounds;
+        let cell = &mut self.cells[i * width + j];
         if bounds.active {
             bounds.outside.clear();
             bounds.outside.resize(g + 1, UNKNOWN);
         }
-        let cell = &mut self.cells[i * width + j];
         for &t in &self.touched {
             let t = t as usize;
-            let value = std::mem::replace(&mut self.scratch[t], NONE);
-            let h3 = t % g;
-            let h2 = (t / g) % (g + 1);
-            let h1 = (t / g / (g + 1)) % (g + 1);
-            let tag = t / g / (g + 1) / (g + 1);
-            if bounds.active && value + bounds.possible(i, j, h1, h2, h3) < bounds.threshold[tag] {
-                continue;
+            let value = std::mem::replace(&mut self.scratch[t], EMPTY) as i32;
+            let tag = t % TAGS;
+            let h3 = (t / TAGS) % g;
+            let h2 = (t / TAGS / g) % (g + 1);
+            let h1 = t / TAGS / g / (g + 1);
+            if bounds.active {
+                if bounds.outside[h1] == UNKNOWN {
+                    bounds.prepare(i, j, h1);
+                }
+                let outside = bounds.outside[h1];
+                let row = &bounds.contrib[h1 * (g + 1)..(h1 + 1) * (g + 1)];
+                let head = &bounds.head;
+                let mut possible = outside + row[h3];
+                if (i..j).contains(&h2) && h2 != h3 {
+                    possible += row[h2] + (head[h2] as usize == h3) as i32 + (head[h3] as usize == h2) as i32;
+                }
+                if value + possible < bounds.threshold[tag] {
+                    self.stats.dropped += 1;
+                    continue;
+                }
             }
+            self.stats.items += 1;
             cell.push(Item { h1: h1 as u16, h2: h2 as u16, h3: h3 as u16, tag: tag as u8, value });
         }
         self.touched.clear();
@@ -725,58 +1005,74 @@ impl TabularOracle {
             }
             start = end;
         }
-        let table = if i >= ell { &self.arcs_buffer } else { &self.arcs_all };
-        // Arc h → d between positions: None if not allowed, else 1 if gold.
-        let arc = |h: u16, d: u16| -> Option<i32> {
-            let x = table[h as usize * (g + 1) + d as usize];
-            (x >= 0).then_some(x as i32)
+        // Arcs h → d between positions: -1 if not allowed, else 1 if gold;
+        // by head (h · (g + 1) + d) and by dependent (d · (g + 1) + h).
+        let (by_head, by_dep) = if i >= ell {
+            (&self.arcs_buffer, &self.arcs_buffer_by_dep)
+        } else {
+            (&self.arcs_all, &self.arcs_all_by_dep)
         };
         let (lo, hi) = self.cells.split_at_mut(right.max(left));
         let (left_items, right_items): (&Vec<Item>, &Vec<Item>) =
             if left < right { (&lo[left], &hi[0]) } else { (&hi[0], &lo[right]) };
         let scratch = &mut self.scratch;
         let touched = &mut self.touched;
-        let mut update = |tag: u8, h1: u16, h2: u16, h3: u16, value: i32| {
-            let t = ((tag as usize * (g + 1) + h1 as usize) * (g + 1) + h2 as usize) * g + h3 as usize;
+        // The scratch slot t (see `flush`) takes `value` if better.
+        let mut update = |t: usize, value: i32| {
             let slot = &mut scratch[t];
-            if *slot == NONE {
+            let value = value as i16;
+            if *slot == EMPTY {
                 touched.push(t as u32);
                 *slot = value;
             } else if value > *slot {
                 *slot = value;
             }
         };
+        let mut pairs = 0u64;
         for a in left_items {
             let (s, e) = self.group[a.h3 as usize];
             if s == e || right_items[s as usize].h1 != a.h3 {
                 continue;
             }
+            pairs += (e - s) as u64;
+            let (h1, h2) = (a.h1 as usize, a.h2 as usize);
+            // Slots of [h₁, h₂ ·] and [h₁, · ·].
+            let row12 = (h1 * (g + 1) + h2) * g;
+            let row1 = h1 * (g + 1);
+            let from_h2 = &by_head[h2 * (g + 1)..(h2 + 1) * (g + 1)];
+            let to_h2 = &by_dep[h2 * (g + 1)..(h2 + 1) * (g + 1)];
             for b in &right_items[s as usize..e as usize] {
                 let base = a.value + b.value;
-                let (h1, h2, h4, h5) = (a.h1, a.h2, b.h2, b.h3);
+                let (h4, h5) = (b.h2 as usize, b.h3 as usize);
                 // The first step after c: the shift of γ[ℓ] if the left item
                 // ends at c; this reduction if the right one does; else
                 // the tag of the item that passes through c.
-                let tag = |reduction: u8| match (a.tag, b.tag) {
-                    (AT_C, _) => 0,
-                    (_, AT_C) => reduction,
-                    (UNTAGGED, t) => t,
-                    (t, _) => t,
+                let tags: [usize; 4] = match (a.tag, b.tag) {
+                    (AT_C, _) => [0; 4],
+                    (_, AT_C) => [1, 2, 3, 4],
+                    (UNTAGGED, t) | (t, _) => [t as usize; 4],
                 };
-                if let Some(x) = arc(h5, h4) {
-                    update(tag(1), h1, h2, h5, base + x);
+                // la: h₅ → h₄ gives [h₁, h₂ h₅]; ra: h₄ → h₅, [h₁, h₂ h₄];
+                // la₂: h₅ → h₂, [h₁, h₄ h₅]; ra₂: h₂ → h₅, [h₁, h₂ h₄].
+                let x = by_head[h5 * (g + 1) + h4];
+                if x >= 0 {
+                    update((row12 + h5) * TAGS + tags[0], base + x as i32);
                 }
-                if let Some(x) = arc(h4, h5) {
-                    update(tag(2), h1, h2, h4, base + x);
+                let x = by_head[h4 * (g + 1) + h5];
+                if x >= 0 {
+                    update((row12 + h4) * TAGS + tags[1], base + x as i32);
                 }
-                if let Some(x) = arc(h5, h2) {
-                    update(tag(3), h1, h4, h5, base + x);
+                let x = to_h2[h5];
+                if x >= 0 {
+                    update(((row1 + h4) * g + h5) * TAGS + tags[2], base + x as i32);
                 }
-                if let Some(x) = arc(h2, h5) {
-                    update(tag(4), h1, h2, h4, base + x);
+                let x = from_h2[h5];
+                if x >= 0 {
+                    update((row12 + h4) * TAGS + tags[3], base + x as i32);
                 }
             }
         }
+        self.stats.pairs += pairs;
         // Reset the groups used.
         for it in right_items.iter() {
             if (it.h1 as usize) < g {
@@ -787,37 +1083,6 @@ impl TabularOracle {
 }
 
 impl Bounds {
-    /// Sets the thresholds of the table of (stack, next) from greedy
-    /// computations after each step (their gold arcs, less `bonus`: table
-    /// units): an item whose every completion scores below its tag's lower
-    /// bound cannot give that step's score. Items without a tag may serve
-    /// any needed step (the smallest bound); for [`Need::Best`], every tag
-    /// takes the largest bound. O(n) per step.
-    fn thresholds(&mut self, stack: &[usize], next: usize, gold: &DepTree, bonus: u32, need: Need) {
-        let mut lower = [None; 5];
-        for (t, step) in STEPS.iter().enumerate() {
-            if need == Need::Reductions && *step == Step::Shift {
-                continue;
-            }
-            lower[t] = self.greedy(stack, next, gold, *step).map(|b| b as i32 - bonus as i32);
-        }
-        let known = lower.iter().flatten();
-        let (Some(&min), Some(&max)) = (known.clone().min(), known.max()) else {
-            self.active = false;
-            return;
-        };
-        for (t, bound) in lower.iter().enumerate() {
-            self.threshold[t] = match need {
-                Need::Best => max,
-                _ => bound.unwrap_or(DROP_ALL),
-            };
-        }
-        let shared = if need == Need::Best { max } else { min };
-        self.threshold[AT_C as usize] = shared;
-        self.threshold[UNTAGGED as usize] = shared;
-        self.active = true;
-    }
-
     /// The gold arcs of a greedy computation from (stack, next) that starts
     /// with `first` (None if it is not applicable): a gold arc whose
     /// dependent has all its gold children is built at once; a word whose
@@ -836,23 +1101,7 @@ impl Bounds {
         if !applicable(stack.len(), next, first) {
             return None;
         }
-        self.stack.clear();
-        self.stack.extend_from_slice(stack);
-        self.removed.clear();
-        self.removed.resize(n + 1, false);
-        for w in 1..next.min(n + 1) {
-            self.removed[w] = true;
-        }
-        for &w in stack {
-            self.removed[w] = false;
-        }
-        self.pending.clear();
-        self.pending.resize(n + 1, 0);
-        for d in 1..=n {
-            if !self.removed[d] {
-                self.pending[gold.head(d)] += 1;
-            }
-        }
+        self.start(stack, next, gold);
         let mut next = next;
         let mut built = self.apply(first, &mut next, gold);
         const ARCS: [Step; 4] = [Step::RightArc, Step::LeftArc, Step::RightArc2, Step::LeftArc2];
@@ -877,6 +1126,40 @@ impl Bounds {
                 .or_else(|| gold_arc(false, self))
                 .unwrap_or(Step::RightArc);
             built += self.apply(step, &mut next, gold);
+        }
+    }
+
+    /// An upper bound of the score of `first` (applicable) from (stack,
+    /// next): its arc if gold, plus one arc for every word left after it
+    /// (on the stack or in the input, not the root) whose gold head is left
+    /// too. O(n).
+    fn upper(&mut self, stack: &[usize], next: usize, gold: &DepTree, first: Step) -> u32 {
+        self.start(stack, next, gold);
+        let mut next = next;
+        let built = self.apply(first, &mut next, gold);
+        let left = |w: usize| !self.removed[w];
+        built + (1..=gold.len()).filter(|&d| left(d) && left(gold.head(d))).count() as u32
+    }
+
+    /// The greedy computations' state at (stack, next).
+    fn start(&mut self, stack: &[usize], next: usize, gold: &DepTree) {
+        let n = gold.len();
+        self.stack.clear();
+        self.stack.extend_from_slice(stack);
+        self.removed.clear();
+        self.removed.resize(n + 1, false);
+        for w in 1..next.min(n + 1) {
+            self.removed[w] = true;
+        }
+        for &w in stack {
+            self.removed[w] = false;
+        }
+        self.pending.clear();
+        self.pending.resize(n + 1, 0);
+        for d in 1..=n {
+            if !self.removed[d] {
+                self.pending[gold.head(d)] += 1;
+            }
         }
     }
 
@@ -905,6 +1188,8 @@ impl Bounds {
         let g = gamma.len();
         self.head.clear();
         self.head.extend(gamma.iter().map(|&w| if w == 0 { NO_HEAD } else { pos[gold.head(w)] }));
+        // $ (position g) has no head.
+        self.head.push(NO_HEAD);
         self.kid_start.clear();
         self.kid_start.resize(g + 2, 0);
         for &h in &self.head {
@@ -926,38 +1211,33 @@ impl Bounds {
         }
     }
 
-    /// An upper bound on the gold arcs, outside its span, of the
-    /// completions of an item [h₁, h₂ h₃] over γ[i..j) (positions; h₁ = |γ|
-    /// for $): each word not reduced inside can still take one, unless its
-    /// gold head is gone — reduced inside (the span but h₂, h₃), or, for a
-    /// word shifted after the item's start, reduced before it (the words
-    /// between h₁ and i, which also cannot take a head at i or after).
-    fn possible(&mut self, i: usize, j: usize, h1: usize, h2: usize, h3: usize) -> i32 {
-        let g = self.head.len();
+    /// For items [h₁, h₂ h₃] over γ[i..j) (positions; h₁ = |γ| for $), an
+    /// upper bound on the gold arcs outside the span of their completions
+    /// is the returned count, for the words outside the span, plus
+    /// `contrib[h]` for h₃ and for h₂ if in the span (its gold head outside
+    /// the span and its gold children outside), plus the gold arcs between
+    /// h₂ and h₃ if both are in it. Each word not reduced inside can still
+    /// take one arc, unless its gold head is gone — reduced inside (the span
+    /// but h₂, h₃), or, for a word shifted after the item's start, reduced
+    /// before it (the words between h₁ and i, which also cannot take a head
+    /// at i or after). O(|γ|) per h₁ and cell.
+    fn prepare(&mut self, i: usize, j: usize, h1: usize) {
+        let g = self.head.len() - 1;
         // Words below h₁ (L = [0, lo)), between h₁ and i (M = [lo, i)).
         let lo = if h1 == g { i } else { h1 + 1 };
-        if self.outside[h1] == UNKNOWN {
-            let head = &self.head;
-            let gold_head = |w: usize| (head[w] != NO_HEAD).then_some(head[w] as usize);
-            let l = (0..lo).filter(|&w| gold_head(w).is_some_and(|h| !(i..j).contains(&h))).count();
-            let m = (lo..i).filter(|&w| gold_head(w).is_some_and(|h| h < i)).count();
-            let r = (j..g).filter(|&w| gold_head(w).is_some_and(|h| !(lo..j).contains(&h))).count();
-            self.outside[h1] = (l + m + r) as i32;
-        }
-        let mut total = self.outside[h1];
-        for (x, h) in [(0, h2), (1, h3)] {
-            if !(i..j).contains(&h) || (x == 1 && h == h2) {
-                continue;
-            }
+        let head = &self.head;
+        let gold_head = |w: usize| (head[w] != NO_HEAD).then_some(head[w] as usize);
+        let l = (0..lo).filter(|&w| gold_head(w).is_some_and(|h| !(i..j).contains(&h))).count();
+        let m = (lo..i).filter(|&w| gold_head(w).is_some_and(|h| h < i)).count();
+        let r = (j..g).filter(|&w| gold_head(w).is_some_and(|h| !(lo..j).contains(&h))).count();
+        self.outside[h1] = (l + m + r) as i32;
+        let row = &mut self.contrib[h1 * (g + 1)..(h1 + 1) * (g + 1)];
+        for (h, slot) in row.iter_mut().enumerate().take(j).skip(i) {
             let hd = self.head[h];
-            if hd != NO_HEAD {
-                let hd = hd as usize;
-                total += (!(lo..j).contains(&hd) || hd == h2 || hd == h3) as i32;
-            }
             let kids = &self.kids[self.kid_start[h] as usize..self.kid_start[h + 1] as usize];
-            total += kids.iter().filter(|&&c| (c as usize) < lo || c as usize >= j).count() as i32;
+            *slot = (hd != NO_HEAD && !(lo..j).contains(&(hd as usize))) as i32
+                + kids.iter().filter(|&&c| (c as usize) < lo || c as usize >= j).count() as i32;
         }
-        total
     }
 }
 
