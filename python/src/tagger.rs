@@ -348,7 +348,9 @@ impl PyTagger {
     /// One dict per epoch of each pass, if trained here: `pass`, `epoch`,
     /// `errors` and `words` (training words wrongly tagged before the
     /// update, and all), `dev` (the dev accuracy, as `accuracy` gives it,
-    /// or `None`) and `best` (the best so far).
+    /// or `None`), `best` (the best so far) and `backward` (the epochs of
+    /// the right-to-left table of `direction="both"`, trained after the
+    /// left-to-right one).
     #[getter]
     fn history<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let feats = self.model.feats.is_some();
@@ -363,6 +365,7 @@ impl PyTagger {
                 d.set_item("words", r.words)?;
                 d.set_item("dev", r.dev.as_ref().map(|a| accuracy_dict(py, a, feats)).transpose()?)?;
                 d.set_item("best", r.best)?;
+                d.set_item("backward", r.backward)?;
                 Ok(d)
             })
             .collect::<PyResult<Vec<_>>>()?;

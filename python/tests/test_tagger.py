@@ -136,6 +136,9 @@ def test_the_kept_epoch_and_the_history(tmp_path):
     best = max(first, key=lambda h: (h["dev"]["upos"], -h["epoch"]))
     assert best["epoch"] == tagger.epoch and best["best"]
     assert all(0 <= h["errors"] <= h["words"] for h in tagger.history)
+    assert not any(h["backward"] for h in tagger.history)
+    both = tp.Tagger.train(train, train, bits=12, epochs=2, direction="both")
+    assert [(h["epoch"], h["backward"]) for h in both.history] == [(1, False), (2, False), (1, True), (2, True)]
     assert tagger.passes == 2 and tagger.decode == "greedy" and not tagger.feats
     assert tagger.tags == sorted(WORDS) and tagger.dictionary_words >= 0
     assert repr(tagger) == f'Tagger(tags={len(WORDS)}, feats=False, decode="greedy", passes=2)'
