@@ -55,7 +55,7 @@ pub(crate) fn error(e: DistributionError) -> PyErr {
 }
 
 /// `MemoryError` naming Python's way to raise the limit.
-fn memory_error(m: &tabula::memory::TooMuchMemory) -> PyErr {
+pub(crate) fn memory_error(m: &tabula::memory::TooMuchMemory) -> PyErr {
     let human = tabula::memory::human;
     PyMemoryError::new_err(format!(
         "{} would need about {} of memory, more than the limit of {} (raise it with set_max_memory)",

@@ -7,7 +7,7 @@
 use crate::conllu::{os_error, Sentence};
 use crate::convert::value_error;
 use crate::parser::{choice, pool, py_bool, sentences_of, write_atomically};
-use pyo3::exceptions::{PyFileNotFoundError, PyMemoryError, PyOSError, PyValueError};
+use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use rayon::prelude::*;
@@ -29,15 +29,7 @@ fn tagger_error(e: TaggerError) -> PyErr {
     }
     match inner {
         TaggerError::Io(_) => PyOSError::new_err(e.to_string()),
-        TaggerError::TooMuchMemory(m) => {
-            let human = tabula::memory::human;
-            PyMemoryError::new_err(format!(
-                "{} would need about {} of memory, more than the limit of {} (raise it with set_max_memory)",
-                m.what,
-                human(m.needed),
-                human(m.limit)
-            ))
-        }
+        TaggerError::TooMuchMemory(m) => crate::distribution::memory_error(m),
         _ => PyValueError::new_err(e.to_string()),
     }
 }
