@@ -437,42 +437,9 @@ impl PyGrammar {
     #[getter]
     fn rules(&self) -> std::collections::BTreeMap<&'static str, Vec<String>> {
         let g = &self.grammar;
-        let finish = g
-            .finish_rules()
-            .iter()
-            .map(|r| {
-                format!(
-                    "{} -> ({}, {})",
-                    g.category_name(r.category),
-                    g.left_state_name(r.left),
-                    g.right_state_name(r.right)
-                )
-            })
-            .collect();
-        let left = g
-            .left_rules()
-            .iter()
-            .map(|r| {
-                format!(
-                    "({}, _) -> {} ({}, _)",
-                    g.left_state_name(r.to),
-                    g.category_name(r.child),
-                    g.left_state_name(r.from)
-                )
-            })
-            .collect();
-        let right = g
-            .right_rules()
-            .iter()
-            .map(|r| {
-                format!(
-                    "(_, {}) -> (_, {}) {}",
-                    g.right_state_name(r.to),
-                    g.right_state_name(r.from),
-                    g.category_name(r.child)
-                )
-            })
-            .collect();
+        let finish = g.finish_rules().iter().map(|r| g.finish_rule_text(r)).collect();
+        let left = g.left_rules().iter().map(|r| g.left_rule_text(r)).collect();
+        let right = g.right_rules().iter().map(|r| g.right_rule_text(r)).collect();
         [("finish", finish), ("left", left), ("right", right)].into_iter().collect()
     }
 

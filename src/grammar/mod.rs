@@ -444,6 +444,33 @@ impl Grammar {
     pub fn right_combos(&self) -> &[RightCombo] {
         &self.right_combos
     }
+    /// A finish rule as the grammar file writes it: `S -> (L, R)`.
+    pub fn finish_rule_text(&self, r: &FinishRule) -> String {
+        format!(
+            "{} -> ({}, {})",
+            self.category_name(r.category),
+            self.left_state_name(r.left),
+            self.right_state_name(r.right)
+        )
+    }
+    /// A left attachment rule as the grammar file writes it: `(L', _) -> C (L, _)`.
+    pub fn left_rule_text(&self, r: &LeftRule) -> String {
+        format!(
+            "({}, _) -> {} ({}, _)",
+            self.left_state_name(r.to),
+            self.category_name(r.child),
+            self.left_state_name(r.from)
+        )
+    }
+    /// A right attachment rule as the grammar file writes it: `(_, R') -> (_, R) C`.
+    pub fn right_rule_text(&self, r: &RightRule) -> String {
+        format!(
+            "(_, {}) -> (_, {}) {}",
+            self.right_state_name(r.to),
+            self.right_state_name(r.from),
+            self.category_name(r.child)
+        )
+    }
     /// Translates terminal names to terminals; the first unknown name is the error.
     pub fn terminals_of<'a, I: IntoIterator<Item = &'a str>>(&self, names: I) -> Result<Vec<Terminal>, String> {
         names.into_iter().map(|n| self.terminal(n).ok_or_else(|| n.to_owned())).collect()
@@ -459,31 +486,13 @@ impl fmt::Display for Grammar {
             writeln!(f, "({}, {}) -> {}", self.left_state_name(l), self.right_state_name(r), self.terminal_name(t))?;
         }
         for r in &self.finish {
-            writeln!(
-                f,
-                "{} -> ({}, {})",
-                self.category_name(r.category),
-                self.left_state_name(r.left),
-                self.right_state_name(r.right)
-            )?;
+            writeln!(f, "{}", self.finish_rule_text(r))?;
         }
         for r in &self.right_rules {
-            writeln!(
-                f,
-                "(_, {}) -> (_, {}) {}",
-                self.right_state_name(r.to),
-                self.right_state_name(r.from),
-                self.category_name(r.child)
-            )?;
+            writeln!(f, "{}", self.right_rule_text(r))?;
         }
         for r in &self.left_rules {
-            writeln!(
-                f,
-                "({}, _) -> {} ({}, _)",
-                self.left_state_name(r.to),
-                self.category_name(r.child),
-                self.left_state_name(r.from)
-            )?;
+            writeln!(f, "{}", self.left_rule_text(r))?;
         }
         Ok(())
     }

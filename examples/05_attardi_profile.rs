@@ -1,0 +1,90 @@
+//! Where the time of Attardi's tabular oracle goes on a walk over a CoNLL-U
+//! treebank (unprojectivized; a random step with probability 0.3, else an
+//! optimal one, as `tabula oracle --walk … --stray 0.3 --seed 1`): per
+//! k + m, the configurations, the tables run, the items kept and dropped,
+//! the pairs of items combined and the time; then the slowest
+//! configurations, with the size of the table each ran on.
+//!
+//! `cargo run --release --example 05_attardi_profile -- de_gsd-ud-test.conllu`
+
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use std::time::Instant;
+use tabula::oracle::attardi::tabular::TabularOracle;
+use tabula::oracle::walk::read_gold;
+use tabula::oracle::{Configuration, Step, System};
+
+/// The figures of one bucket of k + m.
+#[derive(Clone, Copy, Default)]
+struct Bucket {
+    configurations: u64,
+    with_a_table: u64,
+    tables: u64,
+    items: u64,
+    dropped: u64,
+    pairs: u64,
+    seconds: f64,
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let path = std::env::args().nth(1).ok_or("usage: 05_attardi_profile TREEBANK.conllu")?;
+    let sentences = read_gold(std::io::BufReader::new(std::fs::File::open(&path)?), &path, false)?;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    let mut oracle = TabularOracle::new();
+    // Buckets of k + m by tens; (seconds, sentence, n, |σ|, |βR|) of every configuration.
+    let mut buckets = [Bucket::default(); 20];
+    let mut slow: Vec<(f64, usize, usize, usize, usize)> = Vec::new();
+    for (index, s) in sentences.iter().enumerate() {
+        let gold = &s.tree;
+        let mut c = Configuration::initial(System::Attardi, gold.len());
+        while !c.is_final() {
+            let t0 = Instant::now();
+            let scores = oracle.scores(&c, gold)?;
+            let secs = t0.elapsed().as_secs_f64();
+            let st = oracle.last_stats();
+            let length = c.stack().len() - 1 + c.buffer().count();
+            let b = &mut buckets[(length.saturating_sub(1) / 10).min(19)];
+            b.configurations += 1;
+            b.with_a_table += u64::from(st.tables > 0);
+            b.tables += st.tables as u64;
+            b.items += st.items;
+            b.dropped += st.dropped;
+            b.pairs += st.pairs;
+            b.seconds += secs;
+            let (ell, reduced) = oracle.last_size();
+            slow.push((secs, index + 1, gold.len(), ell, reduced));
+            let optimal = scores.optimal();
+            let step = if rng.gen_bool(0.3) || optimal.is_empty() {
+                *c.applicable_steps().collect::<Vec<Step>>().choose(&mut rng).ok_or("no step")?
+            } else {
+                *optimal.choose(&mut rng).ok_or("no step")?
+            };
+            c.apply(step)?;
+        }
+    }
+    let total: f64 = buckets.iter().map(|b| b.seconds).sum();
+    println!("k+m\tconfigs\twith a table\ttables\titems\tdropped\tpairs\tseconds\tshare");
+    for (k, b) in buckets.iter().enumerate().filter(|(_, b)| b.configurations > 0) {
+        println!(
+            "{}-{}\t{}\t{}\t{}\t{}\t{}\t{}\t{:.3}\t{:.1} %",
+            k * 10 + 1,
+            k * 10 + 10,
+            b.configurations,
+            b.with_a_table,
+            b.tables,
+            b.items,
+            b.dropped,
+            b.pairs,
+            b.seconds,
+            100.0 * b.seconds / total
+        );
+    }
+    println!("{} configurations, {total:.3} s, mean {:.1} µs", slow.len(), total * 1e6 / slow.len().max(1) as f64);
+    slow.sort_by(|a, b| b.0.total_cmp(&a.0));
+    println!("seconds\tsentence\tn\t|σ|\t|βR|");
+    for (secs, sentence, n, ell, reduced) in slow.iter().take(12) {
+        println!("{secs:.3}\t{sentence}\t{n}\t{ell}\t{reduced}");
+    }
+    println!("configurations over 1 s: {}", slow.iter().filter(|x| x.0 > 1.0).count());
+    Ok(())
+}
