@@ -167,19 +167,7 @@ impl PyTagger {
             let dev = dev.as_ref().map(|(d, _)| d.as_slice());
             let mut report = |r: &EpochReport| {
                 if verbose {
-                    let dev = r.dev.map_or(String::new(), |a| format!("; dev UPOS {:.2}%", a.upos_percent()));
-                    eprintln!(
-                        "{}epoch {}: {:.2}% training errors{dev}",
-                        if r.pass == 2 {
-                            "second pass, "
-                        } else if r.backward {
-                            "right to left, "
-                        } else {
-                            ""
-                        },
-                        r.epoch,
-                        100.0 * r.errors as f64 / r.words.max(1) as f64
-                    );
+                    eprintln!("{}", r.text(feats));
                 }
                 history.push(r.clone());
             };

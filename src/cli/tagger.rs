@@ -11,7 +11,7 @@ use std::time::Instant;
 use tabula::conllu::{RawSentence, Reader};
 use tabula::parser::OptionStyle;
 use tabula::tagger::settings::TaggerSettings;
-use tabula::tagger::train::{read_blocks, sentences, train, Accuracy};
+use tabula::tagger::train::{compare, read_blocks, sentences, train, Accuracy};
 use tabula::tagger::{Decode, Direction, Tagger, TaggerError, TaggerModel, TaggerOptions};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -130,14 +130,6 @@ fn read(path: &Path) -> Result<(Vec<tabula::tagger::train::TaggedSentence>, Stri
     Ok((sentences(&blocks, &name)?, name))
 }
 
-fn percent(a: &Accuracy, feats: bool) -> String {
-    if feats {
-        format!("UPOS {:.2}% FEATS {:.2}%", a.upos_percent(), a.feats_percent())
-    } else {
-        format!("UPOS {:.2}%", a.upos_percent())
-    }
-}
-
 pub fn run_train(args: TrainArgs) -> Result<ExitCode, CliError> {
     let options = options(&args)?;
     if args.train == Path::new("-") && args.dev.as_deref() == Some(Path::new("-")) {
@@ -161,26 +153,12 @@ pub fn run_train(args: TrainArgs) -> Result<ExitCode, CliError> {
     let start = Instant::now();
     let trained = pool.install(|| {
         train(&options, &data, &name, dev.as_ref().map(|(d, _)| d.as_slice()), &mut |r| {
-            let dev = r.dev.map_or(String::new(), |a| format!("; dev {}", percent(&a, feats)));
-            eprintln!(
-                "{}epoch {}: {:.2}% training errors{dev}{} ({:.1} s)",
-                if r.pass == 2 {
-                    "second pass, "
-                } else if r.backward {
-                    "right to left, "
-                } else {
-                    ""
-                },
-                r.epoch,
-                100.0 * r.errors as f64 / r.words.max(1) as f64,
-                if r.best && r.dev.is_some() { " *" } else { "" },
-                start.elapsed().as_secs_f64()
-            );
+            eprintln!("{} ({:.1} s)", r.text(feats), start.elapsed().as_secs_f64());
         })
     })?;
     output.writer().write_all(&trained.model.to_bytes())?;
     output.commit()?;
-    let dev = trained.dev.map_or(String::new(), |a| format!(": dev {}", percent(&a, feats)));
+    let dev = trained.dev.map_or(String::new(), |a| format!(": dev {}", a.text(feats)));
     eprintln!(
         "wrote {} (epoch {}{}{}{dev}; {} tags, {} words in the tag dictionary)",
         args.output.display(),
@@ -276,7 +254,7 @@ pub fn run_tag(args: TagArgs) -> Result<ExitCode, CliError> {
                 })
                 .collect();
             let predicted = tabula::tagger::train::sentences(&tagged, &file)?;
-            total = total_add(total, compare(&gold, &predicted, model.feats.is_some()));
+            total = total + compare(&gold, &predicted, model.feats.is_some());
         }
         for o in outputs {
             let (bytes, words) = o?;
@@ -291,7 +269,7 @@ pub fn run_tag(args: TagArgs) -> Result<ExitCode, CliError> {
     sink.commit()?;
     let seconds = start.elapsed().as_secs_f64();
     if args.eval {
-        eprintln!("{file}: {} words: {}", total.words, percent(&total, model.feats.is_some()));
+        eprintln!("{file}: {} words: {}", total.words, total.text(model.feats.is_some()));
     }
     if args.stats {
         eprintln!(
@@ -301,35 +279,4 @@ pub fn run_tag(args: TagArgs) -> Result<ExitCode, CliError> {
         );
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn total_add(a: Accuracy, b: Accuracy) -> Accuracy {
-    Accuracy { words: a.words + b.words, upos: a.upos + b.upos, feats: a.feats + b.feats }
-}
-
-/// Accuracy of `predicted` against `gold` (the same sentences): UPOS, and
-/// the whole FEATS (as a set of pairs) if `feats`.
-fn compare(
-    gold: &[tabula::tagger::train::TaggedSentence],
-    predicted: &[tabula::tagger::train::TaggedSentence],
-    feats: bool,
-) -> Accuracy {
-    let mut a = Accuracy::default();
-    let pairs = |f: &str| -> std::collections::BTreeSet<String> {
-        if f == "_" {
-            Default::default()
-        } else {
-            f.split('|').map(str::to_owned).collect()
-        }
-    };
-    for (g, p) in gold.iter().zip(predicted) {
-        for i in 0..g.forms.len() {
-            a.words += 1;
-            a.upos += u64::from(g.upos[i] == p.upos[i]);
-            if feats {
-                a.feats += u64::from(pairs(&g.feats[i]) == pairs(&p.feats[i]));
-            }
-        }
-    }
-    a
 }

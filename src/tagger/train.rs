@@ -119,6 +119,20 @@ impl Accuracy {
     pub fn feats_percent(&self) -> f64 {
         100.0 * self.feats as f64 / (self.words.max(1)) as f64
     }
+    /// `UPOS 95.12%`, with ` FEATS 90.00%` after it if `feats`: as the
+    /// command line and Python's `verbose` print it.
+    pub fn text(&self, feats: bool) -> String {
+        if feats {
+            format!("UPOS {:.2}% FEATS {:.2}%", self.upos_percent(), self.feats_percent())
+        } else {
+            format!("UPOS {:.2}%", self.upos_percent())
+        }
+    }
+}
+
+/// The counts of both.
+impl std::ops::Add for Accuracy {
+    type Output = Accuracy;
     fn add(self, o: Accuracy) -> Accuracy {
         Accuracy { words: self.words + o.words, upos: self.upos + o.upos, feats: self.feats + o.feats }
     }
@@ -132,6 +146,22 @@ fn feats_pairs(f: &str) -> BTreeSet<&str> {
     } else {
         f.split('|').collect()
     }
+}
+
+/// The accuracy of `predicted` against `gold` (the same sentences, words
+/// aligned): UPOS, and the whole FEATS (as a set of pairs) if `feats`. O(words).
+pub fn compare(gold: &[TaggedSentence], predicted: &[TaggedSentence], feats: bool) -> Accuracy {
+    let mut a = Accuracy::default();
+    for (g, p) in gold.iter().zip(predicted) {
+        for i in 0..g.forms.len() {
+            a.words += 1;
+            a.upos += u64::from(g.upos[i] == p.upos[i]);
+            if feats {
+                a.feats += u64::from(feats_pairs(&g.feats[i]) == feats_pairs(&p.feats[i]));
+            }
+        }
+    }
+    a
 }
 
 /// The accuracy of `model` (decoding with `decode`) on `data`, tagged in
@@ -156,7 +186,7 @@ pub fn accuracy(model: &TaggerModel, decode: Decode, data: &[TaggedSentence]) ->
                 a
             },
         )
-        .reduce(Accuracy::default, Accuracy::add)
+        .reduce(Accuracy::default, |a, b| a + b)
 }
 
 /// What [`train`] reports after each epoch.
@@ -175,6 +205,28 @@ pub struct EpochReport {
     pub dev: Option<Accuracy>,
     /// Whether this epoch's model is the best so far.
     pub best: bool,
+}
+
+impl EpochReport {
+    /// The line the command line and Python's `verbose` print for this
+    /// epoch: `[second pass, |right to left, ]epoch E: X% training errors`,
+    /// the dev accuracy (FEATS too if `feats`) and ` *` for the best so far.
+    pub fn text(&self, feats: bool) -> String {
+        let table = if self.pass == 2 {
+            "second pass, "
+        } else if self.backward {
+            "right to left, "
+        } else {
+            ""
+        };
+        let dev = self.dev.map_or(String::new(), |a| format!("; dev {}", a.text(feats)));
+        format!(
+            "{table}epoch {}: {:.2}% training errors{dev}{}",
+            self.epoch,
+            100.0 * self.errors as f64 / self.words.max(1) as f64,
+            if self.best && self.dev.is_some() { " *" } else { "" }
+        )
+    }
 }
 
 /// A trained tagger, the epoch kept and its dev accuracy.
