@@ -3,6 +3,7 @@ tests use as the reference (same inputs, same answers, same messages)."""
 
 from __future__ import annotations
 
+import doctest
 import json
 import random
 import subprocess
@@ -58,3 +59,16 @@ def random_tree(n: int, rng: random.Random) -> list[int]:
         heads[d - 1] = rng.choice(attached)
         attached.append(d)
     return heads
+
+
+def run_docstring_examples(documented: list) -> None:
+    """Runs the `>>>` examples of each object's docstring (from the current
+    directory) against the package's names; each object must have one."""
+    import tabula_parsing as tp
+
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for obj in documented:
+        test = doctest.DocTestParser().get_doctest(obj.__doc__ or "", dict(vars(tp)), obj.__qualname__, None, 0)
+        assert test.examples, f"{obj.__qualname__} has no example"
+        runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0

@@ -4,7 +4,6 @@ bytes, the same output bytes, the same scores, the same error messages."""
 
 from __future__ import annotations
 
-import doctest
 import json
 import pickle
 import random
@@ -15,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import tabula_parsing as tp
-from conftest import ROOT, random_tree, run
+from conftest import ROOT, random_tree, run, run_docstring_examples
 
 SAMPLE = ROOT / "data" / "sample.conllu"
 TAGS = ["NOUN", "VERB", "DET", "ADJ", "ADP", "PRON", "PUNCT"]
@@ -385,9 +384,4 @@ def test_the_docstring_examples_run(monkeypatch):
     """The examples in the parser's docstrings, run from the repository root."""
     monkeypatch.chdir(ROOT)
     documented = [tp.Parser.train, tp.Parser.load, tp.Parser.parse, tp.evaluate]
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
-    for obj in documented:
-        test = doctest.DocTestParser().get_doctest(obj.__doc__ or "", dict(vars(tp)), obj.__qualname__, None, 0)
-        assert test.examples, f"{obj.__qualname__} has no example"
-        runner.run(test)
-    assert runner.summarize(verbose=False).failed == 0
+    run_docstring_examples(documented)

@@ -4,7 +4,6 @@ bytes, the same accuracy, the same error messages."""
 
 from __future__ import annotations
 
-import doctest
 import pickle
 import random
 import re
@@ -13,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import tabula_parsing as tp
-from conftest import ROOT, random_tree, run
+from conftest import ROOT, random_tree, run, run_docstring_examples
 
 SAMPLE = ROOT / "data" / "sample.conllu"
 WORDS = {"NOUN": ["dog", "cat", "tree", "idea"], "VERB": ["runs", "sees", "likes"], "DET": ["the", "a"],
@@ -211,9 +210,4 @@ def test_the_docstring_examples_run(monkeypatch):
     """The examples in the tagger's docstrings, run from the repository root."""
     monkeypatch.chdir(ROOT)
     documented = [tp.Tagger.train, tp.Tagger.load, tp.Tagger.tag, tp.Tagger.accuracy]
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
-    for obj in documented:
-        test = doctest.DocTestParser().get_doctest(obj.__doc__ or "", dict(vars(tp)), obj.__qualname__, None, 0)
-        assert test.examples, f"{obj.__qualname__} has no example"
-        runner.run(test)
-    assert runner.summarize(verbose=False).failed == 0
+    run_docstring_examples(documented)
