@@ -91,17 +91,6 @@ fn accuracy_dict<'py>(py: Python<'py>, a: &Accuracy, feats: bool) -> PyResult<Bo
     Ok(d)
 }
 
-/// A tagger that reads both ways decodes greedily: Viterbi decoding is a
-/// `ValueError` for it.
-fn greedy_if_both(model: &TaggerModel, decode: Decode) -> PyResult<()> {
-    if model.options.direction == Direction::Both && decode != Decode::Greedy {
-        return Err(PyValueError::new_err(format!(
-            "decode=\"{decode}\": a tagger that reads both ways decodes greedily"
-        )));
-    }
-    Ok(())
-}
-
 #[pymethods]
 impl PyTagger {
     /// Trains a tagger as `tabula train-tagger` does, with the same options
@@ -228,7 +217,7 @@ impl PyTagger {
     ) -> PyResult<Vec<Sentence>> {
         let sentences = sentences_of(sentences, "sentences")?;
         let decode = decode.map(decoding).transpose()?.unwrap_or(self.model.options.decode);
-        greedy_if_both(&self.model, decode)?;
+        self.model.check_decode(decode, OptionStyle::Python).map_err(tagger_error)?;
         // One thread: this one (no pool to start).
         let pool = if threads == 1 { None } else { pool(Some(threads))? };
         let blocks: Vec<(&RawSentence, &Arc<str>)> = sentences.iter().map(|s| (s.get().raw(), &s.get().file)).collect();
@@ -265,7 +254,7 @@ impl PyTagger {
         threads: usize,
     ) -> PyResult<Bound<'py, PyDict>> {
         let decode = decode.map(decoding).transpose()?.unwrap_or(self.model.options.decode);
-        greedy_if_both(&self.model, decode)?;
+        self.model.check_decode(decode, OptionStyle::Python).map_err(tagger_error)?;
         let (data, _) = tagged_data(py, gold, "gold")?;
         let pool = pool(Some(threads))?.expect("a pool for Some");
         let model = &*self.model;

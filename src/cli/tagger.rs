@@ -218,13 +218,7 @@ pub fn run_tag(args: TagArgs) -> Result<ExitCode, CliError> {
     let mut sink = Output::create_apart(args.output.as_deref(), &[input, &args.tagger])?;
     let model = load(&args.tagger)?;
     let decode = args.decode.map_or(model.options.decode, Decode::from);
-    if model.options.direction == Direction::Both && decode != Decode::Greedy {
-        return Err(format!(
-            "{}: a tagger that reads both ways decodes greedily (no --decode {decode})",
-            args.tagger.display()
-        )
-        .into());
-    }
+    model.check_decode(decode, OptionStyle::CommandLine).map_err(|e| format!("{}: {e}", args.tagger.display()))?;
     let (reader_input, file) = open(input)?;
     let mut reader = Reader::new(reader_input, file.as_str());
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads as usize).build()?;

@@ -318,6 +318,19 @@ impl PartialEq for TaggerModel {
 }
 
 impl TaggerModel {
+    /// Whether this tagger can decode with `decode`: one that reads both
+    /// ways decodes greedily only. The error names the option as `style`
+    /// writes it. O(1).
+    pub fn check_decode(&self, decode: Decode, style: crate::parser::OptionStyle) -> Result<(), TaggerError> {
+        if self.options.direction == Direction::Both && decode != Decode::Greedy {
+            return Err(TaggerError::Options(format!(
+                "{}: a tagger that reads both ways decodes greedily",
+                style.given("decode", decode.name(), true)
+            )));
+        }
+        Ok(())
+    }
+
     /// A tagger from its parts; `None` if the table's width is not the
     /// tags' and attributes'.
     pub fn new(
