@@ -16,8 +16,10 @@ use std::sync::Arc;
 use tabula::conllu::RawSentence;
 use tabula::parser::features::FeatureColumns;
 use tabula::parser::global::Update;
-use tabula::parser::run::{self, BlockParser, EpochReport, Observer, OptionStyle, ParsedBlock, TrainSettings};
-use tabula::parser::train::{read_gold, GoldSentence, OracleKind, Projectivize, Trainer};
+use tabula::parser::job::{JobError, ParseJob, ParseSettings, ParseTotals, ParseWorker, TrainJob, Treebank};
+use tabula::parser::run::{ConstraintKind, EpochReport, Observer, OptionStyle, ParsedBlock, TrainSettings};
+use tabula::parser::train::{OracleKind, Projectivize};
+use tabula::projectivize::pseudo::Scheme;
 use tabula::parser::{Model, ParserError};
 
 /// A library error as a Python exception: `OSError` for files that cannot
@@ -61,26 +63,34 @@ pub struct PyParser {
     history: Vec<EpochReport>,
 }
 
-/// Training data: a CoNLL-U file (plain, xz or gzip) or Sentences; the
-/// name used in messages.
-fn gold_data(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<(Vec<GoldSentence>, String)> {
+/// A treebank for a job: a CoNLL-U file (plain, xz or gzip), opened
+/// here, or Sentences, named as in messages.
+fn treebank(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Treebank> {
     if obj.is_instance_of::<PyString>() || obj.hasattr("__fspath__")? {
         let path: PathBuf = obj.extract()?;
-        return py.detach(|| {
-            let input = tabula::conllu::compressed::open(&path).map_err(|e| os_error(&path, e))?;
-            let name = path.display().to_string();
-            let gold = read_gold(input, &name).map_err(parser_error)?;
-            Ok((gold, name))
-        });
+        let input = py.detach(|| tabula::conllu::compressed::open(&path)).map_err(|e| os_error(&path, e))?;
+        return Ok(Treebank::Reader { name: path.display().to_string(), input });
     }
     let sentences = sentences_of(obj, what)?;
     let name = sentences.first().map_or_else(|| format!("<{what}>"), |s| s.get().file.to_string());
-    let mut gold = Vec::with_capacity(sentences.len());
-    for s in &sentences {
-        let s = s.get();
-        gold.extend(GoldSentence::from_raw(s.raw(), &s.file).map_err(parser_error)?);
+    Ok(Treebank::Blocks { name, blocks: sentences.iter().map(|s| s.get().raw().clone()).collect() })
+}
+
+/// A pseudo-projective scheme by name.
+pub(crate) fn scheme(given: &str) -> PyResult<Scheme> {
+    Scheme::from_name(given).ok_or_else(|| {
+        PyValueError::new_err(format!("pseudo_projective=\"{given}\": expected one of \"head\", \"path\", \"head+path\""))
+    })
+}
+
+/// A job's error as a Python exception (as [`parser_error`]; a setting: `ValueError`).
+pub(crate) fn job_error(e: JobError) -> PyErr {
+    match e {
+        JobError::Parser(e) => parser_error(e),
+        JobError::Tagger(e) => crate::tagger::tagger_error(e),
+        JobError::Open { path, source } => os_error(Path::new(&path), source),
+        JobError::Settings(e) => PyValueError::new_err(e.to_string()),
     }
-    Ok((gold, name))
 }
 
 /// A sequence of `Sentence`s; `TypeError` naming `what` otherwise.
@@ -113,38 +123,23 @@ pub(crate) fn pool(threads: Option<usize>) -> PyResult<Option<rayon::ThreadPool>
     }
 }
 
-/// Prints a line per epoch on standard error (`verbose=True`) and keeps
-/// the reports.
+/// Prints the job's notes and a line per epoch on standard error
+/// (`verbose=True`: the lines `tabula train` prints) and keeps the reports.
 struct Reports {
     verbose: bool,
-    epochs: usize,
     kept: Vec<EpochReport>,
 }
 
 impl Observer for Reports {
-    fn prepared(&mut self, trainer: &Trainer) {
+    fn note(&mut self, text: &str) {
         if self.verbose {
-            let p = trainer.prepared();
-            eprintln!(
-                "{} sentences, {} tokens, {} labels; {} non-projective ({} skipped, {} heads changed)",
-                p.sentences,
-                p.tokens,
-                trainer.labels().len(),
-                p.nonprojective,
-                p.skipped,
-                p.changed_heads
-            );
+            eprintln!("{text}");
         }
     }
 
     fn epoch(&mut self, report: &EpochReport) {
         if self.verbose {
-            let s = &report.stats;
-            let dev = report.dev.map_or(String::new(), |c| format!("; dev UAS {:.2} LAS {:.2}", c.uas(), c.las()));
-            eprintln!(
-                "epoch {}/{}: {} tokens in {:.2} s, {} configurations, {} step errors, {} updates{dev}",
-                s.epoch, self.epochs, s.tokens, s.seconds, s.configurations, s.step_errors, s.updates
-            );
+            eprintln!("{}", report.text);
         }
         self.kept.push(report.clone());
     }
@@ -187,11 +182,11 @@ impl PyParser {
     /// 'arc-hybrid'
     #[staticmethod]
     #[pyo3(signature = (train, dev = None, *, system = "arc-hybrid", oracle = "dynamic", algorithm = None,
-        strategy = None, max_gamma = None, projectivize = None, skip_nonprojective = false, feats = false,
-        lemma = false, xpos = false,
-        epochs = 10, beam = 1, update = None, restart = false, beam_labels = None, explore_from = None,
-        explore_p = None, seed = 1, step_bits = 20, label_bits = 18, root = None, init = None,
-        threads = None, verbose = false))]
+        strategy = None, max_gamma = None, max_words = None, projectivize = None, skip_nonprojective = false,
+        pseudo_projective = None, tagger = None, jackknife = None, feats = false, lemma = false, xpos = false,
+        epochs = 10, beam = 1, root = None, update = None, restart = false, beam_labels = None,
+        explore_from = None, explore_p = None, seed = 1, subsample = None, init = None, step_bits = 20,
+        label_bits = 18, threads = None, verbose = false))]
     #[allow(clippy::too_many_arguments)]
     fn train(
         py: Python<'_>,
@@ -202,23 +197,28 @@ impl PyParser {
         algorithm: Option<&str>,
         strategy: Option<&str>,
         max_gamma: Option<usize>,
+        max_words: Option<usize>,
         projectivize: Option<&str>,
         skip_nonprojective: bool,
+        pseudo_projective: Option<&str>,
+        tagger: Option<&Bound<'_, PyAny>>,
+        jackknife: Option<u32>,
         feats: bool,
         lemma: bool,
         xpos: bool,
         epochs: usize,
         beam: u32,
+        root: Option<&str>,
         update: Option<&str>,
         restart: bool,
         beam_labels: Option<u32>,
         explore_from: Option<usize>,
         explore_p: Option<f64>,
         seed: u64,
+        subsample: Option<f64>,
+        init: Option<&Bound<'_, PyAny>>,
         step_bits: u32,
         label_bits: u32,
-        root: Option<&str>,
-        init: Option<&Bound<'_, PyAny>>,
         threads: Option<usize>,
         verbose: bool,
     ) -> PyResult<PyParser> {
@@ -257,33 +257,36 @@ impl PyParser {
             step_bits,
             label_bits,
             root: root.map(str::parse).transpose().map_err(value_error)?,
-            max_words: None,
-            subsample: None,
+            max_words,
+            subsample,
+            pseudo_projective: pseudo_projective.map(scheme).transpose()?,
+            jackknife,
         };
-        let options = settings.resolve(OptionStyle::Python).map_err(value_error)?;
+        settings.resolve(OptionStyle::Python).map_err(value_error)?;
         let init = match init {
             None => None,
             Some(p) => match p.cast::<PyParser>() {
-                Ok(p) => Some((*p.get().model).clone()),
+                Ok(p) => Some(((*p.get().model).clone(), "the init parser".to_owned())),
                 Err(_) => {
                     let path: PathBuf = p.extract()?;
-                    Some(py.detach(|| Model::load(&path)).map_err(parser_error)?)
+                    Some((py.detach(|| Model::load(&path)).map_err(parser_error)?, path.display().to_string()))
                 }
             },
         };
+        let tagger = tagger.map(|t| crate::tagger::tagger_of(py, t)).transpose()?;
         let pool = pool(threads)?;
-        let (data, name) = gold_data(py, train, "train")?;
-        let dev = dev.map(|d| gold_data(py, d, "dev")).transpose()?;
-        let mut reports = Reports { verbose, epochs, kept: Vec::new() };
+        let train = treebank(py, train, "train")?;
+        let dev = dev.map(|d| treebank(py, d, "dev")).transpose()?;
+        let job = TrainJob { settings, tagger: tagger.as_ref().map(|(t, name)| (&**t, name.clone())), init };
+        let mut reports = Reports { verbose, kept: Vec::new() };
         let trained = py.detach(|| {
-            let dev = dev.as_ref().map(|(d, _)| d.as_slice());
-            let job = || run::train(options, epochs, data, &name, dev, init, &mut reports);
+            let job = || job.run(train, dev, OptionStyle::Python, &mut reports);
             match &pool {
                 Some(p) => p.install(job),
                 None => job(),
             }
         });
-        let trained = trained.map_err(parser_error)?;
+        let trained = trained.map_err(job_error)?;
         Ok(PyParser { model: Arc::new(trained.model), epoch: Some(trained.epoch), history: reports.kept })
     }
 
@@ -327,62 +330,60 @@ impl PyParser {
     /// >>> parsed = parser.parse(read_conllu("data/sample.conllu"), threads=2)
     /// >>> len(parsed), parsed[0].forms[:2], len(parsed[0].heads)
     /// (6, ['Kim', 'saw'], 8)
-    #[pyo3(signature = (sentences, *, beam = None, threads = 1))]
+    #[pyo3(signature = (sentences, *, tagger = None, beam = None, constraints = false, constraint_kind = "arcs",
+        threads = 1))]
     fn parse<'py>(
         &self,
         py: Python<'py>,
         sentences: &Bound<'py, PyAny>,
+        tagger: Option<&Bound<'py, PyAny>>,
         beam: Option<u32>,
-        threads: usize,
+        constraints: bool,
+        constraint_kind: &str,
+        threads: u32,
     ) -> PyResult<Vec<Sentence>> {
         let sentences = sentences_of(sentences, "sentences")?;
-        if let Some(b) = beam.filter(|b| !(1..=run::MAX_BEAM).contains(b)) {
-            return Err(PyValueError::new_err(format!("beam={b}: the beam width is 1 to {}", run::MAX_BEAM)));
-        }
-        let width = beam.unwrap_or(self.model.beam) as usize;
-        // One thread: this one (no pool to start).
-        let pool = if threads == 1 { None } else { pool(Some(threads))? };
-        let blocks: Vec<(&RawSentence, &Arc<str>)> = sentences.iter().map(|s| (s.get().raw(), &s.get().file)).collect();
+        let kinds = [("arcs", ConstraintKind::Arcs), ("direction", ConstraintKind::Direction)];
+        let settings =
+            ParseSettings { beam, constraints, constraint_kind: choice("constraint_kind", constraint_kind, &kinds)?, threads };
+        let tagger = tagger.map(|t| crate::tagger::tagger_of(py, t)).transpose()?;
         let model = &*self.model;
-        let one =
-            |p: &mut BlockParser<'_>, &(raw, file): &(&RawSentence, &Arc<str>)| -> PyResult<(ParsedBlock, Sentence)> {
-                let block = p.parse(raw, file).map_err(parser_error)?;
-                let out = RawSentence { text: block.bytes.clone(), first_line: raw.first_line };
-                let sentence = Sentence::from_block(out, file).map_err(value_error)?;
-                Ok((block, sentence))
-            };
+        let (job, notices) = ParseJob::new(
+            &settings,
+            model,
+            "the model",
+            tagger.as_ref().map(|(t, name)| (&**t, name.as_str())),
+            OptionStyle::Python,
+        )
+        .map_err(job_error)?;
+        for n in notices {
+            warn(py, &n.text)?;
+        }
+        // One thread: this one (no pool to start).
+        let pool = if threads == 1 { None } else { pool(Some(threads as usize))? };
+        let blocks: Vec<(&RawSentence, &Arc<str>)> = sentences.iter().map(|s| (s.get().raw(), &s.get().file)).collect();
+        let one = |w: &mut ParseWorker<'_>, &(raw, file): &(&RawSentence, &Arc<str>)| -> PyResult<(ParsedBlock, Sentence)> {
+            let block = w.parse(raw, file).map_err(job_error)?;
+            let out = RawSentence { text: block.bytes.clone(), first_line: raw.first_line };
+            let sentence = Sentence::from_block(out, file).map_err(value_error)?;
+            Ok((block, sentence))
+        };
         let parsed: Vec<PyResult<(ParsedBlock, Sentence)>> = py.detach(|| match &pool {
-            Some(pool) => pool.install(|| blocks.par_iter().map_init(|| BlockParser::new(model, width), one).collect()),
+            Some(pool) => pool.install(|| blocks.par_iter().map_init(|| job.worker(), one).collect()),
             None => {
-                let mut p = BlockParser::new(model, width);
-                blocks.iter().map(|b| one(&mut p, b)).collect()
+                let mut w = job.worker();
+                blocks.iter().map(|b| one(&mut w, b)).collect()
             }
         });
-        let (mut words, mut no_upos, mut blank) = (0, 0, [0; 3]);
+        let mut totals = ParseTotals::default();
         let mut out = Vec::with_capacity(parsed.len());
         for p in parsed {
             let (block, sentence) = p?;
-            words += block.words;
-            no_upos += block.no_upos;
-            for (sum, b) in blank.iter_mut().zip(block.blank) {
-                *sum += b;
-            }
+            totals.add(&block);
             out.push(sentence);
         }
-        if no_upos > 0 {
-            let m = format!("{no_upos} of {words} words have no UPOS (`_`); the model reads UPOS");
-            PyErr::warn(py, py.get_type::<PyUserWarning>().as_any(), &std::ffi::CString::new(m)?, 1)?;
-        }
-        for ((read, column), blank) in self.model.columns.named().into_iter().zip(blank) {
-            if read && words > 0 && blank == words {
-                let m = format!(
-                    "every {column} is `_`, but the model was trained with {}=True: if the treebank has {}, \
-                     add them first (accuracy suffers without them)",
-                    column.to_ascii_lowercase(),
-                    FeatureColumns::content(column)
-                );
-                PyErr::warn(py, py.get_type::<PyUserWarning>().as_any(), &std::ffi::CString::new(m)?, 1)?;
-            }
+        for w in totals.warnings(None, model, "the model", OptionStyle::Python) {
+            warn(py, &w)?;
         }
         Ok(out)
     }
@@ -551,6 +552,11 @@ pub fn set_max_memory(size: &Bound<'_, PyAny>) -> PyResult<()> {
 #[pyfunction]
 pub fn max_memory() -> u64 {
     tabula::memory::max_memory()
+}
+
+/// A `UserWarning` with `text`.
+fn warn(py: Python<'_>, text: &str) -> PyResult<()> {
+    PyErr::warn(py, py.get_type::<PyUserWarning>().as_any(), &std::ffi::CString::new(text)?, 1)
 }
 
 /// `True` or `False`, as Python writes them.

@@ -22,7 +22,7 @@ use tabula::tagger::{Decode, Direction, Tagger, TaggerError, TaggerModel};
 /// A library error as a Python exception: `OSError` for files that cannot
 /// be read, `MemoryError` beyond the memory limit, else `ValueError`; the
 /// text is the command line's.
-fn tagger_error(e: TaggerError) -> PyErr {
+pub(crate) fn tagger_error(e: TaggerError) -> PyErr {
     let mut inner = &e;
     while let TaggerError::Model { source, .. } = inner {
         inner = source;
@@ -46,6 +46,17 @@ pub struct PyTagger {
     epoch: Option<usize>,
     /// One report per epoch of each pass (trained here).
     history: Vec<EpochReport>,
+}
+
+/// A tagger given to another call (`tagger=`): a Tagger, or the path of a
+/// tagger file (read here); its name in messages.
+pub(crate) fn tagger_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<(Arc<TaggerModel>, String)> {
+    if let Ok(t) = obj.cast::<PyTagger>() {
+        return Ok((Arc::clone(&t.get().model), "the tagger".to_owned()));
+    }
+    let path: PathBuf = obj.extract()?;
+    let t = PyTagger::load(py, path.clone())?;
+    Ok((t.model, path.display().to_string()))
 }
 
 /// Tagged sentences: a CoNLL-U file (plain, xz or gzip) or Sentences; the

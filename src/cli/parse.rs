@@ -1,18 +1,15 @@
 //! `tabula parse`: fills HEAD and DEPREL of a CoNLL-U file with a trained model.
 
 use super::batches::in_batches;
-use super::eval::open;
 use super::output::Output;
 use super::CliError;
-use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
-use tabula::conllu::{RawSentence, Reader};
-use tabula::parser::features::FeatureColumns;
-use tabula::parser::run::{BlockParser, ConstraintKind, ParsedBlock};
-use tabula::parser::{Model, ParserError};
-use tabula::tagger::Tagger;
+use tabula::conllu::Reader;
+use tabula::parser::job::{open, ParseJob, ParseSettings, ParseTotals};
+use tabula::parser::run::ConstraintKind;
+use tabula::parser::{Model, OptionStyle};
 
 /// Arguments of `tabula parse`.
 ///
@@ -89,101 +86,48 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut sink = Output::create_apart(args.output.as_deref(), &inputs)?;
     let model = Model::load(&args.model)?;
     let tagger = args.tagger.as_deref().map(super::tagger::load).transpose()?;
-    if let Some(t) = &tagger {
-        if model.columns.feats && t.feats.is_none() {
-            eprintln!(
-                "warning: {} was trained with --feats, {} predicts UPOS only: the input's FEATS are used as they are",
-                args.model.display(),
-                args.tagger.as_deref().unwrap_or(Path::new("")).display()
-            );
-        }
-        for (read, column) in model.columns.named().into_iter().skip(1) {
-            if read {
-                eprintln!(
-                    "warning: {} was trained with --{}, which the tagger does not predict: the input's {column} is used as it is",
-                    args.model.display(),
-                    column.to_ascii_lowercase()
-                );
-            }
-        }
-    }
-    let beam = args.beam.unwrap_or(model.beam) as usize;
-    if beam != model.beam as usize {
-        eprintln!("{}: trained with a beam of {}, parsing with a beam of {beam}", args.model.display(), model.beam);
-    }
-    if args.constraints {
-        // A model of a system without a partial-tree oracle: said before any input is read.
-        BlockParser::constrained_by(&model, beam, args.constraint_kind.into())?;
-    }
-    let (input, file) = match &args.input {
-        Some(p) => open(p)?,
-        None => open(Path::new("-"))?,
+    let settings = ParseSettings {
+        beam: args.beam,
+        constraints: args.constraints,
+        constraint_kind: args.constraint_kind.into(),
+        threads: args.threads,
     };
+    let model_name = args.model.display().to_string();
+    let tagger_name = args.tagger.as_deref().map(|p| p.display().to_string()).unwrap_or_default();
+    let (job, notices) = ParseJob::new(
+        &settings,
+        &model,
+        &model_name,
+        tagger.as_ref().map(|t| (t, tagger_name.as_str())),
+        OptionStyle::CommandLine,
+    )?;
+    for n in notices {
+        eprintln!("{}{}", if n.warning { "warning: " } else { "" }, n.text);
+    }
+    let (input, file) = open(input)?;
     let mut reader = Reader::new(input, file.as_str());
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads as usize).build()?;
     let start = Instant::now();
-    let (mut sentences, mut tokens, mut no_upos, mut blank) = (0u64, 0u64, 0u64, [0u64; 3]);
-    let parse = |batch: &[RawSentence]| -> Vec<Result<ParsedBlock, CliError>> {
-        batch
-            .par_iter()
-            .map_init(
-                || {
-                    let parser = match args.constraints {
-                        true => BlockParser::constrained_by(&model, beam, args.constraint_kind.into()),
-                        false => Ok(BlockParser::new(&model, beam)),
-                    };
-                    (parser, tagger.as_ref().map(|t| Tagger::new(t, t.options.decode)))
-                },
-                |(p, t), raw| {
-                    let p = p.as_mut().map_err(|e| ParserError::Io(e.to_string()))?;
-                    match t {
-                        Some(t) => {
-                            let mut text = Vec::with_capacity(raw.text.len() + 16);
-                            t.tag_block(raw, &file, &mut text)?;
-                            Ok(p.parse(&RawSentence { text, first_line: raw.first_line }, &file)?)
-                        }
-                        None => Ok(p.parse(raw, &file)?),
-                    }
-                },
-            )
-            .collect()
-    };
-    in_batches(&pool, &mut reader, BATCH, parse, |_, outputs| {
+    let mut totals = ParseTotals::default();
+    in_batches(&pool, &mut reader, BATCH, |batch| job.parse_batch(batch, &file), |_, outputs| {
         for o in outputs {
             let parsed = o?;
             sink.writer().write_all(&parsed.bytes)?;
-            if parsed.words > 0 {
-                sentences += 1;
-                tokens += parsed.words as u64;
-                no_upos += parsed.no_upos as u64;
-                for (sum, b) in blank.iter_mut().zip(parsed.blank) {
-                    *sum += b as u64;
-                }
-            }
+            totals.add(&parsed);
         }
         Ok(())
     })?;
     sink.commit()?;
-    if no_upos > 0 {
-        eprintln!("warning: {file}: {no_upos} of {tokens} words have no UPOS (`_`); the model reads UPOS");
-    }
-    for ((read, column), blank) in model.columns.named().into_iter().zip(blank) {
-        // Some treebanks have no features (or lemmas) at all: a warning, not an error.
-        if read && tokens > 0 && blank == tokens {
-            eprintln!(
-                "warning: {file}: every {column} is `_`, but {} was trained with --{}: if the treebank has \
-                 {}, add them first (accuracy suffers without them)",
-                args.model.display(),
-                column.to_ascii_lowercase(),
-                FeatureColumns::content(column)
-            );
-        }
+    for w in totals.warnings(Some(&file), &model, &model_name, OptionStyle::CommandLine) {
+        eprintln!("warning: {w}");
     }
     if args.stats {
         let s = start.elapsed().as_secs_f64();
         eprintln!(
-            "{sentences} sentences, {tokens} tokens in {s:.2} s ({:.0} tokens/s, {} threads)",
-            tokens as f64 / s.max(1e-9),
+            "{} sentences, {} tokens in {s:.2} s ({:.0} tokens/s, {} threads)",
+            totals.sentences,
+            totals.tokens,
+            totals.tokens as f64 / s.max(1e-9),
             args.threads
         );
     }

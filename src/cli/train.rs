@@ -1,15 +1,16 @@
 //! `tabula train`: trains the greedy parser with a static or dynamic oracle.
 
-use super::eval::open;
 use super::output::Output;
 use super::CliError;
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use tabula::parser::features::FeatureColumns;
-use tabula::parser::global::{Search, Update};
-use tabula::parser::run::{train, EpochReport, Observer, OptionStyle, TrainSettings};
-use tabula::parser::train::{encode_pseudo_projective, read_gold, OracleKind, Projectivize, TrainOptions, Trainer};
+use tabula::parser::global::Update;
+use tabula::parser::job::{TrainJob, Treebank};
+use tabula::parser::run::{EpochReport, Observer, OptionStyle, TrainSettings};
+use tabula::parser::train::{OracleKind, Projectivize, Trainer};
+use tabula::parser::Model;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum OracleArg {
@@ -218,79 +219,25 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         root: args.root.as_deref().map(str::parse).transpose()?,
         max_words: args.max_words.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
         subsample: args.subsample,
+        pseudo_projective: args.pseudo_projective,
+        jackknife: args.jackknife,
     };
-    if let Some(scheme) = args.pseudo_projective {
-        if args.skip_nonprojective || args.projectivize == Some(ProjectivizeArg::None) {
-            return Err(format!(
-                "--pseudo-projective {scheme} encodes the moves of --projectivize optimal or lift; {} moves no word",
-                if args.skip_nonprojective { "--skip-nonprojective" } else { "--projectivize none" }
-            )
-            .into());
-        }
-    }
-    let mut options = settings.resolve(OptionStyle::CommandLine)?;
-    options.pseudo_projective = args.pseudo_projective;
-    // Opened before any input is read: an unwritable path fails at once.
+    // Checked, and the output opened, before any input is read: an unwritable path fails at once.
+    settings.resolve(OptionStyle::CommandLine)?;
     let inputs = [Some(&args.train), args.dev.as_ref(), args.init.as_ref(), args.tagger.as_ref()];
     let mut output =
         Output::create_apart(Some(&args.output), &inputs.iter().flatten().map(|p| p.as_path()).collect::<Vec<_>>())?;
-    if args.jackknife.is_some() && args.tagger.is_none() {
-        return Err(
-            "--jackknife K tags the training file with taggers trained like --tagger TAGGER: give --tagger".into()
-        );
-    }
     let tagger = args.tagger.as_deref().map(super::tagger::load).transpose()?;
-    let (input, name) = open(&args.train)?;
-    let mut gold = match &tagger {
-        None => read_gold(input, &name)?,
-        Some(t) => {
-            let blocks = tabula::tagger::train::read_blocks(input, &name)?;
-            let tagged = match args.jackknife {
-                Some(k) => {
-                    eprintln!(
-                        "{name}: {k}-fold tagging with taggers trained like {} ({} epochs, {} decoding)",
-                        args.tagger.as_deref().unwrap_or(Path::new("")).display(),
-                        t.options.epochs,
-                        t.options.decode
-                    );
-                    tabula::tagger::train::jackknife(&blocks, &name, k as usize, &t.options, &mut |f, trained| {
-                        eprintln!("  fold {f}/{k}: tagger trained ({} epochs)", trained.epoch);
-                    })?
-                }
-                None => tag_blocks(t, &blocks, &name)?,
-            };
-            gold_of(&tagged, &name)?
-        }
+    let init = args.init.as_deref().map(|p| Ok::<_, CliError>((Model::load(p)?, p.display().to_string()))).transpose()?;
+    let job = TrainJob {
+        settings,
+        tagger: tagger.as_ref().zip(args.tagger.as_deref()).map(|(t, p)| (t, p.display().to_string())),
+        init,
     };
-    let dev = match &args.dev {
-        Some(p) => {
-            let (input, name) = open(p)?;
-            Some(match &tagger {
-                None => read_gold(input, &name)?,
-                Some(t) => gold_of(&tag_blocks(t, &tabula::tagger::train::read_blocks(input, &name)?, &name)?, &name)?,
-            })
-        }
-        None => None,
-    };
-    let init = args.init.as_deref().map(tabula::parser::Model::load).transpose()?;
-    if let (Some(p), Some(init)) = (&args.init, &init) {
-        if init.pseudo_projective != args.pseudo_projective {
-            let name = |s: Option<tabula::projectivize::pseudo::Scheme>| s.map_or("none".to_owned(), |s| s.to_string());
-            return Err(format!(
-                "--init {}: the model was trained with pseudo-projective labels {}, this training asks for {}",
-                p.display(),
-                name(init.pseudo_projective),
-                name(args.pseudo_projective)
-            )
-            .into());
-        }
-    }
-    if let Some(scheme) = args.pseudo_projective {
-        let moved = encode_pseudo_projective(&mut gold, options.projectivize, scheme, &name)?;
-        eprintln!("{name}: pseudo-projective ({scheme}): {moved} moved words encoded in their DEPREL");
-    }
-    let mut printer = Printer { name: &name, epochs: args.epochs, options: options.clone(), tokens: None, bar: None };
-    let trained = train(options, args.epochs, gold, &name, dev.as_deref(), init, &mut printer)?;
+    let train = Treebank::open(&args.train)?;
+    let dev = args.dev.as_deref().map(Treebank::open).transpose()?;
+    let mut printer = Printer { epochs: args.epochs, tokens: None, bar: None };
+    let trained = job.run(train, dev, OptionStyle::CommandLine, &mut printer)?;
     output.writer().write_all(&trained.model.to_bytes())?;
     output.commit()?;
     match trained.dev {
@@ -306,105 +253,23 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `blocks` tagged by `tagger` (in parallel on rayon's pool; the same for any number of threads).
-fn tag_blocks(
-    tagger: &tabula::tagger::TaggerModel,
-    blocks: &[tabula::conllu::RawSentence],
-    file: &str,
-) -> Result<Vec<tabula::conllu::RawSentence>, CliError> {
-    use rayon::prelude::*;
-    let tagged: Result<Vec<_>, tabula::tagger::TaggerError> = blocks
-        .par_iter()
-        .map_init(
-            || tabula::tagger::Tagger::new(tagger, tagger.options.decode),
-            |t, raw| {
-                let mut text = Vec::with_capacity(raw.text.len() + 16);
-                t.tag_block(raw, file, &mut text)?;
-                Ok(tabula::conllu::RawSentence { text, first_line: raw.first_line })
-            },
-        )
-        .collect();
-    Ok(tagged?)
-}
-
-/// The gold sentences of `blocks` (blocks without words left out).
-fn gold_of(
-    blocks: &[tabula::conllu::RawSentence],
-    file: &str,
-) -> Result<Vec<tabula::parser::train::GoldSentence>, CliError> {
-    let mut out = Vec::with_capacity(blocks.len());
-    for b in blocks {
-        out.extend(tabula::parser::train::GoldSentence::from_raw(b, file)?);
-    }
-    Ok(out)
-}
-
-/// Prints the training on standard error: the data, a progress bar per
-/// epoch (on a terminal), a line per epoch.
-struct Printer<'a> {
-    name: &'a str,
+/// Prints the training on standard error: the job's notes, a progress bar
+/// per epoch (on a terminal), a line per epoch.
+struct Printer {
     epochs: usize,
-    options: TrainOptions,
     /// The tokens of an epoch, on a terminal (else no progress bar).
     tokens: Option<u64>,
     /// The bar of the epoch under way.
     bar: Option<(usize, indicatif::ProgressBar)>,
 }
 
-impl Observer for Printer<'_> {
+impl Observer for Printer {
     fn prepared(&mut self, trainer: &Trainer) {
-        let (name, o) = (self.name, &self.options);
-        let (system, oracle, algorithm, explore_p) = (o.system, o.oracle, o.algorithm, o.explore_p);
-        let p = trainer.prepared();
-        if p.too_long > 0 {
-            eprintln!(
-                "{name}: left out {} sentences longer than {} (--max-words)",
-                p.too_long,
-                match o.max_words {
-                    Some(n) => format!("{n} words"),
-                    None => format!(
-                        "{} words, or {} where the oracle builds a table at every configuration",
-                        tabula::parser::train::DEFAULT_MAX_WORDS,
-                        tabula::parser::train::DEFAULT_MAX_WORDS_TABLE
-                    ),
-                }
-            );
-        }
-        if p.outside_class + p.too_large > 0 {
-            eprintln!(
-                "{name}: left out {} trees {system} cannot build and {} beyond the tabular oracle's limit (--max-gamma {})",
-                p.outside_class, p.too_large, o.max_gamma
-            );
-        }
-        let partial = match p.partial {
-            0 => String::new(),
-            k => format!("{k} partial ({} of their words annotated); ", p.annotated),
-        };
-        eprintln!(
-            "{name}: {} sentences, {} tokens, {} labels; {partial}{} non-projective ({} skipped, {} heads changed); {system}, {}",
-            p.sentences,
-            p.tokens,
-            trainer.labels().len(),
-            p.nonprojective,
-            p.skipped,
-            p.changed_heads,
-            match (oracle, o.search) {
-                (OracleKind::Static, Search::Greedy) => "static oracle, greedy".to_owned(),
-                (OracleKind::Dynamic, Search::Greedy) => format!(
-                    "dynamic oracle ({algorithm}), greedy, exploring from epoch {} with p = {explore_p}",
-                    o.explore_from + 1
-                ),
-                (_, Search::Beam { width, update, restart, labels }) => format!(
-                    "{} oracle{}, beam {width}{}, {} update{}",
-                    if oracle == OracleKind::Static { "static" } else { "global dynamic" },
-                    if oracle == OracleKind::Dynamic { format!(" ({algorithm})") } else { String::new() },
-                    labels.map_or(String::new(), |m| format!(" ({m} labels per step)")),
-                    update.name(),
-                    if restart { " with restart" } else { "" }
-                ),
-            }
-        );
-        self.tokens = std::io::stderr().is_terminal().then_some(p.tokens);
+        self.tokens = std::io::stderr().is_terminal().then_some(trainer.prepared().tokens);
+    }
+
+    fn note(&mut self, text: &str) {
+        eprintln!("{text}");
     }
 
     fn progress(&mut self, epoch: usize, tokens: u64) {
@@ -428,41 +293,6 @@ impl Observer for Printer<'_> {
         if let Some((_, bar)) = self.bar.take() {
             bar.finish_and_clear();
         }
-        let stats = &report.stats;
-        let mut line = format!(
-            "epoch {}/{}: {} tokens in {:.2} s ({:.0} tokens/s), ",
-            stats.epoch,
-            self.epochs,
-            stats.tokens,
-            stats.seconds,
-            stats.tokens as f64 / stats.seconds.max(1e-9),
-        );
-        match self.options.search {
-            Search::Greedy => line.push_str(&format!(
-                "step errors {:.2}%, label errors {}, explored {}",
-                100.0 * stats.step_errors as f64 / (stats.configurations.max(1)) as f64,
-                stats.label_errors,
-                stats.explored
-            )),
-            Search::Beam { .. } => line.push_str(&format!(
-                "{} updates ({:.2} per sentence), {} hypotheses expanded",
-                stats.updates,
-                stats.updates as f64 / stats.sentences.max(1) as f64,
-                stats.configurations
-            )),
-        }
-        if stats.beyond_depth > 0 {
-            line.push_str(&format!(", beyond spine depth {}", stats.beyond_depth));
-        }
-        if stats.abandoned > 0 {
-            line.push_str(&format!(", abandoned {} (oracle size limits)", stats.abandoned));
-        }
-        if let Some(c) = report.dev {
-            line.push_str(&format!("; dev UAS {:.2} LAS {:.2}", c.uas(), c.las()));
-            if report.best {
-                line.push_str(" (best)");
-            }
-        }
-        eprintln!("{line}");
+        eprintln!("{}", report.text);
     }
 }

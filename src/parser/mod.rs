@@ -41,6 +41,7 @@ pub mod columns;
 pub mod eval;
 pub mod features;
 pub mod global;
+pub mod job;
 pub mod model;
 pub mod perceptron;
 pub mod run;

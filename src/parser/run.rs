@@ -89,7 +89,17 @@ pub struct TrainSettings {
     /// [`DEFAULT_MAX_WORDS_TABLE`](super::train::DEFAULT_MAX_WORDS_TABLE)
     /// where the oracle builds a table at every configuration).
     pub max_words: Option<usize>,
+    /// Pseudo-projective labels (Nivre & Nilsson 2005): the DEPRELs of the
+    /// words that `projectivize` moves encode the move
+    /// ([`encode_pseudo_projective`](super::train::encode_pseudo_projective)).
+    pub pseudo_projective: Option<pseudo::Scheme>,
+    /// K-fold tagging of the training file with taggers trained like the
+    /// job's tagger ([`TrainJob`](super::job::TrainJob)); 2 to [`MAX_FOLDS`].
+    pub jackknife: Option<u32>,
 }
+
+/// The most folds of `jackknife`.
+pub const MAX_FOLDS: u32 = 100;
 
 impl Default for TrainSettings {
     fn default() -> Self {
@@ -116,6 +126,8 @@ impl Default for TrainSettings {
             root: None,
             max_words: None,
             subsample: None,
+            pseudo_projective: None,
+            jackknife: None,
         }
     }
 }
@@ -240,6 +252,31 @@ impl TrainSettings {
                 labels: self.beam_labels.map(|m| m as usize),
             }
         };
+        if let Some(scheme) = self.pseudo_projective {
+            let moves_none = match self.projectivize {
+                _ if self.skip_nonprojective => Some(style.flag("skip-nonprojective")),
+                Some(Projectivize::None) => Some(style.given("projectivize", "none", true)),
+                _ => None,
+            };
+            if let Some(other) = moves_none {
+                return fail(format!(
+                    "{} encodes the moves of {} optimal or lift; {other} moves no word",
+                    style.given("pseudo-projective", &scheme.to_string(), true),
+                    style.name("projectivize")
+                ));
+            }
+        }
+        if let Some(k) = self.jackknife {
+            if !(2..=MAX_FOLDS).contains(&k) {
+                return fail(format!(
+                    "{}: K-fold tagging needs 2 to {MAX_FOLDS} folds",
+                    style.given("jackknife", &k.to_string(), false)
+                ));
+            }
+        }
+        if self.max_words == Some(0) {
+            return fail(format!("{}: no sentence is that short", style.given("max-words", "0", false)));
+        }
         let system = self.system;
         let root = self.root.unwrap_or(Root::First);
         if !root.offered(system) {
@@ -297,7 +334,7 @@ impl TrainSettings {
             max_gamma: self.max_gamma.unwrap_or(crate::oracle::attardi::tabular::DEFAULT_MAX_GAMMA),
             search,
             root,
-            pseudo_projective: None,
+            pseudo_projective: self.pseudo_projective,
             style,
             max_words: self.max_words,
             subsample: self.subsample,
@@ -314,6 +351,106 @@ pub struct EpochReport {
     /// Whether this epoch's model is the best so far (the one kept, if no
     /// later one is better).
     pub best: bool,
+    /// The line `tabula train` prints for the epoch (Python's `verbose=True` too).
+    pub text: String,
+}
+
+/// The line of an epoch of `epochs`: its figures, and the dev scores.
+fn epoch_text(stats: &EpochStats, dev: Option<Counts>, best: bool, epochs: usize, search: Search) -> String {
+    let mut line = format!(
+        "epoch {}/{epochs}: {} tokens in {:.2} s ({:.0} tokens/s), ",
+        stats.epoch,
+        stats.tokens,
+        stats.seconds,
+        stats.tokens as f64 / stats.seconds.max(1e-9),
+    );
+    match search {
+        Search::Greedy => line.push_str(&format!(
+            "step errors {:.2}%, label errors {}, explored {}",
+            100.0 * stats.step_errors as f64 / (stats.configurations.max(1)) as f64,
+            stats.label_errors,
+            stats.explored
+        )),
+        Search::Beam { .. } => line.push_str(&format!(
+            "{} updates ({:.2} per sentence), {} hypotheses expanded",
+            stats.updates,
+            stats.updates as f64 / stats.sentences.max(1) as f64,
+            stats.configurations
+        )),
+    }
+    if stats.beyond_depth > 0 {
+        line.push_str(&format!(", beyond spine depth {}", stats.beyond_depth));
+    }
+    if stats.abandoned > 0 {
+        line.push_str(&format!(", abandoned {} (oracle size limits)", stats.abandoned));
+    }
+    if let Some(c) = dev {
+        line.push_str(&format!("; dev UAS {:.2} LAS {:.2}", c.uas(), c.las()));
+        if best {
+            line.push_str(" (best)");
+        }
+    }
+    line
+}
+
+/// What was done to the training data of `file` and how it trains, in
+/// lines: sentences left out, the data, the regime.
+fn describe(file: &str, o: &TrainOptions, trainer: &Trainer) -> Vec<String> {
+    let (system, oracle, algorithm, explore_p) = (o.system, o.oracle, o.algorithm, o.explore_p);
+    let p = trainer.prepared();
+    let mut lines = Vec::new();
+    if p.too_long > 0 {
+        lines.push(format!(
+            "{file}: left out {} sentences longer than {} ({})",
+            p.too_long,
+            match o.max_words {
+                Some(n) => format!("{n} words"),
+                None => format!(
+                    "{} words, or {} where the oracle builds a table at every configuration",
+                    super::train::DEFAULT_MAX_WORDS,
+                    super::train::DEFAULT_MAX_WORDS_TABLE
+                ),
+            },
+            o.style.name("max-words")
+        ));
+    }
+    if p.outside_class + p.too_large > 0 {
+        lines.push(format!(
+            "{file}: left out {} trees {system} cannot build and {} beyond the tabular oracle's limit ({})",
+            p.outside_class,
+            p.too_large,
+            o.style.given("max-gamma", &o.max_gamma.to_string(), false)
+        ));
+    }
+    let partial = match p.partial {
+        0 => String::new(),
+        k => format!("{k} partial ({} of their words annotated); ", p.annotated),
+    };
+    lines.push(format!(
+        "{file}: {} sentences, {} tokens, {} labels; {partial}{} non-projective ({} skipped, {} heads changed); {system}, {}",
+        p.sentences,
+        p.tokens,
+        trainer.labels().len(),
+        p.nonprojective,
+        p.skipped,
+        p.changed_heads,
+        match (oracle, o.search) {
+            (OracleKind::Static, Search::Greedy) => "static oracle, greedy".to_owned(),
+            (OracleKind::Dynamic, Search::Greedy) => format!(
+                "dynamic oracle ({algorithm}), greedy, exploring from epoch {} with p = {explore_p}",
+                o.explore_from + 1
+            ),
+            (_, Search::Beam { width, update, restart, labels }) => format!(
+                "{} oracle{}, beam {width}{}, {} update{}",
+                if oracle == OracleKind::Static { "static" } else { "global dynamic" },
+                if oracle == OracleKind::Dynamic { format!(" ({algorithm})") } else { String::new() },
+                labels.map_or(String::new(), |m| format!(" ({m} labels per step)")),
+                update.name(),
+                if restart { " with restart" } else { "" }
+            ),
+        }
+    ));
+    lines
 }
 
 /// The result of [`train`].
@@ -333,6 +470,10 @@ pub struct Trained {
 pub trait Observer {
     /// The training data is ready (projectivized, labels collected): before the first epoch.
     fn prepared(&mut self, _trainer: &Trainer) {}
+    /// A line about the work under way, in words (the data read, the folds
+    /// of jackknifing, the labels encoded); the command line prints it on
+    /// standard error, Python with `verbose=True`.
+    fn note(&mut self, _text: &str) {}
     /// A training sentence of `tokens` tokens was done in epoch `epoch` (1-based).
     fn progress(&mut self, _epoch: usize, _tokens: u64) {}
     /// An epoch ended.
@@ -357,11 +498,15 @@ pub fn train(
     init: Option<Model>,
     observer: &mut dyn Observer,
 ) -> Result<Trained, ParserError> {
+    let given = options.clone();
     let mut trainer = match init {
         Some(model) => Trainer::from_model(options, data, file, model)?,
         None => Trainer::new(options, data, file)?,
     };
     observer.prepared(&trainer);
+    for line in describe(file, &given, &trainer) {
+        observer.note(&line);
+    }
     let mut best: Option<(f64, f64, usize, Option<Counts>, Model)> = None;
     for e in 1..=epochs {
         let stats = trainer.epoch(&mut |t| observer.progress(e, t))?;
@@ -369,7 +514,8 @@ pub fn train(
         let counts = dev.map(|d| attachment(&model, d));
         let (uas, las) = counts.map_or((0.0, e as f64), |c| (c.uas(), c.las()));
         let better = best.as_ref().is_none_or(|b| (las, uas) > (b.1, b.0));
-        observer.epoch(&EpochReport { stats, dev: counts, best: better });
+        let text = epoch_text(&stats, counts, better, epochs, given.search);
+        observer.epoch(&EpochReport { stats, dev: counts, best: better, text });
         if better {
             best = Some((uas, las, e, counts, model));
         }
