@@ -21,7 +21,7 @@
 //! here, so the two differ only where the relations make a word content in
 //! one file and functional in the other).
 
-use super::eval::universal;
+use super::columns::universal;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 

@@ -242,3 +242,8 @@ mod itoa {
         }
     }
 }
+
+/// The universal part of a DEPREL: up to the first `:`.
+pub fn universal(deprel: &[u8]) -> &[u8] {
+    deprel.split(|&b| b == b':').next().unwrap_or(deprel)
+}

@@ -11,6 +11,7 @@
 
 use super::breakdown::{Breakdown, WordView};
 use super::columns::Columns;
+pub use super::columns::universal;
 use super::ParserError;
 use crate::conllu::Reader;
 use serde::Serialize;
@@ -75,11 +76,6 @@ pub struct Evaluation {
 
 /// Upper bounds of the length bins; the last bin is open.
 const BINS: [usize; 5] = [10, 20, 30, 40, 50];
-
-/// The universal part of a DEPREL: up to the first `:`.
-pub fn universal(deprel: &[u8]) -> &[u8] {
-    deprel.split(|&b| b == b':').next().unwrap_or(deprel)
-}
 
 /// Compares `pred` with `gold` (CoNLL-U streams named `gold_name`,
 /// `pred_name` in errors). See the module documentation.

@@ -48,6 +48,7 @@ pub mod run;
 #[cfg(target_arch = "x86_64")]
 mod simd;
 pub mod train;
+mod weight;
 
 pub use model::{AnyParser, Model, Parser};
 

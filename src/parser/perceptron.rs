@@ -13,6 +13,9 @@
 //! only for the weights an update touched ([`SparseSums`]; the others' u is
 //! 0): a label table leaves most of its weights untouched.
 
+pub use super::weight::{Weight, PREFETCH_AHEAD};
+use super::weight::{prefetch, row_of};
+
 /// A zeroed vector of `len` values whose memory the kernel is asked to back
 /// with huge pages (Linux `madvise(MADV_HUGEPAGE)`) when it is large: the
 /// tables are read at random, one row per feature, and with 4 KiB pages
@@ -83,31 +86,12 @@ pub fn check_tables(
     })
 }
 
-/// How many features ahead [`Rows::add_scores`] prefetches rows. Far
-/// ahead, because a joint scoring reads several cache lines per feature and
-/// the loads must overlap: on en_ewt (118 features per configuration, a
-/// 2^18-row bfloat16 label table) 8 gave about 127,000 tokens/s, 16 about
-/// 130,000, 32 about 167,000, 64 about 170,000 (`scripts/parse-speed.sh`,
-/// docs/training.md).
-pub const PREFETCH_AHEAD: usize = 64;
-
 /// A table that adds the weights of its rows to scores: [`Weights`] (f32,
 /// what training updates) or [`CompactWeights`] (bfloat16, what parsing reads).
 pub trait Rows {
     /// Adds to `scores[i]` the weights of class `offset + i` of every
     /// feature (`scores.len()` classes). O(features × scores.len()).
     fn add_scores(&self, features: &[u64], offset: usize, scores: &mut [f32]);
-}
-
-/// The row of `feature` in a table of 2^`bits` rows of `width` values: its
-/// top `bits` bits. O(1).
-#[inline]
-pub(super) fn row_of(feature: u64, bits: u32, width: usize) -> usize {
-    if bits == 0 {
-        0
-    } else {
-        (feature >> (64 - bits)) as usize * width
-    }
 }
 
 /// Runs `$body` (a call of an `#[inline(always)]` loop) compiled for
@@ -140,63 +124,6 @@ macro_rules! with_wide_vectors {
             $body
         }
     }};
-}
-
-/// A weight as a table stores it: f32, or bfloat16 bits (u16).
-pub trait Weight: Copy {
-    /// The weight as f32.
-    fn to_f32(self) -> f32;
-    /// 16 weights from `p` as f32.
-    ///
-    /// # Safety
-    /// The CPU must have AVX-512F; 16 values readable at `p`.
-    #[cfg(target_arch = "x86_64")]
-    unsafe fn load16(p: *const Self) -> std::arch::x86_64::__m512;
-    /// 8 weights from `p` as f32.
-    ///
-    /// # Safety
-    /// The CPU must have AVX2; 8 values readable at `p`.
-    #[cfg(target_arch = "x86_64")]
-    unsafe fn load8(p: *const Self) -> std::arch::x86_64::__m256;
-}
-
-impl Weight for f32 {
-    #[inline(always)]
-    fn to_f32(self) -> f32 {
-        self
-    }
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    unsafe fn load16(p: *const f32) -> std::arch::x86_64::__m512 {
-        // SAFETY: the caller's contract.
-        unsafe { super::simd::load16_f32(p) }
-    }
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    unsafe fn load8(p: *const f32) -> std::arch::x86_64::__m256 {
-        // SAFETY: the caller's contract.
-        unsafe { super::simd::load8_f32(p) }
-    }
-}
-
-impl Weight for u16 {
-    /// The bfloat16 `self` as f32 (its top 16 bits).
-    #[inline(always)]
-    fn to_f32(self) -> f32 {
-        f32::from_bits(u32::from(self) << 16)
-    }
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    unsafe fn load16(p: *const u16) -> std::arch::x86_64::__m512 {
-        // SAFETY: the caller's contract.
-        unsafe { super::simd::load16_bf16(p) }
-    }
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    unsafe fn load8(p: *const u16) -> std::arch::x86_64::__m256 {
-        // SAFETY: the caller's contract.
-        unsafe { super::simd::load8_bf16(p) }
-    }
 }
 
 /// Adds rows of `table` (values converted by `value`) to `scores`, the rows
@@ -299,32 +226,6 @@ fn add_rows_any<T: Copy>(
             *s += value(w);
         }
     }
-}
-
-/// Asks the CPU to bring `table[start .. start + len]` into the cache (a
-/// hint: no effect on the result; nothing on other targets): one hint per
-/// 64-byte cache line the block touches. `len` ≥ 1. No bounds check: a
-/// prefetch never faults, and the address is only computed, never read.
-#[inline(always)]
-pub(super) fn prefetch<T>(table: &[T], start: usize, len: usize) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        let first = table.as_ptr().wrapping_add(start) as usize;
-        let last = first + len * std::mem::size_of::<T>() - 1;
-        let mut line = first & !63;
-        loop {
-            // SAFETY: `_mm_prefetch` is a hint that never faults, whatever
-            // the address; SSE is part of the x86_64 baseline.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(line as *const i8) };
-            if line >= last & !63 {
-                break;
-            }
-            line += 64;
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (table, start, len);
 }
 
 /// A table of weights, read-only: what a model holds.

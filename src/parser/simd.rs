@@ -15,7 +15,7 @@
 //! weights of the table and are dropped (a row near the table's end is
 //! added value by value instead).
 
-use super::perceptron::{prefetch, row_of, Weight, PREFETCH_AHEAD};
+use super::weight::{prefetch, row_of, Weight, PREFETCH_AHEAD};
 use std::arch::x86_64::*;
 
 /// Generates a kernel for one vector width and its block dispatcher.
@@ -128,39 +128,3 @@ kernels!(
     add_rows_avx512
 );
 kernels!("avx2", __m256, 8, load8, _mm256_add_ps, _mm256_loadu_ps, _mm256_storeu_ps, kernel_avx2, add_rows_avx2);
-
-/// 16 weights as f32 (AVX-512F).
-///
-/// # Safety
-/// The CPU must have AVX-512F; 16 values readable at `p`.
-#[target_feature(enable = "avx512f")]
-pub(super) unsafe fn load16_f32(p: *const f32) -> __m512 {
-    unsafe { _mm512_loadu_ps(p) }
-}
-
-/// 16 bfloat16 weights as f32 (AVX-512F).
-///
-/// # Safety
-/// The CPU must have AVX-512F; 16 values readable at `p`.
-#[target_feature(enable = "avx512f")]
-pub(super) unsafe fn load16_bf16(p: *const u16) -> __m512 {
-    unsafe { _mm512_castsi512_ps(_mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(_mm256_loadu_si256(p.cast())))) }
-}
-
-/// 8 weights as f32 (AVX2).
-///
-/// # Safety
-/// The CPU must have AVX2; 8 values readable at `p`.
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn load8_f32(p: *const f32) -> __m256 {
-    unsafe { _mm256_loadu_ps(p) }
-}
-
-/// 8 bfloat16 weights as f32 (AVX2).
-///
-/// # Safety
-/// The CPU must have AVX2; 8 values readable at `p`.
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn load8_bf16(p: *const u16) -> __m256 {
-    unsafe { _mm256_castsi256_ps(_mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(_mm_loadu_si128(p.cast())))) }
-}
