@@ -174,9 +174,7 @@ impl Selection {
     }
 }
 
-/// The most labels per arc step that [`offer_successors`] can be limited to
-/// (`tabula train --beam-labels`).
-pub const MAX_BEAM_LABELS: usize = 16;
+pub use super::model::MAX_BEAM_LABELS;
 
 /// Offers the successors of the hypothesis at beam position `parent` by the
 /// steps (by class) where `legal` holds, one per label for an arc step,

@@ -35,6 +35,7 @@
 //! assert_eq!(parser.heads, vec![2, 0]);
 //! ```
 
+mod any_parser;
 pub mod beam;
 pub mod breakdown;
 pub mod columns;
@@ -50,7 +51,8 @@ mod simd;
 pub mod train;
 mod weight;
 
-pub use model::{AnyParser, Model, Parser};
+pub use any_parser::AnyParser;
+pub use model::{Model, Parser};
 
 use crate::oracle::OracleError;
 

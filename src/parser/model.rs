@@ -67,6 +67,11 @@
 use super::features::{hash_bytes, laid_out, mix, ArcState, Extractor, FeatureColumns, Tokens, FEATURE_SET};
 use super::perceptron::{check_tables, to_bf16, CompactWeights, Rows, Weights, LOADING_BYTES_PER_WEIGHT};
 use super::ParserError;
+
+/// The most labels per arc step that a beam can be limited to (`tabula
+/// train --beam-labels`, [`offer_successors`](super::beam::offer_successors)),
+/// as a model file may state it.
+pub const MAX_BEAM_LABELS: usize = 16;
 use crate::oracle::{Configuration, Root, Step, System};
 use crate::projectivize::pseudo::Scheme;
 use std::path::Path;
@@ -380,7 +385,7 @@ impl Model {
         }
         let mut beam_labels = None;
         if let Some(m) = next.strip_prefix("beam-labels ") {
-            let limit = super::beam::MAX_BEAM_LABELS as u32;
+            let limit = MAX_BEAM_LABELS as u32;
             let m = m.parse::<u32>().ok().filter(|m| (1..=limit).contains(m));
             beam_labels = Some(m.ok_or_else(|| corrupt("bad beam-labels line"))?);
             next = line()?;
@@ -826,39 +831,6 @@ pub(super) fn read_tree(
             None => {
                 heads.push(0);
                 labels.push(root);
-            }
-        }
-    }
-}
-
-/// The greedy [`Parser`] or the [`BeamParser`](super::beam::BeamParser),
-/// by beam width (1: greedy, the faster of the two for it; both give the
-/// same trees at width 1).
-pub enum AnyParser<'m> {
-    Greedy(Parser<'m>),
-    Beam(super::beam::BeamParser<'m>),
-}
-
-impl<'m> AnyParser<'m> {
-    /// A parser of `model` with a beam of `width`.
-    pub fn new(model: &'m Model, width: usize) -> Self {
-        if width <= 1 {
-            AnyParser::Greedy(Parser::new(model))
-        } else {
-            AnyParser::Beam(super::beam::BeamParser::new(model, width))
-        }
-    }
-
-    /// Parses a sentence; the heads and labels of words 1 … n.
-    pub fn parse(&mut self, tokens: &Tokens) -> (&[usize], &[u32]) {
-        match self {
-            AnyParser::Greedy(p) => {
-                p.parse(tokens);
-                (&p.heads, &p.labels)
-            }
-            AnyParser::Beam(p) => {
-                p.parse(tokens);
-                (&p.heads, &p.labels)
             }
         }
     }
