@@ -19,8 +19,8 @@ use tabula::parser::global::Update;
 use tabula::parser::job::{JobError, ParseJob, ParseSettings, ParseTotals, ParseWorker, TrainJob, Treebank};
 use tabula::parser::run::{ConstraintKind, EpochReport, Observer, OptionStyle, ParsedBlock, TrainSettings};
 use tabula::parser::train::{OracleKind, Projectivize};
-use tabula::projectivize::pseudo::Scheme;
 use tabula::parser::{Model, ParserError};
+use tabula::projectivize::pseudo::Scheme;
 
 /// A library error as a Python exception: `OSError` for files that cannot
 /// be read or written, `MemoryError` beyond the memory limit, else
@@ -79,7 +79,9 @@ fn treebank(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Tree
 /// A pseudo-projective scheme by name.
 pub(crate) fn scheme(given: &str) -> PyResult<Scheme> {
     Scheme::from_name(given).ok_or_else(|| {
-        PyValueError::new_err(format!("pseudo_projective=\"{given}\": expected one of \"head\", \"path\", \"head+path\""))
+        PyValueError::new_err(format!(
+            "pseudo_projective=\"{given}\": expected one of \"head\", \"path\", \"head+path\""
+        ))
     })
 }
 
@@ -344,8 +346,12 @@ impl PyParser {
     ) -> PyResult<Vec<Sentence>> {
         let sentences = sentences_of(sentences, "sentences")?;
         let kinds = [("arcs", ConstraintKind::Arcs), ("direction", ConstraintKind::Direction)];
-        let settings =
-            ParseSettings { beam, constraints, constraint_kind: choice("constraint_kind", constraint_kind, &kinds)?, threads };
+        let settings = ParseSettings {
+            beam,
+            constraints,
+            constraint_kind: choice("constraint_kind", constraint_kind, &kinds)?,
+            threads,
+        };
         let tagger = tagger.map(|t| crate::tagger::tagger_of(py, t)).transpose()?;
         let model = &*self.model;
         let (job, notices) = ParseJob::new(
@@ -362,12 +368,13 @@ impl PyParser {
         // One thread: this one (no pool to start).
         let pool = if threads == 1 { None } else { pool(Some(threads as usize))? };
         let blocks: Vec<(&RawSentence, &Arc<str>)> = sentences.iter().map(|s| (s.get().raw(), &s.get().file)).collect();
-        let one = |w: &mut ParseWorker<'_>, &(raw, file): &(&RawSentence, &Arc<str>)| -> PyResult<(ParsedBlock, Sentence)> {
-            let block = w.parse(raw, file).map_err(job_error)?;
-            let out = RawSentence { text: block.bytes.clone(), first_line: raw.first_line };
-            let sentence = Sentence::from_block(out, file).map_err(value_error)?;
-            Ok((block, sentence))
-        };
+        let one =
+            |w: &mut ParseWorker<'_>, &(raw, file): &(&RawSentence, &Arc<str>)| -> PyResult<(ParsedBlock, Sentence)> {
+                let block = w.parse(raw, file).map_err(job_error)?;
+                let out = RawSentence { text: block.bytes.clone(), first_line: raw.first_line };
+                let sentence = Sentence::from_block(out, file).map_err(value_error)?;
+                Ok((block, sentence))
+            };
         let parsed: Vec<PyResult<(ParsedBlock, Sentence)>> = py.detach(|| match &pool {
             Some(pool) => pool.install(|| blocks.par_iter().map_init(|| job.worker(), one).collect()),
             None => {

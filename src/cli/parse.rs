@@ -109,14 +109,20 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads as usize).build()?;
     let start = Instant::now();
     let mut totals = ParseTotals::default();
-    in_batches(&pool, &mut reader, BATCH, |batch| job.parse_batch(batch, &file), |_, outputs| {
-        for o in outputs {
-            let parsed = o?;
-            sink.writer().write_all(&parsed.bytes)?;
-            totals.add(&parsed);
-        }
-        Ok(())
-    })?;
+    in_batches(
+        &pool,
+        &mut reader,
+        BATCH,
+        |batch| job.parse_batch(batch, &file),
+        |_, outputs| {
+            for o in outputs {
+                let parsed = o?;
+                sink.writer().write_all(&parsed.bytes)?;
+                totals.add(&parsed);
+            }
+            Ok(())
+        },
+    )?;
     sink.commit()?;
     for w in totals.warnings(Some(&file), &model, &model_name, OptionStyle::CommandLine) {
         eprintln!("warning: {w}");

@@ -228,7 +228,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut output =
         Output::create_apart(Some(&args.output), &inputs.iter().flatten().map(|p| p.as_path()).collect::<Vec<_>>())?;
     let tagger = args.tagger.as_deref().map(super::tagger::load).transpose()?;
-    let init = args.init.as_deref().map(|p| Ok::<_, CliError>((Model::load(p)?, p.display().to_string()))).transpose()?;
+    let init =
+        args.init.as_deref().map(|p| Ok::<_, CliError>((Model::load(p)?, p.display().to_string()))).transpose()?;
     let job = TrainJob {
         settings,
         tagger: tagger.as_ref().zip(args.tagger.as_deref()).map(|(t, p)| (t, p.display().to_string())),

@@ -10,8 +10,8 @@
 //! need not form a tree. O(bytes of both files), memory of one sentence.
 
 use super::breakdown::{Breakdown, WordView};
-use super::columns::Columns;
 pub use super::columns::universal;
+use super::columns::Columns;
 use super::ParserError;
 use crate::conllu::Reader;
 use serde::Serialize;

@@ -61,66 +61,13 @@
 
 use super::beam::{offer_successors, Beams, Candidate, Selection};
 use super::features::ArcState;
+use super::learner::{arc_standard_static, count_children, Item, Learner, OracleKind, TrainOptions};
+pub use super::learner::{Search, Update};
 use super::model::{arc_class, classes, step_class};
-use super::train::{arc_standard_static, count_children, Item, Learner, OracleKind, TrainOptions};
 use super::ParserError;
 use crate::oracle::session::OracleSession;
 use crate::oracle::{Configuration, Oracle, OracleError, Step, StepScores, Strategy, System};
 use rand::Rng;
-
-/// The global update strategy (PanParser, Algorithms 2–3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Update {
-    /// Collins & Roark (2004): as soon as the beam holds no correct hypothesis.
-    #[default]
-    Early,
-    /// Huang, Fayong & Guo (2012): the prefix pair of largest violation.
-    MaxViolation,
-    /// The complete derivations.
-    Full,
-}
-
-impl Update {
-    /// `early`, `max-violation` or `full`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Update::Early => "early",
-            Update::MaxViolation => "max-violation",
-            Update::Full => "full",
-        }
-    }
-}
-
-/// How training searches: greedily (local training), or with a beam and
-/// global updates.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Search {
-    /// One step at a time, a local update at every error ([`super::train`]).
-    #[default]
-    Greedy,
-    /// A beam of `width` hypotheses, global updates; `labels`: at most
-    /// this many labels per arc step of a hypothesis compete for the beam
-    /// (those of the highest label weights; `None`: all).
-    Beam { width: usize, update: Update, restart: bool, labels: Option<usize> },
-}
-
-impl Search {
-    /// The limit on labels per arc step (`None`: all).
-    pub fn labels(self) -> Option<usize> {
-        match self {
-            Search::Greedy => None,
-            Search::Beam { labels, .. } => labels,
-        }
-    }
-
-    /// The beam width (1 for greedy).
-    pub fn width(self) -> usize {
-        match self {
-            Search::Greedy => 1,
-            Search::Beam { width, .. } => width.max(1),
-        }
-    }
-}
 
 /// The best oracle score among the steps with a class in the model: the
 /// score a correct successor keeps (`None` if no step with a class can

@@ -34,7 +34,7 @@
 //! ```
 
 use super::features::FeatureColumns;
-use super::run::{train, BlockParser, ConstraintKind, Observer, ParsedBlock, SettingsError, Trained, TrainSettings};
+use super::run::{train, BlockParser, ConstraintKind, Observer, ParsedBlock, SettingsError, TrainSettings, Trained};
 use super::train::{encode_pseudo_projective, read_gold, GoldSentence};
 use super::{Model, OptionStyle, ParserError};
 use crate::conllu::RawSentence;
@@ -195,7 +195,8 @@ impl TrainJob<'_> {
         }
         if let Some((init, name)) = &self.init {
             if init.pseudo_projective != settings.pseudo_projective {
-                let scheme = |s: Option<crate::projectivize::pseudo::Scheme>| s.map_or("none".into(), |s| s.to_string());
+                let scheme =
+                    |s: Option<crate::projectivize::pseudo::Scheme>| s.map_or("none".into(), |s| s.to_string());
                 return Err(SettingsError(format!(
                     "{} {name}: the model was trained with pseudo-projective labels {}, this training asks for {}",
                     style.name("init"),
@@ -213,9 +214,10 @@ impl TrainJob<'_> {
                     "{name}: {k}-fold tagging with taggers trained like {tagger_name} ({} epochs, {} decoding)",
                     t.options.epochs, t.options.decode
                 ));
-                let tagged = crate::tagger::train::jackknife(&blocks, &name, k as usize, &t.options, &mut |f, trained| {
-                    observer.note(&format!("  fold {f}/{k}: tagger trained ({} epochs)", trained.epoch))
-                })?;
+                let tagged =
+                    crate::tagger::train::jackknife(&blocks, &name, k as usize, &t.options, &mut |f, trained| {
+                        observer.note(&format!("  fold {f}/{k}: tagger trained ({} epochs)", trained.epoch))
+                    })?;
                 let gold = gold_of(&tagged, &name)?;
                 (name, gold)
             }
@@ -224,7 +226,8 @@ impl TrainJob<'_> {
         let dev = dev.map(|d| d.gold(tagger)).transpose()?;
         if let Some(scheme) = settings.pseudo_projective {
             let moved = encode_pseudo_projective(&mut gold, options.projectivize, scheme, &name)?;
-            observer.note(&format!("{name}: pseudo-projective ({scheme}): {moved} moved words encoded in their DEPREL"));
+            observer
+                .note(&format!("{name}: pseudo-projective ({scheme}): {moved} moved words encoded in their DEPREL"));
         }
         let dev = dev.as_ref().map(|(_, d)| d.as_slice());
         Ok(train(options, settings.epochs, gold, &name, dev, self.init.map(|(m, _)| m), observer)?)

@@ -43,6 +43,7 @@ pub mod eval;
 pub mod features;
 pub mod global;
 pub mod job;
+mod learner;
 pub mod model;
 pub mod perceptron;
 pub mod run;

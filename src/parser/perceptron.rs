@@ -13,8 +13,8 @@
 //! only for the weights an update touched ([`SparseSums`]; the others' u is
 //! 0): a label table leaves most of its weights untouched.
 
-pub use super::weight::{Weight, PREFETCH_AHEAD};
 use super::weight::{prefetch, row_of};
+pub use super::weight::{Weight, PREFETCH_AHEAD};
 
 /// A zeroed vector of `len` values whose memory the kernel is asked to back
 /// with huge pages (Linux `madvise(MADV_HUGEPAGE)`) when it is large: the
