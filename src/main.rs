@@ -59,6 +59,9 @@ enum Command {
     /// Combine parsers: the tree with the most weighted votes of several parsed files.
     #[command(after_help = ENSEMBLE_HELP)]
     Ensemble(cli::ensemble::Args),
+    /// Every subcommand's options as JSON (for the Python parity test).
+    #[command(hide = true)]
+    Options,
 }
 
 const ENSEMBLE_HELP: &str = "\
@@ -240,6 +243,7 @@ fn main() -> ExitCode {
         Command::TrainTagger(a) => cli::tagger::run_train(a),
         Command::Tag(a) => cli::tagger::run_tag(a),
         Command::Ensemble(a) => cli::ensemble::run(a),
+        Command::Options => cli::options::run(<Cli as clap::CommandFactory>::command()),
     };
     match result {
         Ok(code) => code,

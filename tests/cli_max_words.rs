@@ -48,10 +48,13 @@ fn projectivize_copies_a_long_sentence_unchanged_and_says_so() {
             &dir,
             &["projectivize", "in.conllu", "--method", method, "--max-words", "20", "-o", "out.conllu"],
         );
-        assert!(o.status.success(), "{}", stderr(&o));
+        // The output is written, but it is not all projective: exit status 1 (0 with --allow-long).
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
         assert_eq!(
             stderr(&o),
-            "warning: 1 non-projective sentence(s) longer than 20 words copied unchanged, not projectivized (--max-words 20):\n  in.conllu:9: 30 words\n"
+            "warning: 1 non-projective sentence(s) longer than 20 words copied unchanged, not projectivized (--max-words 20):\n  in.conllu:9: 30 words\n\
+             error: in.conllu: 1 non-projective sentence(s) longer than --max-words 20 copied unchanged: the output is not all \
+             projective (raise --max-words, or accept them with --allow-long)\n"
         );
         let out = fs::read_to_string(dir.join("out.conllu")).unwrap();
         // The long sentence is there, byte for byte; the short ones were projectivized.
@@ -63,9 +66,20 @@ fn projectivize_copies_a_long_sentence_unchanged_and_says_so() {
     let o = tabula_in(&dir, &["projectivize", "in.conllu", "--max-words", "30", "-o", "out.conllu"]);
     assert!(o.status.success() && o.stderr.is_empty(), "{}", stderr(&o));
     assert!(!fs::read_to_string(dir.join("out.conllu")).unwrap().contains(&sentence("long", 30)));
-    // --stats counts it.
-    let o = tabula_in(&dir, &["projectivize", "in.conllu", "--max-words", "20", "--stats", "-o", "out.conllu"]);
-    assert!(stderr(&o).contains("non-projective trees: 3\nof which longer than --max-words, copied unchanged: 1\n"));
+    // --stats counts it, but not its tokens as kept; --allow-long: status 0.
+    let o = tabula_in(
+        &dir,
+        &["projectivize", "in.conllu", "--max-words", "20", "--stats", "--allow-long", "-o", "out.conllu"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("non-projective trees: 3\nof which longer than --max-words, copied unchanged: 1\n"), "{err}");
+    assert!(err.contains("tokens (of the trees not copied unchanged): 13\n"), "{err}");
+    // No tokens: no attachment score.
+    fs::write(dir.join("empty.conllu"), "").unwrap();
+    let o = tabula_in(&dir, &["projectivize", "empty.conllu", "--stats", "-o", "out.conllu"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("attachment score: - (no tokens)\n"), "{}", stderr(&o));
     let o = tabula_in(&dir, &["projectivize", "in.conllu", "--max-words", "0"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
@@ -85,6 +99,24 @@ fn count_gives_a_long_tree_a_row_without_numbers() {
         stderr(&o),
         "warning: 1 tree(s) longer than 20 words not counted (`-` in their rows; --max-words 20):\n  in.conllu:9: 30 words\n"
     );
+}
+
+/// Regression: a projective tree longer than --max-words got `-`, though
+/// its count is 1 without a table (it is the only tree keeping its arcs).
+#[test]
+fn count_answers_a_projective_tree_of_any_length_at_once() {
+    let dir = scratch_in("cli_max_words", "count_projective");
+    // A chain of 5,000 words (each word the head of the next): projective.
+    let mut text = String::from("# sent_id = chain\n");
+    for i in 1..=5000 {
+        text.push_str(&format!("{i}\tw{i}\t_\tNOUN\t_\t_\t{}\tdep\t_\t_\n", i - 1));
+    }
+    text.push('\n');
+    fs::write(dir.join("in.conllu"), text).unwrap();
+    let o = tabula_in(&dir, &["count", "in.conllu"]);
+    assert!(o.status.success() && o.stderr.is_empty(), "{}", stderr(&o));
+    let tsv = String::from_utf8(o.stdout.clone()).unwrap();
+    assert_eq!(tsv.lines().nth(1), Some("1\tchain\t5000\t0\t5000\t1"), "{tsv}");
 }
 
 #[test]

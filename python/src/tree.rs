@@ -183,6 +183,18 @@ fn sentence_text<'a>(obj: &'a Bound<'_, PyAny>) -> Option<&'a [u8]> {
     obj.cast::<Sentence>().ok().map(|s| s.get().raw_text())
 }
 
+/// The weights of `prefer` as `tabula projectivize --prefer` takes them:
+/// not given, the built-in ones (`default`) where they apply — `method`
+/// optimal without `sample`, on Sentences (`labelled`; heads and Trees have
+/// no labels to prefer by, so their ties are broken as with `none`).
+fn weights_of(prefer: Option<&Path>, method: &str, sample: Option<u64>, labelled: bool) -> PyResult<Option<Weights>> {
+    match prefer {
+        None if method == "optimal" && sample.is_none() && labelled => Ok(Some(Weights::default())),
+        None => Ok(None),
+        Some(p) => load_weights(Some(p)),
+    }
+}
+
 const PREFER_NEEDS_LABELS: &str =
     "prefer weighs arcs by UPOS, FEATS and DEPREL: pass Sentences (from read_conllu), not heads or Trees";
 
@@ -284,9 +296,12 @@ pub(crate) fn index_error(e: PyErr, what: &str, i: usize) -> PyErr {
 /// projectivize --sample SEED` draws for the sentence numbered `stream`
 /// (from 0). With `prefer="default"` or a weights file (a `Sentence`
 /// only: the weights read its UPOS, FEATS and DEPREL), among the optimal
-/// trees one with the best secondary score, as `tabula projectivize` writes
-/// by default (`--prefer`); `prefer=None` or `"none"`: ties broken as
-/// `--prefer none`. Returns the heads of words 1 … n. O(n) for a projective
+/// trees one with the best secondary score (`--prefer`); `prefer=None`
+/// (not given) is what `tabula projectivize` does without `--prefer`: the
+/// built-in weights for a `Sentence` with `method="optimal"` and no
+/// `sample`, so the same call gives the tree the command line writes (heads
+/// and Trees have no labels: ties broken as with `"none"`); `"none"`: ties
+/// broken as `--prefer none`. Returns the heads of words 1 … n. O(n) for a projective
 /// tree, O(n³) otherwise.
 #[pyfunction]
 #[pyo3(signature = (heads, method = "optimal", *, single_root = false, sample = None, stream = 0, prefer = None))]
@@ -298,10 +313,10 @@ pub fn projectivize(
     stream: u64,
     prefer: Option<PathBuf>,
 ) -> PyResult<Vec<usize>> {
-    let weights = load_weights(prefer.as_deref())?;
-    let m = self::method(method, single_root, sample, weights.as_ref())?;
     let gold = convert::tree(heads, "heads")?;
     let text = sentence_text(heads);
+    let weights = weights_of(prefer.as_deref(), method, sample, text.is_some())?;
+    let m = self::method(method, single_root, sample, weights.as_ref())?;
     if matches!(m, Method::Prefer(_)) && text.is_none() {
         return Err(value_error(PREFER_NEEDS_LABELS));
     }
@@ -324,10 +339,10 @@ pub fn projectivize_batch<'py>(
     sample: Option<u64>,
     prefer: Option<PathBuf>,
 ) -> PyResult<Vec<Py<Tree>>> {
-    let weights = load_weights(prefer.as_deref())?;
-    let m = self::method(method, single_root, sample, weights.as_ref())?;
     let golds = self::trees(&trees, "tree")?;
     let texts: Vec<Option<&[u8]>> = trees.iter().map(sentence_text).collect();
+    let weights = weights_of(prefer.as_deref(), method, sample, texts.iter().all(Option::is_some))?;
+    let m = self::method(method, single_root, sample, weights.as_ref())?;
     if matches!(m, Method::Prefer(_)) {
         if let Some(i) = texts.iter().position(Option::is_none) {
             return Err(value_error(format!("tree {i}: {PREFER_NEEDS_LABELS}")));

@@ -250,10 +250,12 @@ def projectivize(
 ) -> list[int]:
     """A projective tree keeping the most gold arcs (Sec. 3, Sec. 8.1), or
     pseudo-projective lifting (``method="lift"``). Ties among optimal trees: with
-    ``prefer=None`` or ``"none"`` as ``tabula projectivize --prefer none`` breaks them;
-    with ``prefer="default"`` or a weights file (``heads`` must then be a
+    ``prefer="default"`` or a weights file (``heads`` must then be a
     :class:`Sentence`, whose UPOS, FEATS and DEPREL the weights read) the tree with
-    the best secondary score, as ``tabula projectivize`` writes by default.
+    the best secondary score; ``prefer=None`` (not given) as ``tabula projectivize``
+    without ``--prefer``: the built-in weights for a :class:`Sentence` (the tree the
+    command line writes), ties broken as ``"none"`` for heads and trees;
+    ``"none"`` as ``tabula projectivize --prefer none``.
     With ``sample=SEED``: an optimal tree drawn uniformly, as ``tabula projectivize
     --sample SEED`` draws for sentence number ``stream`` (from 0).
     O(n) for a projective tree, O(n^3) otherwise."""
@@ -437,23 +439,28 @@ class Parser:
         algorithm: Optional[str] = None,
         strategy: Optional[str] = None,
         max_gamma: Optional[int] = None,
+        max_words: Optional[int] = None,
         projectivize: Optional[str] = None,
         skip_nonprojective: bool = False,
+        pseudo_projective: Optional[str] = None,
+        tagger: Optional[Union["Tagger", _PathLike]] = None,
+        jackknife: Optional[int] = None,
         feats: bool = False,
         lemma: bool = False,
         xpos: bool = False,
         epochs: int = 10,
         beam: int = 1,
+        root: Optional[str] = None,
         update: Optional[str] = None,
         restart: bool = False,
         beam_labels: Optional[int] = None,
         explore_from: Optional[int] = None,
         explore_p: Optional[float] = None,
         seed: int = 1,
+        subsample: Optional[float] = None,
+        init: Optional[Union["Parser", _PathLike]] = None,
         step_bits: int = 20,
         label_bits: int = 18,
-        root: Optional[str] = None,
-        init: Optional[Union["Parser", _PathLike]] = None,
         threads: Optional[int] = None,
         verbose: bool = False,
     ) -> "Parser":
@@ -469,9 +476,18 @@ class Parser:
     def from_bytes(data: bytes) -> "Parser": ...
     def __reduce__(self) -> tuple[Any, tuple[bytes]]: ...
     def parse(
-        self, sentences: Sequence[Sentence], *, beam: Optional[int] = None, threads: int = 1
+        self,
+        sentences: Sequence[Sentence],
+        *,
+        tagger: Optional[Union["Tagger", _PathLike]] = None,
+        beam: Optional[int] = None,
+        constraints: bool = False,
+        constraint_kind: str = "arcs",
+        threads: int = 1,
     ) -> list[Sentence]:
-        """New sentences with HEAD and DEPREL filled, as ``tabula parse`` writes them."""
+        """New sentences with HEAD and DEPREL filled, as ``tabula parse`` writes them
+        (with ``tagger``: UPOS, and FEATS, predicted first; with ``constraints``: the
+        input's arcs, or with ``constraint_kind="direction"`` their directions, kept)."""
     @property
     def system(self) -> str: ...
     @property

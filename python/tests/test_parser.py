@@ -120,13 +120,19 @@ def test_the_kept_epoch_and_the_history():
     assert "root" in parser.labels and parser.labels == sorted(parser.labels)
 
 
-def test_training_is_quiet_unless_verbose(capfd):
+def test_training_is_quiet_unless_verbose(cli, capfd, tmp_path):
+    """Verbose, Python prints what `tabula train` prints (but the timings
+    and the file written): both are the library's job and its reporter."""
     tp.Parser.train(SAMPLE, epochs=2, step_bits=12, label_bits=10)
     assert capfd.readouterr().err == ""
     tp.Parser.train(SAMPLE, SAMPLE, epochs=2, step_bits=12, label_bits=10, verbose=True)
     err = capfd.readouterr().err.splitlines()
-    assert err[0].startswith("6 sentences, 41 tokens")
+    assert err[0].startswith(f"{SAMPLE}: 6 sentences, 41 tokens")
     assert err[1].startswith("epoch 1/2: 41 tokens") and "dev UAS" in err[1]
+    args = ["train", str(SAMPLE), "--dev", str(SAMPLE), "-o", str(tmp_path / "m"), "--epochs", "2", *SMALL_TABLES]
+    printed = run(cli, *args).stderr.splitlines()
+    untimed = lambda lines: [re.sub(r"in [0-9.]+ s \([0-9]+ tokens/s\)", "", l) for l in lines]
+    assert untimed(err) == untimed(printed[:-1]) and printed[-1].startswith("wrote ")
 
 
 @pytest.mark.parametrize("beam,threads,root", [(None, 1, "first"), (None, 3, "first"), (2, 2, "first"), (1, 1, "first"), (None, 2, "last"), (1, 1, "last")])
@@ -138,8 +144,14 @@ def test_parse_writes_what_the_command_line_writes(cli, tmp_path, beam, threads,
     args = ["parse", "--model", str(model), str(test), "-o", str(tmp_path / "cli.conllu"), "--threads", str(threads)]
     if beam is not None:
         args += ["--beam", str(beam)]
-    run(cli, *args)
-    parsed = tp.Parser.load(model).parse(tp.read_conllu(test), beam=beam, threads=threads)
+    noted = run(cli, *args).stderr
+    if beam is not None and beam != 2:
+        # Another width than the training one: noted on stderr, a UserWarning in Python.
+        assert f"trained with a beam of 2, parsing with a beam of {beam}" in noted
+        with pytest.warns(UserWarning, match=f"trained with a beam of 2, parsing with a beam of {beam}"):
+            parsed = tp.Parser.load(model).parse(tp.read_conllu(test), beam=beam, threads=threads)
+    else:
+        parsed = tp.Parser.load(model).parse(tp.read_conllu(test), beam=beam, threads=threads)
     tp.write_conllu(tmp_path / "py.conllu", parsed)
     assert (tmp_path / "py.conllu").read_bytes() == (tmp_path / "cli.conllu").read_bytes()
     assert "".join(s.to_conllu() for s in parsed) == (tmp_path / "cli.conllu").read_text()
@@ -385,3 +397,61 @@ def test_the_docstring_examples_run(monkeypatch):
     monkeypatch.chdir(ROOT)
     documented = [tp.Parser.train, tp.Parser.load, tp.Parser.parse, tp.evaluate]
     run_docstring_examples(documented)
+
+
+@pytest.mark.parametrize(
+    "cli_args,kwargs",
+    [
+        (["--pseudo-projective", "head"], {"pseudo_projective": "head"}),
+        (["--subsample", "0.5", "--max-words", "30"], {"subsample": 0.5, "max_words": 30}),
+        (["--tagger", "{tagger}"], {"tagger": "{tagger}"}),
+        (["--tagger", "{tagger}", "--jackknife", "2"], {"tagger": "{tagger}", "jackknife": 2}),
+        (["--beam", "3", "--update", "max-violation"], {"beam": 3, "update": "max-violation"}),
+    ],
+    ids=["pseudo-projective", "subsample", "tagger", "jackknife", "beam"],
+)
+def test_train_options_give_the_command_lines_model(cli, tmp_path, cli_args, kwargs):
+    """Every option of `tabula train` in Parser.train, the same model byte for
+    byte: both run the library's training job."""
+    tagger = tmp_path / "t.tagger"
+    run(cli, "train-tagger", str(SAMPLE), "-o", str(tagger), "--epochs", "2", "--bits", "12")
+    cli_args = [a.replace("{tagger}", str(tagger)) for a in cli_args]
+    kwargs = {k: (v.replace("{tagger}", str(tagger)) if isinstance(v, str) else v) for k, v in kwargs.items()}
+    model = tmp_path / "m.model"
+    run(cli, "train", str(SAMPLE), "-o", str(model), "--epochs", "2", *cli_args, *SMALL_TABLES)
+    parser = tp.Parser.train(SAMPLE, epochs=2, step_bits=12, label_bits=10, **kwargs)
+    assert parser.to_bytes() == model.read_bytes()
+    if "tagger" in kwargs:
+        # A Tagger object works as its file does.
+        again = tp.Parser.train(SAMPLE, epochs=2, step_bits=12, label_bits=10, **{**kwargs, "tagger": tp.Tagger.load(tagger)})
+        assert again.to_bytes() == model.read_bytes()
+
+
+def test_train_option_checks_name_python_keywords():
+    with pytest.raises(ValueError, match=r"^jackknife=K tags the training file with taggers trained like tagger=TAGGER: give tagger$"):
+        tp.Parser.train(SAMPLE, jackknife=2)
+    with pytest.raises(ValueError, match=r"^jackknife=1: K-fold tagging needs 2 to 100 folds$"):
+        tp.Parser.train(SAMPLE, jackknife=1)
+    with pytest.raises(ValueError, match=r'^pseudo_projective="head" encodes the moves of projectivize optimal or lift; skip_nonprojective=True moves no word$'):
+        tp.Parser.train(SAMPLE, pseudo_projective="head", skip_nonprojective=True)
+    with pytest.raises(ValueError, match=r"^subsample=1.5 must be in \(0, 1\]"):
+        tp.Parser.train(SAMPLE, subsample=1.5)
+    with pytest.raises(ValueError, match=r'^pseudo_projective="up": expected one of'):
+        tp.Parser.train(SAMPLE, pseudo_projective="up")
+
+
+@pytest.mark.parametrize("flags,kwargs", [(["--constraints"], {"constraints": True}),
+                                          (["--constraints", "--constraint-kind", "direction"], {"constraints": True, "constraint_kind": "direction"}),
+                                          (["--tagger", "{tagger}"], {"tagger": "{tagger}"})], ids=["arcs", "direction", "tagger"])
+def test_parse_options_write_what_the_command_line_writes(cli, tmp_path, flags, kwargs):
+    tagger = tmp_path / "t.tagger"
+    run(cli, "train-tagger", str(SAMPLE), "-o", str(tagger), "--epochs", "2", "--bits", "12")
+    flags = [f.replace("{tagger}", str(tagger)) for f in flags]
+    kwargs = {k: (v.replace("{tagger}", str(tagger)) if isinstance(v, str) else v) for k, v in kwargs.items()}
+    model = tmp_path / "m.model"
+    run(cli, "train", str(SAMPLE), "-o", str(model), "--epochs", "2", *SMALL_TABLES)
+    expected = run(cli, "parse", "--model", str(model), str(SAMPLE), *flags).stdout
+    parsed = tp.Parser.load(model).parse(tp.read_conllu(SAMPLE), **kwargs)
+    assert "".join(s.to_conllu() for s in parsed) == expected
+    with pytest.raises(ValueError, match=r'^constraint_kind="direction" says what constraints keeps; add constraints=True$'):
+        tp.Parser.load(model).parse(tp.read_conllu(SAMPLE), constraint_kind="direction")

@@ -18,15 +18,20 @@ TREEBANKS = [SMALL, ROOT / "data" / "sample.conllu"]
 @pytest.mark.parametrize("args", [("optimal", False), ("lift", False), ("optimal", True)], ids=str)
 def test_projectivize_writes_what_the_cli_writes(cli, tmp_path, path, args):
     method, single_root = args
-    # Without `prefer`, the Python API breaks ties among optimal trees as `--prefer none` does.
+    # Without `prefer`, Sentences are projectivized as the command line does
+    # without `--prefer`; heads and Trees (no labels) as with `--prefer none`.
     flags = ["--method", method] + (["--single-root"] if single_root else [])
-    flags += ["--prefer", "none"] if method == "optimal" else []
     expected = run(cli, "projectivize", str(path), *flags).stdout
+    unlabelled = run(cli, "projectivize", str(path), *flags, *(["--prefer", "none"] if method == "optimal" else [])).stdout
     sentences = tp.read_conllu(path)
     trees = tp.projectivize_batch(sentences, method, single_root=single_root)
     heads = [t.heads for t in trees]
-    assert heads == [tp.projectivize(s.heads, method, single_root=single_root) for s in sentences]
-    assert trees == tp.projectivize_batch([s.tree for s in sentences], method, single_root=single_root)
+    assert heads == [tp.projectivize(s, method, single_root=single_root) for s in sentences]
+    plain = tp.projectivize_batch([s.tree for s in sentences], method, single_root=single_root)
+    assert [t.heads for t in plain] == [tp.projectivize(s.heads, method, single_root=single_root) for s in sentences]
+    out = tmp_path / "plain.conllu"
+    tp.write_conllu(out, sentences, plain)
+    assert out.read_text() == unlabelled
     out = tmp_path / "out.conllu"
     tp.write_conllu(out, sentences, heads)
     assert out.read_text() == expected

@@ -7,6 +7,7 @@ pub mod deprojectivize;
 pub mod ensemble;
 pub mod eval;
 pub mod grammar;
+pub mod options;
 pub mod oracle;
 pub mod output;
 pub mod parse;

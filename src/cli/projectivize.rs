@@ -120,6 +120,12 @@ pub struct Args {
     /// words, 540 s and about 5.5 GB for 10,000).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_WORDS, value_parser = clap::value_parser!(u64).range(1..))]
     max_words: u64,
+    /// Exit with status 0 even when a non-projective sentence longer than
+    /// --max-words was copied unchanged (the output then holds a
+    /// non-projective tree); without it that exit status is 1, after the
+    /// whole output is written.
+    #[arg(long)]
+    allow_long: bool,
 }
 
 /// `head`, `path` or `head+path`.
@@ -471,7 +477,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                         sentence.write(out)?;
                     }
                     Done::TooLong => {
-                        stats.kept += gold.len() as u64;
+                        // Not projectivized: neither its tokens nor their heads count.
+                        stats.tokens -= gold.len() as u64;
                         too_long.push((sentence.first_line(), gold.len()));
                         sentence.write(out)?;
                     }
@@ -588,15 +595,21 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
     }
     if args.stats {
-        let score = if stats.tokens == 0 { 100.0 } else { 100.0 * stats.kept as f64 / stats.tokens as f64 };
         eprintln!("trees: {}", stats.trees);
         eprintln!("non-projective trees: {}", stats.nonprojective + too_long.len() as u64);
         if !too_long.is_empty() {
             eprintln!("of which longer than --max-words, copied unchanged: {}", too_long.len());
         }
-        eprintln!("tokens: {}", stats.tokens);
+        let beyond = match too_long.is_empty() {
+            true => "",
+            false => " (of the trees not copied unchanged)",
+        };
+        eprintln!("tokens{beyond}: {}", stats.tokens);
         eprintln!("tokens whose head was kept: {}", stats.kept);
-        eprintln!("attachment score: {score:.4} %");
+        match stats.tokens {
+            0 => eprintln!("attachment score: - (no tokens)"),
+            t => eprintln!("attachment score: {:.4} %", 100.0 * stats.kept as f64 / t as f64),
+        }
         eprintln!(
             "words under a function word that may not take them (UD, leaf-*): input {}, output {}",
             stats.leaf_before, stats.leaf_after
@@ -619,6 +632,15 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             }
         }
         eprintln!("time: {:.3} s", start.elapsed().as_secs_f64());
+    }
+    if !too_long.is_empty() && !args.allow_long {
+        return Err(format!(
+            "{file}: {} non-projective sentence(s) longer than --max-words {} copied unchanged: the output is not all \
+             projective (raise --max-words, or accept them with --allow-long)",
+            too_long.len(),
+            args.max_words
+        )
+        .into());
     }
     Ok(ExitCode::SUCCESS)
 }

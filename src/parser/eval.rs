@@ -181,6 +181,9 @@ pub fn evaluate_with<G: BufRead, P: BufRead>(
             b.add(&views(&gtext, &gcols, &gheads), &views(&ptext, &pcols, &pheads));
         }
     }
+    if eval.all.words == 0 {
+        return Err(ParserError::NothingToScore { gold: gold_name.to_owned(), pred: pred_name.to_owned() });
+    }
     Ok(eval)
 }
 
@@ -215,10 +218,20 @@ fn next_block<R: BufRead>(r: &mut Reader<R>, name: &str) -> Result<Option<(Vec<u
 }
 
 impl Evaluation {
-    /// LAS as text in `width` columns: `-` without gold labels.
+    /// LAS as text in `width` columns: `-` without gold labels or words.
     fn las_text(&self, c: &Counts, width: usize) -> String {
-        if self.gold_labels {
+        if self.gold_labels && c.words > 0 {
             format!("{:width$.2}", c.las())
+        } else {
+            format!("{:>width$}", "-")
+        }
+    }
+
+    /// UAS as text in `width` columns: `-` without words (an empty length
+    /// bin has no score, not a score of 0).
+    fn uas_text(c: &Counts, width: usize) -> String {
+        if c.words > 0 {
+            format!("{:width$.2}", c.uas())
         } else {
             format!("{:>width$}", "-")
         }
@@ -228,12 +241,12 @@ impl Evaluation {
     /// (LAS `-` without gold labels).
     pub fn to_text(&self) -> String {
         let mut s = format!(
-            "sentences {}  words {}\nall words:          UAS {:6.2}  LAS {}\nwithout punctuation: UAS {:6.2}  LAS {}  ({} words)\n\nlength   sentences    words     UAS     LAS\n",
+            "sentences {}  words {}\nall words:          UAS {}  LAS {}\nwithout punctuation: UAS {}  LAS {}  ({} words)\n\nlength   sentences    words     UAS     LAS\n",
             self.sentences,
             self.all.words,
-            self.all.uas(),
+            Self::uas_text(&self.all, 6),
             self.las_text(&self.all, 6),
-            self.no_punct.uas(),
+            Self::uas_text(&self.no_punct, 6),
             self.las_text(&self.no_punct, 6),
             self.no_punct.words
         );
@@ -243,10 +256,10 @@ impl Evaluation {
                 None => format!("{}+", b.min),
             };
             s.push_str(&format!(
-                "{range:<8} {:>9} {:>8} {:>7.2} {}\n",
+                "{range:<8} {:>9} {:>8} {} {}\n",
                 b.sentences,
                 b.counts.words,
-                b.counts.uas(),
+                Self::uas_text(&b.counts, 7),
                 self.las_text(&b.counts, 7)
             ));
         }
@@ -254,10 +267,14 @@ impl Evaluation {
     }
 
     /// The report as JSON, with the percentages next to the counts (`las`
-    /// and `labelled` null without gold labels).
+    /// and `labelled` null without gold labels; `uas` and `las` null
+    /// without words).
     pub fn to_json(&self) -> serde_json::Value {
         let labels = self.gold_labels;
-        let c = |c: &Counts| serde_json::json!({"words": c.words, "uas": c.uas(), "las": labels.then(|| c.las()), "heads": c.heads, "labelled": labels.then_some(c.labelled)});
+        let c = |c: &Counts| {
+            let scored = c.words > 0;
+            serde_json::json!({"words": c.words, "uas": scored.then(|| c.uas()), "las": (labels && scored).then(|| c.las()), "heads": c.heads, "labelled": labels.then_some(c.labelled)})
+        };
         serde_json::json!({
             "sentences": self.sentences,
             "all": c(&self.all),

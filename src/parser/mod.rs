@@ -69,6 +69,9 @@ pub enum ParserError {
     /// The gold and predicted files do not align.
     #[error("the files do not align at {gold} and {pred}: {reason}")]
     Misaligned { gold: String, pred: String, reason: String },
+    /// `tabula eval` of files without words.
+    #[error("{gold} and {pred} have no words: nothing to score")]
+    NothingToScore { gold: String, pred: String },
     /// An I/O error, with the path.
     #[error("{0}")]
     Io(String),
