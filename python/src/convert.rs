@@ -56,10 +56,32 @@ fn not_nodes(key: &str) -> PyErr {
     PyTypeError::new_err(format!("`{key}` must be an array of node numbers"))
 }
 
-/// One Python integer (NumPy integer scalars included).
+/// A seed (or stream number): an integer in 0 ..= 2^64 − 1; a negative or
+/// larger one is a `ValueError` naming `key` (not pyo3's `OverflowError`).
+pub(crate) fn seed(obj: &Bound<'_, PyAny>, key: &str) -> PyResult<u64> {
+    let wide: i128 = obj.extract().map_err(|_| PyTypeError::new_err(format!("{key} must be an integer")))?;
+    seed_in_range(wide, key)
+}
+
+/// [`seed`] of an integer argument.
+pub(crate) fn seed_in_range(wide: i128, key: &str) -> PyResult<u64> {
+    u64::try_from(wide)
+        .map_err(|_| PyValueError::new_err(format!("{key}={wide}: a seed is an integer from 0 to 2**64 - 1")))
+}
+
+/// [`seed`] of an optional argument.
+pub(crate) fn seed_opt(obj: Option<&Bound<'_, PyAny>>, key: &str) -> PyResult<Option<u64>> {
+    obj.filter(|o| !o.is_none()).map(|o| seed(o, key)).transpose()
+}
+
+/// One Python integer (NumPy integer scalars included); an integer too
+/// large for a node number is a `ValueError`, anything else a `TypeError`.
 fn integer(item: &Bound<'_, PyAny>, key: &str) -> PyResult<i64> {
     item.extract::<i64>().map_err(|_| {
         let shown = item.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
+        if item.extract::<i128>().is_ok() || item.is_instance_of::<pyo3::types::PyInt>() {
+            return PyValueError::new_err(format!("`{key}` must contain node numbers, found {shown} (too large)"));
+        }
         PyTypeError::new_err(format!("`{key}` must contain non-negative integers, found {shown}"))
     })
 }

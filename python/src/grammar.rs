@@ -416,8 +416,9 @@ impl PyGrammar {
         terminals: &Bound<'py, PyAny>,
         scores: &Bound<'py, PyAny>,
         count: usize,
-        seed: Option<u64>,
+        seed: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let seed = crate::convert::seed_opt(seed, "seed")?;
         let n = self.input(terminals)?.len() - 1;
         let trees = self.one(py, terminals, scores, |d, input, s| {
             let mut rng = match seed {
@@ -493,8 +494,9 @@ impl PyGrammar {
         terminals: Vec<Bound<'py, PyAny>>,
         scores: Vec<Bound<'py, PyAny>>,
         count: usize,
-        seed: Option<u64>,
+        seed: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        let seed = crate::convert::seed_opt(seed, "seed")?;
         // Seeded by the sentence's index, whichever thread draws it.
         let v = self.batch_indexed(py, &terminals, &scores, |i, d, input, s| {
             let mut rng = match seed {

@@ -67,6 +67,23 @@ impl Tree {
         self.tree.len()
     }
 
+    /// The head of word `i + 1` (`tree[i]` is `tree.heads[i]`; negative
+    /// indices count from the end); `IndexError` outside.
+    fn __getitem__(&self, i: isize) -> PyResult<usize> {
+        let n = self.tree.len() as isize;
+        let at = if i < 0 { i + n } else { i };
+        if !(0..n).contains(&at) {
+            return Err(pyo3::exceptions::PyIndexError::new_err(format!("index {i} out of a tree of {n} words")));
+        }
+        Ok(self.tree.head(at as usize + 1))
+    }
+
+    /// The heads of words 1 … n, in order (as `heads`).
+    fn __iter__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let heads = pyo3::types::PyList::new(py, self.tree.heads())?;
+        Ok(heads.try_iter()?.into_any().unbind())
+    }
+
     fn __repr__(&self) -> String {
         format!("Tree({:?})", self.tree.heads())
     }
@@ -309,10 +326,11 @@ pub fn projectivize(
     heads: &Bound<'_, PyAny>,
     method: &str,
     single_root: bool,
-    sample: Option<u64>,
-    stream: u64,
+    sample: Option<&Bound<'_, PyAny>>,
+    stream: i128,
     prefer: Option<PathBuf>,
 ) -> PyResult<Vec<usize>> {
+    let (sample, stream) = (convert::seed_opt(sample, "sample")?, convert::seed_in_range(stream, "stream")?);
     let gold = convert::tree(heads, "heads")?;
     let text = sentence_text(heads);
     let weights = weights_of(prefer.as_deref(), method, sample, text.is_some())?;
@@ -336,9 +354,10 @@ pub fn projectivize_batch<'py>(
     trees: Vec<Bound<'py, PyAny>>,
     method: &str,
     single_root: bool,
-    sample: Option<u64>,
+    sample: Option<&Bound<'py, PyAny>>,
     prefer: Option<PathBuf>,
 ) -> PyResult<Vec<Py<Tree>>> {
+    let sample = convert::seed_opt(sample, "sample")?;
     let golds = self::trees(&trees, "tree")?;
     let texts: Vec<Option<&[u8]>> = trees.iter().map(sentence_text).collect();
     let weights = weights_of(prefer.as_deref(), method, sample, texts.iter().all(Option::is_some))?;

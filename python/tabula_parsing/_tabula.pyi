@@ -5,7 +5,7 @@ Shift-Reduce Dependency Parsing: From Cubic to Linear Time*.
 """
 
 import os
-from typing import Any, Optional, Sequence, Union, final
+from typing import Any, Iterator, Optional, Sequence, Union, final
 
 import numpy as np
 import numpy.typing as npt
@@ -83,6 +83,10 @@ class Tree:
     def arcs(self) -> list[tuple[int, int]]:
         """The arcs (head, dependent), by dependent."""
     def __len__(self) -> int: ...
+    def __getitem__(self, i: int) -> int:
+        """The head of word ``i + 1`` (``tree[i] == tree.heads[i]``)."""
+    def __iter__(self) -> Iterator[int]:
+        """The heads of words 1..n."""
     def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 

@@ -158,3 +158,27 @@ def test_memory_limit_and_special_weights_files_are_errors(tmp_path):
     zero.symlink_to("/dev/zero")
     with pytest.raises(OSError, match="not a regular file"):
         tp.projectivize(sentence, prefer=str(zero))
+
+
+def test_a_tree_is_a_sequence_of_heads():
+    tree = tp.Tree([2, 0, 2])
+    assert list(tree) == tree.heads == [tree[0], tree[1], tree[2]] == [2, 0, 2]
+    assert tree[-1] == 2
+    with pytest.raises(IndexError):
+        tree[3]
+    # projectivize and projectivize_batch answer alike, element for element.
+    assert list(tp.projectivize_batch([[3, 4, 0, 3]])[0]) == tp.projectivize([3, 4, 0, 3])
+
+
+def test_bad_numbers_are_value_errors():
+    """Regression: a negative seed was an OverflowError, a huge head a TypeError."""
+    with pytest.raises(ValueError, match=r"^sample=-1: a seed is an integer from 0 to 2\*\*64 - 1$"):
+        tp.projectivize([2, 0], sample=-1)
+    with pytest.raises(ValueError, match=r"^stream=-2: "):
+        tp.projectivize([2, 0], sample=1, stream=-2)
+    with pytest.raises(ValueError, match=r"^sample=-1: "):
+        tp.projectivize_batch([[2, 0]], sample=-1)
+    with pytest.raises(ValueError, match=r"^seed=-1: "):
+        tp.Parser.train(ROOT / "data" / "sample.conllu", seed=-1)
+    with pytest.raises(ValueError, match="too large"):
+        tp.Tree([2**70, 0])
