@@ -83,7 +83,7 @@ class Tree:
     def arcs(self) -> list[tuple[int, int]]:
         """The arcs (head, dependent), by dependent."""
     def __len__(self) -> int: ...
-    def __getitem__(self, i: int) -> int:
+    def __getitem__(self, key: int, /) -> int:
         """The head of word ``i + 1`` (``tree[i] == tree.heads[i]``)."""
     def __iter__(self) -> Iterator[int]:
         """The heads of words 1..n."""
