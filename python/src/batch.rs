@@ -511,7 +511,10 @@ impl PyOracleBatch {
     /// `steps` (−1: no step for that sentence, e.g. a finished one), right
     /// or wrong (exploration). `labels[i]` (optional) is the label id given
     /// to the arc the step builds (see `labels()`). Every step is checked
-    /// before any is taken: on a `ValueError` nothing changed.
+    /// before any is taken: on a `ValueError` nothing changed. A step given
+    /// to a sentence abandoned by the last query (`abandon=True`) is
+    /// ignored, so that a loop may apply the steps it chose before it saw
+    /// `abandoned`.
     #[pyo3(signature = (steps, labels = None))]
     fn apply(&mut self, steps: PyReadonlyArray1<'_, i64>, labels: Option<PyReadonlyArray1<'_, i64>>) -> PyResult<()> {
         let steps = steps.as_slice()?;
@@ -535,6 +538,9 @@ impl PyOracleBatch {
                     self.columns.len() - 1
                 ))
             })?;
+            if item.abandoned {
+                continue;
+            }
             if item.is_done() {
                 return Err(PyValueError::new_err(format!("sentence {i}: the sentence is finished (give -1)")));
             }
@@ -543,7 +549,7 @@ impl PyOracleBatch {
             }
         }
         for (i, (&k, item)) in steps.iter().zip(&mut self.items).enumerate() {
-            if k == -1 {
+            if k == -1 || item.abandoned {
                 continue;
             }
             let step = self.columns[k as usize];

@@ -207,3 +207,5 @@ def test_attardi_abandons_what_its_table_refuses_when_asked():
     scores = batch.scores()
     assert batch.abandoned.tolist() == [True, False] and (scores[0] == -1).all()
     assert batch.finished.tolist() == [True, False]
+    batch.apply(np.array([0, 0]))  # the abandoned sentence's step is ignored
+    assert batch.positions()[1, 0] == 1

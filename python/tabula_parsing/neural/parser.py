@@ -132,7 +132,7 @@ class NeuralParser:
     def save(self, path: PathLike) -> None:
         """Writes the model (atomically): network, vocabularies, options,
         the epoch kept and the history."""
-        state = {
+        state: dict[str, Any] = {
             "format": FORMAT,
             "network": self.net.state_dict(),
             "vocab": self.vocab.state(),
@@ -188,14 +188,18 @@ def _decode(sentences: Sequence[Any], trees: list[tuple[list[int], list[str]]]) 
     return [(list(s.heads or []), list(s.deprels)) for s in out]
 
 
-def _training_trees(sentences: Sequence[Any], options: Options) -> tuple[list[list[int]], list[list[str]], int]:
+def _training_trees(
+    sentences: Sequence[Any], options: Options
+) -> tuple[list[Optional[list[int]]], list[Optional[list[str]]], int]:
     """The gold trees and labels to train on: projectivized as asked (the
     original trees for ``none``), pseudo-projective labels when asked;
     sentences without a tree or longer than ``max_words`` left out (their
     count returned)."""
     method = _projectivization(options)
-    heads, labels = [], []
+    heads: list[Optional[list[int]]] = []
+    labels: list[Optional[list[str]]] = []
     left_out = 0
+    project: Any = tp.projectivize
     encode_scheme = options.pseudo_projective
     for s in sentences:
         if not s.has_tree or (options.max_words is not None and len(s) > options.max_words):
@@ -207,7 +211,7 @@ def _training_trees(sentences: Sequence[Any], options: Options) -> tuple[list[li
         deprels = list(s.deprels)
         if method != "none" and -1 not in h:
             if encode_scheme:
-                encoded = tp.projectivize(s, method, prefer="default", encode=encode_scheme)
+                encoded = project(s, method, prefer="default", encode=encode_scheme)
                 h, deprels = list(encoded.heads), list(encoded.deprels)
             elif method == "optimal":
                 h = list(tp.projectivize(s, "optimal", prefer="default"))
@@ -243,16 +247,15 @@ def train(
         raise ValueError(f"{train}: every sentence was left out (no tree, or longer than --max-words)")
     if left_out and verbose:
         print(f"{train}: left out {left_out} sentences (no tree, or longer than --max-words)", file=sys.stderr)
-    vocab = Vocabularies.build([sentences[i] for i in kept], [labels[i] for i in kept])
-    items = [
-        encode(sentences[i], vocab, k, golds[i], labels[i]) for k, i in enumerate(kept)
-    ]
+    kept_labels = [labels[i] or [] for i in kept]
+    vocab = Vocabularies.build([sentences[i] for i in kept], kept_labels)
+    items = [encode(sentences[i], vocab, k, golds[i], kept_labels[k]) for k, i in enumerate(kept)]
     dev_sentences = _read(dev, "score") if dev is not None else None
     if dev_sentences is not None:
         check_columns(dev_sentences, str(dev), options.feats)
     trainer = Trainer(options, vocab)
     history: list[EpochReport] = []
-    best: Optional[tuple[float, int, dict]] = None
+    best: Optional[tuple[float, int, dict[str, torch.Tensor]]] = None
     for epoch in range(1, epochs_of(options) + 1):
         start = time.perf_counter()
         trainer.oracle_seconds = 0.0

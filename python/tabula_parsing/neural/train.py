@@ -59,13 +59,13 @@ class Options:
     threads: Optional[int] = None
     dims: Dimensions = field(default_factory=Dimensions)
 
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         d = asdict(self)
         d["dims"] = self.dims.state()
         return d
 
     @classmethod
-    def from_state(cls, d: dict) -> "Options":
+    def from_state(cls, d: dict[str, Any]) -> "Options":
         d = dict(d)
         dims = Dimensions(**d.pop("dims"))
         return cls(dims=dims, **d)
@@ -118,7 +118,16 @@ class Progress:
             sys.stderr.flush()
 
 
-def tensors(batch: Sequence[Encoded], device: torch.device, word_dropout: float, rng: Optional[np.random.Generator]):
+Tensors = tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]
+
+
+def _tensor(a: np.ndarray, device: torch.device) -> torch.Tensor:
+    return torch.from_numpy(a).to(device)
+
+
+def tensors(
+    batch: Sequence[Encoded], device: torch.device, word_dropout: float, rng: Optional[np.random.Generator]
+) -> Tensors:
     """Padded id tensors of a batch (the root token first); with
     ``word_dropout`` and ``rng``, a word seen c times in training is
     replaced by the unknown word with probability α / (α + c)
@@ -138,8 +147,8 @@ def tensors(batch: Sequence[Encoded], device: torch.device, word_dropout: float,
             f[drop] = UNK
         forms[i, :m], upos[i, :m], feats[i, :m], chars[i, :m] = f, e.upos, e.feats, e.chars
     lengths = torch.tensor([len(e.forms) for e in batch])
-    as_t = lambda a: torch.from_numpy(a).to(device)  # noqa: E731
-    return as_t(forms), as_t(upos), as_t(feats), as_t(chars), lengths
+    t_ = [_tensor(a, device) for a in (forms, upos, feats, chars)]
+    return t_[0], t_[1], t_[2], t_[3], lengths
 
 
 def step_loss(scores: torch.Tensor, applicable: torch.Tensor, target: torch.Tensor, kind: str) -> torch.Tensor:
@@ -179,7 +188,7 @@ class Trainer:
         self.oracle: Optional[Any] = None
         self.oracle_seconds = 0.0
 
-    def _batch(self, golds: list, labels: list) -> Any:
+    def _batch(self, golds: list[Any], labels: list[Any]) -> Any:
         """The oracle batch for these sentences (one object, reset per batch)."""
         o = self.options
         t = time.perf_counter()
@@ -192,7 +201,9 @@ class Trainer:
         self.oracle_seconds += time.perf_counter() - t
         return self.oracle
 
-    def train_batch(self, batch: Sequence[Encoded], explore: bool, rng: random.Random, nrng: np.random.Generator):
+    def train_batch(
+        self, batch: Sequence[Encoded], explore: bool, rng: random.Random, nrng: np.random.Generator
+    ) -> tuple[float, int, int]:
         """One update on a batch; returns (loss, decisions, abandoned).
 
         The computations are followed with the network's scores computed
@@ -207,7 +218,12 @@ class Trainer:
         ob = self._batch([e.heads for e in batch], [e.labels for e in batch])
         b = len(batch)
         every = np.arange(b)
-        seen_rows, seen_pos, seen_app, seen_tgt, seen_follow, seen_label = [], [], [], [], [], []
+        seen_rows: list[np.ndarray] = []
+        seen_pos: list[np.ndarray] = []
+        seen_app: list[np.ndarray] = []
+        seen_tgt: list[np.ndarray] = []
+        seen_follow: list[np.ndarray] = []
+        seen_label: list[np.ndarray] = []
         fixed = terms.detach()
         while True:
             t = time.perf_counter()
@@ -228,11 +244,11 @@ class Trainer:
             self.oracle_seconds += time.perf_counter() - t
             live = ~finished
             with torch.no_grad():
-                scores, _ = self.net.score(fixed, torch.from_numpy(positions).to(self.device), dropout=False)
-                scores = scores.cpu().numpy()
+                scored, _ = self.net.score(fixed, torch.from_numpy(positions).to(self.device), dropout=False)
+                scores = scored.cpu().numpy()
             # The step each sentence follows: the optimal step the network
             # likes best, or (exploring) its own wrong step.
-            low = np.finfo(scores.dtype).min
+            low = np.finfo(np.float32).min
             follow = np.where(target, scores, low).argmax(axis=1)
             if explore:
                 predicted = np.where(applicable, scores, low).argmax(axis=1)
@@ -251,9 +267,10 @@ class Trainer:
             ob.apply(follow.astype(np.int64))
             self.oracle_seconds += time.perf_counter() - t
         dev = self.device
-        as_t = lambda parts: torch.from_numpy(np.concatenate(parts)).to(dev)  # noqa: E731
-        rows_t, pos_t, app_t, tgt_t = as_t(seen_rows), as_t(seen_pos), as_t(seen_app), as_t(seen_tgt)
-        follow_t, label_t = as_t(seen_follow), as_t(seen_label)
+        rows_t, pos_t, app_t, tgt_t, follow_t, label_t = (
+            _tensor(np.concatenate(parts), dev)
+            for parts in (seen_rows, seen_pos, seen_app, seen_tgt, seen_follow, seen_label)
+        )
         decisions = len(rows_t)
         scores_t, label_scores = self.net.score_rows(terms, rows_t, pos_t)
         loss = step_loss(scores_t, app_t, tgt_t, o.loss)
@@ -263,7 +280,7 @@ class Trainer:
             loss = loss + torch.nn.functional.cross_entropy(logits, label_t[has], reduction="sum")
         loss = loss / max(decisions, 1)
         self.optimizer.zero_grad()
-        loss.backward()
+        loss.backward()  # type: ignore[no-untyped-call]
         torch.nn.utils.clip_grad_norm_(self.net.parameters(), 5.0)
         self.optimizer.step()
         return float(loss.detach()), decisions, int(ob.abandoned.sum())
