@@ -112,6 +112,10 @@ class Vocabularies:
         )
 
 
+def _empty() -> np.ndarray:
+    return np.zeros(0, dtype=np.int64)
+
+
 @dataclass
 class Encoded:
     """One sentence as ids, the root token first (position 0)."""
@@ -127,10 +131,6 @@ class Encoded:
 
     def __len__(self) -> int:
         return len(self.forms) - 1
-
-
-def _empty() -> np.ndarray:
-    return np.zeros(0, dtype=np.int64)
 
 
 def check_columns(sentences: Sequence[Sentence], path: str, feats: bool) -> None:

@@ -188,6 +188,19 @@ def _decode(sentences: Sequence[Any], trees: list[tuple[list[int], list[str]]]) 
     return [(list(s.heads or []), list(s.deprels)) for s in out]
 
 
+def _default_max_words(options: Options) -> int:
+    """``tabula train``'s default for ``--max-words``: 200 where the oracle
+    builds a table at every configuration (its cost grows as n⁴ or faster
+    per sentence and epoch), else 1000."""
+    tables = options.system in ("lr-spine", "attardi", "arc-eager-nm") or options.algorithm in (
+        "cubic",
+        "quadratic",
+        "goldberg",
+        "tabular",
+    )
+    return 200 if tables or (options.projectivize == "none" and options.oracle == "dynamic") else 1000
+
+
 def _training_trees(
     sentences: Sequence[Any], options: Options
 ) -> tuple[list[Optional[list[int]]], list[Optional[list[str]]], int]:
@@ -196,13 +209,14 @@ def _training_trees(
     sentences without a tree or longer than ``max_words`` left out (their
     count returned)."""
     method = _projectivization(options)
+    max_words = options.max_words if options.max_words is not None else _default_max_words(options)
     heads: list[Optional[list[int]]] = []
     labels: list[Optional[list[str]]] = []
     left_out = 0
     project: Any = tp.projectivize
     encode_scheme = options.pseudo_projective
     for s in sentences:
-        if not s.has_tree or (options.max_words is not None and len(s) > options.max_words):
+        if not s.has_tree or len(s) > max_words:
             heads.append(None)
             labels.append(None)
             left_out += 1
