@@ -205,8 +205,8 @@ Output: the same object (same keys, same order) plus `final` (whether the
 computation has ended: then no step is offered), `steps`, for each step of the
 system the most gold arcs still reachable after it (null: not applicable), and
 `optimal`, the steps reaching the maximum. A bad line is reported on stderr as
-`line N: ...` and gives no output line; the other lines are answered and the exit
-status is then 1. Compressed input (xz, gzip) is read as well; a CoNLL-U file is
+`FILE:N: ...` (standard input: `line N: ...`) and gives no output line; the other
+lines are answered and the exit status is then 1; an empty input is an error. Compressed input (xz, gzip) is read as well; a CoNLL-U file is
 one error (it is read with --walk).
 
 Example:

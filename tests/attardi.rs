@@ -271,7 +271,8 @@ fn the_command_line_walks_with_the_brute_force_check() {
     );
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stdout = String::from_utf8(out.stdout).unwrap();
-    assert!(stdout.starts_with("# attardi: "), "{stdout}");
+    // --json: one JSON line, nothing else on standard output.
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
     let last = stdout.lines().last().unwrap();
     assert!(last.contains("\"system\":\"attardi\"") && last.contains("\"exhaustive\""), "{last}");
     let out = tabula_with_stdin(&["oracle", "--walk", &data, "--system", "attardi", "--algorithm", "cubic"], "");

@@ -56,15 +56,34 @@ fn bad_lines_are_reported_by_number_and_good_lines_still_answered() {
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert_eq!(stdout.lines().count(), 3, "{stdout}");
     assert!(stdout.lines().nth(1).unwrap().starts_with(r#"{"id":"rbl, keys first","strategy":"rbl","gold""#));
+    // A file's errors name it; a JSON error names the file's line only (not serde's "line 1").
     let stderr = String::from_utf8(out.stderr).unwrap();
+    let f = data("configurations.jsonl");
     assert_eq!(
         stderr,
-        "line 3: node 3 appears twice in the configuration\n\
-         line 5: bad JSON: expected ident at line 1 column 2\n\
-         line 6: `gold` is not a tree: the heads form a cycle through word 1\n\
-         line 7: unknown strategy `sideways` (expected none, lbr, strict-lbr or rbl)\n\
-         line 8: node 3 is out of range for a sentence of 2 words\n\
-         error: 5 bad lines\n"
+        format!(
+            "{f}:3: node 3 appears twice in the configuration\n\
+             {f}:5: bad JSON: expected ident at column 2\n\
+             {f}:6: `gold` is not a tree: the heads form a cycle through word 1\n\
+             {f}:7: unknown strategy `sideways` (expected none, lbr, strict-lbr or rbl)\n\
+             {f}:8: node 3 is out of range for a sentence of 2 words\n\
+             error: 5 bad lines\n"
+        )
+    );
+    // Standard input: `line N`.
+    let text = std::fs::read_to_string(&f).unwrap();
+    let out = tabula_with_stdin(&["oracle"], &text);
+    assert!(String::from_utf8(out.stderr).unwrap().starts_with("line 3: node 3 appears twice"));
+}
+
+/// Regression: an empty input printed nothing and succeeded.
+#[test]
+fn an_empty_input_is_an_error() {
+    let out = tabula_with_stdin(&["oracle"], "\n\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: <stdin>: no configurations (the input is empty; one JSON object per line)\n"
     );
 }
 

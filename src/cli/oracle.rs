@@ -90,7 +90,8 @@ pub struct Args {
     /// walk), 1000 otherwise].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     max_words: Option<u64>,
-    /// Walk: end with one JSON line of totals.
+    /// Walk: print one JSON line of totals instead of the tables (nothing
+    /// else on standard output).
     #[arg(long)]
     json: bool,
     /// Walk: draw mean time by k + m (Fig. 9) as SVG.
@@ -277,12 +278,18 @@ fn run_json(args: &Args, oracle: &mut Oracle<'_>) -> Result<ExitCode, CliError> 
             Err(e) => {
                 // Keep stdout and stderr in order for a reader of both.
                 out.flush()?;
-                eprintln!("line {line_no}: {e}");
+                match args.input.as_deref().filter(|p| p.as_os_str() != "-") {
+                    Some(_) => eprintln!("{name}:{line_no}: {e}"),
+                    None => eprintln!("line {line_no}: {e}"),
+                }
                 bad += 1;
             }
         }
     }
     out.commit()?;
+    if !seen_line && bad == 0 {
+        return Err(format!("{name}: no configurations (the input is empty; one JSON object per line)").into());
+    }
     if bad > 0 {
         eprintln!("error: {bad} bad line{}", if bad == 1 { "" } else { "s" });
         return Ok(ExitCode::FAILURE);
@@ -327,7 +334,13 @@ fn arcs(v: &Value) -> Result<Vec<(usize, usize)>, String> {
 }
 
 fn answer(line: &str, args: &Args, oracle: &mut Oracle<'_>) -> Result<Value, String> {
-    let value: Value = serde_json::from_str(line).map_err(|e| format!("bad JSON: {e}"))?;
+    // serde's message ends with its own "at line 1 column C" (its line is
+    // always 1 here): the column is kept, the line is the file's.
+    let value: Value = serde_json::from_str(line).map_err(|e| {
+        let text = e.to_string();
+        let reason = text.split(" at line ").next().unwrap_or(&text);
+        format!("bad JSON: {reason} at column {}", e.column())
+    })?;
     let Value::Object(mut obj) = value else { return Err("expected a JSON object".into()) };
     if let Some(key) = obj.keys().find(|k| !KNOWN_KEYS.contains(&k.as_str())) {
         return Err(format!(
@@ -465,50 +478,53 @@ fn run_walk(args: &Args, path: &std::path::Path, oracle: &mut Oracle<'_>) -> Res
 
 fn print_walk(args: &Args, stats: &WalkStats) -> Result<(), CliError> {
     let mut out = Output::create(None)?;
-    writeln!(
-        out,
-        "# {}: {} trees{}, {} steps, strategy {}, stray {}, seed {}{}",
-        args.system,
-        stats.trees,
-        if stats.skipped > 0 { format!(" ({} longer ones skipped)", stats.skipped) } else { String::new() },
-        stats.steps,
-        args.strategy_for(args.system),
-        args.stray(),
-        args.seed(),
-        if args.projectivize { ", projectivized" } else { "" }
-    )?;
-    if args.check_agreement {
+    // With --json, standard output is one JSON document and nothing else.
+    if !args.json {
         writeln!(
             out,
-            "# agreement checked at {} configurations: {}",
-            stats.compared,
-            stats.timings.keys().copied().collect::<Vec<_>>().join(", ")
+            "# {}: {} trees{}, {} steps, strategy {}, stray {}, seed {}{}",
+            args.system,
+            stats.trees,
+            if stats.skipped > 0 { format!(" ({} longer ones skipped)", stats.skipped) } else { String::new() },
+            stats.steps,
+            args.strategy_for(args.system),
+            args.stray(),
+            args.seed(),
+            if args.projectivize { ", projectivized" } else { "" }
         )?;
-    }
-    writeln!(out, "algorithm\tk+m\tconfigurations\tmean_us")?;
-    for (name, t) in &stats.timings {
-        for (len, b) in &t.buckets {
-            writeln!(out, "{name}\t{len}\t{}\t{:.3}", b.configurations, b.mean_us())?;
+        if args.check_agreement {
+            writeln!(
+                out,
+                "# agreement checked at {} configurations: {}",
+                stats.compared,
+                stats.timings.keys().copied().collect::<Vec<_>>().join(", ")
+            )?;
         }
-        let total = t.total();
-        writeln!(out, "{name}\tall\t{}\t{:.3}", total.configurations, total.mean_us())?;
-    }
-    for s in &stats.slowest {
-        writeln!(
-            out,
-            "# slow: {:.1} us at sentence {} (line {}), n = {}, k+m = {}, stack {}",
-            s.nanos as f64 / 1000.0,
-            s.sentence,
-            s.line,
-            s.n,
-            s.length,
-            tabula::oracle::system::short_list(&s.stack)
-        )?;
-    }
-    writeln!(out, "# per tree, everything included (with --session: set-up and steps), by sentence length")?;
-    writeln!(out, "sentence_length\tconfigurations\tmean_us")?;
-    for (n, b) in &stats.by_sentence {
-        writeln!(out, "{n}\t{}\t{:.3}", b.configurations, b.mean_us())?;
+        writeln!(out, "algorithm\tk+m\tconfigurations\tmean_us")?;
+        for (name, t) in &stats.timings {
+            for (len, b) in &t.buckets {
+                writeln!(out, "{name}\t{len}\t{}\t{:.3}", b.configurations, b.mean_us())?;
+            }
+            let total = t.total();
+            writeln!(out, "{name}\tall\t{}\t{:.3}", total.configurations, total.mean_us())?;
+        }
+        for s in &stats.slowest {
+            writeln!(
+                out,
+                "# slow: {:.1} us at sentence {} (line {}), n = {}, k+m = {}, stack {}",
+                s.nanos as f64 / 1000.0,
+                s.sentence,
+                s.line,
+                s.n,
+                s.length,
+                tabula::oracle::system::short_list(&s.stack)
+            )?;
+        }
+        writeln!(out, "# per tree, everything included (with --session: set-up and steps), by sentence length")?;
+        writeln!(out, "sentence_length\tconfigurations\tmean_us")?;
+        for (n, b) in &stats.by_sentence {
+            writeln!(out, "{n}\t{}\t{:.3}", b.configurations, b.mean_us())?;
+        }
     }
     if args.json {
         let mut obj = Map::new();
