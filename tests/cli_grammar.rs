@@ -183,3 +183,89 @@ fn parse_with_a_bad_grammar_prints_its_errors() {
     let err = parse_err(&["tests/data/grammars/lexical.grammar", "--input", "a"]);
     assert_eq!(err, std::fs::read_to_string("tests/data/grammars/lexical.stderr").unwrap());
 }
+
+/// A scratch directory for this file's tests.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_grammar").join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Regression: a model given to `grammar check` said "error: …: error: not
+/// UTF-8 text"; a text file that is no grammar printed an error per line.
+#[test]
+fn a_file_that_is_not_a_grammar_says_what_it_is_and_stops_early() {
+    let dir = scratch("not_a_grammar");
+    let model = dir.join("m.model");
+    std::fs::write(&model, b"TABULA-PARSER-MODEL\nversion 4\n\xff\xfe\x00binary").unwrap();
+    let svg = dir.join("plot.svg");
+    std::fs::write(&svg, "<svg xmlns=\"http://www.w3.org/2000/svg\">\n</svg>\n").unwrap();
+    for (path, what) in [(&model, "a tabula parser model (tabula train)"), (&svg, "an SVG image")] {
+        let o = tabula(&["grammar", "check", path.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1));
+        assert_eq!(
+            stderr(&o),
+            format!("error: {}:1: this is {what}, not a grammar file (grammar files: see grammars/)\n", path.display())
+        );
+    }
+    let latin1 = dir.join("latin1.grammar");
+    std::fs::write(&latin1, b"start S\n(\xe9, S) -> a\n").unwrap();
+    let o = tabula(&["grammar", "check", latin1.to_str().unwrap()]);
+    assert_eq!(stderr(&o).matches("error:").count(), 1, "{}", stderr(&o));
+    let prose = dir.join("notes.txt");
+    std::fs::write(&prose, "Some notes\nabout this and that\n".repeat(40)).unwrap();
+    let o = tabula(&["grammar", "check", prose.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        err.ends_with(&format!("is {} a grammar file? (grammar files: see grammars/)\n", prose.display())),
+        "{err}"
+    );
+    assert_eq!(err.matches(": error: ").count(), 10, "{err}");
+}
+
+/// Regression: a start symbol that derives nothing was a warning, then every
+/// count was 0.
+#[test]
+fn a_start_symbol_that_derives_nothing_is_an_error() {
+    let dir = scratch("derives_nothing");
+    let g = dir.join("empty.grammar");
+    std::fs::write(&g, "start S\n(L, R) -> a\nS -> (X, Y)\n").unwrap();
+    let o = tabula(&["grammar", "check", g.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.starts_with(&format!("{}:1:7: error: start symbol `S` is unproductive", g.display())), "{err}");
+    assert!(err.ends_with("1 error, 5 warnings\n"), "{err}");
+    let o = tabula(&["grammar", "parse", g.to_str().unwrap(), "--input", "a a"]);
+    assert_eq!(o.status.code(), Some(1));
+}
+
+/// The distribution over trees from the command line, on all-zero scores:
+/// the uniform distribution over the 3 projective trees of two words
+/// (0→1→2, 0→2→1, 0→1 and 0→2), counted by hand.
+#[test]
+fn the_distribution_semirings_on_uniform_scores() {
+    let run = |args: &[&str]| {
+        let mut all = vec!["grammar", "parse", "grammars/projective.grammar", "--input", "a a a"];
+        all.extend_from_slice(args);
+        let o = tabula(&all);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        stdout(&o)
+    };
+    let ln3 = 3f64.ln();
+    let close = |text: &str, want: f64| (text.trim().parse::<f64>().unwrap() - want).abs() < 1e-12;
+    assert!(close(&run(&["--semiring", "log-partition"]), ln3));
+    assert!(close(&run(&["--semiring", "entropy"]), ln3), "uniform over 3 trees");
+    let m: Vec<Vec<f64>> =
+        run(&["--semiring", "marginals"]).lines().map(|l| l.split(' ').map(|v| v.parse().unwrap()).collect()).collect();
+    let want = [[0.0, 2.0 / 3.0, 2.0 / 3.0], [0.0, 0.0, 1.0 / 3.0], [0.0, 1.0 / 3.0, 0.0]];
+    for (row, w) in m.iter().zip(want) {
+        assert!(row.iter().zip(w).all(|(a, b)| (a - b).abs() < 1e-12), "{m:?}");
+    }
+    assert_eq!(run(&["--semiring", "kbest", "--k", "5"]).lines().count(), 3, "only 3 trees");
+    let drawn = run(&["--semiring", "sample", "--count", "20", "--seed", "4"]);
+    assert_eq!(drawn, run(&["--semiring", "sample", "--count", "20", "--seed", "4"]), "reproducible");
+    assert!(drawn.lines().all(|l| ["0 1", "2 0", "0 0"].contains(&l)), "{drawn}");
+    let o = tabula(&["grammar", "parse", "grammars/projective.grammar", "--input", "a a", "--seed", "1"]);
+    assert_eq!(stderr(&o), "error: --seed applies to --semiring sample only\n");
+}

@@ -77,3 +77,9 @@ def test_grammar_input_errors():
         g.max("a a", np.full((2, 2), 0.5))
     with pytest.raises(OSError, match="cannot read grammar file"):
         tp.Grammar.from_file(GRAMMARS / "missing.grammar")
+
+
+def test_a_start_symbol_that_derives_nothing_is_an_error():
+    """Regression: it was a warning, and every count was then 0."""
+    with pytest.raises(tp.GrammarError, match="start symbol `S` is unproductive: the grammar derives no string"):
+        tp.Grammar.from_string("start S\n(L, R) -> a\nS -> (X, Y)\n")

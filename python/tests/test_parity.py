@@ -166,3 +166,30 @@ def test_projectivize_gives_the_tree_the_command_line_writes(cli: Path, tmp_path
     for s, w in zip(sentences, written):
         assert tp.projectivize(s) == w.heads
     assert [t.heads for t in tp.projectivize_batch(sentences)] == [w.heads for w in written]
+
+
+def test_the_grammar_command_gives_the_distribution_python_gives(cli: Path, tmp_path: Path) -> None:
+    """The other way round: `tabula grammar parse --semiring` log-partition,
+    marginals, entropy, kbest and sample answer as Grammar's methods of the
+    same names, number for number."""
+    import numpy as np
+
+    path = Path(__file__).resolve().parents[2] / "grammars" / "projective.grammar"
+    words = ["a"] * 5
+    scores = np.random.default_rng(7).normal(size=(5, 5)).round(3)
+    matrix = tmp_path / "scores.txt"
+    matrix.write_text("".join(" ".join(str(v) for v in row) + "\n" for row in scores))
+    grammar = tp.Grammar.from_file(path)
+
+    def answer(*args: str) -> str:
+        given = ["grammar", "parse", str(path), "--input", " ".join(words), "--weights", str(matrix)]
+        return run(cli, *given, "--semiring", *args).stdout
+
+    assert float(answer("log-partition")) == grammar.log_partition(words, scores)
+    assert float(answer("entropy")) == grammar.entropy(words, scores)
+    rows = [[float(v) for v in line.split()] for line in answer("marginals").splitlines()]
+    assert np.array_equal(np.array(rows), grammar.marginals(words, scores))
+    best = [(float(s), [int(h) for h in heads.split()]) for s, heads in (l.split("\t") for l in answer("kbest", "--k", "4").splitlines())]
+    assert best == grammar.kbest(words, scores, 4)
+    drawn = [[int(h) for h in line.split()] for line in answer("sample", "--count", "6", "--seed", "3").splitlines()]
+    assert drawn == grammar.sample(words, scores, 6, seed=3).tolist()

@@ -63,8 +63,22 @@ pub struct ParseArgs {
     /// diagonal is ignored but must be present. Without --weights every arc
     /// weighs 0, so `max` is 0 when there is a derivation. (`count` and `bool`
     /// take no weights: every arc has weight one.)
+    /// With the distribution's semirings (log-partition, marginals,
+    /// entropy, kbest, sample), the entries are real arc scores (or
+    /// `-inf`) and a tree's probability is proportional to the exponential
+    /// of its total score; without --weights every score is 0 (every
+    /// derivation equally likely).
     #[arg(long, value_name = "MATRIX", verbatim_doc_comment)]
     weights: Option<PathBuf>,
+    /// kbest: how many trees (best first, each as its score and heads).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    k: Option<u64>,
+    /// sample: how many trees to draw (with replacement).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    count: Option<u64>,
+    /// sample: the seed of the draws (ChaCha8), as Python's `Grammar.sample(seed=…)`.
+    #[arg(long, value_name = "SEED")]
+    seed: Option<u64>,
 }
 
 /// The semiring of `tabula grammar parse`.
@@ -78,6 +92,17 @@ pub enum SemiringArg {
     Bool,
     /// A best tree: the heads of positions 1 … n, separated by spaces.
     Best,
+    /// ln Z, the log of the sum over derivations of exp(total score).
+    LogPartition,
+    /// The arc marginals P(h → d): (n+1)×(n+1) rows, row = head.
+    Marginals,
+    /// The entropy of the distribution over derivations, in nats.
+    Entropy,
+    /// The --k best trees, best first: the total score, a tab, the heads.
+    #[value(name = "kbest")]
+    KBest,
+    /// --count trees drawn from the distribution (--seed), one per line.
+    Sample,
 }
 
 /// Errors of `tabula grammar parse` other than grammar errors (which are
@@ -122,6 +147,9 @@ pub fn run(c: Command) -> Result<ExitCode, CliError> {
     }
 }
 
+/// The most diagnostics of a grammar file printed.
+const SHOWN_DIAGNOSTICS: usize = 10;
+
 /// Loads a grammar, printing warnings or errors to stderr; `None` if it has errors.
 fn load(path: &Path) -> Result<Option<(Grammar, usize)>, CliError> {
     match text::parse_file(path) {
@@ -132,7 +160,22 @@ fn load(path: &Path) -> Result<Option<(Grammar, usize)>, CliError> {
             Ok(Some((p.grammar, p.warnings.len())))
         }
         Err(GrammarFileError::Invalid(e)) => {
-            eprintln!("{e}");
+            // A file that is not a grammar has an error on nearly every line:
+            // the first few, then how many in all.
+            let errors = e.error_count();
+            match e.diagnostics.len() > SHOWN_DIAGNOSTICS {
+                false => eprintln!("{e}"),
+                true => {
+                    for d in &e.diagnostics[..SHOWN_DIAGNOSTICS] {
+                        eprint!("{d}\n\n");
+                    }
+                    eprintln!(
+                        "{} errors in all, the first {SHOWN_DIAGNOSTICS} diagnostics shown: is {} a grammar file? (grammar files: see grammars/)",
+                        errors,
+                        path.display()
+                    );
+                }
+            }
             Ok(None)
         }
         Err(e) => Err(e.into()),
@@ -175,13 +218,28 @@ fn parse(args: &ParseArgs) -> Result<ExitCode, CliError> {
     if args.weights.is_some() && matches!(args.semiring, SemiringArg::Count | SemiringArg::Bool) {
         return Err(ParseError::WeightsNotAllowed.into());
     }
+    for (given, name, semiring) in [
+        (args.k.is_some(), "--k", "kbest"),
+        (args.count.is_some(), "--count", "sample"),
+        (args.seed.is_some(), "--seed", "sample"),
+    ] {
+        let wanted = match semiring {
+            "kbest" => args.semiring == SemiringArg::KBest,
+            _ => args.semiring == SemiringArg::Sample,
+        };
+        if given && !wanted {
+            return Err(format!("{name} applies to --semiring {semiring} only").into());
+        }
+    }
     let Some((g, _)) = load(&args.file)? else {
         return Ok(ExitCode::FAILURE);
     };
     let input = terminals(&g, &args.input)?;
-    let weights = match &args.weights {
-        Some(path) => Some(read_weights(path, input.len())?),
-        None => None,
+
+    // Integer weights for max and best (the distribution reads real scores).
+    let weights = match (&args.weights, args.semiring) {
+        (Some(path), SemiringArg::Max | SemiringArg::Best) => Some(read_weights(path, input.len())?),
+        _ => None,
     };
     let weight = |h: usize, d: usize| weights.as_ref().map_or(MaxPlus::one(), |w| w[h][d]);
     let mut out = Output::create(None)?;
@@ -198,12 +256,60 @@ fn parse(args: &ParseArgs) -> Result<ExitCode, CliError> {
             let w = Parser::<MaxPlus>::new(&g).parse(&input, weight)?;
             writeln!(out, "{w}")?;
         }
+        SemiringArg::LogPartition
+        | SemiringArg::Marginals
+        | SemiringArg::Entropy
+        | SemiringArg::KBest
+        | SemiringArg::Sample => return distribution(args, &g, &input),
         SemiringArg::Best => {
             let mut parser = Parser::<MaxPlus>::new(&g);
             parser.parse(&input, weight)?;
             let d = parser.best_derivation().ok_or(ParseError::NoDerivation { weighted: weights.is_some() })?;
             writeln!(out, "{}", d.tree)?;
         }
+    }
+    out.commit()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The semirings of the distribution over trees (real scores): what
+/// Python's `Grammar.log_partition`, `marginals`, `entropy`, `k_best` and
+/// `sample` compute, with the same library calls.
+fn distribution(args: &ParseArgs, g: &Grammar, input: &[tabula::grammar::Terminal]) -> Result<ExitCode, CliError> {
+    use tabula::distribution::TreeDistribution;
+    let size = input.len();
+    let scores = match &args.weights {
+        Some(path) => tabula::grammar::weights::read_scores(path, size)?,
+        None => vec![0.0; size * size],
+    };
+    let mut d = TreeDistribution::new(g);
+    let mut out = Output::create(None)?;
+    match args.semiring {
+        SemiringArg::LogPartition => writeln!(out, "{}", d.log_partition(input, &scores)?)?,
+        SemiringArg::Entropy => writeln!(out, "{}", d.entropy(input, &scores)?)?,
+        SemiringArg::Marginals => {
+            let mut m = Vec::new();
+            d.marginals(input, &scores, &mut m)?;
+            for row in m.chunks(size) {
+                writeln!(out, "{}", row.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" "))?;
+            }
+        }
+        SemiringArg::KBest => {
+            let k = usize::try_from(args.k.unwrap_or(1)).unwrap_or(usize::MAX);
+            for (score, tree) in d.k_best(input, &scores, k)? {
+                writeln!(out, "{score}\t{tree}")?;
+            }
+        }
+        SemiringArg::Sample => {
+            use rand::SeedableRng;
+            let count = usize::try_from(args.count.unwrap_or(1)).unwrap_or(usize::MAX);
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed.unwrap_or(0));
+            for tree in d.sample(input, &scores, count, &mut rng)? {
+                writeln!(out, "{tree}")?;
+            }
+        }
+        // The engine's semirings: `parse`.
+        SemiringArg::Count | SemiringArg::Max | SemiringArg::Bool | SemiringArg::Best => {}
     }
     out.commit()?;
     Ok(ExitCode::SUCCESS)

@@ -189,7 +189,7 @@ pub enum GrammarFileError {
         source: std::io::Error,
     },
     /// The file is not UTF-8 text.
-    #[error("{path}:{line}:{column}: error: not UTF-8 text (invalid byte here)")]
+    #[error("{path}:{line}:{column}: not UTF-8 text (invalid byte here)")]
     NotUtf8 {
         /// The path as given.
         path: String,
@@ -220,6 +220,22 @@ pub enum GrammarFileError {
 fn other_kind(bytes: &[u8]) -> Option<(usize, &'static str)> {
     if crate::conllu::compressed::Compression::detect(bytes) != crate::conllu::compressed::Compression::None {
         return Some((1, "compressed data"));
+    }
+    // Files tabula writes, and images: by their first bytes.
+    let head = bytes.trim_ascii_start();
+    for (magic, what) in [
+        (&b"TABULA-PARSER-MODEL"[..], "a tabula parser model (tabula train)"),
+        (b"TABULA-TAGGER-MODEL", "a tabula tagger (tabula train-tagger)"),
+        (b"<svg", "an SVG image"),
+        (b"<?xml", "XML"),
+        (b"<!DOCTYPE", "HTML"),
+        (b"%PDF", "a PDF document"),
+        (b"\x89PNG", "a PNG image"),
+    ] {
+        if head.starts_with(magic) {
+            let line = bytes.len() - head.len();
+            return Some((bytes[..line].iter().filter(|&&b| b == b'\n').count() + 1, what));
+        }
     }
     let mut first = true;
     for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
@@ -268,6 +284,10 @@ pub fn parse_str(path: &str, src: &str) -> Result<ParsedGrammar, GrammarErrors> 
     match builder.build() {
         Ok(grammar) => {
             r.useless(&rules, &grammar);
+            // An unproductive start symbol (the grammar derives nothing) is an error.
+            if r.diagnostics.iter().any(|d| d.severity == Severity::Error) {
+                return Err(GrammarErrors { diagnostics: r.sorted() });
+            }
             Ok(ParsedGrammar { grammar, warnings: r.sorted() })
         }
         Err(errors) => {
@@ -708,7 +728,8 @@ impl Reader<'_> {
                 }
             }
         }
-        let mut found: Vec<(Span, String)> = super::analysis::useless_symbols(g)
+        let start = Symbol::Category(g.start());
+        let mut found: Vec<(Span, bool, String)> = super::analysis::useless_symbols(g)
             .iter()
             .map(|u| {
                 let kind = match u.symbol {
@@ -719,12 +740,15 @@ impl Reader<'_> {
                 };
                 let span =
                     first.get(&(kind, u.symbol.name(g))).copied().unwrap_or(Span { line: 1, column: 1, width: 1 });
-                (span, u.message(g))
+                (span, u.symbol == start && u.reason == super::analysis::Uselessness::Unproductive, u.message(g))
             })
             .collect();
-        found.sort_by_key(|(s, _)| (s.line, s.column));
-        for (span, msg) in found {
-            self.warning(span, msg);
+        found.sort_by_key(|(s, _, _)| (s.line, s.column));
+        for (span, derives_nothing, msg) in found {
+            match derives_nothing {
+                true => self.error(span, msg),
+                false => self.warning(span, msg),
+            }
         }
     }
 }

@@ -49,6 +49,16 @@ pub enum WeightsError {
         /// The entry.
         token: String,
     },
+    /// An entry that is neither a real number nor `-inf` (real scores).
+    #[error("{path}:{line}: not a real number or -inf: {token:?}")]
+    NotAReal {
+        /// The path as given.
+        path: String,
+        /// 1-based line.
+        line: usize,
+        /// The entry.
+        token: String,
+    },
     /// An integer that does not fit in 32 bits.
     #[error("{path}:{line}: weight out of range (it must fit in 32 bits): {token:?}")]
     OutOfRange {
@@ -59,6 +69,41 @@ pub enum WeightsError {
         /// The entry.
         token: String,
     },
+}
+
+/// Reads an `size`×`size` matrix of real arc scores or `-inf` (the scores
+/// of [`TreeDistribution`](crate::distribution::TreeDistribution)), row-major
+/// (row = head). O(size of the file).
+pub fn read_scores(path: &Path, size: usize) -> Result<Vec<f64>, WeightsError> {
+    let shown = path.display().to_string();
+    let src = std::fs::read_to_string(path).map_err(|source| WeightsError::Io { path: shown.clone(), source })?;
+    let mut rows = 0;
+    let mut out = Vec::with_capacity(size * size);
+    for (idx, line) in src.lines().enumerate() {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        if tokens.is_empty() {
+            continue;
+        }
+        if tokens.len() != size {
+            return Err(WeightsError::Entries { path: shown, line: idx + 1, expected: size, found: tokens.len() });
+        }
+        for t in tokens {
+            let v = match t {
+                "-inf" => f64::NEG_INFINITY,
+                t => t.parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| WeightsError::NotAReal {
+                    path: shown.clone(),
+                    line: idx + 1,
+                    token: crate::conllu::elide(t),
+                })?,
+            };
+            out.push(v);
+        }
+        rows += 1;
+    }
+    if rows != size {
+        return Err(WeightsError::Rows { path: shown, expected: size, found: rows });
+    }
+    Ok(out)
 }
 
 /// Reads an `size`×`size` matrix of integers or `-inf` (see `--weights`).
