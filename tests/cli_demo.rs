@@ -174,3 +174,26 @@ fn every_text_comment_of_the_sample_matches_its_tokens() {
                  3\tHaus\t_\t_\t_\t_\t1\tobj\t_\tSpaceAfter=No\n4\t.\t_\t_\t_\t_\t1\tpunct\t_\t_";
     assert_eq!(spelled(block), "Vom Haus.");
 }
+
+/// Regression: the demo showed two projectivizations of demo-1 (heads
+/// 2 0 4 2 8 8 8 4 as LR-spine's gold, 2 0 4 2 2 8 8 2 in the treebank it
+/// prints), and hinted `tabula projectivize --stats`, which waits on the
+/// terminal for standard input.
+#[test]
+fn the_demo_shows_the_projectivization_tabula_projectivize_writes() {
+    let demo = run(&["demo"]);
+    let written = run(&["projectivize", "data/sample.conllu"]);
+    let first = Reader::new(written.as_bytes(), "out").next().unwrap().unwrap();
+    let heads = first.tree().to_string();
+    let spine = demo.lines().find(|l| l.starts_with("  lr-spine:")).unwrap();
+    assert!(spine.contains(&format!("heads {heads}:")), "{spine}\n{heads}");
+    assert!(demo.contains(&written), "the treebank the demo prints is the one `tabula projectivize` writes");
+    // Every command the demo suggests that reads CoNLL-U names its input.
+    let suggested: Vec<&str> = demo.split('`').skip(1).step_by(2).filter(|c| c.starts_with("tabula ")).collect();
+    assert!(!suggested.is_empty());
+    for c in suggested {
+        if ["tabula projectivize", "tabula count"].iter().any(|p| c.starts_with(p)) {
+            assert!(c.contains("data/sample.conllu"), "{c}");
+        }
+    }
+}

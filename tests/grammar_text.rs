@@ -21,7 +21,8 @@ const CASES: &[(&str, bool)] = &[
     ("many", false),
     ("tabs", false),
     ("useless", true),
-    ("split", true),
+    // A start symbol that derives nothing: an error.
+    ("split", false),
 ];
 
 fn rendered(name: &str) -> (bool, String) {
@@ -149,7 +150,12 @@ fn long_names_are_elided() {
 
 /// parse → print → parse → print gives the same text as the first print.
 fn round_trips(src: &str) -> Result<(), String> {
-    let g1 = parse_str("g", src).map_err(|e| e.to_string())?.grammar;
+    let g1 = match parse_str("g", src) {
+        Ok(p) => p.grammar,
+        // A grammar deriving nothing is refused: nothing to print.
+        Err(e) if e.error_count() == 1 && e.to_string().contains("the grammar derives no string") => return Ok(()),
+        Err(e) => return Err(e.to_string()),
+    };
     let printed = g1.to_string();
     let g2 = parse_str("printed", &printed).map_err(|e| format!("{e}\n--- printed:\n{printed}"))?.grammar;
     if g2.to_string() != printed {
