@@ -19,6 +19,7 @@ use pyo3::prelude::*;
 use rayon::prelude::*;
 use tabula::oracle::session::OracleSession;
 use tabula::oracle::{Algorithm, Configuration, OracleError, Step, StepScores, Strategy, System};
+use tabula::parser::train::arc_standard_static;
 use tabula::tree::DepTree;
 
 /// The word positions [`PyOracleBatch::positions`] gathers, in its columns'
@@ -38,6 +39,10 @@ struct Item {
     given: Vec<i64>,
     /// Left out after an oracle error (`abandon=True`).
     abandoned: bool,
+    /// The gold tree (arc-standard's static step reads it).
+    gold: DepTree,
+    /// Arc-standard's static step: gold children of each word not yet attached.
+    missing: Vec<u32>,
 }
 
 impl Item {
@@ -50,8 +55,29 @@ impl Item {
     fn scores(&mut self) -> Result<StepScores, OracleError> {
         self.live.with_session_mut(|s| s.scores())
     }
+    /// The static oracle's step. Arc-standard, which has none in the
+    /// oracle layer: the canonical step of `tabula train`
+    /// ([`arc_standard_static`]), for a complete projective gold tree.
     fn static_step(&mut self) -> Result<Step, OracleError> {
-        self.live.with_session_mut(|s| s.static_step())
+        let Item { live, gold, missing, .. } = self;
+        if live.borrow_session().configuration().system() != System::ArcStandard {
+            return live.with_session_mut(|s| s.static_step());
+        }
+        let c = live.borrow_session().configuration();
+        if gold.is_partial() || !gold.is_projective() {
+            return Err(OracleError::NonProjectiveGold(Algorithm::Linear));
+        }
+        if c.is_final() {
+            return Err(OracleError::Final);
+        }
+        missing.clear();
+        missing.resize(gold.len() + 1, 0);
+        for d in 1..=gold.len() {
+            if c.head(d) != Some(gold.head(d)) {
+                missing[gold.head(d)] += 1;
+            }
+        }
+        Ok(arc_standard_static(c, gold, missing))
     }
 }
 
@@ -120,9 +146,10 @@ impl PyOracleBatch {
                 None => crate::oracle::pooled_oracle(),
             };
             let config = Configuration::initial(system, n);
+            let gold = tree.clone();
             let live = Live::try_new(oracle, |o| OracleSession::at(o, tree, config, strategy, algorithm))
                 .map_err(|e| value_error(format!("sentence {i}: {e}")))?;
-            self.items.push(Item { live, labels, given: vec![-1; n + 1], abandoned: false });
+            self.items.push(Item { live, labels, given: vec![-1; n + 1], abandoned: false, gold, missing: Vec::new() });
         }
         Ok(())
     }
@@ -420,7 +447,9 @@ impl PyOracleBatch {
 
     /// The static oracle's step for every sentence, as a column index of
     /// `steps` (int64, B; −1 for a finished sentence): the step of the
-    /// canonical computation of the gold tree (`Session`'s `static_step`).
+    /// canonical computation of the gold tree, as `tabula train --oracle
+    /// static` follows it (complete gold trees; arc-standard, arc-hybrid,
+    /// arc-eager: projective ones).
     #[pyo3(signature = (out = None))]
     fn static_steps<'py>(
         &mut self,

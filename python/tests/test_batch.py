@@ -117,10 +117,10 @@ def test_batch_equals_sessions_step_for_step(system, strategy, algorithm):
         assert heads.tolist() == [built.get(d, -1) for d in range(1, n + 1)]
 
 
-@pytest.mark.parametrize("system", [s for s in tp.systems() if s != "arc-standard"])
+@pytest.mark.parametrize("system", tp.systems())
 def test_static_steps_build_the_gold_tree(system):
     """Along the static oracle's computation every step is optimal, and a
-    projective gold tree is built whole (arc-standard has no static oracle)."""
+    projective gold tree is built whole."""
     rng = random.Random(7)
     golds = batch_golds(rng, 16, projective=True)
     batch = tp.OracleBatch(golds, system=system)

@@ -202,7 +202,7 @@ def _default_max_words(options: Options) -> int:
 
 
 def _training_trees(
-    sentences: Sequence[Any], options: Options
+    path: PathLike, sentences: Sequence[Any], options: Options
 ) -> tuple[list[Optional[list[int]]], list[Optional[list[str]]], int]:
     """The gold trees and labels to train on: projectivized as asked (the
     original trees for ``none``), pseudo-projective labels when asked;
@@ -231,6 +231,12 @@ def _training_trees(
                 h = list(tp.projectivize(s, "optimal", prefer="default"))
             else:
                 h = list(tp.projectivize(h, "lift"))
+        if options.oracle == "static" and options.system not in NONPROJECTIVE and -1 not in h:
+            if not tp.Tree(h).is_projective:
+                raise ValueError(
+                    f"{path}:{s.first_line}: a non-projective tree, but the static oracle needs projective trees "
+                    "(use --projectivize optimal|lift, or the dynamic oracle)"
+                )
         heads.append(h)
         labels.append(deprels)
     return heads, labels, left_out
@@ -255,7 +261,7 @@ def train(
     rng, nrng = seed_everything(options.seed)
     sentences = _read(train, "train on")
     check_columns(sentences, str(train), options.feats)
-    golds, labels, left_out = _training_trees(sentences, options)
+    golds, labels, left_out = _training_trees(train, sentences, options)
     kept = [i for i, g in enumerate(golds) if g is not None]
     if not kept:
         raise ValueError(f"{train}: every sentence was left out (no tree, or longer than --max-words)")
