@@ -19,6 +19,8 @@ from .model import Network
 from .train import EpochReport, Options, Progress, Trainer, epochs_of, parse_batches, seed_everything
 
 FORMAT = "tabula-neural-1"
+# Sentences per batch when parsing (sorted by length, so little padding).
+PARSE_BATCH = 128
 PathLike = Union[str, "os.PathLike[str]"]
 
 # The systems whose oracles score any gold tree without projectivizing it.
@@ -91,7 +93,7 @@ class NeuralParser:
         dev = torch.device(device or "cpu")
         self.net.to(dev)
         items = self._encode(sentences)
-        return parse_batches(self.net, self.system, items, self.vocab, dev, batch_size or self.options.batch_size)
+        return parse_batches(self.net, self.system, items, self.vocab, dev, batch_size or PARSE_BATCH)
 
     def parse_file(
         self,
@@ -109,7 +111,7 @@ class NeuralParser:
         items = self._encode(sentences)
         bar = Progress(len(items), "parsing", progress)
         trees = parse_batches(
-            self.net, self.system, items, self.vocab, dev, batch_size or self.options.batch_size, bar.step
+            self.net, self.system, items, self.vocab, dev, batch_size or PARSE_BATCH, bar.step
         )
         bar.close()
         if self.options.pseudo_projective:
@@ -277,7 +279,7 @@ def train(
     history: list[EpochReport] = []
     best: Optional[tuple[float, int, dict[str, torch.Tensor]]] = None
     for epoch in range(1, epochs_of(options) + 1):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         trainer.oracle_seconds = 0.0
         total, steps, abandoned = 0.0, 0, 0
         explore = options.oracle == "dynamic" and epoch > options.explore_from
@@ -290,7 +292,16 @@ def train(
             bar.step(len(batch))
         bar.close()
         seconds = time.perf_counter() - start
-        report = EpochReport(epoch, total / max(steps, 1), seconds, trainer.oracle_seconds, len(items), steps, abandoned)
+        report = EpochReport(
+            epoch,
+            total / max(steps, 1),
+            seconds,
+            trainer.oracle_seconds,
+            len(items),
+            steps,
+            abandoned,
+            time.process_time() - cpu,
+        )
         parser = NeuralParser(trainer.net, vocab, options, epoch, history)
         if dev_sentences is not None:
             scores = parser.evaluate(dev_sentences)["all"]
