@@ -254,7 +254,8 @@ def train(
     """Trains a parser on a CoNLL-U file (gold UPOS, HEAD, DEPREL), the
     options of :class:`Options` as keywords; with ``dev``, the epoch with
     the best dev LAS is kept (else the last). Writes it to ``output`` if
-    given. ``verbose``: an epoch line on standard error per epoch, and a
+    given, after every epoch that changes the model kept (so that an
+    interrupted run leaves the best model so far). ``verbose``: an epoch line on standard error per epoch, and a
     progress line on a terminal."""
     options = Options(**settings)
     _check(options)
@@ -312,6 +313,10 @@ def train(
         history.append(report)
         if verbose:
             print(report.text(), file=sys.stderr, flush=True)
+        if output is not None and (best is None or best[1] == epoch):
+            # The model kept so far is on disk after every epoch: an
+            # interrupted run leaves it.
+            NeuralParser(trainer.net, vocab, options, epoch, history).save(output)
     kept_epoch = len(history)
     if best is not None:
         trainer.net.load_state_dict(best[2])
