@@ -105,15 +105,17 @@ pub struct PyOracleBatch {
     abandon: bool,
     /// Oracles of sentences dropped by a smaller `reset`, for the next one.
     spare: Vec<Live>,
+    /// `optimal`'s scores, reused.
+    scratch: Vec<i64>,
 }
 
 /// A 2-D int64 output: `out` (checked for its shape) or a new array.
-fn output_2d<'py>(
+fn output_2d<'py, T: numpy::Element>(
     py: Python<'py>,
-    out: Option<Bound<'py, PyArray2<i64>>>,
+    out: Option<Bound<'py, PyArray2<T>>>,
     rows: usize,
     width: usize,
-) -> PyResult<Bound<'py, PyArray2<i64>>> {
+) -> PyResult<Bound<'py, PyArray2<T>>> {
     match out {
         Some(a) if a.shape() == [rows, width] => Ok(a),
         Some(a) => Err(PyValueError::new_err(format!("`out` has shape {:?}, expected ({rows}, {width})", a.shape()))),
@@ -179,6 +181,19 @@ impl PyOracleBatch {
             }
         }
         Ok(out)
+    }
+
+    /// The scores of every sentence into `data` (B × steps, −1 where none).
+    fn fill_scores(&mut self, py: Python<'_>, data: &mut [i64]) -> PyResult<()> {
+        self.check_gold()?;
+        let columns = self.columns;
+        self.each_row(py, data, columns.len(), -1, |item, row| {
+            let s = item.scores()?;
+            for (cell, &step) in row.iter_mut().zip(columns) {
+                *cell = s.get(step).map_or(-1, i64::from);
+            }
+            Ok(())
+        })
     }
 
     fn check_gold(&self) -> PyResult<()> {
@@ -271,6 +286,7 @@ impl PyOracleBatch {
             gold: true,
             abandon,
             spare: Vec::new(),
+            scratch: Vec::new(),
         };
         batch.reset(golds, labels)?;
         Ok(batch)
@@ -301,6 +317,7 @@ impl PyOracleBatch {
             gold: false,
             abandon: false,
             spare: Vec::new(),
+            scratch: Vec::new(),
         };
         batch.reset_lengths(lengths)?;
         Ok(batch)
@@ -411,38 +428,41 @@ impl PyOracleBatch {
         py: Python<'py>,
         out: Option<Bound<'py, PyArray2<i64>>>,
     ) -> PyResult<Bound<'py, PyArray2<i64>>> {
-        self.check_gold()?;
-        let columns = self.columns;
-        let out = output_2d(py, out, self.items.len(), columns.len())?;
+        let out = output_2d(py, out, self.items.len(), self.columns.len())?;
         {
             let mut rw = out.readwrite();
             let data = rw.as_slice_mut().map_err(|_| PyValueError::new_err("`out` must be C-contiguous"))?;
-            self.each_row(py, data, columns.len(), -1, |item, row| {
-                let s = item.scores()?;
-                for (cell, &step) in row.iter_mut().zip(columns) {
-                    *cell = s.get(step).map_or(-1, i64::from);
-                }
-                Ok(())
-            })?;
+            self.fill_scores(py, data)?;
         }
         Ok(out)
     }
 
     /// The optimal steps (bool, B × steps): those with the best score of
     /// their row (none in a finished sentence's row).
-    fn optimal<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<bool>>> {
-        let scores = self.scores(py, None)?;
+    #[pyo3(signature = (out = None))]
+    fn optimal<'py>(
+        &mut self,
+        py: Python<'py>,
+        out: Option<Bound<'py, PyArray2<bool>>>,
+    ) -> PyResult<Bound<'py, PyArray2<bool>>> {
         let width = self.columns.len();
-        let ro = scores.readonly();
-        let s = ro.as_slice()?;
-        let best: Vec<bool> = s
-            .chunks(width.max(1))
-            .flat_map(|row| {
-                let m = row.iter().copied().max().unwrap_or(-1);
-                row.iter().map(move |&v| v >= 0 && v == m)
-            })
-            .collect();
-        Ok(PyArray1::from_vec(py, best).reshape([self.items.len(), width])?)
+        let out = output_2d(py, out, self.items.len(), width)?;
+        let mut scores = std::mem::take(&mut self.scratch);
+        scores.resize(self.items.len() * width, 0);
+        let filled = self.fill_scores(py, &mut scores);
+        {
+            let mut rw = out.readwrite();
+            let data = rw.as_slice_mut().map_err(|_| PyValueError::new_err("`out` must be C-contiguous"))?;
+            for (row, cells) in scores.chunks(width.max(1)).zip(data.chunks_mut(width.max(1))) {
+                let best = row.iter().copied().max().unwrap_or(-1);
+                for (cell, &v) in cells.iter_mut().zip(row) {
+                    *cell = v >= 0 && v == best;
+                }
+            }
+        }
+        self.scratch = scores;
+        filled?;
+        Ok(out)
     }
 
     /// The static oracle's step for every sentence, as a column index of
@@ -477,15 +497,26 @@ impl PyOracleBatch {
     }
 
     /// Which steps apply (bool, B × steps; none in a finished sentence's row).
-    fn applicable<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<bool>>> {
+    #[pyo3(signature = (out = None))]
+    fn applicable<'py>(
+        &self,
+        py: Python<'py>,
+        out: Option<Bound<'py, PyArray2<bool>>>,
+    ) -> PyResult<Bound<'py, PyArray2<bool>>> {
         let width = self.columns.len();
-        let mut data = Vec::with_capacity(self.items.len() * width);
-        for item in &self.items {
-            let done = item.is_done();
-            let c = item.config();
-            data.extend(self.columns.iter().map(|&s| !done && c.is_applicable(s)));
+        let out = output_2d(py, out, self.items.len(), width)?;
+        {
+            let mut rw = out.readwrite();
+            let data = rw.as_slice_mut().map_err(|_| PyValueError::new_err("`out` must be C-contiguous"))?;
+            for (item, row) in self.items.iter().zip(data.chunks_mut(width.max(1))) {
+                let done = item.is_done();
+                let c = item.config();
+                for (cell, &s) in row.iter_mut().zip(self.columns) {
+                    *cell = !done && c.is_applicable(s);
+                }
+            }
         }
-        Ok(PyArray1::from_vec(py, data).reshape([self.items.len(), width])?)
+        Ok(out)
     }
 
     /// The word positions a feature extractor gathers (int64, B × 11, the

@@ -178,6 +178,9 @@ def test_reset_reuses_the_object_and_out_arrays_are_filled():
     assert pos[:, 3].tolist() == [1, 1]  # b0
     with pytest.raises(ValueError, match="shape"):
         batch.scores(out=np.zeros((3, 1), dtype=np.int64))
+    mask = np.zeros((2, len(batch.steps)), dtype=bool)
+    assert batch.optimal(out=mask) is not None and (mask == batch.optimal()).all()
+    assert batch.applicable(out=mask) is not None and (mask == batch.applicable()).all()
 
 
 def test_errors_name_the_sentence_and_change_nothing():
