@@ -15,6 +15,7 @@ __all__ = [
     "Grammar",
     "GrammarError",
     "Oracle",
+    "OracleBatch",
     "Parser",
     "Sentence",
     "Session",
@@ -231,6 +232,7 @@ class Session:
     @property
     def is_incremental(self) -> bool: ...
 
+@final
 class OracleBatch:
     """The oracle of a minibatch, for a neural parser's training loop: B
     sentences followed at once, each query one NumPy array over the batch
