@@ -3,6 +3,7 @@
 pub mod batches;
 pub mod count;
 pub mod demo;
+pub mod draw;
 pub mod deprojectivize;
 pub mod ensemble;
 pub mod eval;

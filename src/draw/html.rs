@@ -27,7 +27,6 @@ const PAGE_STYLE: &str = include_str!("page.css");
 pub struct Page<W: Write> {
     out: W,
     count: usize,
-    buffer: String,
 }
 
 impl<W: Write> Page<W> {
@@ -37,7 +36,7 @@ impl<W: Write> Page<W> {
         let esc = |s: &str| super::svg::escape(s).into_owned();
         write!(
             out,
-            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width\">\n<title>{}</title>\n<style>\n{PAGE_STYLE}{}</style></head>\n<body>\n<header><h1>{}</h1>\n<div id=\"legend\">{}</div>\n<div id=\"controls\"><input id=\"search\" type=\"search\" placeholder=\"sentence id\" aria-label=\"search by sentence id\">\n<label{}><input id=\"differences\" type=\"checkbox\"> differences only</label>\n<label><input id=\"nonprojective\" type=\"checkbox\"> non-projective only</label>\n<span id=\"count\"></span></div></header>\n<nav id=\"list\"></nav>\n<main id=\"pictures\"></main>\n<script type=\"application/json\" id=\"data\">{{\"files\":",
+            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width\">\n<title>{}</title>\n<style>\n{PAGE_STYLE}{}</style></head>\n<body>\n<header><h1>{}</h1>\n<div id=\"legend\">{}</div>\n<div id=\"controls\"><input id=\"search\" type=\"search\" placeholder=\"sentence id\" aria-label=\"search by sentence id\">\n<label{}><input id=\"differences\" type=\"checkbox\"> differences only</label>\n<label><input id=\"nonprojective\" type=\"checkbox\"> non-projective only</label>\n<span id=\"count\"></span></div></header>\n<div id=\"row\"><nav id=\"list\"></nav>\n<main id=\"pictures\"></main></div>\n<script type=\"application/json\" id=\"data\">{{\"files\":",
             esc(title),
             style(),
             esc(title),
@@ -47,56 +46,21 @@ impl<W: Write> Page<W> {
         let files = serde_json::to_string(files).map_err(io::Error::other)?;
         out.write_all(files.replace('<', "\\u003c").as_bytes())?;
         out.write_all(b",\"sentences\":[\n")?;
-        Ok(Page { out, count: 0, buffer: String::new() })
+        Ok(Page { out, count: 0 })
     }
 
     /// Lays out and adds one picture. O(its arcs²).
     pub fn add(&mut self, p: &Picture) -> io::Result<()> {
-        let arcs = p.arcs();
-        let g = layout(&p.words, &arcs);
-        let b = &mut self.buffer;
-        b.clear();
+        self.add_entry(&entry(p))
+    }
+
+    /// Adds a picture's [`entry`] (computed beforehand, e.g. on other threads).
+    pub fn add_entry(&mut self, entry: &str) -> io::Result<()> {
         if self.count > 0 {
-            b.push_str(",\n");
+            self.out.write_all(b",\n")?;
         }
         self.count += 1;
-        let json = |b: &mut String, s: &str| {
-            // Serialising a string to a String cannot fail.
-            b.push_str(&serde_json::to_string(s).unwrap_or_default());
-        };
-        b.push('[');
-        json(b, &p.id);
-        let np = u8::from(p.is_nonprojective());
-        b.push_str(&format!(",{},{np},{},{},{},[", p.differences(), g.width, g.height, g.baseline));
-        for (i, (w, place)) in p.words.iter().zip(&g.words).enumerate() {
-            if i > 0 {
-                b.push(',');
-            }
-            b.push_str(&place.x.to_string());
-            b.push(',');
-            json(b, &w.form);
-            b.push(',');
-            json(b, &w.upos);
-        }
-        b.push_str("],[");
-        for (i, (a, place)) in arcs.iter().zip(&g.arcs).enumerate() {
-            if i > 0 {
-                b.push(',');
-            }
-            let k = match a.kind {
-                ArcKind::Other(k) => k,
-                _ => 0,
-            };
-            b.push_str(&format!("{},{},{},\"{}\",", place.from, place.to, place.top, arc_class(a)));
-            json(b, &a.label);
-            b.push_str(&format!(",{},{},{},{},{k}", place.label.x, place.label.w, a.head, a.dependent));
-        }
-        b.push_str("]]");
-        // `<` only occurs inside JSON strings: escaped, `</script>` cannot end the data.
-        if b.contains('<') {
-            *b = b.replace('<', "\\u003c");
-        }
-        self.out.write_all(b.as_bytes())
+        self.out.write_all(entry.as_bytes())
     }
 
     /// Ends the page (the script after the data) and returns the writer.
@@ -105,6 +69,50 @@ impl<W: Write> Page<W> {
         self.out.flush()?;
         Ok(self.out)
     }
+}
+
+/// The page's JSON of one picture: its layout. O(its arcs²).
+pub fn entry(p: &Picture) -> String {
+    use std::fmt::Write as _;
+    let arcs = p.arcs();
+    let g = layout(&p.words, &arcs);
+    let mut b = String::with_capacity(64 + 24 * p.len() + 48 * arcs.len());
+    let json = |b: &mut String, s: &str| {
+        // Serialising a string cannot fail.
+        b.push_str(&serde_json::to_string(s).unwrap_or_default());
+    };
+    b.push('[');
+    json(&mut b, &p.id);
+    let np = u8::from(p.is_nonprojective());
+    let _ = write!(b, ",{},{np},{},{},{},[", p.differences(), g.width, g.height, g.baseline);
+    for (i, (w, place)) in p.words.iter().zip(&g.words).enumerate() {
+        if i > 0 {
+            b.push(',');
+        }
+        let _ = write!(b, "{},", place.x);
+        json(&mut b, &w.form);
+        b.push(',');
+        json(&mut b, &w.upos);
+    }
+    b.push_str("],[");
+    for (i, (a, place)) in arcs.iter().zip(&g.arcs).enumerate() {
+        if i > 0 {
+            b.push(',');
+        }
+        let k = match a.kind {
+            ArcKind::Other(k) => k,
+            _ => 0,
+        };
+        let _ = write!(b, "{},{},{},\"{}\",", place.from, place.to, place.top, arc_class(a));
+        json(&mut b, &a.label);
+        let _ = write!(b, ",{},{},{},{},{k}", place.label.x, place.label.w, a.head, a.dependent);
+    }
+    b.push_str("]]");
+    // `<` only occurs inside JSON strings: escaped, `</script>` cannot end the data.
+    if b.contains('<') {
+        b = b.replace('<', "\\u003c");
+    }
+    b
 }
 
 /// The legend: what each line means, with a small sample of each.

@@ -165,8 +165,9 @@ pub struct DrawnArc {
     /// Whether another annotation gives the same arc another relation
     /// (the label then shows both: `first/other`).
     pub label_differs: bool,
-    /// What a reader is told on hovering: which annotations have the arc.
-    pub title: String,
+    /// The annotations (indices) that have the arc: the first one alone
+    /// for its arcs, the others with this head for theirs.
+    pub annotations: Vec<usize>,
 }
 
 /// One sentence in one or more annotations of the same words: the first
@@ -260,14 +261,13 @@ impl Picture {
                 np
             })
             .collect();
-        let name = |k: usize| self.annotations[k].file.to_string();
         let mut arcs = Vec::with_capacity(self.len());
         for d in 1..=self.len() {
             let h = first.tree.head(d);
             let label = &first.labels[d - 1];
             let mut replaced = false;
             let mut other_labels: Vec<&str> = Vec::new();
-            let mut others: Vec<DrawnArc> = Vec::new();
+            let start = arcs.len();
             for (k, a) in self.annotations.iter().enumerate().skip(1) {
                 let (oh, ol) = (a.tree.head(d), &a.labels[d - 1]);
                 if oh == h {
@@ -277,54 +277,69 @@ impl Picture {
                     continue;
                 }
                 replaced = true;
+                let others: &mut [DrawnArc] = &mut arcs[start..];
                 if let Some(seen) = others.iter_mut().find(|o| o.head == oh && o.label == *ol) {
-                    seen.title.push_str(&format!(", {}", name(k)));
+                    seen.annotations.push(k);
                     continue;
                 }
-                others.push(DrawnArc {
+                arcs.push(DrawnArc {
                     head: oh,
                     dependent: d,
                     label: ol.clone(),
                     kind: ArcKind::Other(k),
                     nonprojective: nonprojective[k][d],
                     label_differs: false,
-                    title: format!("{} → {}: {ol} in {}", head_name(self, oh), self.words[d - 1].form, name(k)),
+                    annotations: vec![k],
                 });
             }
             let shown = if other_labels.is_empty() { label.clone() } else { format!("{label}/{}", other_labels.join("/")) };
-            let title = if self.annotations.len() == 1 {
-                format!("{} → {}: {label}", head_name(self, h), self.words[d - 1].form)
-            } else if other_labels.is_empty() {
-                format!("{} → {}: {label} in {}", head_name(self, h), self.words[d - 1].form, name(0))
-            } else {
-                format!(
-                    "{} → {}: {label} in {}, {} in another",
-                    head_name(self, h),
-                    self.words[d - 1].form,
-                    name(0),
-                    other_labels.join(", ")
-                )
-            };
-            arcs.push(DrawnArc {
-                head: h,
-                dependent: d,
-                label: shown,
-                kind: if replaced { ArcKind::Replaced } else { ArcKind::Plain },
-                nonprojective: nonprojective[0][d],
-                label_differs: !other_labels.is_empty(),
-                title,
-            });
-            arcs.extend(others);
+            arcs.insert(
+                start,
+                DrawnArc {
+                    head: h,
+                    dependent: d,
+                    label: shown,
+                    kind: if replaced { ArcKind::Replaced } else { ArcKind::Plain },
+                    nonprojective: nonprojective[0][d],
+                    label_differs: !other_labels.is_empty(),
+                    annotations: vec![0],
+                },
+            );
         }
         arcs
     }
 }
 
-fn head_name(p: &Picture, h: usize) -> &str {
-    if h == 0 {
-        "root"
-    } else {
-        &p.words[h - 1].form
+impl Picture {
+    /// What a reader is told on hovering over an arc: `head → dependent:
+    /// relation in FILE, …`.
+    pub fn arc_title(&self, arc: &DrawnArc) -> String {
+        let head = if arc.head == 0 { "root" } else { &self.words[arc.head - 1].form };
+        let d = arc.dependent;
+        let mut t = format!("{head} → {}: ", self.words[d - 1].form);
+        if self.annotations.len() == 1 {
+            t.push_str(&arc.label);
+            return t;
+        }
+        // Each relation with the annotations that give it to this arc.
+        let mut by_label: Vec<(&str, Vec<&str>)> = Vec::new();
+        for &k in &arc.annotations {
+            let ks: Vec<usize> = if k == 0 {
+                (0..self.annotations.len()).filter(|&j| self.annotations[j].tree.head(d) == arc.head).collect()
+            } else {
+                vec![k]
+            };
+            for j in ks {
+                let label = self.annotations[j].labels[d - 1].as_str();
+                match by_label.iter_mut().find(|(l, _)| *l == label) {
+                    Some((_, files)) => files.push(&self.annotations[j].file),
+                    None => by_label.push((label, vec![&self.annotations[j].file])),
+                }
+            }
+        }
+        let parts: Vec<String> = by_label.iter().map(|(l, files)| format!("{l} in {}", files.join(", "))).collect();
+        t.push_str(&parts.join("; "));
+        t
     }
 }
 

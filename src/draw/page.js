@@ -68,7 +68,7 @@
         observer.unobserve(e.target);
       }
     }
-  }, { rootMargin: "600px 0px" });
+  }, { root: main, rootMargin: "600px 0px" });
 
   // The first screen at once, the rest as it scrolls into view.
   function drawVisible() {

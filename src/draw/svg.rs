@@ -94,8 +94,8 @@ pub fn heading(p: &Picture) -> String {
 }
 
 /// Appends the elements of one diagram (no `<svg>` around them).
-pub fn diagram(out: &mut String, arcs: &[DrawnArc], g: &Geometry, words: &[super::Word]) {
-    for (w, place) in words.iter().zip(&g.words) {
+pub fn diagram(out: &mut String, picture: &Picture, arcs: &[DrawnArc], g: &Geometry) {
+    for (w, place) in picture.words.iter().zip(&g.words) {
         let _ = write!(
             out,
             "<text class=\"f\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text><text class=\"u\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
@@ -129,7 +129,7 @@ pub fn diagram(out: &mut String, arcs: &[DrawnArc], g: &Geometry, words: &[super
             out,
             "<g class=\"l{}\"><title>{}</title><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"3\"/><text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text></g>",
             arc_class(a),
-            escape(&a.title),
+            escape(&picture.arc_title(a)),
             r.x,
             r.y,
             r.w,
@@ -157,7 +157,7 @@ pub fn document(pictures: &[Picture]) -> String {
             "<g transform=\"translate(0,{y})\"><text class=\"hd\" x=\"10\" y=\"16\">{}</text><g transform=\"translate(0,{HEADING})\">",
             escape(&heading(p))
         );
-        diagram(&mut body, &arcs, &g, &p.words);
+        diagram(&mut body, p, &arcs, &g);
         body.push_str("</g></g>\n");
         y += HEADING + g.height;
         width = width.max(g.width);

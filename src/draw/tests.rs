@@ -81,7 +81,9 @@ fn arcs_of_a_comparison() {
     let of = |d: usize| arcs.iter().filter(|a| a.dependent == d).collect::<Vec<_>>();
     assert_eq!(of(7)[0].kind, ArcKind::Replaced);
     assert_eq!((of(7)[1].head, of(7)[1].kind, of(7)[1].label.as_str()), (6, ArcKind::Other(1), "nmod"));
-    assert!(of(7)[1].title.ends_with("in p, q"), "{}", of(7)[1].title);
+    assert_eq!(pic.arc_title(of(7)[1]), "black → yesterday: nmod in p, q");
+    assert_eq!(pic.arc_title(of(5)[0]), "black → which: nsubj in g, q; obj in p");
+    assert_eq!(pic.arc_title(of(7)[0]), "saw → yesterday: advmod in g");
     assert_eq!((of(5)[0].label.as_str(), of(5)[0].label_differs, of(5)[0].kind), ("nsubj/obj", true, ArcKind::Plain));
     assert!(of(1).iter().all(|a| a.kind == ArcKind::Plain && !a.label_differs));
     let one = Picture::new(vec![read(GOLD, "g")]).unwrap();
