@@ -8,7 +8,9 @@
 //! the address's fragment keeps them (`#search=ID&differences&nonprojective`),
 //! so a link opens the same view.
 //!
-//! Per sentence the JSON holds `[id, differences, non-projective (0/1),
+//! The data comes in chunks of sentences, each read by the script as soon
+//! as the browser reaches it, so the first screen shows before the rest
+//! of the file is read. Per sentence the JSON holds `[id, differences, non-projective (0/1),
 //! width, height, baseline, words, arcs]`, words flat as `x, FORM, UPOS`
 //! and arcs flat as `from, to, top, class, label, label x, label width,
 //! head, dependent, annotation`.
@@ -23,6 +25,11 @@ const SCRIPT: &str = include_str!("page.js");
 /// The page's own style (the pictures' is [`style`]).
 const PAGE_STYLE: &str = include_str!("page.css");
 
+/// Sentences per chunk of data: the page draws its first screen once the
+/// first chunk is read.
+const CHUNK: usize = 100;
+const END_CHUNK: &str = "]</script><script>tabula.add()</script>\n";
+
 /// A page being written: [`Page::add`] each picture, then [`Page::finish`].
 pub struct Page<W: Write> {
     out: W,
@@ -36,7 +43,7 @@ impl<W: Write> Page<W> {
         let esc = |s: &str| super::svg::escape(s).into_owned();
         write!(
             out,
-            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width\">\n<title>{}</title>\n<style>\n{PAGE_STYLE}{}</style></head>\n<body>\n<header><h1>{}</h1>\n<div id=\"legend\">{}</div>\n<div id=\"controls\"><input id=\"search\" type=\"search\" placeholder=\"sentence id\" aria-label=\"search by sentence id\">\n<label{}><input id=\"differences\" type=\"checkbox\"> differences only</label>\n<label><input id=\"nonprojective\" type=\"checkbox\"> non-projective only</label>\n<span id=\"count\"></span></div></header>\n<div id=\"row\"><nav id=\"list\"></nav>\n<main id=\"pictures\"></main></div>\n<script type=\"application/json\" id=\"data\">{{\"files\":",
+            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width\">\n<title>{}</title>\n<style>\n{PAGE_STYLE}{}</style></head>\n<body>\n<header><h1>{}</h1>\n<div id=\"legend\">{}</div>\n<div id=\"controls\"><input id=\"search\" type=\"search\" placeholder=\"sentence id\" aria-label=\"search by sentence id\">\n<label{}><input id=\"differences\" type=\"checkbox\"> differences only</label>\n<label><input id=\"nonprojective\" type=\"checkbox\"> non-projective only</label>\n<span id=\"count\"></span></div></header>\n<div id=\"row\"><nav id=\"list\"></nav>\n<main id=\"pictures\"></main></div>\n<script type=\"application/json\" id=\"files\">",
             esc(title),
             style(),
             esc(title),
@@ -45,7 +52,7 @@ impl<W: Write> Page<W> {
         )?;
         let files = serde_json::to_string(files).map_err(io::Error::other)?;
         out.write_all(files.replace('<', "\\u003c").as_bytes())?;
-        out.write_all(b",\"sentences\":[\n")?;
+        write!(out, "</script>\n<script>\n{SCRIPT}</script>\n")?;
         Ok(Page { out, count: 0 })
     }
 
@@ -56,7 +63,12 @@ impl<W: Write> Page<W> {
 
     /// Adds a picture's [`entry`] (computed beforehand, e.g. on other threads).
     pub fn add_entry(&mut self, entry: &str) -> io::Result<()> {
-        if self.count > 0 {
+        if self.count % CHUNK == 0 {
+            if self.count > 0 {
+                self.out.write_all(END_CHUNK.as_bytes())?;
+            }
+            self.out.write_all(b"<script type=\"application/json\">[")?;
+        } else {
             self.out.write_all(b",\n")?;
         }
         self.count += 1;
@@ -65,7 +77,10 @@ impl<W: Write> Page<W> {
 
     /// Ends the page (the script after the data) and returns the writer.
     pub fn finish(mut self) -> io::Result<W> {
-        write!(self.out, "\n]}}</script>\n<script>\n{SCRIPT}</script>\n</body></html>\n")?;
+        if self.count > 0 {
+            self.out.write_all(END_CHUNK.as_bytes())?;
+        }
+        self.out.write_all(b"<script>tabula.finish()</script>\n</body></html>\n")?;
         self.out.flush()?;
         Ok(self.out)
     }

@@ -1,13 +1,18 @@
 "use strict";
-(function () {
-  const data = JSON.parse(document.getElementById("data").textContent);
-  const S = data.sentences, F = data.files;
+// The page is written as: this script, then the sentences in chunks (a JSON
+// array in a <script type="application/json"> each, followed by
+// `tabula.add()`), then `tabula.finish()`. The first chunk is drawn as soon
+// as it is read, so the first screen shows before the whole file is read.
+const tabula = (function () {
+  const F = JSON.parse(document.getElementById("files").textContent);
+  const S = [];
   const main = document.getElementById("pictures"), list = document.getElementById("list");
   const search = document.getElementById("search"), count = document.getElementById("count");
   const onlyDiff = document.getElementById("differences"), onlyNp = document.getElementById("nonprojective");
   const HEADING = 22;
   const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
   const plural = (n) => n + " difference" + (n === 1 ? "" : "s");
+  let drawn = [], firstScreen = false, finished = false;
 
   function heading(s) {
     let h = esc(s[0]);
@@ -37,19 +42,7 @@
     return o + labels + "</svg>";
   }
 
-  // Placeholders as tall as their pictures, so that the page scrolls true.
-  let sections = "", items = "";
-  for (let i = 0; i < S.length; i++) {
-    const s = S[i];
-    sections += '<section class="s" id="s' + i + '" style="height:' + (s[4] + HEADING + 8) + 'px"><div class="h">' +
-      heading(s) + "</div></section>";
-    items += '<a href="#" data-i="' + i + '">' + esc(s[0]) + (F.length > 1 && s[1] ? "<b>" + s[1] + "</b>" : "") +
-      (s[2] ? "<i>np</i>" : "") + "</a>";
-  }
-  main.innerHTML = sections;
-  list.innerHTML = items;
   const secs = main.children, links = list.children;
-  const drawn = new Uint8Array(S.length);
 
   function draw(i) {
     if (drawn[i]) return;
@@ -63,16 +56,15 @@
   const observer = new IntersectionObserver((entries) => {
     for (const e of entries) {
       if (e.isIntersecting) {
-        const i = +e.target.id.slice(1);
-        draw(i);
+        draw(+e.target.id.slice(1));
         observer.unobserve(e.target);
       }
     }
   }, { root: main, rootMargin: "600px 0px" });
 
-  // The first screen at once, the rest as it scrolls into view.
+  // Draws the sentences on screen now (the observer does so too, later).
   function drawVisible() {
-    const bottom = window.innerHeight + 600;
+    const bottom = main.getBoundingClientRect().bottom + 600;
     for (let i = 0; i < S.length; i++) {
       if (secs[i].hidden) continue;
       const r = secs[i].getBoundingClientRect();
@@ -81,24 +73,37 @@
     }
   }
 
-  function apply() {
+  function keeps(s, q, d, np) {
+    return (!q || s[0].includes(q)) && (!d || s[1] > 0) && (!np || s[2]);
+  }
+
+  // Shows the sentences that pass the search and the filters.
+  function apply(from) {
     const q = search.value.trim(), d = onlyDiff.checked, np = onlyNp.checked;
+    const any = q || d || np;
     let shown = 0;
     for (let i = 0; i < S.length; i++) {
-      const s = S[i];
-      const keep = (!q || s[0].includes(q)) && (!d || s[1] > 0) && (!np || s[2]);
-      secs[i].hidden = !keep;
-      links[i].hidden = !keep;
+      const keep = !any || keeps(S[i], q, d, np);
+      if (i >= from && secs[i].hidden !== !keep) {
+        secs[i].hidden = !keep;
+        links[i].hidden = !keep;
+      }
       if (keep) shown++;
     }
-    count.textContent = shown + " of " + S.length + " sentences";
+    count.textContent = shown + " of " + S.length + " sentences" + (finished ? "" : " (reading…)");
     document.body.dataset.shown = shown;
+    return any;
+  }
+
+  function changed() {
+    const q = search.value.trim();
     const parts = [];
     if (q) parts.push("search=" + encodeURIComponent(q));
-    if (d) parts.push("differences");
-    if (np) parts.push("nonprojective");
+    if (onlyDiff.checked) parts.push("differences");
+    if (onlyNp.checked) parts.push("nonprojective");
     const hash = parts.length ? "#" + parts.join("&") : "";
     if (location.hash !== hash) history.replaceState(null, "", hash || location.pathname + location.search);
+    apply(0);
     drawVisible();
   }
 
@@ -117,13 +122,45 @@
     draw(i);
     secs[i].scrollIntoView();
   });
-  search.addEventListener("input", apply);
-  onlyDiff.addEventListener("change", apply);
-  onlyNp.addEventListener("change", apply);
-  window.addEventListener("hashchange", () => { fromHash(); apply(); });
-
+  search.addEventListener("input", changed);
+  onlyDiff.addEventListener("change", changed);
+  onlyNp.addEventListener("change", changed);
+  window.addEventListener("hashchange", () => { fromHash(); changed(); });
   fromHash();
-  apply();
-  document.body.dataset.firstScreen = performance.now().toFixed(0);
-  for (let i = 0; i < S.length; i++) observer.observe(secs[i]);
+
+  return {
+    // Reads the chunk just before the calling script.
+    add() {
+      const chunk = JSON.parse(document.currentScript.previousElementSibling.textContent);
+      const from = S.length;
+      let sections = "", items = "";
+      for (let j = 0; j < chunk.length; j++) {
+        const s = chunk[j], i = from + j;
+        S.push(s);
+        sections += '<section class="s" id="s' + i + '" style="height:' + (s[4] + HEADING + 8) + 'px"><div class="h">' +
+          heading(s) + "</div></section>";
+        items += '<a href="#" data-i="' + i + '">' + esc(s[0]) + (F.length > 1 && s[1] ? "<b>" + s[1] + "</b>" : "") +
+          (s[2] ? "<i>np</i>" : "") + "</a>";
+      }
+      main.insertAdjacentHTML("beforeend", sections);
+      list.insertAdjacentHTML("beforeend", items);
+      apply(from);
+      for (let i = from; i < S.length; i++) observer.observe(secs[i]);
+      if (!firstScreen) {
+        drawVisible();
+        const last = S.length ? secs[S.length - 1].getBoundingClientRect().top : 0;
+        if (last > main.getBoundingClientRect().bottom) {
+          firstScreen = true;
+          document.body.dataset.firstScreen = performance.now().toFixed(0);
+        }
+      }
+    },
+    finish() {
+      finished = true;
+      apply(0);
+      drawVisible();
+      if (!firstScreen) document.body.dataset.firstScreen = performance.now().toFixed(0);
+      document.body.dataset.ready = "1";
+    },
+  };
 })();
