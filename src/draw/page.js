@@ -128,6 +128,30 @@ const tabula = (function () {
   window.addEventListener("hashchange", () => { fromHash(); changed(); });
   fromHash();
 
+  // A self-check (the fragment `#check`, used by the browser test): label
+  // boxes as rendered that overlap, and label texts wider than their box,
+  // over every sentence drawn so far.
+  function check() {
+    let pictures = 0, labels = 0, overlaps = 0, overflows = 0;
+    for (const svg of main.querySelectorAll("svg.tree")) {
+      pictures++;
+      const boxes = [];
+      for (const g of svg.querySelectorAll("g.l")) {
+        const r = g.querySelector("rect").getBoundingClientRect(), t = g.querySelector("text").getBoundingClientRect();
+        if (t.width > r.width + 0.5) overflows++;
+        boxes.push(r);
+      }
+      labels += boxes.length;
+      for (let i = 0; i < boxes.length; i++) {
+        for (let j = i + 1; j < boxes.length; j++) {
+          const a = boxes[i], b = boxes[j];
+          if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) overlaps++;
+        }
+      }
+    }
+    Object.assign(document.body.dataset, { checkedPictures: pictures, checkedLabels: labels, overlaps, overflows });
+  }
+
   return {
     // Reads the chunk just before the calling script.
     add() {
@@ -161,6 +185,7 @@ const tabula = (function () {
       drawVisible();
       if (!firstScreen) document.body.dataset.firstScreen = performance.now().toFixed(0);
       document.body.dataset.ready = "1";
+      if (new URLSearchParams(location.hash.slice(1)).has("check")) setTimeout(check, 300);
     },
   };
 })();
