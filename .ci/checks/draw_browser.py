@@ -12,6 +12,7 @@ library only.
 Usage: draw_browser.py CHROMIUM PAGE.html GOLD PARSED SCREENSHOT.png
 """
 
+import html
 import re
 import subprocess
 import sys
@@ -61,7 +62,8 @@ def body(dom, key):
 
 def visible_links(dom):
     nav = re.search(r'<nav id="list">(.*?)</nav>', dom, re.S).group(1)
-    return [m.group(2) for m in re.finditer(r'<a href="#" data-i="\d+"( hidden="")?>([^<]*)', nav) if not m.group(1)]
+    links = re.finditer(r'<a href="#" data-i="\d+" title="([^"]*)"( hidden="")?>', nav)
+    return [html.unescape(m.group(1)) for m in links if not m.group(2)]
 
 
 def main():
@@ -89,7 +91,10 @@ def main():
     expect("sentence list", visible_links(dom), [s[0] for s in g])
     expect("shown", body(dom, "shown"), str(len(g)))
     drawn = dom.count('data-drawn="1"')
-    expect("sentences drawn lazily (some, not all)", 0 < drawn < len(g), True)
+    if len(g) > 100:
+        expect("sentences drawn lazily (some, not all)", 0 < drawn < len(g), True)
+    else:
+        expect("sentences drawn", drawn > 0, True)
 
     # Search by id: the ids containing a piece of one of them.
     piece = g[len(g) // 3][0][-4:]

@@ -163,8 +163,8 @@ const tabula = (function () {
         S.push(s);
         sections += '<section class="s" id="s' + i + '" style="height:' + (s[4] + HEADING + 8) + 'px"><div class="h">' +
           heading(s) + "</div></section>";
-        items += '<a href="#" data-i="' + i + '">' + esc(s[0]) + (F.length > 1 && s[1] ? "<b>" + s[1] + "</b>" : "") +
-          (s[2] ? "<i>np</i>" : "") + "</a>";
+        items += '<a href="#" data-i="' + i + '" title="' + esc(s[0]) + '">' + (F.length > 1 && s[1] ? "<b>" + s[1] + "</b>" : "") +
+          (s[2] ? "<i>np</i>" : "") + esc(s[0]) + "</a>";
       }
       main.insertAdjacentHTML("beforeend", sections);
       list.insertAdjacentHTML("beforeend", items);
