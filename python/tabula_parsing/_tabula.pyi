@@ -578,6 +578,8 @@ def steps(system: str) -> list[str]:
     ``left_arc_1`` .. ``left_arc_32``, ``right_arc_1`` .. ``right_arc_32``)."""
 
 # Pictures of trees (``tabula draw``).
+__all__ += ["draw"]
+
 _Sentences = Union[Sentence, Sequence[Sentence]]
 
 def draw(
