@@ -69,7 +69,10 @@ fn html_and_svg_outputs() {
     let page = fs::read_to_string(dir.join("diff.html")).unwrap();
     assert!(page.starts_with("<!DOCTYPE html>") && page.contains("IntersectionObserver"));
     assert!(!page.contains("https://") && !page.contains(" src="));
-    assert_eq!(page.matches("\"demo-").count(), fs::read_to_string(dir.join("gold.conllu")).unwrap().matches("# sent_id").count());
+    assert_eq!(
+        page.matches("\"demo-").count(),
+        fs::read_to_string(dir.join("gold.conllu")).unwrap().matches("# sent_id").count()
+    );
     run_ok(&dir, &["draw", "gold.conllu", "-o", "np.svg", "--nonprojective", "--max-words", "8"]);
     let svg = fs::read_to_string(dir.join("np.svg")).unwrap();
     assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
@@ -102,7 +105,11 @@ fn errors_name_the_problem() {
     let first: String = SAMPLE.split("\n\n").take(2).collect::<Vec<_>>().join("\n\n") + "\n\n";
     fs::write(dir.join("short.conllu"), first).unwrap();
     let o = tabula_in(&dir, &["draw", "gold.conllu", "short.conllu", "--text"]);
-    assert!(stderr_of(&o).starts_with("error: short.conllu ends after 2 sentences, but gold.conllu:"), "{}", stderr_of(&o));
+    assert!(
+        stderr_of(&o).starts_with("error: short.conllu ends after 2 sentences, but gold.conllu:"),
+        "{}",
+        stderr_of(&o)
+    );
     fails_in(
         &dir,
         &["draw", "gold.conllu", "--text", "--sentences", "demo-1,nope"],
@@ -128,7 +135,11 @@ fn errors_name_the_problem() {
         &["draw", "gold.conllu", "-o", "x.png"],
         "cannot tell what to write to x.png: name it OUT.html (a page) or OUT.svg (a picture), or give --text",
     );
-    fails_in(&dir, &["projectivize", "gold.conllu", "-o", "p.conllu", "--draw", "p.svg"], "--draw writes an HTML page: name it PICTURE.html, not p.svg");
+    fails_in(
+        &dir,
+        &["projectivize", "gold.conllu", "-o", "p.conllu", "--draw", "p.svg"],
+        "--draw writes an HTML page: name it PICTURE.html, not p.svg",
+    );
     assert!(!dir.join("p.conllu").exists());
 }
 
@@ -141,7 +152,12 @@ fn projectivize_draws_the_changed_trees() {
         // The same page as `tabula draw IN OUT --differences` but for the names.
         run_ok(&dir, &["draw", "gold.conllu", "p.conllu", "--differences", "-o", "same.html"]);
         let same = fs::read_to_string(dir.join("same.html")).unwrap();
-        let data = |p: &str| p.split("<script type=\"application/json\">").skip(1).map(|c| c.split("</script>").next().unwrap().to_owned()).collect::<Vec<_>>();
+        let data = |p: &str| {
+            p.split("<script type=\"application/json\">")
+                .skip(1)
+                .map(|c| c.split("</script>").next().unwrap().to_owned())
+                .collect::<Vec<_>>()
+        };
         assert_eq!(data(&page), data(&same), "{method}");
         assert!(!data(&page).is_empty());
         let title = if method == "lift" { "lifting" } else { "optimal projectivization" };
@@ -159,7 +175,8 @@ fn layout_property_on_shared_treebanks() {
         eprintln!("{} is absent: nothing to check", root.display());
         return;
     };
-    let mut paths: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "xz")).collect();
+    let mut paths: Vec<_> =
+        entries.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "xz")).collect();
     paths.sort();
     let (mut sentences, mut arcs) = (0usize, 0usize);
     for path in paths {
@@ -189,4 +206,14 @@ fn layout_property_on_shared_treebanks() {
         }
     }
     eprintln!("layout checked: {sentences} pictures, {arcs} arcs");
+}
+
+#[test]
+fn help_documents_formats_with_examples() {
+    let dir = scratch_in("cli_draw", "help");
+    let text = run_ok(&dir, &["draw", "--help"]);
+    for needle in ["Input: one or more CoNLL-U files", "Output:", "Examples:", "--differences", "--text"] {
+        assert!(text.contains(needle), "`tabula draw --help` lacks {needle:?}");
+    }
+    assert!(run_ok(&dir, &["projectivize", "--help"]).contains("--draw <PICTURE.html>"));
 }

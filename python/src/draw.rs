@@ -133,7 +133,9 @@ pub fn draw(
     }
     Ok(match format {
         "svg" => tabula::draw::svg::document(&pictures),
-        "html" => tabula::draw::html::document(&pictures, &names, &format!("tabula_parsing.draw: {}", names.join(", "))),
+        "html" => {
+            tabula::draw::html::document(&pictures, &names, &format!("tabula_parsing.draw: {}", names.join(", ")))
+        }
         _ => tabula::draw::text::document(&pictures, false),
     })
 }

@@ -3,11 +3,11 @@
 
 use super::output::Output;
 use super::CliError;
+use rayon::prelude::*;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use rayon::prelude::*;
 use tabula::conllu::{RawSentence, Reader, Sentence};
 use tabula::draw::{html::Page, Annotated, Filter, Picture};
 
@@ -55,13 +55,15 @@ fn format(args: &Args) -> Result<Format, CliError> {
     let extension = args.output.as_deref().and_then(Path::extension).and_then(|e| e.to_str()).map(str::to_lowercase);
     match (args.text, extension.as_deref()) {
         (true, Some("html" | "htm" | "svg")) => {
-            Err("--text writes text trees: give -o a text file (or no -o for standard output), or leave out --text".into())
+            Err("--text writes text trees: give -o a text file (or no -o for standard output), or leave out --text"
+                .into())
         }
         (true, _) => Ok(Format::Text),
         (false, Some("html" | "htm")) => Ok(Format::Html),
         (false, Some("svg")) => Ok(Format::Svg),
         (false, None) if args.output.is_none() => {
-            Err("nothing to write to: give -o OUT.html (a page) or -o OUT.svg (a picture), or --text for text trees".into())
+            Err("nothing to write to: give -o OUT.html (a page) or -o OUT.svg (a picture), or --text for text trees"
+                .into())
         }
         (false, _) => Err(format!(
             "cannot tell what to write to {}: name it OUT.html (a page) or OUT.svg (a picture), or give --text",
@@ -75,6 +77,10 @@ fn format(args: &Args) -> Result<Format, CliError> {
 pub(crate) fn names(files: &[PathBuf]) -> Vec<String> {
     files.iter().map(|p| if p == Path::new("-") { "<stdin>".into() } else { p.display().to_string() }).collect()
 }
+
+/// A sentence read: its id, its number, and what `prepare` made of it if
+/// the filter keeps it.
+type Drawn<T> = (String, usize, Option<T>);
 
 /// Sentences read and drawn on the threads at a time.
 const BATCH: usize = 256;
@@ -126,7 +132,7 @@ fn read_pictures<T: Send>(
             batch.push((number, blocks.into_iter().map(|(b, _)| b.unwrap_or_default()).collect()));
         }
         let names: Vec<Arc<str>> = readers.iter().map(|(_, n)| n.clone()).collect();
-        let results: Vec<Result<(String, usize, Option<T>), CliError>> = batch
+        let results: Vec<Result<Drawn<T>, CliError>> = batch
             .into_par_iter()
             .map(|(number, blocks)| {
                 let mut annotated = Vec::with_capacity(blocks.len());
@@ -189,16 +195,22 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         Format::Html => {
             let title = format!("tabula draw {}", files.join(" "));
             let mut page = Page::new(output.writer(), &files, &title)?;
-            let drawn = read_pictures(&args.files, &filter, |p| tabula::draw::html::entry(&p), |e| Ok(page.add_entry(&e)?))?;
+            let drawn =
+                read_pictures(&args.files, &filter, |p| tabula::draw::html::entry(&p), |e| Ok(page.add_entry(&e)?))?;
             page.finish()?;
             drawn
         }
         Format::Svg => {
             let mut pictures = Vec::new();
-            let drawn = read_pictures(&args.files, &filter, |p| p, |p| {
-                pictures.push(p);
-                Ok(())
-            })?;
+            let drawn = read_pictures(
+                &args.files,
+                &filter,
+                |p| p,
+                |p| {
+                    pictures.push(p);
+                    Ok(())
+                },
+            )?;
             output.writer().write_all(tabula::draw::svg::document(&pictures).as_bytes())?;
             drawn
         }
@@ -241,7 +253,11 @@ impl MovedPage {
         if !matches!(extension.as_deref(), Some("html" | "htm")) {
             return Err(format!("--draw writes an HTML page: name it PICTURE.html, not {}", path.display()).into());
         }
-        Ok(MovedPage { output: Output::create_apart(Some(path), inputs)?, pictures: Vec::new(), files: [input, changed] })
+        Ok(MovedPage {
+            output: Output::create_apart(Some(path), inputs)?,
+            pictures: Vec::new(),
+            files: [input, changed],
+        })
     }
 
     /// Adds sentence `number` (1-based), whose tree became `block`'s.

@@ -3,8 +3,8 @@
 pub mod batches;
 pub mod count;
 pub mod demo;
-pub mod draw;
 pub mod deprojectivize;
+pub mod draw;
 pub mod ensemble;
 pub mod eval;
 pub mod grammar;

@@ -63,7 +63,7 @@ impl<W: Write> Page<W> {
 
     /// Adds a picture's [`entry`] (computed beforehand, e.g. on other threads).
     pub fn add_entry(&mut self, entry: &str) -> io::Result<()> {
-        if self.count % CHUNK == 0 {
+        if self.count.is_multiple_of(CHUNK) {
             if self.count > 0 {
                 self.out.write_all(END_CHUNK.as_bytes())?;
             }
@@ -134,9 +134,7 @@ pub fn entry(p: &Picture) -> String {
 fn legend(files: &[String]) -> String {
     let esc = |s: &str| super::svg::escape(s).into_owned();
     let sample = |class: &str| {
-        format!(
-            "<svg class=\"tree\" width=\"36\" height=\"10\"><g class=\"a{class}\"><path d=\"M2 5H34\"/></g></svg>"
-        )
+        format!("<svg class=\"tree\" width=\"36\" height=\"10\"><g class=\"a{class}\"><path d=\"M2 5H34\"/></g></svg>")
     };
     let mut s = String::new();
     let first = files.first().map_or("", String::as_str);

@@ -49,7 +49,10 @@ pub struct Rect {
 impl Rect {
     /// Whether the two rectangles share an interior point.
     pub fn overlaps(&self, other: &Rect) -> bool {
-        self.x < other.x + other.w && other.x < self.x + self.w && self.y < other.y + other.h && other.y < self.y + self.h
+        self.x < other.x + other.w
+            && other.x < self.x + self.w
+            && self.y < other.y + other.h
+            && other.y < self.y + self.h
     }
 }
 
@@ -244,9 +247,10 @@ impl Geometry {
             .filter(|&i| {
                 let (a, p) = (&arcs[i], &self.arcs[i]);
                 let head_ok = if a.head == 0 { p.from == p.to } else { over(p.from, a.head) };
-                let inside = [p.from, p.to, p.label.x, p.label.x + p.label.w].iter().all(|&x| 0 <= x && x <= self.width)
-                    && p.label.y >= 0
-                    && p.top < self.baseline;
+                let inside =
+                    [p.from, p.to, p.label.x, p.label.x + p.label.w].iter().all(|&x| 0 <= x && x <= self.width)
+                        && p.label.y >= 0
+                        && p.top < self.baseline;
                 !(head_ok && over(p.to, a.dependent) && inside)
             })
             .collect()

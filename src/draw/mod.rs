@@ -57,7 +57,15 @@ pub enum DrawError {
     NotUtf8 { file: Arc<str>, line: usize, column: &'static str },
     /// Two annotations of one sentence with different numbers of words.
     #[error("{file}:{line}: sentence {id} has {found} words, but {first_file}:{first_line} has {expected}: the files must have the same words")]
-    WordCount { file: Arc<str>, line: usize, id: String, found: usize, first_file: Arc<str>, first_line: usize, expected: usize },
+    WordCount {
+        file: Arc<str>,
+        line: usize,
+        id: String,
+        found: usize,
+        first_file: Arc<str>,
+        first_line: usize,
+        expected: usize,
+    },
     /// Two annotations of one sentence with a different FORM.
     #[error("{file}:{line}: word {word} is `{found}`, but {first_file}:{first_line} has `{expected}`: the files must have the same words")]
     Form {
@@ -125,17 +133,24 @@ impl Annotated {
             let at = raw.first_line + line.index;
             let field = |i: usize, column: &'static str| -> Result<String, DrawError> {
                 let range = line.field(i).unwrap_or(0..0);
-                std::str::from_utf8(&text[range])
-                    .map(str::to_owned)
-                    .map_err(|_| DrawError::NotUtf8 { file: file.clone(), line: at, column })
+                std::str::from_utf8(&text[range]).map(str::to_owned).map_err(|_| DrawError::NotUtf8 {
+                    file: file.clone(),
+                    line: at,
+                    column,
+                })
             };
             words.push(Word { form: field(1, "FORM")?, upos: field(3, "UPOS")? });
             labels.push(field(7, "DEPREL")?);
             word_lines.push(at);
         }
         let id = sentence.sent_id().map_or_else(|| number.to_string(), str::to_owned);
-        let annotation =
-            Annotation { file: file.clone(), first_line: raw.first_line, word_lines, tree: sentence.tree().clone(), labels };
+        let annotation = Annotation {
+            file: file.clone(),
+            first_line: raw.first_line,
+            word_lines,
+            tree: sentence.tree().clone(),
+            labels,
+        };
         Ok(Annotated { id, words, annotation })
     }
 }
@@ -261,6 +276,7 @@ impl Picture {
                 np
             })
             .collect();
+        let is_np = |k: usize, d: usize| nonprojective[k][d];
         let mut arcs = Vec::with_capacity(self.len());
         for d in 1..=self.len() {
             let h = first.tree.head(d);
@@ -287,12 +303,13 @@ impl Picture {
                     dependent: d,
                     label: ol.clone(),
                     kind: ArcKind::Other(k),
-                    nonprojective: nonprojective[k][d],
+                    nonprojective: is_np(k, d),
                     label_differs: false,
                     annotations: vec![k],
                 });
             }
-            let shown = if other_labels.is_empty() { label.clone() } else { format!("{label}/{}", other_labels.join("/")) };
+            let shown =
+                if other_labels.is_empty() { label.clone() } else { format!("{label}/{}", other_labels.join("/")) };
             arcs.insert(
                 start,
                 DrawnArc {
@@ -300,7 +317,7 @@ impl Picture {
                     dependent: d,
                     label: shown,
                     kind: if replaced { ArcKind::Replaced } else { ArcKind::Plain },
-                    nonprojective: nonprojective[0][d],
+                    nonprojective: is_np(0, d),
                     label_differs: !other_labels.is_empty(),
                     annotations: vec![0],
                 },

@@ -32,10 +32,10 @@ pub fn style() -> String {
 .tree .l.ld rect{fill:#F0E442;stroke:#000;stroke-width:1.6}\n",
     );
     for (k, (colour, dash)) in OTHER_COLOURS.iter().zip(OTHER_DASHES).enumerate() {
-        let _ = write!(
+        let _ = writeln!(
             s,
             ".tree .o{k} path{{stroke:{colour};stroke-width:2;stroke-dasharray:{dash}}}.tree .o{k} polygon{{fill:{colour}}}\
-.tree .l.o{k} rect{{stroke:{colour};stroke-width:1.6}}.tree .l.o{k} text{{fill:{colour}}}\n"
+.tree .l.o{k} rect{{stroke:{colour};stroke-width:1.6}}.tree .l.o{k} text{{fill:{colour}}}"
         );
     }
     s

@@ -44,7 +44,8 @@ fn reads_forms_tags_heads_and_relations() {
 
 #[test]
 fn a_sentence_without_id_is_named_by_its_number() {
-    let raw = crate::conllu::Reader::new(&b"1\tHi\t_\tX\t_\t_\t0\troot\t_\t_\n\n"[..], "f").next_raw().unwrap().unwrap();
+    let raw =
+        crate::conllu::Reader::new(&b"1\tHi\t_\tX\t_\t_\t0\troot\t_\t_\n\n"[..], "f").next_raw().unwrap().unwrap();
     assert_eq!(Annotated::from_block(&raw, &"f".into(), 7).unwrap().id, "7");
 }
 
@@ -62,7 +63,7 @@ fn different_words_are_refused_naming_both_lines() {
     let e = Picture::new(vec![read(GOLD, "g"), read(&other, "p")]).unwrap_err();
     assert_eq!(e.to_string(), "p:5: word 4 is `dog`, but g:5 has `cat`: the files must have the same words");
     let shorter: String = GOLD.lines().filter(|l| !l.starts_with("7\t")).map(|l| format!("{l}\n")).collect();
-    
+
     let e = Picture::new(vec![read(GOLD, "g"), read(&shorter, "p")]).unwrap_err();
     assert_eq!(e.to_string(), "p:1: sentence s1 has 6 words, but g:1 has 7: the files must have the same words");
 }
@@ -227,7 +228,8 @@ fn golden(name: &str, actual: &str) {
     if std::env::var_os("TABULA_BLESS").is_some() {
         std::fs::write(&path, actual).unwrap();
     }
-    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (TABULA_BLESS=1 writes it)", path.display()));
+    let expected =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (TABULA_BLESS=1 writes it)", path.display()));
     assert_eq!(actual, expected, "{name} differs from the golden file (TABULA_BLESS=1 rewrites it)");
 }
 
