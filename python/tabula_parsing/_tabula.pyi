@@ -15,6 +15,7 @@ __all__ = [
     "Grammar",
     "GrammarError",
     "Oracle",
+    "OracleBatch",
     "Parser",
     "Sentence",
     "Session",
@@ -235,6 +236,7 @@ class Session:
     @property
     def is_incremental(self) -> bool: ...
 
+@final
 class OracleBatch:
     """The oracle of a minibatch, for a neural parser's training loop: B
     sentences followed at once, each query one NumPy array over the batch
@@ -279,9 +281,9 @@ class OracleBatch:
     def done(self) -> bool: ...
     def scores(self, out: Optional[npt.NDArray[np.int64]] = None) -> npt.NDArray[np.int64]:
         """Every step's score (B x steps), -1 where not applicable or finished."""
-    def optimal(self) -> npt.NDArray[np.bool_]: ...
+    def optimal(self, out: Optional[npt.NDArray[np.bool_]] = None) -> npt.NDArray[np.bool_]: ...
     def static_steps(self, out: Optional[npt.NDArray[np.int64]] = None) -> npt.NDArray[np.int64]: ...
-    def applicable(self) -> npt.NDArray[np.bool_]: ...
+    def applicable(self, out: Optional[npt.NDArray[np.bool_]] = None) -> npt.NDArray[np.bool_]: ...
     def positions(self, out: Optional[npt.NDArray[np.int64]] = None) -> npt.NDArray[np.int64]:
         """s0 s1 s2 b0 b1 and the outer children of s0, s1, b0 (B x 11), -1 where absent."""
     def gold_labels(self, out: Optional[npt.NDArray[np.int64]] = None) -> npt.NDArray[np.int64]: ...
@@ -381,6 +383,8 @@ class Sentence:
     def to_conllu(self) -> str:
         """The sentence's lines exactly as read, with its trailing blank line."""
     def __len__(self) -> int: ...
+    def _repr_svg_(self) -> str:
+        """The tree as an SVG arc diagram (what Jupyter shows); see :func:`draw`."""
 
 def read_conllu(path: _PathLike) -> list[Sentence]:
     """Every sentence of a CoNLL-U file (plain, xz or gzip); a sentence whose
@@ -650,3 +654,21 @@ def systems() -> list[str]:
 def steps(system: str) -> list[str]:
     """A system's steps, in the order of the batch columns (LR-spine: ``shift``,
     ``left_arc_1`` .. ``left_arc_32``, ``right_arc_1`` .. ``right_arc_32``)."""
+
+# Pictures of trees (``tabula draw``).
+__all__ += ["draw"]
+
+_Sentences = Union[Sentence, Sequence[Sentence]]
+
+def draw(
+    sentences: _Sentences,
+    *others: _Sentences,
+    format: str = "svg",
+    names: Optional[Sequence[str]] = None,
+    ids: Optional[Sequence[str]] = None,
+    differences: bool = False,
+    nonprojective: bool = False,
+    max_words: Optional[int] = None,
+) -> str:
+    """SVG, a self-contained HTML page or text trees of ``sentences``, with
+    where ``others`` (the same sentences with other trees) differ marked."""

@@ -64,6 +64,7 @@ BY_DESIGN: dict[tuple[str, str, str], str] = {
     ("projectivize", "keep_going", "cli"): "a file's bad sentences; Python raises per tree",
     ("projectivize", "max_words", "cli"): "a file's long sentences; Python projectivizes the tree it is given",
     ("projectivize", "allow_long", "cli"): "the exit status of a file with long sentences",
+    ("projectivize", "draw", "cli"): "a page of the changed trees: tabula_parsing.draw",
     ("projectivize", "stream", "python"): "the sentence number of --sample, which the command line counts itself",
     ("projectivize", "grammar", "cli"): "another grammar: not yet in Python",
     ("projectivize", "objective", "cli"): "valid-first: not yet in Python",
