@@ -334,6 +334,7 @@ impl PyParser {
     /// (6, ['Kim', 'saw'], 8)
     #[pyo3(signature = (sentences, *, tagger = None, beam = None, constraints = false, constraint_kind = "arcs",
         threads = 1))]
+    #[allow(clippy::too_many_arguments)]
     fn parse<'py>(
         &self,
         py: Python<'py>,
