@@ -14,7 +14,7 @@ import pytest
 
 from tabula_parsing.sweep import PlanError, find_treebanks, jobs, load_plan, summarize, write_report
 from tabula_parsing.sweep.__main__ import main
-from tabula_parsing.sweep.engine import progress_line
+from tabula_parsing.sweep.engine import Summary, gaps, progress_line
 from tabula_parsing.sweep.job import Settings, count_treebank, result_path, run_job
 from tabula_parsing.sweep.plan import option_args, parse_size
 from tabula_parsing.sweep.report import load_rows
@@ -189,7 +189,7 @@ def test_one_job_with_the_command_line(tmp_path: Path, release: Path, cli: Path)
     assert row["train_options"]["system"] == "arc-eager" and row["seed"] == 1
     assert 0 <= row["uas"] <= 100 and row["las"] <= row["uas"]
     assert row["nonprojective_gold"] > 0 and row["nonprojective_recall"] is not None
-    assert 0 < row["train_maxrss_mb"] < 40 and row["train_s"] > 0 and row["wall_s"] >= row["train_s"]
+    assert row["train_user_s"] + row["train_sys_s"] > 0 and 0 < row["train_maxrss_mb"] < 40 and row["train_s"] > 0 and row["wall_s"] >= row["train_s"]
     assert row["dev_file"].endswith("aa-ud-dev.conllu")
     path = result_path(settings.results, todo[0])
     assert json.loads(path.read_text()) == row
@@ -275,7 +275,7 @@ def test_report_on_hand_made_results(tmp_path: Path) -> None:
     assert s.cells[("UD_Small", "a")].seeds == 2
     assert [r["treebank"] for r in s.failed] == ["UD_Broken"]
     text, written = write_report(results)
-    assert "| a | 70.50 | 60.50 | 61.00 | 80.00 | 50.00 | 2.0 | 50 |" in text
+    assert "| a | 70.50 | 60.50 | 61.00 | 80.00 | 50.00 | 2.0 | – | 50 |" in text
     assert "| UD_Only_a (50) | 10.00 | – |" in text
     assert "- UD_Broken b s1: tabula train: exit status 1: boom" in text
     with open(results / "report" / "rows.csv") as f:
@@ -293,3 +293,43 @@ def test_progress_line() -> None:
     assert progress_line(3, 12, r) == "[ 3/12] ok     UD_A a s1: UAS 61.23 LAS 50.00, 2.0 s, 50 MB"
     f = row("UD_B", "b", 2, 0, 100, status="failed")
     assert progress_line(12, 12, f) == "[12/12] failed UD_B b s2: tabula train: exit status 1: boom"
+
+
+def test_engine_gaps_per_worker() -> None:
+    rows = [
+        {"worker": "a:1", "started_at": 11.0, "ended_at": 20.0},
+        {"worker": "a:1", "started_at": 20.5, "ended_at": 30.0},
+        {"worker": "b:2", "started_at": 10.0, "ended_at": 25.0},
+        {"treebank": "no times"},
+    ]
+    between, tail = gaps(rows, ready=10.0, end=31.0)
+    assert between == pytest.approx(1.0 + 0.5 + 0.0) and tail == pytest.approx(1.0 + 6.0)
+    s = Summary(total=3, reused=1, ran=2, ok=2, wall_s=12.0, start_s=2.0, jobs_s=15.0, workers=2, gaps_s=0.3, tail_s=4.0)
+    assert s.utilization() == pytest.approx(0.75)
+    assert s.text() == (
+        "2 jobs run (2 ok, 0 failed), 1 had results; 12.0 s on 2 workers (cluster start 2.0 s); the jobs' own time"
+        " 15.0 s = 75.0 % of workers × the time after the start; the engine's gaps before and between jobs 0.3 s"
+        " (2.00 % of the jobs' time), idle workers at the end 4.0 s"
+    )
+
+
+def test_slurm_job_script() -> None:
+    """The Slurm workers' batch script (dask-jobqueue installed: CI's sweep check)."""
+    jobqueue = pytest.importorskip("dask_jobqueue")
+    from tabula_parsing.sweep.engine import slurm_options
+
+    options = slurm_options("2G", {"queue": "cpu", "walltime": "01:00:00"})
+    assert options == {"cores": 1, "processes": 1, "memory": "3072MiB", "queue": "cpu", "walltime": "01:00:00"}
+    assert slurm_options("2G", {"memory": "10G"})["memory"] == "10G"
+    with jobqueue.SLURMCluster(**options, scheduler_options={"dashboard_address": ":0"}) as cluster:
+        script = cluster.job_script()
+    assert "#SBATCH -p cpu" in script and "#SBATCH -t 01:00:00" in script and "#SBATCH --mem=3G" in script
+
+
+def test_cpu_seconds_add_every_command() -> None:
+    from tabula_parsing.sweep.report import cpu_seconds
+
+    r = {f"{stage}_{kind}_s": 0.5 for stage in ("train", "parse", "eval") for kind in ("user", "sys")}
+    assert cpu_seconds(r) == 3.0
+    del r["eval_sys_s"]
+    assert cpu_seconds(r) is None

@@ -5,9 +5,11 @@ calls: a job whose result file exists is not submitted (and the job itself
 checks again before running), so the sweep resumes where it stopped. Jobs
 are submitted largest training file first, so that the long jobs do not
 start last and leave the other workers idle at the end. Each finished job
-prints one line; the end prints the sweep's wall time, the jobs' own time
-and their share of workers × wall time (what the engine, the cluster's
-start and idle workers at the end cost).
+prints one line; the end prints the sweep's wall time, the jobs' own time,
+their share of workers × wall time, and where the rest went: the cluster's
+start, the engine's gaps before and between jobs on each worker, idle
+workers at the end. The same summary is appended to
+``RESULTS/sweeps.jsonl``.
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ class Summary:
     start_s: float = 0.0
     jobs_s: float = 0.0
     workers: int = 1
+    gaps_s: float = 0.0
+    tail_s: float = 0.0
 
     def utilization(self) -> float | None:
         """The jobs' own time over workers × wall time (after the cluster started)."""
@@ -57,10 +61,35 @@ class Summary:
         u = self.utilization()
         if u is not None:
             line += (
-                f"; the jobs' own time {self.jobs_s:.1f} s = {100 * u:.1f} % of workers × the time after the start"
-                f" (the rest: the engine and idle workers at the end)"
+                f"; the jobs' own time {self.jobs_s:.1f} s = {100 * u:.1f} % of workers × the time after the start;"
+                f" the engine's gaps before and between jobs {self.gaps_s:.1f} s"
+                f" ({100 * self.gaps_s / max(self.jobs_s, 1e-9):.2f} % of the jobs' time),"
+                f" idle workers at the end {self.tail_s:.1f} s"
             )
         return line
+
+    def record(self) -> dict[str, Any]:
+        """The summary as a JSON object (a line of RESULTS/sweeps.jsonl)."""
+        return {k: v for k, v in self.__dict__.items()} | {"utilization": self.utilization()}
+
+
+def gaps(rows: list[dict[str, Any]], ready: float, end: float) -> tuple[float, float]:
+    """The engine's time on each worker: from the cluster being ready to the
+    worker's first job and between its jobs (the jobs' `started_at` and
+    `ended_at`); and the idle time from each worker's last job to `end`."""
+    by_worker: dict[str, list[tuple[float, float]]] = {}
+    for r in rows:
+        if "started_at" in r and "ended_at" in r and "worker" in r:
+            by_worker.setdefault(r["worker"], []).append((r["started_at"], r["ended_at"]))
+    between = tail = 0.0
+    for spans in by_worker.values():
+        spans.sort()
+        previous = ready
+        for start, stop in spans:
+            between += max(0.0, start - previous)
+            previous = stop
+        tail += max(0.0, end - previous)
+    return between, tail
 
 
 def _import(name: str) -> ModuleType:
@@ -72,6 +101,13 @@ def _import(name: str) -> ModuleType:
             f"the sweep runs on Dask and needs `{name}`: pip install 'tabula-parsing[sweep]' "
             "(or: pip install 'dask[distributed]' dask-jobqueue)"
         ) from None
+
+
+def slurm_options(max_memory: str, slurm: dict[str, Any]) -> dict[str, Any]:
+    """SLURMCluster's keywords: one core and one worker process per Slurm
+    job, `max_memory` plus 1 GiB (the worker itself), then the plan's
+    `[sweep.slurm]` table, which may override any of them."""
+    return {"cores": 1, "processes": 1, "memory": f"{(parse_size(max_memory) >> 20) + 1024}MiB", **slurm}
 
 
 def make_cluster(scheduler: str, workers: int, max_memory: str, slurm: dict[str, Any]) -> Any:
@@ -90,13 +126,7 @@ def make_cluster(scheduler: str, workers: int, max_memory: str, slurm: dict[str,
         )
     if scheduler == "slurm":
         jobqueue = _import("dask_jobqueue")
-        options = {
-            "cores": 1,
-            "processes": 1,
-            "memory": f"{(parse_size(max_memory) >> 20) + 1024}MiB",
-            **slurm,
-        }
-        cluster = jobqueue.SLURMCluster(**options)
+        cluster = jobqueue.SLURMCluster(**slurm_options(max_memory, slurm))
         cluster.scale(jobs=workers)
         return cluster
     raise EngineError(f"unknown scheduler `{scheduler}` (local or slurm)")
@@ -160,6 +190,8 @@ def run_sweep(
     try:
         with (cluster_factory() if cluster_factory else make_cluster(scheduler, workers, settings.max_memory, slurm or {})) as cluster, distributed.Client(cluster) as client:
             summary.start_s = time.perf_counter() - started
+            ready = time.time()
+            finished: list[dict[str, Any]] = []
             futures = [
                 client.submit(run_job, job, settings, key=job.stem, pure=False, priority=len(pending) - i)
                 for i, job in enumerate(pending)
@@ -181,6 +213,7 @@ def run_sweep(
                     else:
                         summary.failed += 1
                     summary.jobs_s += float(row.get("wall_s", 0.0))
+                    finished.append(row)
                     print(progress_line(summary.reused + summary.ran, summary.total, row), file=out, flush=True)
             except KeyboardInterrupt:
                 summary.interrupted = True
@@ -192,7 +225,10 @@ def run_sweep(
                     flush=True,
                 )
                 client.cancel(futures)
+            summary.gaps_s, summary.tail_s = gaps(finished, ready, time.time())
     finally:
         signal.signal(signal.SIGTERM, previous)
     summary.wall_s = time.perf_counter() - started
+    with open(settings.results / "sweeps.jsonl", "a", encoding="utf-8") as log:
+        log.write(json.dumps({"finished_at": time.time(), "scheduler": scheduler, **summary.record()}) + "\n")
     return summary

@@ -63,6 +63,7 @@ class Run:
     returncode: int
     wall_s: float
     user_s: float
+    sys_s: float
     maxrss_mb: float
     stdout: str
     stderr: str
@@ -110,7 +111,7 @@ def _prctl() -> Callable[..., int] | None:
     try:
         import ctypes
 
-        return ctypes.CDLL(None, use_errno=True).prctl  # type: ignore[no-any-return]
+        return ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):
         return None
 
@@ -183,6 +184,7 @@ def run_command(args: list[str], workdir: Path, max_bytes: int) -> Run:
         returncode=child.returncode,
         wall_s=wall,
         user_s=usage.ru_utime,
+        sys_s=usage.ru_stime,
         maxrss_mb=(peak if peak is not None else usage.ru_maxrss) / 1024,  # kilobytes on Linux
         stdout=out_path.read_text(encoding="utf-8", errors="replace"),
         stderr=err_path.read_text(encoding="utf-8", errors="replace"),
@@ -236,7 +238,8 @@ def run_job(job: Job, settings: Settings) -> dict[str, Any]:
     every option, seed), ``status`` (``ok`` or ``failed``, with ``stage``
     and ``error``), the training set's size, UAS and LAS (all words, and
     without punctuation), the recall of the gold non-projective arcs, the
-    time and peak memory of each command, the tabula version and the host.
+    time and peak memory of each command, the tabula version, the worker
+    (host and process) and when the job started and ended (Unix time).
     A row read back from an existing file has ``"reused": true`` added.
     """
     path = result_path(settings.results, job)
@@ -249,7 +252,9 @@ def run_job(job: Job, settings: Settings) -> dict[str, Any]:
     workdir.mkdir(parents=True)
     row = describe(job)
     row["host"] = os.uname().nodename
+    row["worker"] = f"{row['host']}:{os.getpid()}"
     row["max_memory"] = settings.max_memory
+    row["started_at"] = time.time()
     started = time.perf_counter()
     try:
         row.update(_stages(job, settings, workdir))
@@ -258,6 +263,7 @@ def run_job(job: Job, settings: Settings) -> dict[str, Any]:
     except Exception as e:  # noqa: BLE001 - any failure is recorded, and the sweep goes on
         row.update(status="failed", stage="sweep", error=f"{type(e).__name__}: {e}")
     row["wall_s"] = time.perf_counter() - started
+    row["ended_at"] = time.time()
     write_json(path, row)
     if row["status"] == "ok" and not settings.keep_models:
         shutil.rmtree(workdir, ignore_errors=True)
@@ -289,6 +295,7 @@ def _stages(job: Job, settings: Settings, workdir: Path) -> dict[str, Any]:
             raise Interrupted(f"tabula {stage} of {job.stem} was stopped")
         out[f"{stage}_s"] = run.wall_s
         out[f"{stage}_user_s"] = run.user_s
+        out[f"{stage}_sys_s"] = run.sys_s
         out[f"{stage}_maxrss_mb"] = run.maxrss_mb
         if run.returncode != 0:
             out.update(status="failed", stage=stage, error=_why(stage, run, settings.max_memory))

@@ -35,7 +35,7 @@ FIRST_COLUMNS = [
     "train_sentences", "train_words", "test_sentences", "test_words",
     "uas", "las", "uas_no_punct", "las_no_punct",
     "nonprojective_gold", "nonprojective_recall", "nonprojective_precision",
-    "wall_s", "train_s", "parse_s", "eval_s", "train_user_s", "parse_user_s",
+    "wall_s", "train_s", "parse_s", "eval_s", "train_user_s", "train_sys_s", "parse_user_s", "parse_sys_s",
     "train_maxrss_mb", "parse_maxrss_mb", "eval_maxrss_mb", "max_memory",
     "train_file", "dev_file", "test_file", "tabula_version", "host", "hash",
 ]  # fmt: skip
@@ -89,7 +89,16 @@ class Cell:
     np_recall: float | None
     seeds: int
     wall_s: float
+    cpu_s: float | None
     maxrss_mb: float
+
+
+def cpu_seconds(row: dict[str, Any]) -> float | None:
+    """User and system CPU time of the job's commands (None for rows without them)."""
+    keys = [f"{stage}_{kind}_s" for stage in ("train", "parse", "eval") for kind in ("user", "sys")]
+    if not all(k in row for k in keys):
+        return None
+    return float(sum(row[k] for k in keys))
 
 
 @dataclass
@@ -135,6 +144,7 @@ def summarize(rows: list[dict[str, Any]]) -> Summary:
             np_recall=statistics.fmean(recalls) if recalls else None,
             seeds=len(group),
             wall_s=statistics.fmean(r["wall_s"] for r in group),
+            cpu_s=statistics.fmean(c) if (c := [x for r in group if (x := cpu_seconds(r)) is not None]) else None,
             maxrss_mb=max(max(r.get("train_maxrss_mb", 0), r.get("parse_maxrss_mb", 0)) for r in group),
         )
     common = [t for t in treebanks if all((t, c) in cells for c in configurations)]
@@ -155,14 +165,15 @@ def markdown(summary: Summary) -> str:
         f"({len(small)} small, under {SMALL} training sentences; {len(large)} large); "
         "UAS and LAS on all words, seeds averaged first.",
         "",
-        "| configuration | UAS | LAS | UAS small | UAS large | non-proj. recall | s per job | peak MB |",
-        "|---|---|---|---|---|---|---|---|",
+        "| configuration | UAS | LAS | UAS small | UAS large | non-proj. recall | s per job | CPU s per job | peak MB |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for c in s.configurations:
         lines.append(
             f"| {c} | {_f(s.mean(c, s.common))} | {_f(s.mean(c, s.common, 'las'))} "
             f"| {_f(s.mean(c, small))} | {_f(s.mean(c, large))} "
             f"| {_f(s.mean(c, s.common, 'np_recall'))} | {_f(s.mean(c, s.common, 'wall_s'), 1)} "
+            f"| {_f(s.mean(c, s.common, 'cpu_s'), 1)} "
             f"| {_f(max((s.cells[(t, c)].maxrss_mb for t in s.common), default=None), 0)} |"
         )
     lines += ["", "UAS per treebank (training sentences in brackets):", ""]
