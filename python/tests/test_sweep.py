@@ -333,3 +333,13 @@ def test_cpu_seconds_add_every_command() -> None:
     assert cpu_seconds(r) == 3.0
     del r["eval_sys_s"]
     assert cpu_seconds(r) is None
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "scripts" / "plans").glob("*.toml")), ids=lambda p: p.name)
+def test_shipped_plans_are_valid(path: Path, cli: Path) -> None:
+    from tabula_parsing.sweep.__main__ import check_options
+
+    plan = load_plan(path)
+    assert plan.configurations and plan.release == Path("ud-treebanks-v2.0")
+    assert plan.results == Path("results") / path.stem
+    check_options(plan, str(cli))
