@@ -114,6 +114,7 @@ def test_plan_is_read_and_checked(tmp_path: Path, release: Path) -> None:
         (('max_memory = "1G"', 'max_memory = "lots"'), "plan.toml:7: `sweep.max_memory`: `lots` is not a size"),
         (("[configurations.eager-static]", "[configurations.'eager static']"), "`eager static`: use letters, digits"),
         (("parse = {{ beam = 1 }}", "parse = 1"), "`configurations.hybrid-dynamic.parse` must be a table"),
+        (("beam = 1", "beam = [1]"), "plan.toml:23: `configurations.hybrid-dynamic.parse.beam` must be a string"),
         (('release = "{release}"', "release = 1"), "plan.toml:2: `sweep.release` must be a path"),
         (("step_bits = 12", "step_bits = 12\nstep-bits = 12"), "`step-bits` is given twice"),
     ],
@@ -228,7 +229,10 @@ def test_unknown_tabula_option_is_named(tmp_path: Path, release: Path, cli: Path
     path = write_plan(tmp_path, release, PLAN.replace("feats = true", "featz = true"))
     assert main([str(path), "--tabula", str(cli), "--dry-run"]) == 2
     err = capsys.readouterr().err
-    assert "`configurations.hybrid-dynamic`: `featz` is not an option of `tabula train`" in err and str(path) in err
+    assert f"{path}:21: `configurations.hybrid-dynamic`: `featz` is not an option of `tabula train`" in err
+    path = write_plan(tmp_path, release, PLAN.replace("beam = 1", "beam = 1, bem = 2"))
+    assert main([str(path), "--tabula", str(cli), "--dry-run"]) == 2
+    assert f"{path}:23: `configurations.hybrid-dynamic.parse`: `bem` is not an option of `tabula parse`" in capsys.readouterr().err
     path = write_plan(tmp_path, release)
     assert main([str(path), "--tabula", str(cli), "--dry-run", "--results", str(tmp_path / "r")]) == 0
     out = capsys.readouterr()

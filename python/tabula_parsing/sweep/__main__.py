@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .engine import EngineError, run_sweep
 from .job import Settings
-from .plan import Plan, PlanError, find_treebanks, jobs, load_plan, parse_size
+from .plan import Plan, PlanError, find_treebanks, jobs, load_plan, parse_size, where
 from .report import ReportError, write_report
 
 RUN_HELP = """\
@@ -69,8 +69,11 @@ def check_options(plan: Plan, tabula: str) -> None:
         for c in plan.configurations:
             for option in getattr(c, command):
                 if option not in known:
-                    where = f"configurations.{c.name}" + (".parse" if command == "parse" else "")
-                    raise PlanError(f"{plan.path}: `{where}`: `{option}` is not an option of `tabula {command}`")
+                    table = f"configurations.{c.name}" + (".parse" if command == "parse" else "")
+                    key = next((k for k in (option, option.replace("-", "_")) if where(plan.path, k, table) != str(plan.path)), option)
+                    raise PlanError(
+                        f"{where(plan.path, key, table)}: `{table}`: `{option}` is not an option of `tabula {command}`"
+                    )
 
 
 def main_run(argv: list[str]) -> int:

@@ -198,7 +198,18 @@ def _line_of(text: str, key: str, table: str | None = None) -> int | None:
             return number
         if table is not None and current == table and re.search(rf"[{{,]\s*{re.escape(key)}\s*=", line):
             return number
+    if table is not None and table.endswith(".parse"):  # parse = { ... } inline
+        return _line_of(text, key, table[: -len(".parse")])
     return None
+
+
+def where(path: Path, key: str, table: str | None = None) -> str:
+    """`path:line` of a key of a plan file (`path` alone if not found)."""
+    try:
+        line = _line_of(path.read_text(encoding="utf-8"), key, table)
+    except OSError:
+        line = None
+    return f"{path}:{line}" if line is not None else str(path)
 
 
 class _Checker:
