@@ -10,6 +10,8 @@
 //!   (Nederhof 2019, Sec. 3, 8.1);
 //! * [`oracle`] — configurations, one-shot oracles (Sec. 4–6), sessions
 //!   (Sec. 7) and batch calls on rayon's threads with the GIL released;
+//! * [`batch`] — [`batch::PyOracleBatch`], the oracle of a minibatch for a
+//!   neural parser's training loop (one array per query);
 //! * [`conllu`] — reading and writing CoNLL-U;
 //! * [`parser`] — the trained parser (`Parser.train`, `load`, `save`,
 //!   `parse`) and `evaluate`, as `tabula train`, `parse` and `eval`;
@@ -23,6 +25,7 @@
 //! No call panics across the boundary: every library error becomes a
 //! Python exception (`ValueError`, `GrammarError`, `OSError`, `MemoryError`).
 
+mod batch;
 mod conllu;
 mod convert;
 mod distribution;
@@ -41,6 +44,7 @@ fn _tabula(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<oracle::PyConfiguration>()?;
     m.add_class::<oracle::PyOracle>()?;
     m.add_class::<oracle::PySession>()?;
+    m.add_class::<batch::PyOracleBatch>()?;
     m.add_class::<conllu::Sentence>()?;
     m.add_class::<grammar::PyGrammar>()?;
     m.add_class::<parser::PyParser>()?;

@@ -35,7 +35,11 @@ use tabula::tree::DepTree;
 
 /// The settings of an oracle, parsed by the library and checked for the
 /// system. No strategy: the system's default, [`default_strategy`].
-fn settings(system: &str, strategy: Option<&str>, algorithm: &str) -> PyResult<(System, Strategy, Algorithm)> {
+pub(crate) fn settings(
+    system: &str,
+    strategy: Option<&str>,
+    algorithm: &str,
+) -> PyResult<(System, Strategy, Algorithm)> {
     let system: System = system.parse().map_err(value_error)?;
     let strategy: Strategy = match strategy {
         Some(s) => s.parse().map_err(value_error)?,
@@ -130,7 +134,7 @@ pub struct PyConfiguration {
 const MAX_WORDS: usize = 1 << 24;
 
 /// Refuses a sentence length above [`MAX_WORDS`].
-fn check_length(n: usize) -> PyResult<()> {
+pub(crate) fn check_length(n: usize) -> PyResult<()> {
     if n > MAX_WORDS {
         return Err(PyValueError::new_err(format!("a sentence of {n} words is too long (at most {MAX_WORDS})")));
     }
@@ -528,16 +532,27 @@ impl PyOracle {
     }
 }
 
+/// The algorithm a session runs when asked for `algorithm`: `auto` means
+/// linear for a projective gold tree only where the system has a linear
+/// algorithm; elsewhere it is the system's first (cubic; Attardi and
+/// arc-eager-nm: tabular).
+pub(crate) fn session_algorithm(system: System, algorithm: Algorithm) -> Algorithm {
+    if algorithm == Algorithm::Auto && !Oracle::algorithms(system).contains(&Algorithm::Linear) {
+        return Oracle::algorithms(system)[0];
+    }
+    algorithm
+}
+
 /// Oracles of dropped sessions, kept for the next sessions' reuse.
 static POOL: Mutex<Vec<Oracle<'static>>> = Mutex::new(Vec::new());
 /// At most this many oracles wait in [`POOL`].
 const POOL_SIZE: usize = 64;
 
-fn pooled_oracle() -> Oracle<'static> {
+pub(crate) fn pooled_oracle() -> Oracle<'static> {
     POOL.lock().unwrap_or_else(|e| e.into_inner()).pop().unwrap_or_default()
 }
 
-fn return_oracle(oracle: Oracle<'static>) {
+pub(crate) fn return_oracle(oracle: Oracle<'static>) {
     let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
     if pool.len() < POOL_SIZE {
         pool.push(oracle);
@@ -545,12 +560,12 @@ fn return_oracle(oracle: Oracle<'static>) {
 }
 
 /// An oracle and the library session that borrows it.
-#[self_referencing]
-struct Live {
-    oracle: Oracle<'static>,
+#[self_referencing(pub_extras)]
+pub(crate) struct Live {
+    pub(crate) oracle: Oracle<'static>,
     #[borrows(mut oracle)]
     #[covariant]
-    session: OracleSession<'this, 'static>,
+    pub(crate) session: OracleSession<'this, 'static>,
 }
 
 /// The optimal steps along one computation for one gold tree (Nederhof
@@ -616,13 +631,8 @@ impl PySession {
         algorithm: &str,
         configuration: Option<PyRef<'_, PyConfiguration>>,
     ) -> PyResult<Self> {
-        let (system, strategy, mut algorithm) = settings(system, strategy, algorithm)?;
-        // `auto` means linear for a projective gold tree only where the
-        // system has a linear algorithm; elsewhere it is the system's first
-        // (cubic; Attardi: tabular).
-        if algorithm == Algorithm::Auto && !Oracle::algorithms(system).contains(&Algorithm::Linear) {
-            algorithm = Oracle::algorithms(system)[0];
-        }
+        let (system, strategy, algorithm) = settings(system, strategy, algorithm)?;
+        let algorithm = session_algorithm(system, algorithm);
         let gold: Py<Tree> = match gold.cast::<Tree>() {
             Ok(t) => t.clone().unbind(),
             Err(_) => Py::new(py, Tree { tree: convert::tree(gold, "gold")?.into_owned() })?,
