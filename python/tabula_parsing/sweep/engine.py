@@ -163,6 +163,8 @@ def run_sweep(
 
     An interruption (Ctrl-C, SIGTERM) stops the sweep: finished jobs keep
     their results, running ones leave none, and the same command continues.
+    `cluster_factory` makes the Dask cluster instead of `scheduler` (any
+    cluster object: a `PBSCluster`, one already configured, …).
     """
     started = time.perf_counter()
     settings.results.mkdir(parents=True, exist_ok=True)
@@ -188,7 +190,8 @@ def run_sweep(
     # Largest training file first: the long jobs start early.
     pending.sort(key=lambda j: j.treebank.train.stat().st_size, reverse=True)
     try:
-        with (cluster_factory() if cluster_factory else make_cluster(scheduler, workers, settings.max_memory, slurm or {})) as cluster, distributed.Client(cluster) as client:
+        cluster = (cluster_factory or (lambda: make_cluster(scheduler, workers, settings.max_memory, slurm or {})))()
+        with cluster, distributed.Client(cluster) as client:
             summary.start_s = time.perf_counter() - started
             ready = time.time()
             finished: list[dict[str, Any]] = []
@@ -201,7 +204,8 @@ def run_sweep(
                 for future in distributed.as_completed(futures):
                     try:
                         row = future.result()
-                    except Interrupted:
+                    except Interrupted as e:
+                        print(f"stopped: {e}; no result, the next sweep runs it", file=out, flush=True)
                         continue
                     except Exception as e:  # noqa: BLE001 - a lost worker: say so, go on
                         job = names[future.key]
