@@ -13,7 +13,9 @@
 #    their result files untouched), and all six jobs are ok;
 #  - `report` writes the CSV (six rows), the tables and the plot;
 #  - a plan with a failing configuration: that job's result says why, the
-#    other job is ok, exit status 1.
+#    other job is ok, exit status 1;
+#  - the test of the Slurm workers' job script, skipped by python.sh without
+#    dask-jobqueue.
 # Installs Dask, dask-jobqueue and matplotlib into target/venv (and the
 # package, as python.sh does, if it is not there). Budget: about 2 minutes.
 set -euo pipefail
@@ -137,4 +139,6 @@ cat "$TMP/run3.log"
 [ "$rc" = 1 ]
 grep -q '^\[./2\] failed .* hybrid-dynamic s1: tabula train: exit status 1: .*arc-nope' "$TMP/run3.log"
 grep -q '^\[./2\] ok .* eager-static s1: UAS' "$TMP/run3.log"
+echo "-- the Slurm workers' job script (dask-jobqueue is installed now)"
+python -m pytest -q -p no:cacheprovider python/tests/test_sweep.py -k slurm
 echo "sweep.sh: ok"
