@@ -8,6 +8,7 @@ import csv
 import json
 import lzma
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -117,6 +118,7 @@ def test_plan_is_read_and_checked(tmp_path: Path, release: Path) -> None:
         (("beam = 1", "beam = [1]"), "plan.toml:23: `configurations.hybrid-dynamic.parse.beam` must be a string"),
         (('release = "{release}"', "release = 1"), "plan.toml:2: `sweep.release` must be a path"),
         (("step_bits = 12", "step_bits = 12\nstep-bits = 12"), "`step-bits` is given twice"),
+        (('system = "arc-hybrid"', 'parser = "udpipe"'), "plan.toml:17: `configurations.hybrid-dynamic.parser` must be \"tabula\" or \"neural\", not `udpipe`"),
     ],
 )
 def test_plan_errors_name_the_key_and_the_file(
@@ -347,3 +349,74 @@ def test_shipped_plans_are_valid(path: Path, cli: Path) -> None:
     assert plan.configurations and plan.release == Path("ud-treebanks-v2.0")
     assert plan.results == Path("results") / path.stem
     check_options(plan, str(cli))
+
+
+FAKE_NEURAL = """\
+import argparse, shutil, sys
+command = sys.argv[1]
+p = argparse.ArgumentParser()
+if command == "train":
+    for option in ("train", "-o", "--dev", "--seed", "--system", "--epochs"):
+        p.add_argument(option)
+else:
+    for option in ("input", "--model", "-o", "--batch-size"):
+        p.add_argument(option)
+a = p.parse_args(sys.argv[2:])
+if command == "train":
+    open(a.o, "w").write(a.train)
+else:
+    assert a.model.endswith("model.pt"), a.model
+    shutil.copy(a.input, a.o)  # a perfect parser
+"""
+
+
+def test_neural_configurations(tmp_path: Path, release: Path, cli: Path) -> None:
+    """`parser = "neural"`: the neural parser's train and parse (here a stand-in
+    with the same command line that parses perfectly), tabula's eval."""
+    from tabula_parsing.sweep.__main__ import check_options
+
+    fake = tmp_path / "fake_neural.py"
+    fake.write_text(FAKE_NEURAL)
+    text = PLAN + '\n[configurations.bilstm]\nparser = "neural"\nsystem = "arc-hybrid"\nepochs = 2\nparse = {{ batch_size = 8 }}\n'
+    plan = load_plan(write_plan(tmp_path, release, text))
+    bilstm = plan.configurations[-1]
+    assert bilstm.parser == "neural" and bilstm.train == {"system": "arc-hybrid", "epochs": 2}
+    neural = (sys.executable, str(fake))
+    check_options(plan, str(cli), neural)
+    todo = [j for j in jobs(plan, find_treebanks(plan)[0]) if j.configuration.name == "bilstm"]
+    assert "parser" in todo[0].inputs() and "parser" not in jobs(plan, find_treebanks(plan)[0])[0].inputs()
+    settings = Settings(tabula=str(cli), results=tmp_path / "results", max_memory="1G", neural=neural)
+    settings.results.mkdir()
+    row = run_job(todo[0], settings)
+    assert row["status"] == "ok", row.get("error")
+    assert row["uas"] == 100.0 and row["las"] == 100.0 and row["nonprojective_recall"] == 100.0
+    bad = load_plan(write_plan(tmp_path, release, text.replace("epochs = 2\nparse = {{ b", "epoks = 2\nparse = {{ b")))
+    with pytest.raises(PlanError, match=r"plan.toml:28: `configurations.bilstm`: `epoks` is not an option of `python -m tabula_parsing.neural train`"):
+        check_options(bad, str(cli), neural)
+    with pytest.raises(PlanError, match=r"plan.toml:26: `.* train --help` failed: no torch here"):
+        check_options(plan, str(cli), (sys.executable, "-c", "import sys; sys.exit('no torch here')"))
+    # A failing neural training says which program failed.
+    broken = Settings(tabula=str(cli), results=tmp_path / "results2", max_memory="1G", neural=(sys.executable, "-c", "import sys; sys.exit('boom')"))
+    broken.results.mkdir()
+    row = run_job(todo[0], broken)
+    assert row["status"] == "failed" and row["error"] == "neural train: exit status 1: boom"
+
+
+def test_job_hash_is_stable() -> None:
+    """Result names must not change between versions: a changed hash would
+    run every finished job of a sweep again."""
+    from tabula_parsing.sweep.plan import Configuration, Job, Treebank
+
+    root = ROOT / "data"
+    tb = Treebank("UD_Sample", "sample", train=SAMPLE, test=SAMPLE, dev=None)
+    job = Job(tb, Configuration("c", {"system": "arc-eager", "epochs": 2}), 1, root, use_dev=False)
+    assert job.inputs() == {
+        "treebank": "UD_Sample", "train": ["sample.conllu", SAMPLE.stat().st_size], "dev": None,
+        "test": ["sample.conllu", SAMPLE.stat().st_size], "train_options": {"system": "arc-eager", "epochs": 2},
+        "parse_options": {}, "seed": 1,
+    }  # fmt: skip
+    import hashlib
+
+    canonical = json.dumps(job.inputs(), sort_keys=True, separators=(",", ":"))
+    assert job.digest == hashlib.sha256(canonical.encode()).hexdigest()[:12]
+    assert job.stem == f"UD_Sample.c.s1.{job.digest}"

@@ -56,23 +56,35 @@ def report_parser() -> argparse.ArgumentParser:
     return p
 
 
-def known_options(tabula: str, command: str) -> set[str]:
-    """The long options `tabula COMMAND --help` lists."""
-    text = subprocess.run([tabula, command, "--help"], capture_output=True, text=True, check=True).stdout
-    return set(re.findall(r"--([a-z][a-z0-9-]*)", text))
+def known_options(program: list[str], command: str) -> set[str]:
+    """The long options `PROGRAM COMMAND --help` lists."""
+    p = subprocess.run([*program, command, "--help"], capture_output=True, text=True)
+    if p.returncode != 0:
+        why = (p.stderr.strip().splitlines() or ["no message"])[-1]
+        raise PlanError(f"`{' '.join(program)} {command} --help` failed: {why}")
+    return set(re.findall(r"--([a-z][a-z0-9-]*)", p.stdout))
 
 
-def check_options(plan: Plan, tabula: str) -> None:
-    """Every configuration's options are options of `tabula train` / `parse`."""
-    for command in ("train", "parse"):
-        known = known_options(tabula, command)
-        for c in plan.configurations:
+def check_options(plan: Plan, tabula: str, neural: tuple[str, ...] = Settings.neural) -> None:
+    """Every configuration's options are options of its parser's `train` /
+    `parse` (`tabula`, or the neural parser's, which needs PyTorch)."""
+    programs = {"tabula": [tabula], "neural": list(neural)}
+    cache: dict[tuple[str, str], set[str]] = {}
+    for c in plan.configurations:
+        for command in ("train", "parse"):
+            try:
+                if (c.parser, command) not in cache:
+                    cache[(c.parser, command)] = known_options(programs[c.parser], command)
+                known = cache[(c.parser, command)]
+            except PlanError as e:
+                raise PlanError(f"{where(plan.path, 'parser', f'configurations.{c.name}')}: {e}") from None
             for option in getattr(c, command):
                 if option not in known:
                     table = f"configurations.{c.name}" + (".parse" if command == "parse" else "")
                     key = next((k for k in (option, option.replace("-", "_")) if where(plan.path, k, table) != str(plan.path)), option)
+                    program = "python -m tabula_parsing.neural" if c.parser == "neural" else "tabula"
                     raise PlanError(
-                        f"{where(plan.path, key, table)}: `{table}`: `{option}` is not an option of `tabula {command}`"
+                        f"{where(plan.path, key, table)}: `{table}`: `{option}` is not an option of `{program} {command}`"
                     )
 
 

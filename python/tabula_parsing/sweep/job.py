@@ -1,5 +1,10 @@
 """One job: train on a treebank, parse its test file, score the parse.
 
+Training and parsing run the ``tabula`` binary (``tabula train``, ``tabula
+parse``), or the neural parser for a configuration with ``parser =
+"neural"`` (``python -m tabula_parsing.neural train`` and ``parse``, which
+take the same option names); scoring is always ``tabula eval``.
+
 :func:`run_job` is what every worker runs. It is a function of the job's
 inputs alone and writes one JSON file, ``RESULTS/<job stem>.json``,
 atomically (a temporary file renamed), so an interrupted job leaves no
@@ -7,10 +12,11 @@ result and is run again by the next sweep, and a finished one is never run
 again. A job that fails writes its result too, with ``"status": "failed"``,
 the stage that failed and why (the end of the command's standard error).
 
-Each command runs the ``tabula`` binary in a child process bounded to
-``max_memory`` of address space (``RLIMIT_AS``), with ``--max-memory`` so
-that tabula refuses oversized computations with a clear message first; the
-child is killed if its worker dies (Linux). Times are wall-clock seconds of
+Each command runs in a child process bounded to ``max_memory`` plus
+:data:`HEADROOM` of address space (``RLIMIT_AS``; of data, ``RLIMIT_DATA``,
+for the neural parser: PyTorch maps far more than it uses); tabula also gets
+``--max-memory`` so that it refuses oversized computations with a clear
+message first. The child is killed if its worker dies (Linux). Times are wall-clock seconds of
 each command; peak memory is the child's maximum resident set size
 (:func:`run_command`).
 """
@@ -54,6 +60,8 @@ class Settings:
     results: Path
     max_memory: str = "4G"
     keep_models: bool = False
+    #: How the neural parser is started (configurations with `parser = "neural"`).
+    neural: tuple[str, ...] = (sys.executable, "-m", "tabula_parsing.neural")
 
 
 @dataclass
@@ -124,14 +132,16 @@ prctl = _prctl()
 HEADROOM = 512 << 20
 
 
-def _limit(max_bytes: int) -> Callable[[], None]:
-    """Runs in the child before `exec`: the address-space bound, and death
-    with the parent (Linux `PR_SET_PDEATHSIG`)."""
+def _limit(max_bytes: int, kind: int) -> Callable[[], None]:
+    """Runs in the child before `exec`: the memory bound (`kind`:
+    `RLIMIT_AS`, or `RLIMIT_DATA` for PyTorch, which maps far more address
+    space than it uses), and death with the parent (Linux
+    `PR_SET_PDEATHSIG`)."""
 
     def apply() -> None:
         if prctl is not None:
             prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        resource.setrlimit(resource.RLIMIT_AS, (max_bytes, max_bytes))
+        resource.setrlimit(kind, (max_bytes, max_bytes))
 
     return apply
 
@@ -148,7 +158,7 @@ def _peak_kb(pid: int) -> int | None:
     return None
 
 
-def run_command(args: list[str], workdir: Path, max_bytes: int) -> Run:
+def run_command(args: list[str], workdir: Path, max_bytes: int, kind: int = resource.RLIMIT_AS) -> Run:
     """Runs one command with the memory bound; its own wall time and peak
     resident memory.
 
@@ -161,7 +171,7 @@ def run_command(args: list[str], workdir: Path, max_bytes: int) -> Run:
     out_path, err_path = workdir / "stdout.txt", workdir / "stderr.txt"
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
         start = time.perf_counter()
-        child = subprocess.Popen(args, stdout=out, stderr=err, stdin=subprocess.DEVNULL, preexec_fn=_limit(max_bytes))
+        child = subprocess.Popen(args, stdout=out, stderr=err, stdin=subprocess.DEVNULL, preexec_fn=_limit(max_bytes, kind))
         peak: int | None = None
         pause = 0.01
         try:
@@ -192,6 +202,8 @@ def run_command(args: list[str], workdir: Path, max_bytes: int) -> Run:
 
 
 def _why(stage: str, run: Run, max_memory: str) -> str:
+    """A failed command's reason (`stage`: "tabula train", …): its exit
+    status and the end of its standard error."""
     """A failed command's reason: its exit status and the end of its standard error."""
     tail = run.stderr.strip()[-ERROR_TAIL:]
     if run.returncode < 0:
@@ -203,7 +215,7 @@ def _why(stage: str, run: Run, max_memory: str) -> str:
         status = f"exit status {run.returncode}"
     if "memory allocation of" in tail:
         status += f" (out of memory under the bound of {max_memory})"
-    return f"tabula {stage}: {status}" + (f": {tail}" if tail else "")
+    return f"{stage}: {status}" + (f": {tail}" if tail else "")
 
 
 def write_json(path: Path, row: dict[str, Any]) -> None:
@@ -279,26 +291,30 @@ def _stages(job: Job, settings: Settings, workdir: Path) -> dict[str, Any]:
     out["train_sentences"], out["train_words"] = count_treebank(tb.train)
     version = subprocess.run([settings.tabula, "--version"], capture_output=True, text=True, check=True)
     out["tabula_version"] = version.stdout.strip()
-    model, parsed = workdir / "model", workdir / "test.parsed.conllu"
-    train = [*tabula, "train", str(tb.train), "-o", str(model), "--seed", str(job.seed)]
+    neural = job.configuration.parser == "neural"
+    parser, name = (list(settings.neural), "neural") if neural else (tabula, "tabula")
+    kind = resource.RLIMIT_DATA if neural else resource.RLIMIT_AS
+    model, parsed = workdir / ("model.pt" if neural else "model"), workdir / "test.parsed.conllu"
+    train = [*parser, "train", str(tb.train), "-o", str(model), "--seed", str(job.seed)]
     if job.use_dev and tb.dev is not None:
         train += ["--dev", str(tb.dev)]
     stages = [
-        ("train", train + option_args(job.configuration.train)),
-        ("parse", [*tabula, "parse", "--model", str(model), str(tb.test), "-o", str(parsed)]
-         + option_args(job.configuration.parse)),
-        ("eval", [settings.tabula, "eval", "--json", "--nonprojective", str(tb.test), str(parsed)]),
+        ("train", train + option_args(job.configuration.train), kind),
+        ("parse", [*parser, "parse", "--model", str(model), str(tb.test), "-o", str(parsed)]
+         + option_args(job.configuration.parse), kind),
+        ("eval", [settings.tabula, "eval", "--json", "--nonprojective", str(tb.test), str(parsed)], resource.RLIMIT_AS),
     ]
-    for stage, args in stages:
-        run = run_command(args, workdir, limit + HEADROOM)
+    for stage, args, bound in stages:
+        run = run_command(args, workdir, limit + HEADROOM, bound)
+        label = f"{'tabula' if stage == 'eval' else name} {stage}"
         if run.returncode in [-s for s in STOP_SIGNALS]:
-            raise Interrupted(f"tabula {stage} of {job.stem} was stopped")
+            raise Interrupted(f"{label} of {job.stem} was stopped")
         out[f"{stage}_s"] = run.wall_s
         out[f"{stage}_user_s"] = run.user_s
         out[f"{stage}_sys_s"] = run.sys_s
         out[f"{stage}_maxrss_mb"] = run.maxrss_mb
         if run.returncode != 0:
-            out.update(status="failed", stage=stage, error=_why(stage, run, settings.max_memory))
+            out.update(status="failed", stage=stage, error=_why(label, run, settings.max_memory))
             return out
         if stage == "train":
             out["train_log"] = run.stderr.strip().splitlines()[-3:]

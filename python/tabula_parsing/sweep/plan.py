@@ -24,6 +24,11 @@ the key is written)::
     root = "first"
     parse = { beam = 1 }                  # options of `tabula parse`
 
+    [configurations.bilstm-dynamic]       # the neural parser (PyTorch)
+    parser = "neural"                     # python -m tabula_parsing.neural train / parse
+    system = "arc-hybrid"
+    epochs = 30
+
 Relative paths (``release``, ``results``) are taken from the current
 directory. One job is one (treebank, configuration, seed): train on the
 treebank's training file (with its development file, when it has one and
@@ -77,6 +82,7 @@ RESERVED = {
 }
 
 SCHEDULERS = ("local", "slurm")
+PARSERS = ("tabula", "neural")
 PARTS = ("train", "dev", "test")
 SUFFIXES = (".conllu", ".conllu.xz", ".conllu.gz")
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
@@ -90,11 +96,14 @@ class PlanError(ValueError):
 
 @dataclass(frozen=True)
 class Configuration:
-    """A named set of `tabula train` options and `tabula parse` options."""
+    """A named set of training and parsing options, for `tabula train` and
+    `tabula parse` or, with ``parser = "neural"``, for ``python -m
+    tabula_parsing.neural train`` and ``parse`` (the BiLSTM parser)."""
 
     name: str
     train: dict[str, Value]
     parse: dict[str, Value] = field(default_factory=dict)
+    parser: str = "tabula"
 
 
 @dataclass(frozen=True)
@@ -131,7 +140,7 @@ class Job:
                 rel = str(path)
             return [rel, path.stat().st_size]
 
-        return {
+        inputs: dict[str, Any] = {
             "treebank": self.treebank.name,
             "train": describe(self.treebank.train),
             "dev": describe(self.treebank.dev) if self.use_dev else None,
@@ -140,6 +149,9 @@ class Job:
             "parse_options": self.configuration.parse,
             "seed": self.seed,
         }
+        if self.configuration.parser != "tabula":
+            inputs["parser"] = self.configuration.parser
+        return inputs
 
     @property
     def digest(self) -> str:
@@ -312,6 +324,7 @@ def load_plan(path: str | Path) -> Plan:
                 name=name,
                 train=_options(check, options, table, allow_parse=True),
                 parse=_options(check, options.get("parse", {}), f"{table}.parse", allow_parse=False),
+                parser=_parser(check, options, table),
             )
         )
     return Plan(
@@ -331,6 +344,14 @@ def load_plan(path: str | Path) -> Plan:
     )
 
 
+def _parser(check: _Checker, options: dict[str, Any], table: str) -> str:
+    """A configuration's `parser`: "tabula" (the default) or "neural"."""
+    parser = options.get("parser", "tabula")
+    if parser not in PARSERS:
+        raise check.error(f"`{table}.parser` must be \"tabula\" or \"neural\", not `{parser}`", "parser", table)
+    return str(parser)
+
+
 def _options(check: _Checker, options: Any, table: str, allow_parse: bool) -> dict[str, Value]:
     """The command-line options of one table, keys in `--kebab-case` form
     (`step_bits` and `step-bits` alike), values checked."""
@@ -338,7 +359,7 @@ def _options(check: _Checker, options: Any, table: str, allow_parse: bool) -> di
         raise check.error(f"`{table}` must be a table of `tabula parse` options", table.rsplit(".", 1)[-1])
     out: dict[str, Value] = {}
     for key, value in options.items():
-        if key == "parse" and allow_parse:
+        if key in ("parse", "parser") and allow_parse:
             continue
         if not OPTION.match(key):
             raise check.error(f"`{table}`: `{key}` is not an option name", key, table)
