@@ -420,3 +420,16 @@ def test_job_hash_is_stable() -> None:
     canonical = json.dumps(job.inputs(), sort_keys=True, separators=(",", ":"))
     assert job.digest == hashlib.sha256(canonical.encode()).hexdigest()[:12]
     assert job.stem == f"UD_Sample.c.s1.{job.digest}"
+
+
+def test_peak_memory_of_a_command(tmp_path: Path) -> None:
+    """VmHWM read while the command runs: a child that touches 64 MB shows
+    at least that, a quick one not the worker's own size."""
+    from tabula_parsing.sweep.job import run_command
+
+    grow = run_command([sys.executable, "-c", "import time; b = bytearray(64 << 20); time.sleep(0.3)"], tmp_path, 1 << 30)
+    assert grow.returncode == 0 and grow.maxrss_mb is not None and grow.maxrss_mb >= 64
+    quick = run_command(["true"], tmp_path, 1 << 30)
+    assert quick.returncode == 0 and (quick.maxrss_mb is None or quick.maxrss_mb < 10)
+    over = run_command([sys.executable, "-c", "b = bytearray(1200 << 20)"], tmp_path, 1 << 30)
+    assert over.returncode != 0, "the address-space bound holds"

@@ -137,8 +137,10 @@ def progress_line(done: int, total: int, row: dict[str, Any]) -> str:
     width = len(str(total))
     head = f"[{done:>{width}}/{total}] {row['status']:<6} {row['treebank']} {row['configuration']} s{row['seed']}"
     if row["status"] == "ok":
-        peak = max(row.get(f"{s}_maxrss_mb", 0.0) for s in ("train", "parse"))
-        return f"{head}: UAS {row['uas']:.2f} LAS {row['las']:.2f}, {row['wall_s']:.1f} s, {peak:.0f} MB"
+        peaks = [row.get(f"{s}_maxrss_mb") for s in ("train", "parse")]
+        peak = max((p for p in peaks if p is not None), default=None)
+        memory = "" if peak is None else f", {peak:.0f} MB"
+        return f"{head}: UAS {row['uas']:.2f} LAS {row['las']:.2f}, {row['wall_s']:.1f} s{memory}"
     first = str(row.get("error", "")).splitlines()[0] if row.get("error") else ""
     return f"{head}: {first[:300]}"
 

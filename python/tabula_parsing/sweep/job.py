@@ -72,7 +72,7 @@ class Run:
     wall_s: float
     user_s: float
     sys_s: float
-    maxrss_mb: float
+    maxrss_mb: float | None
     stdout: str
     stderr: str
 
@@ -165,8 +165,8 @@ def run_command(args: list[str], workdir: Path, max_bytes: int, kind: int = reso
     The peak is the child's ``VmHWM`` read from ``/proc`` while it runs
     (every 10 ms at first, then every 0.25 s: what it reaches in its last
     moments is missed), since ``wait4``'s ``ru_maxrss`` also counts the
-    worker's own size at the fork; that is the fallback where ``/proc`` is
-    absent.
+    worker's own size at the fork. None when no reading was made (a command
+    done before the first one, or no ``/proc``).
     """
     out_path, err_path = workdir / "stdout.txt", workdir / "stderr.txt"
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
@@ -195,7 +195,7 @@ def run_command(args: list[str], workdir: Path, max_bytes: int, kind: int = reso
         wall_s=wall,
         user_s=usage.ru_utime,
         sys_s=usage.ru_stime,
-        maxrss_mb=(peak if peak is not None else usage.ru_maxrss) / 1024,  # kilobytes on Linux
+        maxrss_mb=None if peak is None else peak / 1024,
         stdout=out_path.read_text(encoding="utf-8", errors="replace"),
         stderr=err_path.read_text(encoding="utf-8", errors="replace"),
     )

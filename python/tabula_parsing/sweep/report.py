@@ -90,7 +90,7 @@ class Cell:
     seeds: int
     wall_s: float
     cpu_s: float | None
-    maxrss_mb: float
+    maxrss_mb: float | None
 
 
 def cpu_seconds(row: dict[str, Any]) -> float | None:
@@ -145,7 +145,10 @@ def summarize(rows: list[dict[str, Any]]) -> Summary:
             seeds=len(group),
             wall_s=statistics.fmean(r["wall_s"] for r in group),
             cpu_s=statistics.fmean(c) if (c := [x for r in group if (x := cpu_seconds(r)) is not None]) else None,
-            maxrss_mb=max(max(r.get("train_maxrss_mb", 0), r.get("parse_maxrss_mb", 0)) for r in group),
+            maxrss_mb=max(
+                (m for r in group for k in ("train_maxrss_mb", "parse_maxrss_mb") if (m := r.get(k)) is not None),
+                default=None,
+            ),
         )
     common = [t for t in treebanks if all((t, c) in cells for c in configurations)]
     failed = [r for r in rows if r.get("status") != "ok"]
@@ -174,7 +177,7 @@ def markdown(summary: Summary) -> str:
             f"| {_f(s.mean(c, small))} | {_f(s.mean(c, large))} "
             f"| {_f(s.mean(c, s.common, 'np_recall'))} | {_f(s.mean(c, s.common, 'wall_s'), 1)} "
             f"| {_f(s.mean(c, s.common, 'cpu_s'), 1)} "
-            f"| {_f(max((s.cells[(t, c)].maxrss_mb for t in s.common), default=None), 0)} |"
+            f"| {_f(max((m for t in s.common if (m := s.cells[(t, c)].maxrss_mb) is not None), default=None), 0)} |"
         )
     lines += ["", "UAS per treebank (training sentences in brackets):", ""]
     lines.append("| treebank | " + " | ".join(s.configurations) + " |")
