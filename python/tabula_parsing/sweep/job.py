@@ -16,9 +16,9 @@ Each command runs in a child process bounded to ``max_memory`` plus
 :data:`HEADROOM` of address space (``RLIMIT_AS``; of data, ``RLIMIT_DATA``,
 for the neural parser: PyTorch maps far more than it uses); tabula also gets
 ``--max-memory`` so that it refuses oversized computations with a clear
-message first. The child is killed if its worker dies (Linux). Times are wall-clock seconds of
-each command; peak memory is the child's maximum resident set size
-(:func:`run_command`).
+message first. The child is killed if its worker dies (Linux). Times are
+wall-clock and CPU seconds of each command; peak memory is the child's
+maximum resident set size (:func:`run_command`).
 """
 
 from __future__ import annotations
@@ -41,7 +41,6 @@ from .plan import Job, option_args, parse_size
 
 #: How much of a failed command's standard error a result keeps.
 ERROR_TAIL = 2000
-
 
 #: Signals that mean "stop" rather than "this job failed": a job killed by
 #: one writes no result, so the next sweep runs it again.
