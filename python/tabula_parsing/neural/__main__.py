@@ -42,7 +42,7 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--explore-p", type=float, default=0.9, help="probability of following a wrong step of the network")
     t.add_argument("--loss", choices=["ce", "hinge"], default="ce", help="step loss: cross-entropy of the optimal set, or hinge")
     t.add_argument("--learning-rate", type=float, default=1e-3)
-    t.add_argument("--max-words", type=int, help="leave out training sentences longer than N words")
+    t.add_argument("--max-words", type=int, help="leave out training sentences longer than N words [default: 1000, 200 where the oracle builds tables]")
     t.add_argument("--device", default="cpu", help="cpu or cuda [default: cpu]")
     t.add_argument("--threads", type=int, help="PyTorch's CPU threads")
     d = Dimensions()
@@ -58,7 +58,7 @@ def _parser() -> argparse.ArgumentParser:
     q.add_argument("--model", required=True)
     q.add_argument("-o", "--output", help="where to write [default: standard output]")
     q.add_argument("--device", default="cpu")
-    q.add_argument("--batch-size", type=int, help="sentences per batch [default: the model's]")
+    q.add_argument("--batch-size", type=int, help="sentences per batch [default: 128]")
     return p
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Optional, Sequence
+from typing import Any, Iterable, Iterator, Optional, Sequence
 
 import numpy as np
 
@@ -40,11 +40,11 @@ class Vocab:
     def __call__(self, s: str) -> int:
         return self.index.get(s, UNK)
 
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         return {"strings": self.strings, "counts": self.counts}
 
     @classmethod
-    def from_state(cls, state: dict) -> "Vocab":
+    def from_state(cls, state: dict[str, Any]) -> "Vocab":
         v = cls()
         v.strings, v.counts = list(state["strings"]), list(state["counts"])
         v.index = {s: i for i, s in enumerate(v.strings)}
@@ -92,7 +92,7 @@ class Vocabularies:
             Vocab(forms), Vocab(upos), Vocab(feats), Vocab(chars), Labels(x for ls in labels for x in ls)
         )
 
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         return {
             "forms": self.forms.state(),
             "upos": self.upos.state(),
@@ -102,7 +102,7 @@ class Vocabularies:
         }
 
     @classmethod
-    def from_state(cls, state: dict) -> "Vocabularies":
+    def from_state(cls, state: dict[str, Any]) -> "Vocabularies":
         return cls(
             Vocab.from_state(state["forms"]),
             Vocab.from_state(state["upos"]),
@@ -110,6 +110,10 @@ class Vocabularies:
             Vocab.from_state(state["chars"]),
             Labels(state["labels"]),
         )
+
+
+def _empty() -> np.ndarray:
+    return np.zeros(0, dtype=np.int64)
 
 
 @dataclass
@@ -123,7 +127,7 @@ class Encoded:
     heads: Optional[list[int]] = None  # gold heads of words 1 … n (−1: none)
     labels: Optional[list[int]] = None  # gold label ids of words 1 … n (−1: none)
     index: int = 0  # its position in the file
-    counts: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    counts: np.ndarray = field(default_factory=_empty)
 
     def __len__(self) -> int:
         return len(self.forms) - 1
@@ -132,9 +136,9 @@ class Encoded:
 def check_columns(sentences: Sequence[Sentence], path: str, feats: bool) -> None:
     """Refuses a file whose UPOS (or, with ``feats``, FEATS) column is empty
     everywhere: the model reads it."""
-    columns = [("UPOS", lambda s: s.upos)] + ([("FEATS", lambda s: s.feats)] if feats else [])
-    for name, get in columns:
-        if sentences and all(x == "_" for s in sentences for x in get(s)):
+    for name in ["UPOS"] + (["FEATS"] if feats else []):
+        column = "upos" if name == "UPOS" else "feats"
+        if sentences and all(x == "_" for s in sentences for x in getattr(s, column)):
             raise ValueError(f"{path}: the {name} column is empty (`_`) in every word; the model reads it")
 
 

@@ -10,6 +10,7 @@ vectors, and gathered positions to scores."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import torch
 from torch import nn
@@ -32,7 +33,7 @@ class Dimensions:
     mlp: int = 100
     dropout: float = 0.33
 
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         return asdict(self)
 
 
@@ -102,7 +103,8 @@ class Network(nn.Module):
         h, _ = pad_packed_sequence(h, batch_first=True, total_length=forms.shape[1])
         h = self.drop(h)
         h = torch.cat([h, self.absent.expand(h.shape[0], 1, -1)], dim=1)
-        return self.hidden(h).view(h.shape[0], h.shape[1], POSITIONS, -1)
+        terms: torch.Tensor = self.hidden(h).view(h.shape[0], h.shape[1], POSITIONS, -1)
+        return terms
 
     def score(
         self, terms: torch.Tensor, positions: torch.Tensor, dropout: bool = True

@@ -59,13 +59,13 @@ class Options:
     threads: Optional[int] = None
     dims: Dimensions = field(default_factory=Dimensions)
 
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         d = asdict(self)
         d["dims"] = self.dims.state()
         return d
 
     @classmethod
-    def from_state(cls, d: dict) -> "Options":
+    def from_state(cls, d: dict[str, Any]) -> "Options":
         d = dict(d)
         dims = Dimensions(**d.pop("dims"))
         return cls(dims=dims, **d)
@@ -82,6 +82,7 @@ class EpochReport:
     sentences: int
     steps: int
     abandoned: int
+    cpu_seconds: float = 0.0
     dev_uas: Optional[float] = None
     dev_las: Optional[float] = None
 
@@ -91,7 +92,7 @@ class EpochReport:
         ab = f", {self.abandoned} abandoned" if self.abandoned else ""
         return (
             f"epoch {self.epoch}: loss {self.loss:.4f}, {self.seconds:.1f} s "
-            f"(oracle and batch API {share:.1f} %){ab}{dev}"
+            f"(oracle and batch API {share:.1f} %, CPU {self.cpu_seconds:.1f} s){ab}{dev}"
         )
 
 
@@ -118,7 +119,16 @@ class Progress:
             sys.stderr.flush()
 
 
-def tensors(batch: Sequence[Encoded], device: torch.device, word_dropout: float, rng: Optional[np.random.Generator]):
+Tensors = tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]
+
+
+def _tensor(a: np.ndarray, device: torch.device) -> torch.Tensor:
+    return torch.from_numpy(a).to(device)
+
+
+def tensors(
+    batch: Sequence[Encoded], device: torch.device, word_dropout: float, rng: Optional[np.random.Generator]
+) -> Tensors:
     """Padded id tensors of a batch (the root token first); with
     ``word_dropout`` and ``rng``, a word seen c times in training is
     replaced by the unknown word with probability α / (α + c)
@@ -138,8 +148,8 @@ def tensors(batch: Sequence[Encoded], device: torch.device, word_dropout: float,
             f[drop] = UNK
         forms[i, :m], upos[i, :m], feats[i, :m], chars[i, :m] = f, e.upos, e.feats, e.chars
     lengths = torch.tensor([len(e.forms) for e in batch])
-    as_t = lambda a: torch.from_numpy(a).to(device)  # noqa: E731
-    return as_t(forms), as_t(upos), as_t(feats), as_t(chars), lengths
+    t_ = [_tensor(a, device) for a in (forms, upos, feats, chars)]
+    return t_[0], t_[1], t_[2], t_[3], lengths
 
 
 def step_loss(scores: torch.Tensor, applicable: torch.Tensor, target: torch.Tensor, kind: str) -> torch.Tensor:
@@ -179,7 +189,7 @@ class Trainer:
         self.oracle: Optional[Any] = None
         self.oracle_seconds = 0.0
 
-    def _batch(self, golds: list, labels: list) -> Any:
+    def _batch(self, golds: list[Any], labels: list[Any]) -> Any:
         """The oracle batch for these sentences (one object, reset per batch)."""
         o = self.options
         t = time.perf_counter()
@@ -192,7 +202,9 @@ class Trainer:
         self.oracle_seconds += time.perf_counter() - t
         return self.oracle
 
-    def train_batch(self, batch: Sequence[Encoded], explore: bool, rng: random.Random, nrng: np.random.Generator):
+    def train_batch(
+        self, batch: Sequence[Encoded], explore: bool, rng: random.Random, nrng: np.random.Generator
+    ) -> tuple[float, int, int]:
         """One update on a batch; returns (loss, decisions, abandoned).
 
         The computations are followed with the network's scores computed
@@ -207,7 +219,12 @@ class Trainer:
         ob = self._batch([e.heads for e in batch], [e.labels for e in batch])
         b = len(batch)
         every = np.arange(b)
-        seen_rows, seen_pos, seen_app, seen_tgt, seen_follow, seen_label = [], [], [], [], [], []
+        seen_rows: list[np.ndarray] = []
+        seen_pos: list[np.ndarray] = []
+        seen_app: list[np.ndarray] = []
+        seen_tgt: list[np.ndarray] = []
+        seen_follow: list[np.ndarray] = []
+        seen_label: list[np.ndarray] = []
         fixed = terms.detach()
         while True:
             t = time.perf_counter()
@@ -228,11 +245,11 @@ class Trainer:
             self.oracle_seconds += time.perf_counter() - t
             live = ~finished
             with torch.no_grad():
-                scores, _ = self.net.score(fixed, torch.from_numpy(positions).to(self.device), dropout=False)
-                scores = scores.cpu().numpy()
+                scored, _ = self.net.score(fixed, torch.from_numpy(positions).to(self.device), dropout=False)
+                scores = scored.cpu().numpy()
             # The step each sentence follows: the optimal step the network
             # likes best, or (exploring) its own wrong step.
-            low = np.finfo(scores.dtype).min
+            low = np.finfo(np.float32).min
             follow = np.where(target, scores, low).argmax(axis=1)
             if explore:
                 predicted = np.where(applicable, scores, low).argmax(axis=1)
@@ -251,9 +268,10 @@ class Trainer:
             ob.apply(follow.astype(np.int64))
             self.oracle_seconds += time.perf_counter() - t
         dev = self.device
-        as_t = lambda parts: torch.from_numpy(np.concatenate(parts)).to(dev)  # noqa: E731
-        rows_t, pos_t, app_t, tgt_t = as_t(seen_rows), as_t(seen_pos), as_t(seen_app), as_t(seen_tgt)
-        follow_t, label_t = as_t(seen_follow), as_t(seen_label)
+        rows_t, pos_t, app_t, tgt_t, follow_t, label_t = (
+            _tensor(np.concatenate(parts), dev)
+            for parts in (seen_rows, seen_pos, seen_app, seen_tgt, seen_follow, seen_label)
+        )
         decisions = len(rows_t)
         scores_t, label_scores = self.net.score_rows(terms, rows_t, pos_t)
         loss = step_loss(scores_t, app_t, tgt_t, o.loss)
@@ -263,7 +281,7 @@ class Trainer:
             loss = loss + torch.nn.functional.cross_entropy(logits, label_t[has], reduction="sum")
         loss = loss / max(decisions, 1)
         self.optimizer.zero_grad()
-        loss.backward()
+        loss.backward()  # type: ignore[no-untyped-call]
         torch.nn.utils.clip_grad_norm_(self.net.parameters(), 5.0)
         self.optimizer.step()
         return float(loss.detach()), decisions, int(ob.abandoned.sum())
@@ -293,30 +311,28 @@ def parse_batches(
                 ob = tp.OracleBatch.without_gold([len(e) for e in batch], system=system)
             else:
                 ob.reset_lengths([len(e) for e in batch])
-            b = len(batch)
+            every = np.arange(len(batch))
+            low = np.finfo(np.float32).min
             while not ob.done:
                 finished = ob.finished
                 positions = ob.positions()
-                applicable = ob.applicable()
-                heads = ob.arc_heads()
-                scores, label_scores = net.score(terms, torch.from_numpy(positions).to(device))
-                neg = torch.finfo(scores.dtype).min
-                app = torch.from_numpy(applicable).to(device)
-                step = scores.masked_fill(~app, neg).argmax(dim=1)
-                lab_scores = label_scores[torch.arange(b, device=device), step]
+                scored, label_scored = net.score(terms, torch.from_numpy(positions).to(device))
+                scores, label_scores = scored.cpu().numpy(), label_scored.cpu().numpy()
+                step = np.where(ob.applicable(), scores, low).argmax(axis=1)
+                labels = label_scores[every, step]
                 if root is not None:
-                    head = torch.from_numpy(heads).to(device)[torch.arange(b, device=device), step]
-                    is_root = torch.zeros_like(lab_scores, dtype=torch.bool)
-                    is_root[:, root] = True
-                    allowed = torch.where((head == 0).unsqueeze(1), is_root, ~is_root)
-                    lab_scores = lab_scores.masked_fill(~allowed, neg)
-                label = lab_scores.argmax(dim=1).cpu().numpy()
-                step_np = np.where(finished, -1, step.cpu().numpy())
-                ob.apply(step_np.astype(np.int64), label.astype(np.int64))
+                    # `root` exactly on the arcs from the root.
+                    from_root = ob.arc_heads()[every, step] == 0
+                    keep = labels[:, root].copy()
+                    labels[from_root] = low
+                    labels[from_root, root] = keep[from_root]
+                    labels[~from_root, root] = low
+                ob.apply(np.where(finished, -1, step).astype(np.int64), labels.argmax(axis=1).astype(np.int64))
             for e, h, lab in zip(batch, ob.heads(), ob.labels()):
                 heads_list = [int(x) if x >= 0 else 0 for x in h]
+                # A word left without a head (arc-eager) hangs from the root.
                 labels_list = [
-                    vocab.labels.strings[int(x)] if x >= 0 and hd > 0 or (x >= 0 and root is None) else "root"
+                    "root" if hd == 0 and (x < 0 or root is not None) else vocab.labels.strings[int(x)]
                     for x, hd in zip(lab, heads_list)
                 ]
                 out[e.index] = (heads_list, labels_list)
