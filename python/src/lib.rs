@@ -17,6 +17,7 @@
 //!   `parse`) and `evaluate`, as `tabula train`, `parse` and `eval`;
 //! * [`tagger`] — the built-in tagger (`Tagger.train`, `load`, `save`,
 //!   `tag`, `accuracy`), as `tabula train-tagger` and `tag`;
+//! * [`draw`] — pictures of trees (SVG, HTML, text), as `tabula draw`;
 //! * [`grammar`] — grammar files and the engine (Sec. 3, Table 2);
 //! * [`distribution`] — real scores in, NumPy out: log-partition, marginals,
 //!   entropy, k best and samples of a grammar's trees, and over all trees
@@ -29,6 +30,7 @@ mod batch;
 mod conllu;
 mod convert;
 mod distribution;
+mod draw;
 mod grammar;
 mod oracle;
 mod parser;
@@ -66,6 +68,7 @@ fn _tabula(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(distribution::nonprojective_marginals, m)?)?;
     m.add_function(wrap_pyfunction!(distribution::nonprojective_log_partition_batch, m)?)?;
     m.add_function(wrap_pyfunction!(distribution::nonprojective_marginals_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(draw::draw, m)?)?;
     m.add_function(wrap_pyfunction!(systems, m)?)?;
     m.add_function(wrap_pyfunction!(steps, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -91,3 +91,9 @@ __all__ = [
     "systems",
     "write_conllu",
 ]
+
+# Pictures of trees, as ``tabula draw``: :func:`draw`; a :class:`Sentence`
+# shows itself as an arc diagram in Jupyter (``_repr_svg_``).
+from ._tabula import draw  # noqa: E402
+
+__all__ += ["draw"]

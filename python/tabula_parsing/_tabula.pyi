@@ -15,6 +15,7 @@ __all__ = [
     "Grammar",
     "GrammarError",
     "Oracle",
+    "OracleBatch",
     "Parser",
     "Sentence",
     "Session",
@@ -231,6 +232,7 @@ class Session:
     @property
     def is_incremental(self) -> bool: ...
 
+@final
 class OracleBatch:
     """The oracle of a minibatch, for a neural parser's training loop: B
     sentences followed at once, each query one NumPy array over the batch
@@ -375,6 +377,8 @@ class Sentence:
     def to_conllu(self) -> str:
         """The sentence's lines exactly as read, with its trailing blank line."""
     def __len__(self) -> int: ...
+    def _repr_svg_(self) -> str:
+        """The tree as an SVG arc diagram (what Jupyter shows); see :func:`draw`."""
 
 def read_conllu(path: _PathLike) -> list[Sentence]:
     """Every sentence of a CoNLL-U file (plain, xz or gzip); a sentence whose
@@ -630,3 +634,21 @@ def systems() -> list[str]:
 def steps(system: str) -> list[str]:
     """A system's steps, in the order of the batch columns (LR-spine: ``shift``,
     ``left_arc_1`` .. ``left_arc_32``, ``right_arc_1`` .. ``right_arc_32``)."""
+
+# Pictures of trees (``tabula draw``).
+__all__ += ["draw"]
+
+_Sentences = Union[Sentence, Sequence[Sentence]]
+
+def draw(
+    sentences: _Sentences,
+    *others: _Sentences,
+    format: str = "svg",
+    names: Optional[Sequence[str]] = None,
+    ids: Optional[Sequence[str]] = None,
+    differences: bool = False,
+    nonprojective: bool = False,
+    max_words: Optional[int] = None,
+) -> str:
+    """SVG, a self-contained HTML page or text trees of ``sentences``, with
+    where ``others`` (the same sentences with other trees) differ marked."""
