@@ -99,8 +99,14 @@ fn bench(c: &mut Criterion) {
         let walks: Vec<(DepTree, Vec<Configuration>)> = (0..(800 / n).max(4))
             .map(|_| {
                 let gold = random_tree(n, &mut rng);
-                let configs =
-                    stray_walk(System::ArcEagerNm, &gold, &mut oracle, (Strategy::None, Algorithm::Auto), 0.1, &mut rng);
+                let configs = stray_walk(
+                    System::ArcEagerNm,
+                    &gold,
+                    &mut oracle,
+                    (Strategy::None, Algorithm::Auto),
+                    0.1,
+                    &mut rng,
+                );
                 (gold, configs)
             })
             .collect();
