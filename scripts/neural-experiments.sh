@@ -4,8 +4,8 @@
 # best dev LAS kept; the last epoch where the treebank has no dev file),
 # `parse` of the test file, then `tabula eval --json --nonprojective`. One
 # TSV row per run: test UAS, LAS, recall of the gold non-projective arcs, the
-# epoch kept, the mean epoch time and the share of it in the oracle and the
-# minibatch API.
+# epoch kept, the mean CPU time of an epoch and the share of the wall time in
+# the oracle and the minibatch API.
 # Usage: scripts/neural-experiments.sh [TREEBANK...]   (default en_ewt el_gdt la_perseus; from the repo root)
 # Environment: UD (../shared/ud/v2.2), OUT (target/neural-experiments),
 # SEEDS ("1 2 3"), EPOCHS (20), NICE (10), THREADS (PyTorch's, default 2),
@@ -25,7 +25,7 @@ BIN=${BIN:-target/release/tabula}
 mkdir -p "$OUT"
 IFS=';' read -r -a variants <<< "$VARIANTS"
 ROWS="$OUT/results.tsv"
-[ -f "$ROWS" ] || printf 'treebank\tvariant\tseed\tepoch\tuas\tlas\tnp_recall\tepoch_s\toracle_pct\n' > "$ROWS"
+[ -f "$ROWS" ] || printf 'treebank\tvariant\tseed\tepoch\tuas\tlas\tnp_recall\tepoch_cpu_s\toracle_pct\n' > "$ROWS"
 for TB in ${@:-en_ewt el_gdt la_perseus}; do
   D="$OUT/$TB"
   mkdir -p "$D"
@@ -51,10 +51,10 @@ import json, re, sys
 tb, name, seed, log, scores = sys.argv[1:]
 d = json.load(open(scores))
 lines = open(log).read()
-epochs = re.findall(r"epoch \d+: loss [0-9.]+, ([0-9.]+) s \(oracle and batch API ([0-9.]+) %\)", lines)
+epochs = re.findall(r"epoch \d+: loss [0-9.]+, ([0-9.]+) s \(oracle and batch API ([0-9.]+) %, CPU ([0-9.]+) s\)", lines)
 kept = re.search(r"epoch (\d+) kept", lines).group(1)
-secs = sum(float(s) for s, _ in epochs) / len(epochs)
-share = sum(float(p) for _, p in epochs) / len(epochs)
+secs = sum(float(c) for _, _, c in epochs) / len(epochs)
+share = sum(float(p) for _, p, _ in epochs) / len(epochs)
 print(f"{tb}\t{name}\t{seed}\t{kept}\t{d['all']['uas']:.2f}\t{d['all']['las']:.2f}\t{d['nonprojective']['recall']:.2f}\t{secs:.1f}\t{share:.1f}")
 EOF
       fi

@@ -19,6 +19,7 @@ use pyo3::prelude::*;
 use rayon::prelude::*;
 use tabula::oracle::session::OracleSession;
 use tabula::oracle::{Algorithm, Configuration, OracleError, Step, StepScores, Strategy, System};
+use tabula::parser::train::arc_standard_static;
 use tabula::tree::DepTree;
 
 /// The word positions [`PyOracleBatch::positions`] gathers, in its columns'
@@ -38,6 +39,10 @@ struct Item {
     given: Vec<i64>,
     /// Left out after an oracle error (`abandon=True`).
     abandoned: bool,
+    /// The gold tree (arc-standard's static step reads it).
+    gold: DepTree,
+    /// Arc-standard's static step: gold children of each word not yet attached.
+    missing: Vec<u32>,
 }
 
 impl Item {
@@ -50,8 +55,29 @@ impl Item {
     fn scores(&mut self) -> Result<StepScores, OracleError> {
         self.live.with_session_mut(|s| s.scores())
     }
+    /// The static oracle's step. Arc-standard, which has none in the
+    /// oracle layer: the canonical step of `tabula train`
+    /// ([`arc_standard_static`]), for a complete projective gold tree.
     fn static_step(&mut self) -> Result<Step, OracleError> {
-        self.live.with_session_mut(|s| s.static_step())
+        let Item { live, gold, missing, .. } = self;
+        if live.borrow_session().configuration().system() != System::ArcStandard {
+            return live.with_session_mut(|s| s.static_step());
+        }
+        let c = live.borrow_session().configuration();
+        if gold.is_partial() || !gold.is_projective() {
+            return Err(OracleError::NonProjectiveGold(Algorithm::Linear));
+        }
+        if c.is_final() {
+            return Err(OracleError::Final);
+        }
+        missing.clear();
+        missing.resize(gold.len() + 1, 0);
+        for d in 1..=gold.len() {
+            if c.head(d) != Some(gold.head(d)) {
+                missing[gold.head(d)] += 1;
+            }
+        }
+        Ok(arc_standard_static(c, gold, missing))
     }
 }
 
@@ -79,15 +105,17 @@ pub struct PyOracleBatch {
     abandon: bool,
     /// Oracles of sentences dropped by a smaller `reset`, for the next one.
     spare: Vec<Live>,
+    /// `optimal`'s scores, reused.
+    scratch: Vec<i64>,
 }
 
 /// A 2-D int64 output: `out` (checked for its shape) or a new array.
-fn output_2d<'py>(
+fn output_2d<'py, T: numpy::Element>(
     py: Python<'py>,
-    out: Option<Bound<'py, PyArray2<i64>>>,
+    out: Option<Bound<'py, PyArray2<T>>>,
     rows: usize,
     width: usize,
-) -> PyResult<Bound<'py, PyArray2<i64>>> {
+) -> PyResult<Bound<'py, PyArray2<T>>> {
     match out {
         Some(a) if a.shape() == [rows, width] => Ok(a),
         Some(a) => Err(PyValueError::new_err(format!("`out` has shape {:?}, expected ({rows}, {width})", a.shape()))),
@@ -120,9 +148,10 @@ impl PyOracleBatch {
                 None => crate::oracle::pooled_oracle(),
             };
             let config = Configuration::initial(system, n);
+            let gold = tree.clone();
             let live = Live::try_new(oracle, |o| OracleSession::at(o, tree, config, strategy, algorithm))
                 .map_err(|e| value_error(format!("sentence {i}: {e}")))?;
-            self.items.push(Item { live, labels, given: vec![-1; n + 1], abandoned: false });
+            self.items.push(Item { live, labels, given: vec![-1; n + 1], abandoned: false, gold, missing: Vec::new() });
         }
         Ok(())
     }
@@ -152,6 +181,19 @@ impl PyOracleBatch {
             }
         }
         Ok(out)
+    }
+
+    /// The scores of every sentence into `data` (B × steps, −1 where none).
+    fn fill_scores(&mut self, py: Python<'_>, data: &mut [i64]) -> PyResult<()> {
+        self.check_gold()?;
+        let columns = self.columns;
+        self.each_row(py, data, columns.len(), -1, |item, row| {
+            let s = item.scores()?;
+            for (cell, &step) in row.iter_mut().zip(columns) {
+                *cell = s.get(step).map_or(-1, i64::from);
+            }
+            Ok(())
+        })
     }
 
     fn check_gold(&self) -> PyResult<()> {
@@ -244,6 +286,7 @@ impl PyOracleBatch {
             gold: true,
             abandon,
             spare: Vec::new(),
+            scratch: Vec::new(),
         };
         batch.reset(golds, labels)?;
         Ok(batch)
@@ -274,6 +317,7 @@ impl PyOracleBatch {
             gold: false,
             abandon: false,
             spare: Vec::new(),
+            scratch: Vec::new(),
         };
         batch.reset_lengths(lengths)?;
         Ok(batch)
@@ -384,43 +428,48 @@ impl PyOracleBatch {
         py: Python<'py>,
         out: Option<Bound<'py, PyArray2<i64>>>,
     ) -> PyResult<Bound<'py, PyArray2<i64>>> {
-        self.check_gold()?;
-        let columns = self.columns;
-        let out = output_2d(py, out, self.items.len(), columns.len())?;
+        let out = output_2d(py, out, self.items.len(), self.columns.len())?;
         {
             let mut rw = out.readwrite();
             let data = rw.as_slice_mut().map_err(|_| PyValueError::new_err("`out` must be C-contiguous"))?;
-            self.each_row(py, data, columns.len(), -1, |item, row| {
-                let s = item.scores()?;
-                for (cell, &step) in row.iter_mut().zip(columns) {
-                    *cell = s.get(step).map_or(-1, i64::from);
-                }
-                Ok(())
-            })?;
+            self.fill_scores(py, data)?;
         }
         Ok(out)
     }
 
     /// The optimal steps (bool, B × steps): those with the best score of
     /// their row (none in a finished sentence's row).
-    fn optimal<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<bool>>> {
-        let scores = self.scores(py, None)?;
+    #[pyo3(signature = (out = None))]
+    fn optimal<'py>(
+        &mut self,
+        py: Python<'py>,
+        out: Option<Bound<'py, PyArray2<bool>>>,
+    ) -> PyResult<Bound<'py, PyArray2<bool>>> {
         let width = self.columns.len();
-        let ro = scores.readonly();
-        let s = ro.as_slice()?;
-        let best: Vec<bool> = s
-            .chunks(width.max(1))
-            .flat_map(|row| {
-                let m = row.iter().copied().max().unwrap_or(-1);
-                row.iter().map(move |&v| v >= 0 && v == m)
-            })
-            .collect();
-        Ok(PyArray1::from_vec(py, best).reshape([self.items.len(), width])?)
+        let out = output_2d(py, out, self.items.len(), width)?;
+        let mut scores = std::mem::take(&mut self.scratch);
+        scores.resize(self.items.len() * width, 0);
+        let filled = self.fill_scores(py, &mut scores);
+        {
+            let mut rw = out.readwrite();
+            let data = rw.as_slice_mut().map_err(|_| PyValueError::new_err("`out` must be C-contiguous"))?;
+            for (row, cells) in scores.chunks(width.max(1)).zip(data.chunks_mut(width.max(1))) {
+                let best = row.iter().copied().max().unwrap_or(-1);
+                for (cell, &v) in cells.iter_mut().zip(row) {
+                    *cell = v >= 0 && v == best;
+                }
+            }
+        }
+        self.scratch = scores;
+        filled?;
+        Ok(out)
     }
 
     /// The static oracle's step for every sentence, as a column index of
     /// `steps` (int64, B; −1 for a finished sentence): the step of the
-    /// canonical computation of the gold tree (`Session`'s `static_step`).
+    /// canonical computation of the gold tree, as `tabula train --oracle
+    /// static` follows it (complete gold trees; arc-standard, arc-hybrid,
+    /// arc-eager: projective ones).
     #[pyo3(signature = (out = None))]
     fn static_steps<'py>(
         &mut self,
@@ -448,15 +497,26 @@ impl PyOracleBatch {
     }
 
     /// Which steps apply (bool, B × steps; none in a finished sentence's row).
-    fn applicable<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<bool>>> {
+    #[pyo3(signature = (out = None))]
+    fn applicable<'py>(
+        &self,
+        py: Python<'py>,
+        out: Option<Bound<'py, PyArray2<bool>>>,
+    ) -> PyResult<Bound<'py, PyArray2<bool>>> {
         let width = self.columns.len();
-        let mut data = Vec::with_capacity(self.items.len() * width);
-        for item in &self.items {
-            let done = item.is_done();
-            let c = item.config();
-            data.extend(self.columns.iter().map(|&s| !done && c.is_applicable(s)));
+        let out = output_2d(py, out, self.items.len(), width)?;
+        {
+            let mut rw = out.readwrite();
+            let data = rw.as_slice_mut().map_err(|_| PyValueError::new_err("`out` must be C-contiguous"))?;
+            for (item, row) in self.items.iter().zip(data.chunks_mut(width.max(1))) {
+                let done = item.is_done();
+                let c = item.config();
+                for (cell, &s) in row.iter_mut().zip(self.columns) {
+                    *cell = !done && c.is_applicable(s);
+                }
+            }
         }
-        Ok(PyArray1::from_vec(py, data).reshape([self.items.len(), width])?)
+        Ok(out)
     }
 
     /// The word positions a feature extractor gathers (int64, B × 11, the

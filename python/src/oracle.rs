@@ -305,10 +305,12 @@ thread_local! {
 /// grammar oracle (any gold tree), and `linear`, the closed forms
 /// (projective gold trees); `auto` as above. Whatever algorithms the library
 /// offers a system are reachable by name. Keeps its engines' buffers
-/// between calls.
-#[pyclass(module = "tabula_parsing", name = "Oracle")]
+/// between calls. Safe to share between threads: a call that finds the
+/// oracle's buffers in use by another thread takes a pooled oracle instead
+/// (the calls then run at the same time, the same answers).
+#[pyclass(module = "tabula_parsing", name = "Oracle", frozen)]
 pub struct PyOracle {
-    oracle: Oracle<'static>,
+    oracle: Mutex<Oracle<'static>>,
     system: System,
     strategy: Strategy,
     algorithm: Algorithm,
@@ -318,7 +320,7 @@ impl PyOracle {
     /// The scores of a configuration for `gold`, checking its system. The
     /// linear algorithm answers with the GIL held (microseconds); the others
     /// (cubic, quadratic, a system's grammar oracle) release it.
-    fn answer(&mut self, py: Python<'_>, config: &Configuration, gold: &DepTree) -> PyResult<StepScores> {
+    fn answer(&self, py: Python<'_>, config: &Configuration, gold: &DepTree) -> PyResult<StepScores> {
         let system = config.system();
         if system != self.system {
             return Err(value_error(OracleError::WrongSystem { expected: self.system, found: system }));
@@ -326,13 +328,24 @@ impl PyOracle {
         let (strategy, algorithm) = (self.strategy, self.algorithm);
         let fast = Oracle::resolve(algorithm, gold) == Algorithm::Linear
             && Oracle::algorithms(system).contains(&Algorithm::Linear);
-        let oracle = &mut self.oracle;
-        let scores = if fast {
-            oracle.scores(config, gold, strategy, algorithm)
-        } else {
-            py.detach(|| oracle.scores(config, gold, strategy, algorithm))
-        };
+        let run = || self.with_oracle(|oracle| oracle.scores(config, gold, strategy, algorithm));
+        let scores = if fast { run() } else { py.detach(run) };
         scores.map_err(value_error)
+    }
+
+    /// Runs `f` on this object's oracle, or on a pooled one while another
+    /// thread uses it (never waits, so never holds the GIL waiting).
+    fn with_oracle<R>(&self, f: impl FnOnce(&mut Oracle<'static>) -> R) -> R {
+        match self.oracle.try_lock() {
+            Ok(mut own) => f(&mut own),
+            Err(std::sync::TryLockError::Poisoned(e)) => f(&mut e.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => {
+                let mut other = pooled_oracle();
+                let r = f(&mut other);
+                return_oracle(other);
+                r
+            }
+        }
     }
 
     /// Reads a configuration given as stack, buffer, gold and arcs, in the
@@ -363,7 +376,7 @@ impl PyOracle {
     #[pyo3(signature = (system = "arc-standard", strategy = None, algorithm = "auto"))]
     fn new(system: &str, strategy: Option<&str>, algorithm: &str) -> PyResult<Self> {
         let (system, strategy, algorithm) = settings(system, strategy, algorithm)?;
-        Ok(PyOracle { oracle: Oracle::new(), system, strategy, algorithm })
+        Ok(PyOracle { oracle: Mutex::new(Oracle::new()), system, strategy, algorithm })
     }
 
     /// The system's name.
@@ -394,7 +407,7 @@ impl PyOracle {
     /// `linear`, O((k + m)³) for `cubic`.
     #[pyo3(signature = (stack, buffer, gold, arcs = None, unshifted = None))]
     fn scores<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         stack: &Bound<'py, PyAny>,
         buffer: &Bound<'py, PyAny>,
@@ -410,7 +423,7 @@ impl PyOracle {
     /// The steps with the highest score (see `scores`), in the system's order.
     #[pyo3(signature = (stack, buffer, gold, arcs = None, unshifted = None))]
     fn optimal<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         stack: &Bound<'py, PyAny>,
         buffer: &Bound<'py, PyAny>,
@@ -425,7 +438,7 @@ impl PyOracle {
 
     /// `scores` of a `Configuration`.
     fn scores_at<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         configuration: PyRef<'py, PyConfiguration>,
         gold: &Bound<'py, PyAny>,
@@ -438,7 +451,7 @@ impl PyOracle {
 
     /// `optimal` of a `Configuration`.
     fn optimal_at<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         configuration: PyRef<'py, PyConfiguration>,
         gold: &Bound<'py, PyAny>,

@@ -117,10 +117,10 @@ def test_batch_equals_sessions_step_for_step(system, strategy, algorithm):
         assert heads.tolist() == [built.get(d, -1) for d in range(1, n + 1)]
 
 
-@pytest.mark.parametrize("system", [s for s in tp.systems() if s != "arc-standard"])
+@pytest.mark.parametrize("system", tp.systems())
 def test_static_steps_build_the_gold_tree(system):
     """Along the static oracle's computation every step is optimal, and a
-    projective gold tree is built whole (arc-standard has no static oracle)."""
+    projective gold tree is built whole."""
     rng = random.Random(7)
     golds = batch_golds(rng, 16, projective=True)
     batch = tp.OracleBatch(golds, system=system)
@@ -178,6 +178,9 @@ def test_reset_reuses_the_object_and_out_arrays_are_filled():
     assert pos[:, 3].tolist() == [1, 1]  # b0
     with pytest.raises(ValueError, match="shape"):
         batch.scores(out=np.zeros((3, 1), dtype=np.int64))
+    mask = np.zeros((2, len(batch.steps)), dtype=bool)
+    assert batch.optimal(out=mask) is not None and (mask == batch.optimal()).all()
+    assert batch.applicable(out=mask) is not None and (mask == batch.applicable()).all()
 
 
 def test_errors_name_the_sentence_and_change_nothing():

@@ -126,6 +126,8 @@ def test_errors_are_the_command_lines(tmp_path):
         neural.train(str(SAMPLE), epochs=0)
     with pytest.raises(ValueError, match="linear"):
         neural.train(str(SAMPLE), algorithm="linear", system="attardi", epochs=1)
+    with pytest.raises(ValueError, match=r"sample.conllu:\d+: a non-projective tree, but the static oracle"):
+        neural.train(str(SAMPLE), oracle="static", projectivize="none", epochs=1)
     bad = tmp_path / "notes.txt"
     bad.write_text("hello\n")
     with pytest.raises(ValueError, match="not a tabula neural model"):

@@ -58,7 +58,7 @@ def _parser() -> argparse.ArgumentParser:
     q.add_argument("--model", required=True)
     q.add_argument("-o", "--output", help="where to write [default: standard output]")
     q.add_argument("--device", default="cpu")
-    q.add_argument("--batch-size", type=int, help="sentences per batch [default: the model's]")
+    q.add_argument("--batch-size", type=int, help="sentences per batch [default: 128]")
     return p
 
 

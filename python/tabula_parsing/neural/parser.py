@@ -19,6 +19,8 @@ from .model import Network
 from .train import EpochReport, Options, Progress, Trainer, epochs_of, parse_batches, seed_everything
 
 FORMAT = "tabula-neural-1"
+# Sentences per batch when parsing (sorted by length, so little padding).
+PARSE_BATCH = 128
 PathLike = Union[str, "os.PathLike[str]"]
 
 # The systems whose oracles score any gold tree without projectivizing it.
@@ -91,7 +93,7 @@ class NeuralParser:
         dev = torch.device(device or "cpu")
         self.net.to(dev)
         items = self._encode(sentences)
-        return parse_batches(self.net, self.system, items, self.vocab, dev, batch_size or self.options.batch_size)
+        return parse_batches(self.net, self.system, items, self.vocab, dev, batch_size or PARSE_BATCH)
 
     def parse_file(
         self,
@@ -109,7 +111,7 @@ class NeuralParser:
         items = self._encode(sentences)
         bar = Progress(len(items), "parsing", progress)
         trees = parse_batches(
-            self.net, self.system, items, self.vocab, dev, batch_size or self.options.batch_size, bar.step
+            self.net, self.system, items, self.vocab, dev, batch_size or PARSE_BATCH, bar.step
         )
         bar.close()
         if self.options.pseudo_projective:
@@ -202,7 +204,7 @@ def _default_max_words(options: Options) -> int:
 
 
 def _training_trees(
-    sentences: Sequence[Any], options: Options
+    path: PathLike, sentences: Sequence[Any], options: Options
 ) -> tuple[list[Optional[list[int]]], list[Optional[list[str]]], int]:
     """The gold trees and labels to train on: projectivized as asked (the
     original trees for ``none``), pseudo-projective labels when asked;
@@ -231,6 +233,12 @@ def _training_trees(
                 h = list(tp.projectivize(s, "optimal", prefer="default"))
             else:
                 h = list(tp.projectivize(h, "lift"))
+        if options.oracle == "static" and options.system not in NONPROJECTIVE and -1 not in h:
+            if not tp.Tree(h).is_projective:
+                raise ValueError(
+                    f"{path}:{s.first_line}: a non-projective tree, but the static oracle needs projective trees "
+                    "(use --projectivize optimal|lift, or the dynamic oracle)"
+                )
         heads.append(h)
         labels.append(deprels)
     return heads, labels, left_out
@@ -246,7 +254,8 @@ def train(
     """Trains a parser on a CoNLL-U file (gold UPOS, HEAD, DEPREL), the
     options of :class:`Options` as keywords; with ``dev``, the epoch with
     the best dev LAS is kept (else the last). Writes it to ``output`` if
-    given. ``verbose``: an epoch line on standard error per epoch, and a
+    given, after every epoch that changes the model kept (so that an
+    interrupted run leaves the best model so far). ``verbose``: an epoch line on standard error per epoch, and a
     progress line on a terminal."""
     options = Options(**settings)
     _check(options)
@@ -255,7 +264,7 @@ def train(
     rng, nrng = seed_everything(options.seed)
     sentences = _read(train, "train on")
     check_columns(sentences, str(train), options.feats)
-    golds, labels, left_out = _training_trees(sentences, options)
+    golds, labels, left_out = _training_trees(train, sentences, options)
     kept = [i for i, g in enumerate(golds) if g is not None]
     if not kept:
         raise ValueError(f"{train}: every sentence was left out (no tree, or longer than --max-words)")
@@ -271,7 +280,7 @@ def train(
     history: list[EpochReport] = []
     best: Optional[tuple[float, int, dict[str, torch.Tensor]]] = None
     for epoch in range(1, epochs_of(options) + 1):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         trainer.oracle_seconds = 0.0
         total, steps, abandoned = 0.0, 0, 0
         explore = options.oracle == "dynamic" and epoch > options.explore_from
@@ -284,7 +293,16 @@ def train(
             bar.step(len(batch))
         bar.close()
         seconds = time.perf_counter() - start
-        report = EpochReport(epoch, total / max(steps, 1), seconds, trainer.oracle_seconds, len(items), steps, abandoned)
+        report = EpochReport(
+            epoch,
+            total / max(steps, 1),
+            seconds,
+            trainer.oracle_seconds,
+            len(items),
+            steps,
+            abandoned,
+            time.process_time() - cpu,
+        )
         parser = NeuralParser(trainer.net, vocab, options, epoch, history)
         if dev_sentences is not None:
             scores = parser.evaluate(dev_sentences)["all"]
@@ -295,6 +313,10 @@ def train(
         history.append(report)
         if verbose:
             print(report.text(), file=sys.stderr, flush=True)
+        if output is not None and (best is None or best[1] == epoch):
+            # The model kept so far is on disk after every epoch: an
+            # interrupted run leaves it.
+            NeuralParser(trainer.net, vocab, options, epoch, history).save(output)
     kept_epoch = len(history)
     if best is not None:
         trainer.net.load_state_dict(best[2])

@@ -82,6 +82,7 @@ class EpochReport:
     sentences: int
     steps: int
     abandoned: int
+    cpu_seconds: float = 0.0
     dev_uas: Optional[float] = None
     dev_las: Optional[float] = None
 
@@ -91,7 +92,7 @@ class EpochReport:
         ab = f", {self.abandoned} abandoned" if self.abandoned else ""
         return (
             f"epoch {self.epoch}: loss {self.loss:.4f}, {self.seconds:.1f} s "
-            f"(oracle and batch API {share:.1f} %){ab}{dev}"
+            f"(oracle and batch API {share:.1f} %, CPU {self.cpu_seconds:.1f} s){ab}{dev}"
         )
 
 
@@ -310,30 +311,28 @@ def parse_batches(
                 ob = tp.OracleBatch.without_gold([len(e) for e in batch], system=system)
             else:
                 ob.reset_lengths([len(e) for e in batch])
-            b = len(batch)
+            every = np.arange(len(batch))
+            low = np.finfo(np.float32).min
             while not ob.done:
                 finished = ob.finished
                 positions = ob.positions()
-                applicable = ob.applicable()
-                heads = ob.arc_heads()
-                scores, label_scores = net.score(terms, torch.from_numpy(positions).to(device))
-                neg = torch.finfo(scores.dtype).min
-                app = torch.from_numpy(applicable).to(device)
-                step = scores.masked_fill(~app, neg).argmax(dim=1)
-                lab_scores = label_scores[torch.arange(b, device=device), step]
+                scored, label_scored = net.score(terms, torch.from_numpy(positions).to(device))
+                scores, label_scores = scored.cpu().numpy(), label_scored.cpu().numpy()
+                step = np.where(ob.applicable(), scores, low).argmax(axis=1)
+                labels = label_scores[every, step]
                 if root is not None:
-                    head = torch.from_numpy(heads).to(device)[torch.arange(b, device=device), step]
-                    is_root = torch.zeros_like(lab_scores, dtype=torch.bool)
-                    is_root[:, root] = True
-                    allowed = torch.where((head == 0).unsqueeze(1), is_root, ~is_root)
-                    lab_scores = lab_scores.masked_fill(~allowed, neg)
-                label = lab_scores.argmax(dim=1).cpu().numpy()
-                step_np = np.where(finished, -1, step.cpu().numpy())
-                ob.apply(step_np.astype(np.int64), label.astype(np.int64))
+                    # `root` exactly on the arcs from the root.
+                    from_root = ob.arc_heads()[every, step] == 0
+                    keep = labels[:, root].copy()
+                    labels[from_root] = low
+                    labels[from_root, root] = keep[from_root]
+                    labels[~from_root, root] = low
+                ob.apply(np.where(finished, -1, step).astype(np.int64), labels.argmax(axis=1).astype(np.int64))
             for e, h, lab in zip(batch, ob.heads(), ob.labels()):
                 heads_list = [int(x) if x >= 0 else 0 for x in h]
+                # A word left without a head (arc-eager) hangs from the root.
                 labels_list = [
-                    vocab.labels.strings[int(x)] if x >= 0 and hd > 0 or (x >= 0 and root is None) else "root"
+                    "root" if hd == 0 and (x < 0 or root is not None) else vocab.labels.strings[int(x)]
                     for x, hd in zip(lab, heads_list)
                 ]
                 out[e.index] = (heads_list, labels_list)
