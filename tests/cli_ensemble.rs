@@ -137,3 +137,25 @@ fn chu_liu_edmonds_equals_the_brute_force() {
         }
     }
 }
+
+/// Regression: a file with CR-only line ends was one comment line to
+/// `ensemble`, `eval` and `deprojectivize` ("0 sentences", exit 0); every
+/// command now refuses it at its line, as `projectivize` did.
+#[test]
+fn carriage_return_line_ends_are_refused_by_every_reader() {
+    let dir = scratch_in("cli_ensemble", "carriage_return");
+    let gold = toy_treebank(3, 4);
+    fs::write(dir.join("a.conllu"), &gold).unwrap();
+    fs::write(dir.join("cr.conllu"), gold.replace('\n', "\r")).unwrap();
+    let message = "cr.conllu:1: carriage return inside a line: CoNLL-U lines end with LF or CR LF, not CR alone";
+    for args in [
+        &["ensemble", "cr.conllu", "a.conllu"][..],
+        &["eval", "a.conllu", "cr.conllu"],
+        &["deprojectivize", "cr.conllu"],
+        &["projectivize", "cr.conllu"],
+    ] {
+        let o = tabula_in(&dir, args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr_of(&o));
+        assert!(stderr_of(&o).contains(message), "{args:?}: {}", stderr_of(&o));
+    }
+}
