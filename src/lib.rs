@@ -19,12 +19,15 @@
 //! * beside the engine: [`nonprojective`], the same over all trees by the
 //!   Matrix-Tree theorem (Koo et al. 2007);
 //! * on the oracles: [`parser`], a parser trained with them (greedy or beam);
+//! * pictures: [`draw`], arc diagrams (SVG, HTML) and text trees of one
+//!   or several annotations of the same words;
 //! * beside the parser: [`tagger`], UPOS and FEATS on its weight tables;
 //!   [`ensemble`], several parsers' votes reparsed (the engine in max-plus,
 //!   or a maximum spanning arborescence).
 
 pub mod conllu;
 pub mod distribution;
+pub mod draw;
 pub mod engine;
 pub mod ensemble;
 pub mod grammar;

@@ -59,7 +59,27 @@ enum Command {
     /// Combine parsers: the tree with the most weighted votes of several parsed files.
     #[command(after_help = ENSEMBLE_HELP)]
     Ensemble(cli::ensemble::Args),
+    /// Draw trees: an HTML page, an SVG or text; several files of the same words compared.
+    #[command(after_help = DRAW_HELP)]
+    Draw(cli::draw::Args),
 }
+
+const DRAW_HELP: &str = "\
+Input: one or more CoNLL-U files (plain, xz or gzip) with the same sentences
+and words (FORM) in the same order, each with a tree in HEAD. Output: for
+each sentence an arc diagram (words with their UPOS, arcs above with their
+DEPREL) of the first file's tree; where another file has another head, its
+arc in that file's colour and the first file's arc dashed; where it has the
+same head and another relation, the label `first/other` on yellow; the
+count of such words in the sentence's heading. Non-projective arcs are
+thick and vermillion. Right-to-left scripts are drawn right to left.
+
+Examples:
+  tabula draw data/sample.conllu -o sample.html
+  tabula draw gold.conllu parsed.conllu -o diff.html --differences
+  tabula draw data/sample.conllu --text --sentences demo-1
+  tabula draw treebank.conllu.xz -o np.svg --nonprojective --max-words 20
+  tabula projectivize data/sample.conllu -o proj.conllu --draw moved.html";
 
 const ENSEMBLE_HELP: &str = "\
 Input: two or more parsed CoNLL-U files (plain, xz or gzip) of the same text:
@@ -240,6 +260,7 @@ fn main() -> ExitCode {
         Command::TrainTagger(a) => cli::tagger::run_train(a),
         Command::Tag(a) => cli::tagger::run_tag(a),
         Command::Ensemble(a) => cli::ensemble::run(a),
+        Command::Draw(a) => cli::draw::run(a),
     };
     match result {
         Ok(code) => code,

@@ -8,7 +8,8 @@ scratch folder stands where a user's working copy would: `data/`, `scripts/`,
 the treebanks the docs name exist in small form: `../shared/ud/v2.2/*.xz` as
 the first sentences of the shared files (or of data/sample.conllu when
 ../shared/ud is absent), and their decompressed copies `NAME-ud-PART.conllu`
-in the folder itself. The scripts run a small part of their tables: one seed
+in the folder itself; `python` is target/venv's, where .ci/checks/python.sh
+and python_neural.sh installed the package and PyTorch. The scripts run a small part of their tables: one seed
 (SEEDS), few epochs (EPOCHS, E1, E2), one system (SYSTEMS), two regimes
 (REGIMES) or columns (COLUMNS), one run (RUNS), one training iteration of
 UDPipe (UDPIPE_OPTS). `cargo` runs in the repository (`cargo install` into
@@ -140,7 +141,10 @@ def main():
     v22 = stand_ins(WORK / "repo" / "shared")
     cargo_wrapper(WORK / "bin")
     env = dict(os.environ)
-    env.update(PATH=f"{WORK / 'bin'}:{REPO / 'target' / 'release'}:{env['PATH']}",
+    # The Python package (and PyTorch) as .ci/checks/python*.sh installed them.
+    venv = REPO / "target" / "venv" / "bin"
+    python_path = f"{venv}:" if venv.is_dir() else ""
+    env.update(PATH=f"{WORK / 'bin'}:{REPO / 'target' / 'release'}:{python_path}{env['PATH']}",
                CARGO_INSTALL_ROOT=str(WORK / "cargo-home"), SEEDS="1", EPOCHS="2", E1="1", E2="1", RUNS="1",
                SYSTEMS="arc-hybrid", REGIMES="greedy-dynamic max-violation-restart", COLUMNS="1 7",
                UDPIPE_OPTS="iterations=1", NICE="0")

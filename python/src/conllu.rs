@@ -183,6 +183,12 @@ impl Sentence {
             Inner::NoTree(raw) => field_lines(&raw.text).filter(|l| l.is_word(&raw.text)).count(),
         }
     }
+
+    /// The tree as an SVG arc diagram (what Jupyter shows); see `draw`.
+    fn _repr_svg_(&self) -> PyResult<String> {
+        crate::draw::sentence_svg(self)
+    }
+
     fn __repr__(&self) -> String {
         format!("Sentence(sent_id={:?}, line={}, heads={:?})", self.sent_id(), self.first_line(), self.heads())
     }

@@ -149,10 +149,18 @@ pub(crate) fn tree<'a>(obj: &'a Bound<'_, PyAny>, key: &str) -> PyResult<Cow<'a,
 /// A new [`DepTree`] from heads of words 1 … n; a leading -1 (the root's
 /// slot, as `tabula oracle`'s JSON may write it) is dropped
 /// ([`DepTree::from_gold`]).
+/// `None` for a word makes a partial tree (that word has no gold head;
+/// [`DepTree::from_partial_gold`]).
 pub(crate) fn heads_tree(obj: &Bound<'_, PyAny>, key: &str) -> PyResult<DepTree> {
     let mut raw = Vec::new();
-    integers(obj, key, &mut raw)?;
-    DepTree::from_gold(&raw).map_err(|e| PyValueError::new_err(format!("`{key}` is not a tree: {e}")))
+    let not_a_tree = |e: tabula::tree::GoldError| PyValueError::new_err(format!("`{key}` is not a tree: {e}"));
+    if let Err(e) = integers(obj, key, &mut raw) {
+        return match obj.extract::<Vec<Option<i64>>>() {
+            Ok(values) if values.contains(&None) => DepTree::from_partial_gold(&values).map_err(not_a_tree),
+            _ => Err(e),
+        };
+    }
+    DepTree::from_gold(&raw).map_err(not_a_tree)
 }
 
 /// The heads of words 1 … n of `tree` (0 = the root).

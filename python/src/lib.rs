@@ -10,11 +10,14 @@
 //!   (Nederhof 2019, Sec. 3, 8.1);
 //! * [`oracle`] — configurations, one-shot oracles (Sec. 4–6), sessions
 //!   (Sec. 7) and batch calls on rayon's threads with the GIL released;
+//! * [`batch`] — [`batch::PyOracleBatch`], the oracle of a minibatch for a
+//!   neural parser's training loop (one array per query);
 //! * [`conllu`] — reading and writing CoNLL-U;
 //! * [`parser`] — the trained parser (`Parser.train`, `load`, `save`,
 //!   `parse`) and `evaluate`, as `tabula train`, `parse` and `eval`;
 //! * [`tagger`] — the built-in tagger (`Tagger.train`, `load`, `save`,
 //!   `tag`, `accuracy`), as `tabula train-tagger` and `tag`;
+//! * [`draw`] — pictures of trees (SVG, HTML, text), as `tabula draw`;
 //! * [`grammar`] — grammar files and the engine (Sec. 3, Table 2);
 //! * [`distribution`] — real scores in, NumPy out: log-partition, marginals,
 //!   entropy, k best and samples of a grammar's trees, and over all trees
@@ -23,9 +26,11 @@
 //! No call panics across the boundary: every library error becomes a
 //! Python exception (`ValueError`, `GrammarError`, `OSError`, `MemoryError`).
 
+mod batch;
 mod conllu;
 mod convert;
 mod distribution;
+mod draw;
 mod grammar;
 mod oracle;
 mod parser;
@@ -41,6 +46,7 @@ fn _tabula(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<oracle::PyConfiguration>()?;
     m.add_class::<oracle::PyOracle>()?;
     m.add_class::<oracle::PySession>()?;
+    m.add_class::<batch::PyOracleBatch>()?;
     m.add_class::<conllu::Sentence>()?;
     m.add_class::<grammar::PyGrammar>()?;
     m.add_class::<parser::PyParser>()?;
@@ -62,6 +68,7 @@ fn _tabula(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(distribution::nonprojective_marginals, m)?)?;
     m.add_function(wrap_pyfunction!(distribution::nonprojective_log_partition_batch, m)?)?;
     m.add_function(wrap_pyfunction!(distribution::nonprojective_marginals_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(draw::draw, m)?)?;
     m.add_function(wrap_pyfunction!(systems, m)?)?;
     m.add_function(wrap_pyfunction!(steps, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

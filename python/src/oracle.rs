@@ -35,7 +35,11 @@ use tabula::tree::DepTree;
 
 /// The settings of an oracle, parsed by the library and checked for the
 /// system. No strategy: the system's default, [`default_strategy`].
-fn settings(system: &str, strategy: Option<&str>, algorithm: &str) -> PyResult<(System, Strategy, Algorithm)> {
+pub(crate) fn settings(
+    system: &str,
+    strategy: Option<&str>,
+    algorithm: &str,
+) -> PyResult<(System, Strategy, Algorithm)> {
     let system: System = system.parse().map_err(value_error)?;
     let strategy: Strategy = match strategy {
         Some(s) => s.parse().map_err(value_error)?,
@@ -130,7 +134,7 @@ pub struct PyConfiguration {
 const MAX_WORDS: usize = 1 << 24;
 
 /// Refuses a sentence length above [`MAX_WORDS`].
-fn check_length(n: usize) -> PyResult<()> {
+pub(crate) fn check_length(n: usize) -> PyResult<()> {
     if n > MAX_WORDS {
         return Err(PyValueError::new_err(format!("a sentence of {n} words is too long (at most {MAX_WORDS})")));
     }
@@ -301,10 +305,12 @@ thread_local! {
 /// grammar oracle (any gold tree), and `linear`, the closed forms
 /// (projective gold trees); `auto` as above. Whatever algorithms the library
 /// offers a system are reachable by name. Keeps its engines' buffers
-/// between calls.
-#[pyclass(module = "tabula_parsing", name = "Oracle")]
+/// between calls. Safe to share between threads: a call that finds the
+/// oracle's buffers in use by another thread takes a pooled oracle instead
+/// (the calls then run at the same time, the same answers).
+#[pyclass(module = "tabula_parsing", name = "Oracle", frozen)]
 pub struct PyOracle {
-    oracle: Oracle<'static>,
+    oracle: Mutex<Oracle<'static>>,
     system: System,
     strategy: Strategy,
     algorithm: Algorithm,
@@ -314,7 +320,7 @@ impl PyOracle {
     /// The scores of a configuration for `gold`, checking its system. The
     /// linear algorithm answers with the GIL held (microseconds); the others
     /// (cubic, quadratic, a system's grammar oracle) release it.
-    fn answer(&mut self, py: Python<'_>, config: &Configuration, gold: &DepTree) -> PyResult<StepScores> {
+    fn answer(&self, py: Python<'_>, config: &Configuration, gold: &DepTree) -> PyResult<StepScores> {
         let system = config.system();
         if system != self.system {
             return Err(value_error(OracleError::WrongSystem { expected: self.system, found: system }));
@@ -322,13 +328,24 @@ impl PyOracle {
         let (strategy, algorithm) = (self.strategy, self.algorithm);
         let fast = Oracle::resolve(algorithm, gold) == Algorithm::Linear
             && Oracle::algorithms(system).contains(&Algorithm::Linear);
-        let oracle = &mut self.oracle;
-        let scores = if fast {
-            oracle.scores(config, gold, strategy, algorithm)
-        } else {
-            py.detach(|| oracle.scores(config, gold, strategy, algorithm))
-        };
+        let run = || self.with_oracle(|oracle| oracle.scores(config, gold, strategy, algorithm));
+        let scores = if fast { run() } else { py.detach(run) };
         scores.map_err(value_error)
+    }
+
+    /// Runs `f` on this object's oracle, or on a pooled one while another
+    /// thread uses it (never waits, so never holds the GIL waiting).
+    fn with_oracle<R>(&self, f: impl FnOnce(&mut Oracle<'static>) -> R) -> R {
+        match self.oracle.try_lock() {
+            Ok(mut own) => f(&mut own),
+            Err(std::sync::TryLockError::Poisoned(e)) => f(&mut e.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => {
+                let mut other = pooled_oracle();
+                let r = f(&mut other);
+                return_oracle(other);
+                r
+            }
+        }
     }
 
     /// Reads a configuration given as stack, buffer, gold and arcs, in the
@@ -359,7 +376,7 @@ impl PyOracle {
     #[pyo3(signature = (system = "arc-standard", strategy = None, algorithm = "auto"))]
     fn new(system: &str, strategy: Option<&str>, algorithm: &str) -> PyResult<Self> {
         let (system, strategy, algorithm) = settings(system, strategy, algorithm)?;
-        Ok(PyOracle { oracle: Oracle::new(), system, strategy, algorithm })
+        Ok(PyOracle { oracle: Mutex::new(Oracle::new()), system, strategy, algorithm })
     }
 
     /// The system's name.
@@ -390,7 +407,7 @@ impl PyOracle {
     /// `linear`, O((k + m)³) for `cubic`.
     #[pyo3(signature = (stack, buffer, gold, arcs = None, unshifted = None))]
     fn scores<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         stack: &Bound<'py, PyAny>,
         buffer: &Bound<'py, PyAny>,
@@ -406,7 +423,7 @@ impl PyOracle {
     /// The steps with the highest score (see `scores`), in the system's order.
     #[pyo3(signature = (stack, buffer, gold, arcs = None, unshifted = None))]
     fn optimal<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         stack: &Bound<'py, PyAny>,
         buffer: &Bound<'py, PyAny>,
@@ -421,7 +438,7 @@ impl PyOracle {
 
     /// `scores` of a `Configuration`.
     fn scores_at<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         configuration: PyRef<'py, PyConfiguration>,
         gold: &Bound<'py, PyAny>,
@@ -434,7 +451,7 @@ impl PyOracle {
 
     /// `optimal` of a `Configuration`.
     fn optimal_at<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         configuration: PyRef<'py, PyConfiguration>,
         gold: &Bound<'py, PyAny>,
@@ -528,16 +545,27 @@ impl PyOracle {
     }
 }
 
+/// The algorithm a session runs when asked for `algorithm`: `auto` means
+/// linear for a projective gold tree only where the system has a linear
+/// algorithm; elsewhere it is the system's first (cubic; Attardi and
+/// arc-eager-nm: tabular).
+pub(crate) fn session_algorithm(system: System, algorithm: Algorithm) -> Algorithm {
+    if algorithm == Algorithm::Auto && !Oracle::algorithms(system).contains(&Algorithm::Linear) {
+        return Oracle::algorithms(system)[0];
+    }
+    algorithm
+}
+
 /// Oracles of dropped sessions, kept for the next sessions' reuse.
 static POOL: Mutex<Vec<Oracle<'static>>> = Mutex::new(Vec::new());
 /// At most this many oracles wait in [`POOL`].
 const POOL_SIZE: usize = 64;
 
-fn pooled_oracle() -> Oracle<'static> {
+pub(crate) fn pooled_oracle() -> Oracle<'static> {
     POOL.lock().unwrap_or_else(|e| e.into_inner()).pop().unwrap_or_default()
 }
 
-fn return_oracle(oracle: Oracle<'static>) {
+pub(crate) fn return_oracle(oracle: Oracle<'static>) {
     let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
     if pool.len() < POOL_SIZE {
         pool.push(oracle);
@@ -545,12 +573,12 @@ fn return_oracle(oracle: Oracle<'static>) {
 }
 
 /// An oracle and the library session that borrows it.
-#[self_referencing]
-struct Live {
-    oracle: Oracle<'static>,
+#[self_referencing(pub_extras)]
+pub(crate) struct Live {
+    pub(crate) oracle: Oracle<'static>,
     #[borrows(mut oracle)]
     #[covariant]
-    session: OracleSession<'this, 'static>,
+    pub(crate) session: OracleSession<'this, 'static>,
 }
 
 /// The optimal steps along one computation for one gold tree (Nederhof
@@ -616,13 +644,8 @@ impl PySession {
         algorithm: &str,
         configuration: Option<PyRef<'_, PyConfiguration>>,
     ) -> PyResult<Self> {
-        let (system, strategy, mut algorithm) = settings(system, strategy, algorithm)?;
-        // `auto` means linear for a projective gold tree only where the
-        // system has a linear algorithm; elsewhere it is the system's first
-        // (cubic; Attardi: tabular).
-        if algorithm == Algorithm::Auto && !Oracle::algorithms(system).contains(&Algorithm::Linear) {
-            algorithm = Oracle::algorithms(system)[0];
-        }
+        let (system, strategy, algorithm) = settings(system, strategy, algorithm)?;
+        let algorithm = session_algorithm(system, algorithm);
         let gold: Py<Tree> = match gold.cast::<Tree>() {
             Ok(t) => t.clone().unbind(),
             Err(_) => Py::new(py, Tree { tree: convert::tree(gold, "gold")?.into_owned() })?,

@@ -10,7 +10,9 @@ package exposes:
   Sec. 7 the incremental session), for arc-hybrid and arc-eager (the
   grammar oracle, and closed forms for projective gold trees), LR-spine
   and Attardi's system: :class:`Oracle`, :class:`Session`,
-  :class:`Configuration`, :func:`scores_batch`, :func:`apply_batch`;
+  :class:`Configuration`, :func:`scores_batch`, :func:`apply_batch`, and
+  :class:`OracleBatch`, the oracle of a minibatch for a neural parser's
+  training loop (:mod:`tabula_parsing.neural` trains a BiLSTM parser with it);
 * a transition-based parser trained with those oracles, greedy or with a
   beam, as ``tabula train``, ``parse`` and ``eval``: :class:`Parser`,
   :func:`evaluate`; and the tagger that fills UPOS (and FEATS) for it, as
@@ -39,6 +41,7 @@ from ._tabula import (
     Grammar,
     GrammarError,
     Oracle,
+    OracleBatch,
     Parser,
     Sentence,
     Session,
@@ -66,6 +69,7 @@ __all__ = [
     "Grammar",
     "GrammarError",
     "Oracle",
+    "OracleBatch",
     "Parser",
     "Sentence",
     "Session",
@@ -87,3 +91,9 @@ __all__ = [
     "systems",
     "write_conllu",
 ]
+
+# Pictures of trees, as ``tabula draw``: :func:`draw`; a :class:`Sentence`
+# shows itself as an arc diagram in Jupyter (``_repr_svg_``).
+from ._tabula import draw  # noqa: E402
+
+__all__ += ["draw"]

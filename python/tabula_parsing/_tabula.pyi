@@ -15,6 +15,7 @@ __all__ = [
     "Grammar",
     "GrammarError",
     "Oracle",
+    "OracleBatch",
     "Parser",
     "Sentence",
     "Session",
@@ -231,6 +232,63 @@ class Session:
     @property
     def is_incremental(self) -> bool: ...
 
+@final
+class OracleBatch:
+    """The oracle of a minibatch, for a neural parser's training loop: B
+    sentences followed at once, each query one NumPy array over the batch
+    (computed with the GIL released), one step per sentence by
+    :meth:`apply`. ``golds``: heads of words 1..n (None: no gold head),
+    ``Tree`` or ``Sentence`` objects; ``labels``: optional gold label ids per
+    word (-1: none). ``abandon=True``: a sentence whose configuration the
+    oracle refuses is marked abandoned (and finished) instead of raising."""
+
+    POSITIONS: list[str]
+    def __new__(
+        cls,
+        golds: Sequence[Any],
+        system: str = "arc-standard",
+        strategy: Optional[str] = None,
+        algorithm: str = "auto",
+        labels: Optional[Sequence[Any]] = None,
+        abandon: bool = False,
+    ) -> "OracleBatch": ...
+    @staticmethod
+    def without_gold(lengths: Sequence[int], system: str = "arc-standard") -> "OracleBatch":
+        """A batch of sentences of these lengths without gold trees (for parsing)."""
+    def reset(self, golds: Sequence[Any], labels: Optional[Sequence[Any]] = None) -> None:
+        """Starts a new batch in this object, reusing its buffers."""
+    def reset_lengths(self, lengths: Sequence[int]) -> None: ...
+    @property
+    def steps(self) -> list[str]: ...
+    @property
+    def system(self) -> str: ...
+    @property
+    def strategy(self) -> str: ...
+    @property
+    def algorithm(self) -> str: ...
+    def __len__(self) -> int: ...
+    @property
+    def lengths(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def finished(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def abandoned(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def done(self) -> bool: ...
+    def scores(self, out: Optional[npt.NDArray[np.int64]] = None) -> npt.NDArray[np.int64]:
+        """Every step's score (B x steps), -1 where not applicable or finished."""
+    def optimal(self, out: Optional[npt.NDArray[np.bool_]] = None) -> npt.NDArray[np.bool_]: ...
+    def static_steps(self, out: Optional[npt.NDArray[np.int64]] = None) -> npt.NDArray[np.int64]: ...
+    def applicable(self, out: Optional[npt.NDArray[np.bool_]] = None) -> npt.NDArray[np.bool_]: ...
+    def positions(self, out: Optional[npt.NDArray[np.int64]] = None) -> npt.NDArray[np.int64]:
+        """s0 s1 s2 b0 b1 and the outer children of s0, s1, b0 (B x 11), -1 where absent."""
+    def gold_labels(self, out: Optional[npt.NDArray[np.int64]] = None) -> npt.NDArray[np.int64]: ...
+    def arc_heads(self, out: Optional[npt.NDArray[np.int64]] = None) -> npt.NDArray[np.int64]: ...
+    def apply(self, steps: npt.NDArray[np.int64], labels: Optional[npt.NDArray[np.int64]] = None) -> None:
+        """One step per sentence (a column index, -1: none); all checked before any is taken."""
+    def heads(self) -> list[npt.NDArray[np.int64]]: ...
+    def labels(self) -> list[npt.NDArray[np.int64]]: ...
+
 def scores_batch(sessions: Sequence[Session]) -> npt.NDArray[np.int64]:
     """The current scores of many sessions (one system; each session once), on
     several threads with the GIL released: shape ``(len(sessions), len(steps))``,
@@ -319,6 +377,8 @@ class Sentence:
     def to_conllu(self) -> str:
         """The sentence's lines exactly as read, with its trailing blank line."""
     def __len__(self) -> int: ...
+    def _repr_svg_(self) -> str:
+        """The tree as an SVG arc diagram (what Jupyter shows); see :func:`draw`."""
 
 def read_conllu(path: _PathLike) -> list[Sentence]:
     """Every sentence of a CoNLL-U file (plain, xz or gzip); a sentence whose
@@ -574,3 +634,21 @@ def systems() -> list[str]:
 def steps(system: str) -> list[str]:
     """A system's steps, in the order of the batch columns (LR-spine: ``shift``,
     ``left_arc_1`` .. ``left_arc_32``, ``right_arc_1`` .. ``right_arc_32``)."""
+
+# Pictures of trees (``tabula draw``).
+__all__ += ["draw"]
+
+_Sentences = Union[Sentence, Sequence[Sentence]]
+
+def draw(
+    sentences: _Sentences,
+    *others: _Sentences,
+    format: str = "svg",
+    names: Optional[Sequence[str]] = None,
+    ids: Optional[Sequence[str]] = None,
+    differences: bool = False,
+    nonprojective: bool = False,
+    max_words: Optional[int] = None,
+) -> str:
+    """SVG, a self-contained HTML page or text trees of ``sentences``, with
+    where ``others`` (the same sentences with other trees) differ marked."""

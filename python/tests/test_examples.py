@@ -31,16 +31,19 @@ def test_the_readme_example_runs_as_written(monkeypatch, capsys):
 
 
 def test_the_python_readme_examples_run_as_written(monkeypatch, tmp_path, capsys):
-    """Both examples (the parser, a training loop), in a scratch folder
+    """The three examples (the parser, a training loop, a minibatch), in a scratch folder
     holding the sample treebank (the parser's example writes files)."""
     text = (ROOT / "python" / "README.md").read_text()
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "sample.conllu").write_bytes((ROOT / "data" / "sample.conllu").read_bytes())
     monkeypatch.chdir(tmp_path)
     examples = re.findall(r"```python\n(.*?)```", text, re.S)
-    assert len(examples) == 2
+    assert len(examples) == 3
     for code in examples:
-        exec(compile(code, "python/README.md", "exec"), {})
+        scope: dict = {}
+        exec(compile(code, "python/README.md", "exec"), scope)
+        if "OracleBatch" in code:
+            assert scope["heads"] == [[2, 0, 2], [0, 1]]
     uas, las = map(float, capsys.readouterr().out.split())
     assert 0 <= las <= uas <= 100
     assert (tmp_path / "sample.model").exists() and (tmp_path / "parsed.conllu").exists()

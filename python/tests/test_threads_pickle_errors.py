@@ -86,6 +86,23 @@ def test_one_shot_calls_from_several_threads():
     assert all(run_threads(work))
 
 
+def test_one_oracle_shared_by_eight_threads():
+    """One Oracle object, one-shot calls from 8 threads at once: no error
+    (a thread that finds its buffers in use takes a pooled oracle), the
+    answers of a lone oracle."""
+    rng = random.Random(9)
+    golds = [random_tree(20, rng) for _ in range(8)]
+    configs = []
+    for g in golds:
+        c = tp.Configuration.initial(len(g))
+        while not c.is_final:
+            configs.append((c.copy(), g))
+            c.apply(rng.choice(c.applicable_steps()))
+    expected = [tp.Oracle(algorithm="cubic").scores_at(c, g) for c, g in configs]
+    shared = tp.Oracle(algorithm="cubic")
+    assert all(run_threads(lambda i: [shared.scores_at(c, g) for c, g in configs] == expected, count=8))
+
+
 def test_a_session_in_use_is_refused_in_a_batch():
     s = tp.Session([2, 0])
     with pytest.raises(ValueError, match="session 1: already in use"):

@@ -4,6 +4,7 @@ pub mod batches;
 pub mod count;
 pub mod demo;
 pub mod deprojectivize;
+pub mod draw;
 pub mod ensemble;
 pub mod eval;
 pub mod grammar;

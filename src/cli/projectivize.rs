@@ -120,6 +120,11 @@ pub struct Args {
     /// words, 540 s and about 5.5 GB for 10,000).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_WORDS, value_parser = clap::value_parser!(u64).range(1..))]
     max_words: u64,
+    /// Also write an HTML page of every changed tree (as `tabula draw IN
+    /// OUT` draws it): the input's arcs, dashed where a word moved, and the
+    /// output's new arcs in colour.
+    #[arg(long, value_name = "PICTURE.html")]
+    draw: Option<PathBuf>,
 }
 
 /// `head`, `path` or `head+path`.
@@ -440,6 +445,19 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .chain(args.grammar.as_deref())
         .collect::<Vec<_>>();
     let mut output = Output::create_apart(args.output.as_deref(), &inputs)?;
+    let mut moved = match args.draw.as_deref() {
+        Some(path) => {
+            let mut apart = inputs.clone();
+            apart.extend(args.output.as_deref());
+            let names = super::draw::names(&[args.input.clone().unwrap_or_else(|| "-".into())]);
+            let method = match args.method {
+                Method::Optimal => "optimal projectivization",
+                Method::Lift => "lifting",
+            };
+            Some(super::draw::MovedPage::create(path, &apart, names[0].clone(), method.into())?)
+        }
+        None => None,
+    };
     let (input, file, len) = open_input(args.input.as_deref())?;
     let mut reader = Reader::new(input, file.clone());
     let bar = Bars::new(len);
@@ -476,6 +494,15 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                         sentence.write(out)?;
                     }
                     Done::New(t) => {
+                        if let Some(page) = &mut moved {
+                            let mut text = Vec::new();
+                            match &encoded {
+                                Some(e) => text.extend_from_slice(&e.bytes),
+                                None => sentence.write_with_heads(&t, &mut text)?,
+                            }
+                            let changed = RawSentence { text, first_line: sentence.first_line() };
+                            page.add(&sentence, stats.trees as usize, changed)?;
+                        }
                         stats.kept += gold.common_arcs(&t) as u64;
                         stats.nonprojective += u64::from(!gold.is_projective());
                         match &encoded {
@@ -567,6 +594,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
     }
     output.commit()?;
+    if let Some(page) = moved {
+        page.finish()?;
+    }
     if let Some(b) = bar {
         b.finish();
     }

@@ -110,6 +110,14 @@ impl<'o, 'g> OracleSession<'o, 'g> {
         config.check_gold(&gold)?;
         Oracle::check_support(config.system(), strategy, algorithm)?;
         let algorithm = Oracle::resolve_for(config.system(), algorithm, &gold);
+        // The algorithms for projective gold trees refuse another at the
+        // start, not at the first scoring.
+        if matches!(algorithm, Algorithm::Linear | Algorithm::Quadratic | Algorithm::Goldberg)
+            && !gold.is_partial()
+            && !gold.is_projective()
+        {
+            return Err(OracleError::NonProjectiveGold(algorithm));
+        }
         let mode = match Oracle::formulas(config.system()) {
             _ if algorithm != Algorithm::Linear || !gold.is_projective() => Mode::OneShot,
             None => {

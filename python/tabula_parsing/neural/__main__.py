@@ -1,0 +1,115 @@
+"""``python -m tabula_parsing.neural train|parse``: the neural parser from the
+shell, with ``tabula train``'s and ``tabula parse``'s option names.
+
+    python -m tabula_parsing.neural train TRAIN -o MODEL [--dev DEV] [--system S]
+        [--oracle static|dynamic] [--projectivize none|optimal|lift]
+        [--pseudo-projective head|path|head+path] [--feats] [--epochs N] [--seed S]
+        [--device cpu|cuda] …
+    python -m tabula_parsing.neural parse --model MODEL [IN] [-o OUT] [--device cpu|cuda]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Optional, Sequence
+
+from .model import Dimensions
+from .parser import load, train
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m tabula_parsing.neural",
+        description="A BiLSTM transition parser (Kiperwasser & Goldberg 2016) trained with tabula's exact oracles.",
+    )
+    sub = p.add_subparsers(dest="command", required=True)
+    t = sub.add_parser("train", help="train a parser on a CoNLL-U file (gold UPOS, HEAD, DEPREL)")
+    t.add_argument("train", help="training treebank (CoNLL-U, plain, xz or gzip)")
+    t.add_argument("-o", "--output", required=True, help="where to write the model")
+    t.add_argument("--dev", help="development treebank, scored after every epoch; the best epoch (LAS) is kept")
+    t.add_argument("--system", default="arc-hybrid", help="transition system [default: arc-hybrid]")
+    t.add_argument("--oracle", choices=["static", "dynamic"], default="dynamic")
+    t.add_argument("--algorithm", default="auto", help="the dynamic oracle's algorithm [default: auto]")
+    t.add_argument("--strategy", help="the dynamic oracle's strategy (as tabula train)")
+    t.add_argument("--projectivize", choices=["none", "optimal", "lift"], help="non-projective training trees [default: optimal]")
+    t.add_argument("--pseudo-projective", choices=["head", "path", "head+path"], help="encode the moves in DEPREL (Nivre & Nilsson 2005)")
+    t.add_argument("--feats", action="store_true", help="also read the FEATS column")
+    t.add_argument("--epochs", type=int, default=20)
+    t.add_argument("--batch-size", type=int, default=32, help="sentences per minibatch [default: 32]")
+    t.add_argument("--seed", type=int, default=1)
+    t.add_argument("--explore-from", type=int, default=1, help="epochs that follow the oracle before exploration starts")
+    t.add_argument("--explore-p", type=float, default=0.9, help="probability of following a wrong step of the network")
+    t.add_argument("--loss", choices=["ce", "hinge"], default="ce", help="step loss: cross-entropy of the optimal set, or hinge")
+    t.add_argument("--learning-rate", type=float, default=1e-3)
+    t.add_argument("--max-words", type=int, help="leave out training sentences longer than N words [default: 1000, 200 where the oracle builds tables]")
+    t.add_argument("--device", default="cpu", help="cpu or cuda [default: cpu]")
+    t.add_argument("--threads", type=int, help="PyTorch's CPU threads")
+    d = Dimensions()
+    t.add_argument("--word-dim", type=int, default=d.word)
+    t.add_argument("--upos-dim", type=int, default=d.upos)
+    t.add_argument("--feats-dim", type=int, default=32, help="with --feats [default: 32]")
+    t.add_argument("--char-dim", type=int, default=d.char, help="0: no character encoder")
+    t.add_argument("--lstm-dim", type=int, default=d.lstm, help="BiLSTM units per direction")
+    t.add_argument("--mlp-dim", type=int, default=d.mlp)
+    t.add_argument("--quiet", action="store_true", help="no epoch lines on standard error")
+    q = sub.add_parser("parse", help="fill HEAD and DEPREL of a CoNLL-U file, nothing else changes")
+    q.add_argument("input", nargs="?", default="-", help="CoNLL-U to parse [default: standard input]")
+    q.add_argument("--model", required=True)
+    q.add_argument("-o", "--output", help="where to write [default: standard output]")
+    q.add_argument("--device", default="cpu")
+    q.add_argument("--batch-size", type=int, help="sentences per batch [default: 128]")
+    return p
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "train":
+            dims = Dimensions(
+                word=args.word_dim,
+                upos=args.upos_dim,
+                feats=args.feats_dim if args.feats else 0,
+                char=args.char_dim,
+                lstm=args.lstm_dim,
+                mlp=args.mlp_dim,
+            )
+            model = train(
+                args.train,
+                args.output,
+                dev=args.dev,
+                verbose=not args.quiet,
+                system=args.system,
+                oracle=args.oracle,
+                algorithm=args.algorithm,
+                strategy=args.strategy,
+                projectivize=args.projectivize,
+                pseudo_projective=args.pseudo_projective,
+                feats=args.feats,
+                epochs=args.epochs,
+                batch_size=args.batch_size,
+                seed=args.seed,
+                explore_from=args.explore_from,
+                explore_p=args.explore_p,
+                loss=args.loss,
+                learning_rate=args.learning_rate,
+                max_words=args.max_words,
+                device=args.device,
+                threads=args.threads,
+                dims=dims,
+            )
+            print(f"{args.output}: epoch {model.epoch} kept", file=sys.stderr)
+        else:
+            model = load(args.model)
+            source = "/dev/stdin" if args.input == "-" else args.input
+            text = model.parse_file(source, args.output, device=args.device, batch_size=args.batch_size, progress=True)
+            if args.output is None:
+                sys.stdout.write(text)
+    except (ValueError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,134 @@
+"""The network (Kiperwasser & Goldberg 2016): embeddings of FORM, UPOS (and
+FEATS) and a character encoder of the form, a 2-layer BiLSTM over the
+sentence (the root token first), and an MLP over the BiLSTM vectors of the
+positions the oracle batch gathers (``OracleBatch.POSITIONS``) scoring the
+steps and, per step, the labels.
+
+No data handling and no transition system here: the model maps ids to
+vectors, and gathered positions to scores."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import torch
+from torch import nn
+from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+
+POSITIONS = 11
+
+
+@dataclass
+class Dimensions:
+    """The sizes of the network (saved with the model)."""
+
+    word: int = 100
+    upos: int = 32
+    feats: int = 0  # 0: FEATS not read
+    char: int = 32  # 0: no character encoder
+    char_filters: int = 64
+    lstm: int = 125  # per direction
+    layers: int = 2
+    mlp: int = 100
+    dropout: float = 0.33
+
+    def state(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class CharEncoder(nn.Module):
+    """A word's characters → one vector: embeddings, a convolution of width
+    3 and max-pooling over the positions (padding masked)."""
+
+    def __init__(self, chars: int, dim: int, filters: int) -> None:
+        super().__init__()
+        self.embed = nn.Embedding(chars, dim, padding_idx=0)
+        self.conv = nn.Conv1d(dim, filters, kernel_size=3, padding=1)
+        self.out = filters
+
+    def forward(self, chars: torch.Tensor) -> torch.Tensor:  # (N, C) → (N, filters)
+        x = self.embed(chars).transpose(1, 2)
+        h = torch.relu(self.conv(x))
+        h = h.masked_fill((chars == 0).unsqueeze(1), 0.0)
+        return h.max(dim=2).values
+
+
+class Network(nn.Module):
+    """Encoder and scorer. ``steps``: the system's step columns; ``labels``:
+    the label classes."""
+
+    def __init__(self, dims: Dimensions, forms: int, upos: int, feats: int, chars: int, steps: int, labels: int):
+        super().__init__()
+        self.dims, self.steps, self.labels = dims, steps, labels
+        self.word = nn.Embedding(forms, dims.word, padding_idx=0)
+        self.upos = nn.Embedding(upos, dims.upos, padding_idx=0)
+        self.feats = nn.Embedding(feats, dims.feats, padding_idx=0) if dims.feats else None
+        self.chars = CharEncoder(chars, dims.char, dims.char_filters) if dims.char else None
+        width = dims.word + dims.upos + dims.feats + (dims.char_filters if dims.char else 0)
+        self.lstm = nn.LSTM(
+            width, dims.lstm, num_layers=dims.layers, bidirectional=True, batch_first=True, dropout=dims.dropout
+        )
+        self.drop = nn.Dropout(dims.dropout)
+        out = 2 * dims.lstm
+        # The vector of an absent position (−1).
+        self.absent = nn.Parameter(torch.zeros(out))
+        # The first MLP layer, split by position: its product with every
+        # word's vector is computed once per sentence, and a step only sums
+        # the rows of its positions (the same function as the concatenation).
+        self.hidden = nn.Linear(out, POSITIONS * 2 * dims.mlp, bias=False)
+        self.hidden_bias = nn.Parameter(torch.zeros(2 * dims.mlp))
+        self.step_out = nn.Linear(dims.mlp, steps)
+        self.label_out = nn.Linear(dims.mlp, steps * labels)
+
+    def encode(
+        self,
+        forms: torch.Tensor,
+        upos: torch.Tensor,
+        feats: torch.Tensor,
+        chars: torch.Tensor,
+        lengths: torch.Tensor,
+    ) -> torch.Tensor:
+        """The first MLP layer's terms for every word (and the absent
+        vector last): (B, T + 1, POSITIONS, 2 · mlp)."""
+        parts = [self.word(forms), self.upos(upos)]
+        if self.feats is not None:
+            parts.append(self.feats(feats))
+        if self.chars is not None:
+            b, t, c = chars.shape
+            parts.append(self.chars(chars.view(b * t, c)).view(b, t, -1))
+        x = self.drop(torch.cat(parts, dim=2))
+        packed = pack_padded_sequence(x, lengths.cpu(), batch_first=True, enforce_sorted=False)
+        h, _ = self.lstm(packed)
+        h, _ = pad_packed_sequence(h, batch_first=True, total_length=forms.shape[1])
+        h = self.drop(h)
+        h = torch.cat([h, self.absent.expand(h.shape[0], 1, -1)], dim=1)
+        terms: torch.Tensor = self.hidden(h).view(h.shape[0], h.shape[1], POSITIONS, -1)
+        return terms
+
+    def score(
+        self, terms: torch.Tensor, positions: torch.Tensor, dropout: bool = True
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Step scores (B, steps) and label scores (B, steps, labels) at the
+        gathered positions (B, POSITIONS; −1 → the absent vector), one row
+        per sentence; ``dropout=False``: none in the MLP even in training."""
+        rows = torch.arange(terms.shape[0], device=terms.device)
+        return self.score_rows(terms, rows, positions, dropout)
+
+    def score_rows(
+        self, terms: torch.Tensor, rows: torch.Tensor, positions: torch.Tensor, dropout: bool = True
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """``score`` of N configurations at once: configuration k reads
+        sentence ``rows[k]`` at ``positions[k]`` (N, POSITIONS). The
+        training loop scores every configuration of a batch in one call, so
+        that the backward pass gathers once, not once per step."""
+        n, t = positions.shape[0], terms.shape[1]
+        idx = torch.where(positions < 0, torch.full_like(positions, t - 1), positions)
+        cols = torch.arange(POSITIONS, device=terms.device).unsqueeze(0)
+        pre = terms[rows.unsqueeze(1), idx, cols].sum(dim=1) + self.hidden_bias
+        h = torch.tanh(pre)
+        m = self.dims.mlp
+        hs, hl = h[:, :m], h[:, m:]
+        if dropout:
+            hs, hl = self.drop(hs), self.drop(hl)
+        return self.step_out(hs), self.label_out(hl).view(n, self.steps, self.labels)

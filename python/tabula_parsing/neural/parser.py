@@ -1,0 +1,327 @@
+"""The trained neural parser: training from CoNLL-U files (the best epoch on
+the dev file kept), saving and loading (network, vocabularies and options in
+one file), and parsing (HEAD and DEPREL filled, nothing else changed)."""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Optional, Sequence, Union
+
+import torch
+
+from .. import _tabula as tp
+from .data import Encoded, Vocabularies, batches, check_columns, encode, with_tree
+from .model import Network
+from .train import EpochReport, Options, Progress, Trainer, epochs_of, parse_batches, seed_everything
+
+FORMAT = "tabula-neural-1"
+# Sentences per batch when parsing (sorted by length, so little padding).
+PARSE_BATCH = 128
+PathLike = Union[str, "os.PathLike[str]"]
+
+# The systems whose oracles score any gold tree without projectivizing it.
+NONPROJECTIVE = ("attardi", "arc-eager-nm")
+
+
+def _check(options: Options) -> None:
+    """The option checks of ``tabula train``, with the same words."""
+    o = options
+    if o.system not in tp.systems():
+        raise ValueError(f"unknown system `{o.system}` (one of {', '.join(tp.systems())})")
+    if o.oracle not in ("static", "dynamic"):
+        raise ValueError(f"--oracle must be static or dynamic, found `{o.oracle}`")
+    if o.projectivize not in (None, "none", "optimal", "lift"):
+        raise ValueError(f"--projectivize must be none, optimal or lift, found `{o.projectivize}`")
+    if o.loss not in ("ce", "hinge"):
+        raise ValueError(f"--loss must be ce or hinge, found `{o.loss}`")
+    if o.pseudo_projective is not None:
+        if o.pseudo_projective not in ("head", "path", "head+path"):
+            raise ValueError(f"--pseudo-projective must be head, path or head+path, found `{o.pseudo_projective}`")
+        if o.projectivize == "none":
+            raise ValueError("--pseudo-projective needs --projectivize optimal or lift (it encodes their moves)")
+    if o.oracle == "static" and o.explore_from != 1:
+        raise ValueError("--explore-from has no effect with --oracle static")
+    if not 0.0 <= o.explore_p <= 1.0:
+        raise ValueError(f"--explore-p must be between 0 and 1, found {o.explore_p}")
+    if o.batch_size < 1:
+        raise ValueError(f"--batch-size must be at least 1, found {o.batch_size}")
+    if o.max_gamma is not None and o.system != "attardi":
+        raise ValueError("--max-gamma is for --system attardi")
+    if o.device.startswith("cuda") and not torch.cuda.is_available():
+        raise ValueError(f"--device {o.device}: no CUDA device is available to PyTorch here")
+    epochs_of(o)
+    # The oracle settings, checked by the library (its messages).
+    tp.Oracle(o.system, o.strategy, o.algorithm)
+
+
+def _projectivization(options: Options) -> str:
+    if options.projectivize is not None:
+        return options.projectivize
+    return "optimal"
+
+
+def _read(path: PathLike, what: str) -> list[Any]:
+    sentences = tp.read_conllu(path)
+    if not sentences:
+        raise ValueError(f"{path}: no sentence to {what}")
+    return sentences
+
+
+class NeuralParser:
+    """A trained network with its vocabularies and options."""
+
+    def __init__(self, net: Network, vocab: Vocabularies, options: Options, epoch: int, history: list[EpochReport]):
+        self.net, self.vocab, self.options = net, vocab, options
+        self.epoch, self.history = epoch, history
+
+    @property
+    def system(self) -> str:
+        return self.options.system
+
+    def _encode(self, sentences: Sequence[Any]) -> list[Encoded]:
+        check_columns(sentences, "input", self.options.feats)
+        return [encode(s, self.vocab, i) for i, s in enumerate(sentences)]
+
+    def parse(
+        self, sentences: Sequence[Any], device: Optional[str] = None, batch_size: Optional[int] = None
+    ) -> list[tuple[list[int], list[str]]]:
+        """(heads, DEPRELs) of every sentence (``Sentence`` objects), greedy."""
+        dev = torch.device(device or "cpu")
+        self.net.to(dev)
+        items = self._encode(sentences)
+        return parse_batches(self.net, self.system, items, self.vocab, dev, batch_size or PARSE_BATCH)
+
+    def parse_file(
+        self,
+        path: PathLike,
+        output: Optional[PathLike] = None,
+        device: Optional[str] = None,
+        batch_size: Optional[int] = None,
+        progress: bool = False,
+    ) -> str:
+        """Parses a CoNLL-U file; writes (atomically) or returns the text
+        with HEAD and DEPREL filled."""
+        sentences = _read(path, "parse")
+        dev = torch.device(device or "cpu")
+        self.net.to(dev)
+        items = self._encode(sentences)
+        bar = Progress(len(items), "parsing", progress)
+        trees = parse_batches(
+            self.net, self.system, items, self.vocab, dev, batch_size or PARSE_BATCH, bar.step
+        )
+        bar.close()
+        if self.options.pseudo_projective:
+            trees = _decode(sentences, trees)
+        text = "".join(with_tree(s, h, lab) for s, (h, lab) in zip(sentences, trees))
+        if output is not None:
+            tmp = Path(str(output) + ".tabula-tmp")
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, output)
+        return text
+
+    def evaluate(self, sentences: Sequence[Any]) -> dict[str, Any]:
+        """``tabula eval``'s scores of this parser's trees against the gold ones."""
+        trees = self.parse(sentences)
+        if self.options.pseudo_projective:
+            trees = _decode(sentences, trees)
+        text = "".join(with_tree(s, h, lab) for s, (h, lab) in zip(sentences, trees))
+        return tp.evaluate(sentences, tp.parse_conllu(text, "<parsed>"))
+
+    def save(self, path: PathLike) -> None:
+        """Writes the model (atomically): network, vocabularies, options,
+        the epoch kept and the history."""
+        state: dict[str, Any] = {
+            "format": FORMAT,
+            "network": self.net.state_dict(),
+            "vocab": self.vocab.state(),
+            "options": self.options.state(),
+            "epoch": self.epoch,
+            "history": [vars(r) for r in self.history],
+        }
+        buf = io.BytesIO()
+        torch.save(state, buf)
+        tmp = Path(str(path) + ".tabula-tmp")
+        tmp.write_bytes(buf.getvalue())
+        os.replace(tmp, path)
+
+
+def load(path: PathLike) -> NeuralParser:
+    """A model written by :meth:`NeuralParser.save` (``ValueError`` for
+    another kind of file)."""
+    try:
+        state = torch.load(path, map_location="cpu", weights_only=True)
+    except FileNotFoundError:
+        raise
+    except Exception as e:  # torch raises many kinds for a file that is not its own
+        raise ValueError(f"{path}: not a tabula neural model ({type(e).__name__})") from None
+    if not isinstance(state, dict) or state.get("format") != FORMAT:
+        raise ValueError(f"{path}: not a tabula neural model")
+    options = Options.from_state(state["options"])
+    vocab = Vocabularies.from_state(state["vocab"])
+    net = _network(options, vocab)
+    net.load_state_dict(state["network"])
+    history = [EpochReport(**r) for r in state["history"]]
+    return NeuralParser(net, vocab, options, state["epoch"], history)
+
+
+def _network(options: Options, vocab: Vocabularies) -> Network:
+    return Network(
+        options.dims,
+        len(vocab.forms),
+        len(vocab.upos),
+        len(vocab.feats),
+        len(vocab.chars),
+        len(tp.steps(options.system)),
+        len(vocab.labels),
+    )
+
+
+def _decode(sentences: Sequence[Any], trees: list[tuple[list[int], list[str]]]) -> list[tuple[list[int], list[str]]]:
+    """Pseudo-projective decoding of parsed trees (``tabula deprojectivize``)."""
+    decode = getattr(tp, "deprojectivize", None)
+    if decode is None:
+        raise ValueError("this tabula_parsing has no deprojectivize")
+    text = "".join(with_tree(s, h, lab) for s, (h, lab) in zip(sentences, trees))
+    out = decode(tp.parse_conllu(text, "<parsed>"))
+    return [(list(s.heads or []), list(s.deprels)) for s in out]
+
+
+def _default_max_words(options: Options) -> int:
+    """``tabula train``'s default for ``--max-words``: 200 where the oracle
+    builds a table at every configuration (its cost grows as n⁴ or faster
+    per sentence and epoch), else 1000."""
+    tables = options.system in ("lr-spine", "attardi", "arc-eager-nm") or options.algorithm in (
+        "cubic",
+        "quadratic",
+        "goldberg",
+        "tabular",
+    )
+    return 200 if tables or (options.projectivize == "none" and options.oracle == "dynamic") else 1000
+
+
+def _training_trees(
+    path: PathLike, sentences: Sequence[Any], options: Options
+) -> tuple[list[Optional[list[int]]], list[Optional[list[str]]], int]:
+    """The gold trees and labels to train on: projectivized as asked (the
+    original trees for ``none``), pseudo-projective labels when asked;
+    sentences without a tree or longer than ``max_words`` left out (their
+    count returned)."""
+    method = _projectivization(options)
+    max_words = options.max_words if options.max_words is not None else _default_max_words(options)
+    heads: list[Optional[list[int]]] = []
+    labels: list[Optional[list[str]]] = []
+    left_out = 0
+    project: Any = tp.projectivize
+    encode_scheme = options.pseudo_projective
+    for s in sentences:
+        if not s.has_tree or len(s) > max_words:
+            heads.append(None)
+            labels.append(None)
+            left_out += 1
+            continue
+        h = [x if x is not None else -1 for x in s.heads]
+        deprels = list(s.deprels)
+        if method != "none" and -1 not in h:
+            if encode_scheme:
+                encoded = project(s, method, prefer="default", encode=encode_scheme)
+                h, deprels = list(encoded.heads), list(encoded.deprels)
+            elif method == "optimal":
+                h = list(tp.projectivize(s, "optimal", prefer="default"))
+            else:
+                h = list(tp.projectivize(h, "lift"))
+        if options.oracle == "static" and options.system not in NONPROJECTIVE and -1 not in h:
+            if not tp.Tree(h).is_projective:
+                raise ValueError(
+                    f"{path}:{s.first_line}: a non-projective tree, but the static oracle needs projective trees "
+                    "(use --projectivize optimal|lift, or the dynamic oracle)"
+                )
+        heads.append(h)
+        labels.append(deprels)
+    return heads, labels, left_out
+
+
+def train(
+    train: PathLike,
+    output: Optional[PathLike] = None,
+    dev: Optional[PathLike] = None,
+    verbose: bool = False,
+    **settings: Any,
+) -> NeuralParser:
+    """Trains a parser on a CoNLL-U file (gold UPOS, HEAD, DEPREL), the
+    options of :class:`Options` as keywords; with ``dev``, the epoch with
+    the best dev LAS is kept (else the last). Writes it to ``output`` if
+    given, after every epoch that changes the model kept (so that an
+    interrupted run leaves the best model so far). ``verbose``: an epoch line on standard error per epoch, and a
+    progress line on a terminal."""
+    options = Options(**settings)
+    _check(options)
+    if options.threads is not None:
+        torch.set_num_threads(options.threads)
+    rng, nrng = seed_everything(options.seed)
+    sentences = _read(train, "train on")
+    check_columns(sentences, str(train), options.feats)
+    golds, labels, left_out = _training_trees(train, sentences, options)
+    kept = [i for i, g in enumerate(golds) if g is not None]
+    if not kept:
+        raise ValueError(f"{train}: every sentence was left out (no tree, or longer than --max-words)")
+    if left_out and verbose:
+        print(f"{train}: left out {left_out} sentences (no tree, or longer than --max-words)", file=sys.stderr)
+    kept_labels = [labels[i] or [] for i in kept]
+    vocab = Vocabularies.build([sentences[i] for i in kept], kept_labels)
+    items = [encode(sentences[i], vocab, k, golds[i], kept_labels[k]) for k, i in enumerate(kept)]
+    dev_sentences = _read(dev, "score") if dev is not None else None
+    if dev_sentences is not None:
+        check_columns(dev_sentences, str(dev), options.feats)
+    trainer = Trainer(options, vocab)
+    history: list[EpochReport] = []
+    best: Optional[tuple[float, int, dict[str, torch.Tensor]]] = None
+    for epoch in range(1, epochs_of(options) + 1):
+        start, cpu = time.perf_counter(), time.process_time()
+        trainer.oracle_seconds = 0.0
+        total, steps, abandoned = 0.0, 0, 0
+        explore = options.oracle == "dynamic" and epoch > options.explore_from
+        bar = Progress(len(items), f"epoch {epoch}", verbose)
+        for batch in batches(items, options.batch_size, rng):
+            loss, decisions, ab = trainer.train_batch(batch, explore, rng, nrng)
+            total += loss * decisions
+            steps += decisions
+            abandoned += ab
+            bar.step(len(batch))
+        bar.close()
+        seconds = time.perf_counter() - start
+        report = EpochReport(
+            epoch,
+            total / max(steps, 1),
+            seconds,
+            trainer.oracle_seconds,
+            len(items),
+            steps,
+            abandoned,
+            time.process_time() - cpu,
+        )
+        parser = NeuralParser(trainer.net, vocab, options, epoch, history)
+        if dev_sentences is not None:
+            scores = parser.evaluate(dev_sentences)["all"]
+            report.dev_uas, report.dev_las = scores["uas"], scores["las"] or 0.0
+            key = report.dev_las
+            if best is None or key > best[0]:
+                best = (key, epoch, {k: v.detach().clone() for k, v in trainer.net.state_dict().items()})
+        history.append(report)
+        if verbose:
+            print(report.text(), file=sys.stderr, flush=True)
+        if output is not None and (best is None or best[1] == epoch):
+            # The model kept so far is on disk after every epoch: an
+            # interrupted run leaves it.
+            NeuralParser(trainer.net, vocab, options, epoch, history).save(output)
+    kept_epoch = len(history)
+    if best is not None:
+        trainer.net.load_state_dict(best[2])
+        kept_epoch = best[1]
+    parser = NeuralParser(trainer.net, vocab, options, kept_epoch, history)
+    if output is not None:
+        parser.save(output)
+    return parser

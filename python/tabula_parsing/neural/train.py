@@ -1,0 +1,360 @@
+"""The training and parsing loops of the neural transition parser, around
+:class:`~.model.Network` and the minibatch oracle
+(:class:`tabula_parsing.OracleBatch`), which is the loop's only source of
+supervision: its ``scores`` say which steps are optimal (the dynamic oracle,
+exact for any gold tree), its ``static_steps`` the canonical step (the static
+oracle), its ``gold_labels`` the label each arc step should give, and its
+``positions`` which words the network reads.
+
+A step's loss is the cross-entropy of the optimal set (−log of the
+probability mass the network gives the optimal steps, among the applicable
+ones) or the hinge between the best optimal and the best non-optimal step;
+the label's loss is the cross-entropy of the gold label of the arc the
+followed step builds. With the dynamic oracle and exploration the loop
+follows the network's step with probability ``explore_p`` when it is wrong
+(Kiperwasser & Goldberg 2016; Goldberg & Nivre 2013), else the optimal step
+the network likes best."""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Optional, Sequence
+
+import numpy as np
+import torch
+
+from .. import _tabula as tp
+from .data import PAD, UNK, Encoded, Vocabularies, batches
+from .model import Dimensions, Network
+
+SYSTEMS = ["arc-standard", "arc-hybrid", "arc-eager", "lr-spine", "attardi", "arc-eager-nm"]
+
+
+@dataclass
+class Options:
+    """Every training option (saved with the model); names as the command's."""
+
+    system: str = "arc-hybrid"
+    oracle: str = "dynamic"  # static | dynamic
+    algorithm: str = "auto"
+    strategy: Optional[str] = None
+    projectivize: Optional[str] = None  # none | optimal | lift (default: optimal, none for attardi/arc-eager-nm)
+    pseudo_projective: Optional[str] = None  # head | path | head+path
+    feats: bool = False
+    epochs: int = 20
+    batch_size: int = 32
+    seed: int = 1
+    explore_from: int = 1
+    explore_p: float = 0.9
+    loss: str = "ce"  # ce | hinge
+    learning_rate: float = 1e-3
+    word_dropout: float = 0.25
+    max_words: Optional[int] = None
+    max_gamma: Optional[int] = None
+    device: str = "cpu"
+    threads: Optional[int] = None
+    dims: Dimensions = field(default_factory=Dimensions)
+
+    def state(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["dims"] = self.dims.state()
+        return d
+
+    @classmethod
+    def from_state(cls, d: dict[str, Any]) -> "Options":
+        d = dict(d)
+        dims = Dimensions(**d.pop("dims"))
+        return cls(dims=dims, **d)
+
+
+@dataclass
+class EpochReport:
+    """What one epoch did, and the dev scores if a dev file was given."""
+
+    epoch: int
+    loss: float
+    seconds: float
+    oracle_seconds: float
+    sentences: int
+    steps: int
+    abandoned: int
+    cpu_seconds: float = 0.0
+    dev_uas: Optional[float] = None
+    dev_las: Optional[float] = None
+
+    def text(self) -> str:
+        dev = "" if self.dev_uas is None else f", dev UAS {self.dev_uas:.2f} LAS {self.dev_las:.2f}"
+        share = 100 * self.oracle_seconds / max(self.seconds, 1e-9)
+        ab = f", {self.abandoned} abandoned" if self.abandoned else ""
+        return (
+            f"epoch {self.epoch}: loss {self.loss:.4f}, {self.seconds:.1f} s "
+            f"(oracle and batch API {share:.1f} %, CPU {self.cpu_seconds:.1f} s){ab}{dev}"
+        )
+
+
+class Progress:
+    """A progress line on standard error: redrawn in place on a terminal,
+    silent elsewhere (a log gets the epoch lines only)."""
+
+    def __init__(self, total: int, what: str, enabled: bool) -> None:
+        self.total, self.what, self.done = total, what, 0
+        self.enabled = enabled and sys.stderr.isatty()
+        self.last = 0.0
+
+    def step(self, k: int = 1) -> None:
+        self.done += k
+        now = time.monotonic()
+        if self.enabled and (now - self.last > 0.2 or self.done == self.total):
+            self.last = now
+            sys.stderr.write(f"\r{self.what}: {self.done}/{self.total}")
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\r" + " " * (len(self.what) + 24) + "\r")
+            sys.stderr.flush()
+
+
+Tensors = tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]
+
+
+def _tensor(a: np.ndarray, device: torch.device) -> torch.Tensor:
+    return torch.from_numpy(a).to(device)
+
+
+def tensors(
+    batch: Sequence[Encoded], device: torch.device, word_dropout: float, rng: Optional[np.random.Generator]
+) -> Tensors:
+    """Padded id tensors of a batch (the root token first); with
+    ``word_dropout`` and ``rng``, a word seen c times in training is
+    replaced by the unknown word with probability α / (α + c)
+    (Kiperwasser & Goldberg 2016)."""
+    t = max(len(e.forms) for e in batch)
+    b = len(batch)
+    forms = np.zeros((b, t), dtype=np.int64)
+    upos = np.zeros((b, t), dtype=np.int64)
+    feats = np.zeros((b, t), dtype=np.int64)
+    chars = np.zeros((b, t, batch[0].chars.shape[1]), dtype=np.int64)
+    for i, e in enumerate(batch):
+        m = len(e.forms)
+        f = e.forms.copy()
+        if rng is not None and word_dropout > 0:
+            drop = rng.random(m) < word_dropout / (word_dropout + e.counts)
+            drop[0] = False
+            f[drop] = UNK
+        forms[i, :m], upos[i, :m], feats[i, :m], chars[i, :m] = f, e.upos, e.feats, e.chars
+    lengths = torch.tensor([len(e.forms) for e in batch])
+    t_ = [_tensor(a, device) for a in (forms, upos, feats, chars)]
+    return t_[0], t_[1], t_[2], t_[3], lengths
+
+
+def step_loss(scores: torch.Tensor, applicable: torch.Tensor, target: torch.Tensor, kind: str) -> torch.Tensor:
+    """The loss of the rows' decisions: ``target`` marks the steps counted
+    right (the optimal set, or the static step), ``applicable`` the others
+    the network may take."""
+    neg = torch.finfo(scores.dtype).min
+    if kind == "ce":
+        total = torch.logsumexp(scores.masked_fill(~applicable, neg), dim=1)
+        good = torch.logsumexp(scores.masked_fill(~target, neg), dim=1)
+        return (total - good).sum()
+    best_good = scores.masked_fill(~target, neg).max(dim=1).values
+    wrong = applicable & ~target
+    best_bad = scores.masked_fill(~wrong, neg).max(dim=1).values
+    has_bad = wrong.any(dim=1)
+    return torch.clamp(1 - best_good + best_bad, min=0)[has_bad].sum()
+
+
+class Trainer:
+    """One training run: the network, the optimiser and the oracle batch,
+    reused from batch to batch."""
+
+    def __init__(self, options: Options, vocab: Vocabularies) -> None:
+        self.options, self.vocab = options, vocab
+        self.device = torch.device(options.device)
+        self.steps = tp.steps(options.system)
+        self.net = Network(
+            options.dims,
+            len(vocab.forms),
+            len(vocab.upos),
+            len(vocab.feats),
+            len(vocab.chars),
+            len(self.steps),
+            len(vocab.labels),
+        ).to(self.device)
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=options.learning_rate, betas=(0.9, 0.9))
+        self.oracle: Optional[Any] = None
+        self.oracle_seconds = 0.0
+
+    def _batch(self, golds: list[Any], labels: list[Any]) -> Any:
+        """The oracle batch for these sentences (one object, reset per batch)."""
+        o = self.options
+        t = time.perf_counter()
+        if self.oracle is None:
+            self.oracle = tp.OracleBatch(
+                golds, system=o.system, strategy=o.strategy, algorithm=o.algorithm, labels=labels, abandon=True
+            )
+        else:
+            self.oracle.reset(golds, labels)
+        self.oracle_seconds += time.perf_counter() - t
+        return self.oracle
+
+    def train_batch(
+        self, batch: Sequence[Encoded], explore: bool, rng: random.Random, nrng: np.random.Generator
+    ) -> tuple[float, int, int]:
+        """One update on a batch; returns (loss, decisions, abandoned).
+
+        The computations are followed with the network's scores computed
+        without gradients (they only choose the steps); every configuration
+        met is recorded (its sentence, positions, applicable and target
+        steps, the label of the followed arc) and scored again, all at once
+        and with gradients, for the loss."""
+        o = self.options
+        self.net.train()
+        forms, upos, feats, chars, lengths = tensors(batch, self.device, o.word_dropout, nrng)
+        terms = self.net.encode(forms, upos, feats, chars, lengths)
+        ob = self._batch([e.heads for e in batch], [e.labels for e in batch])
+        b = len(batch)
+        every = np.arange(b)
+        seen_rows: list[np.ndarray] = []
+        seen_pos: list[np.ndarray] = []
+        seen_app: list[np.ndarray] = []
+        seen_tgt: list[np.ndarray] = []
+        seen_follow: list[np.ndarray] = []
+        seen_label: list[np.ndarray] = []
+        fixed = terms.detach()
+        while True:
+            t = time.perf_counter()
+            finished = ob.finished
+            if finished.all():
+                self.oracle_seconds += time.perf_counter() - t
+                break
+            positions = ob.positions()
+            applicable = ob.applicable()
+            if o.oracle == "static":
+                static = ob.static_steps()
+                target = np.zeros_like(applicable)
+                on = static >= 0
+                target[np.nonzero(on)[0], static[on]] = True
+            else:
+                target = ob.optimal()
+            gold_labels = ob.gold_labels()
+            self.oracle_seconds += time.perf_counter() - t
+            live = ~finished
+            with torch.no_grad():
+                scored, _ = self.net.score(fixed, torch.from_numpy(positions).to(self.device), dropout=False)
+                scores = scored.cpu().numpy()
+            # The step each sentence follows: the optimal step the network
+            # likes best, or (exploring) its own wrong step.
+            low = np.finfo(np.float32).min
+            follow = np.where(target, scores, low).argmax(axis=1)
+            if explore:
+                predicted = np.where(applicable, scores, low).argmax(axis=1)
+                wrong = ~target[every, predicted]
+                draws = np.array([rng.random() for _ in range(b)])
+                follow = np.where(wrong & (draws < o.explore_p), predicted, follow)
+            follow = np.where(live, follow, -1)
+            rows = np.nonzero(live)[0]
+            seen_rows.append(rows)
+            seen_pos.append(positions[rows])
+            seen_app.append(applicable[rows])
+            seen_tgt.append(target[rows])
+            seen_follow.append(follow[rows])
+            seen_label.append(gold_labels[rows, follow[rows]])
+            t = time.perf_counter()
+            ob.apply(follow.astype(np.int64))
+            self.oracle_seconds += time.perf_counter() - t
+        dev = self.device
+        rows_t, pos_t, app_t, tgt_t, follow_t, label_t = (
+            _tensor(np.concatenate(parts), dev)
+            for parts in (seen_rows, seen_pos, seen_app, seen_tgt, seen_follow, seen_label)
+        )
+        decisions = len(rows_t)
+        scores_t, label_scores = self.net.score_rows(terms, rows_t, pos_t)
+        loss = step_loss(scores_t, app_t, tgt_t, o.loss)
+        has = torch.nonzero(label_t >= 0).squeeze(1)
+        if len(has):
+            logits = label_scores[has, follow_t[has]]
+            loss = loss + torch.nn.functional.cross_entropy(logits, label_t[has], reduction="sum")
+        loss = loss / max(decisions, 1)
+        self.optimizer.zero_grad()
+        loss.backward()  # type: ignore[no-untyped-call]
+        torch.nn.utils.clip_grad_norm_(self.net.parameters(), 5.0)
+        self.optimizer.step()
+        return float(loss.detach()), decisions, int(ob.abandoned.sum())
+
+
+def parse_batches(
+    net: Network,
+    system: str,
+    items: Sequence[Encoded],
+    vocab: Vocabularies,
+    device: torch.device,
+    batch_size: int,
+    progress: Optional[Callable[[int], None]] = None,
+) -> list[tuple[list[int], list[str]]]:
+    """Greedy parsing: (heads, labels) of every sentence, in input order.
+    The label of an arc from the root is `root` and no other arc gets
+    `root` (when the training labels had it)."""
+    net.eval()
+    out: list[Optional[tuple[list[int], list[str]]]] = [None] * len(items)
+    root = vocab.labels.root()
+    ob = None
+    with torch.no_grad():
+        for batch in batches(items, batch_size, None):
+            forms, upos, feats, chars, lengths = tensors(batch, device, 0.0, None)
+            terms = net.encode(forms, upos, feats, chars, lengths)
+            if ob is None:
+                ob = tp.OracleBatch.without_gold([len(e) for e in batch], system=system)
+            else:
+                ob.reset_lengths([len(e) for e in batch])
+            every = np.arange(len(batch))
+            low = np.finfo(np.float32).min
+            while not ob.done:
+                finished = ob.finished
+                positions = ob.positions()
+                scored, label_scored = net.score(terms, torch.from_numpy(positions).to(device))
+                scores, label_scores = scored.cpu().numpy(), label_scored.cpu().numpy()
+                step = np.where(ob.applicable(), scores, low).argmax(axis=1)
+                labels = label_scores[every, step]
+                if root is not None:
+                    # `root` exactly on the arcs from the root.
+                    from_root = ob.arc_heads()[every, step] == 0
+                    keep = labels[:, root].copy()
+                    labels[from_root] = low
+                    labels[from_root, root] = keep[from_root]
+                    labels[~from_root, root] = low
+                ob.apply(np.where(finished, -1, step).astype(np.int64), labels.argmax(axis=1).astype(np.int64))
+            for e, h, lab in zip(batch, ob.heads(), ob.labels()):
+                heads_list = [int(x) if x >= 0 else 0 for x in h]
+                # A word left without a head (arc-eager) hangs from the root.
+                labels_list = [
+                    "root" if hd == 0 and (x < 0 or root is not None) else vocab.labels.strings[int(x)]
+                    for x, hd in zip(lab, heads_list)
+                ]
+                out[e.index] = (heads_list, labels_list)
+            if progress is not None:
+                progress(len(batch))
+    return [x for x in out if x is not None]
+
+
+def seed_everything(seed: int) -> tuple[random.Random, np.random.Generator]:
+    torch.manual_seed(seed)
+    return random.Random(seed), np.random.default_rng(seed)
+
+
+def epochs_of(options: Options) -> int:
+    if not 1 <= options.epochs <= 100_000:
+        raise ValueError(f"--epochs must be between 1 and 100000, found {options.epochs}")
+    return options.epochs
+
+
+def learning_curve_text(history: Sequence[EpochReport]) -> str:
+    return "\n".join(r.text() for r in history)
+
+
+def mean(xs: Sequence[float]) -> float:
+    return sum(xs) / len(xs) if xs else math.nan

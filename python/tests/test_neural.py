@@ -1,0 +1,138 @@
+"""The neural parser (torch is an optional extra: skipped without it)."""
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import tabula_parsing as tp  # noqa: E402
+from tabula_parsing import neural  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLE = REPO / "data" / "sample.conllu"
+TINY = neural.Dimensions(word=16, upos=8, char=8, char_filters=8, lstm=16, mlp=16, dropout=0.0)
+
+
+def toy_treebank(path: Path, sentences: int, seed: int, nonprojective: bool = False) -> None:
+    """A treebank a parser can learn perfectly: each word's head and label
+    follow from its UPOS (a determiner or adjective before its noun, nouns on
+    the verb, the verb on the root); with ``nonprojective``, a relative word
+    after the verb that attaches across it to the first noun."""
+    rng = random.Random(seed)
+    lines = []
+    for k in range(sentences):
+        words = []  # (form, upos, head index in words or -1 for root, label)
+        subj = rng.random() < 0.8
+        if subj:
+            if rng.random() < 0.5:
+                words.append(("the", "DET", 1, "det"))
+            words.append((rng.choice(["dog", "cat", "bird"]), "NOUN", None, "nsubj"))
+        verb = len(words)
+        words.append((rng.choice(["sees", "likes", "eats"]), "VERB", -1, "root"))
+        words.append(("a", "DET", len(words) + 1, "det"))
+        words.append((rng.choice(["fish", "seed", "mouse"]), "NOUN", verb, "obj"))
+        if nonprojective and subj and rng.random() < 0.5:
+            words.append(("that", "PRON", verb - 1, "acl"))
+        words = [(f, u, verb if h is None else h, lab) for f, u, h, lab in words]
+        lines.append(f"# sent_id = toy-{k}")
+        for i, (form, upos, head, label) in enumerate(words, 1):
+            lines.append(f"{i}\t{form}\t{form}\t{upos}\t_\t_\t{0 if head == -1 else head + 1}\t{label}\t_\t_")
+        lines.append("")
+    path.write_text("\n".join(lines) + "\n")
+
+
+@pytest.mark.parametrize(
+    "system,oracle,projectivize",
+    [
+        ("arc-hybrid", "dynamic", "optimal"),
+        ("arc-eager", "static", "optimal"),
+        ("arc-eager-nm", "dynamic", "none"),
+        ("attardi", "dynamic", "none"),  # non-projective trees, learnt as they are
+    ],
+)
+def test_learns_a_toy_treebank_perfectly(tmp_path, system, oracle, projectivize):
+    nonprojective = system == "attardi"
+    train = tmp_path / "train.conllu"
+    toy_treebank(train, 80, 1, nonprojective=nonprojective)
+    test = tmp_path / "test.conllu"
+    toy_treebank(test, 30, 2, nonprojective=nonprojective)
+    model = neural.train(
+        str(train),
+        dev=str(test),
+        system=system,
+        oracle=oracle,
+        projectivize=projectivize,
+        epochs=10,
+        seed=3,
+        dims=TINY,
+        batch_size=8,
+        learning_rate=5e-3,
+    )
+    scores = model.evaluate(tp.read_conllu(test))["all"]
+    assert scores["uas"] == 100.0 and scores["las"] == 100.0, (system, scores, [r.text() for r in model.history])
+
+
+def test_save_load_parses_identically_and_is_deterministic(tmp_path):
+    a = neural.train(str(SAMPLE), epochs=2, seed=5, dims=TINY)
+    b = neural.train(str(SAMPLE), epochs=2, seed=5, dims=TINY)
+    sentences = tp.read_conllu(SAMPLE)
+    assert a.parse(sentences) == b.parse(sentences), "the same seed gives the same model on CPU"
+    a.save(tmp_path / "m.pt")
+    c = neural.load(tmp_path / "m.pt")
+    assert c.parse(sentences) == a.parse(sentences)
+    assert c.epoch == a.epoch and [r.loss for r in c.history] == [r.loss for r in a.history]
+
+
+def test_parse_fills_head_and_deprel_only(tmp_path):
+    model = neural.train(str(SAMPLE), epochs=1, seed=1, dims=TINY)
+    text = model.parse_file(SAMPLE)
+    original = SAMPLE.read_text().split("\n")
+    parsed = text.split("\n")
+    assert len(parsed) == len(original)
+    for a, b in zip(original, parsed):
+        fa, fb = a.split("\t"), b.split("\t")
+        if len(fa) == 10 and fa[0].isdigit():
+            assert fa[:6] + fa[8:] == fb[:6] + fb[8:]
+            assert (fb[6] == "0") == (fb[7] == "root"), "root exactly under the root"
+        else:
+            assert a == b
+
+
+def test_command_trains_and_parses(tmp_path):
+    model = tmp_path / "m.pt"
+    out = tmp_path / "out.conllu"
+    run = lambda *args: subprocess.run(  # noqa: E731
+        [sys.executable, "-m", "tabula_parsing.neural", *args], capture_output=True, text=True
+    )
+    r = run("train", str(SAMPLE), "-o", str(model), "--epochs", "2", "--lstm-dim", "8", "--mlp-dim", "8",
+            "--word-dim", "8", "--char-dim", "0", "--dev", str(SAMPLE))
+    assert r.returncode == 0, r.stderr
+    assert "epoch 2:" in r.stderr and "dev UAS" in r.stderr
+    r = run("parse", "--model", str(model), str(SAMPLE), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert tp.evaluate(SAMPLE, out)["sentences"] == len(tp.read_conllu(SAMPLE))
+
+
+def test_errors_are_the_command_lines(tmp_path):
+    with pytest.raises(ValueError, match="unknown system"):
+        neural.train(str(SAMPLE), system="arc-nothing", epochs=1)
+    with pytest.raises(ValueError, match="--explore-from has no effect"):
+        neural.train(str(SAMPLE), oracle="static", explore_from=3, epochs=1)
+    with pytest.raises(ValueError, match="--epochs"):
+        neural.train(str(SAMPLE), epochs=0)
+    with pytest.raises(ValueError, match="linear"):
+        neural.train(str(SAMPLE), algorithm="linear", system="attardi", epochs=1)
+    with pytest.raises(ValueError, match=r"sample.conllu:\d+: a non-projective tree, but the static oracle"):
+        neural.train(str(SAMPLE), oracle="static", projectivize="none", epochs=1)
+    bad = tmp_path / "notes.txt"
+    bad.write_text("hello\n")
+    with pytest.raises(ValueError, match="not a tabula neural model"):
+        neural.load(bad)
+    notag = tmp_path / "notag.conllu"
+    notag.write_text("1\ta\ta\t_\t_\t_\t0\troot\t_\t_\n\n")
+    with pytest.raises(ValueError, match="UPOS column is empty"):
+        neural.train(str(notag), epochs=1)

@@ -1,0 +1,267 @@
+use super::layout::layout;
+use super::*;
+use proptest::prelude::*;
+
+const GOLD: &str = "# sent_id = s1
+1\tKim\t_\tPROPN\t_\t_\t2\tnsubj\t_\t_
+2\tsaw\t_\tVERB\t_\t_\t0\troot\t_\t_
+3\ta\t_\tDET\t_\t_\t4\tdet\t_\t_
+4\tcat\t_\tNOUN\t_\t_\t2\tobj\t_\t_
+5\twhich\t_\tPRON\t_\t_\t6\tnsubj\t_\t_
+6\tblack\t_\tADJ\t_\t_\t4\tacl\t_\t_
+7\tyesterday\t_\tADV\t_\t_\t2\tadvmod\t_\t_
+
+";
+fn read(text: &str, file: &str) -> Annotated {
+    let raw = crate::conllu::Reader::new(text.as_bytes(), file).next_raw().unwrap().unwrap();
+    Annotated::from_block(&raw, &file.into(), 1).unwrap()
+}
+
+/// The gold sentence with word `d`'s head and relation replaced.
+fn with(d: usize, head: usize, label: &str) -> String {
+    GOLD.lines()
+        .map(|l| {
+            let mut f: Vec<&str> = l.split('\t').collect();
+            let h = head.to_string();
+            if f.len() == 10 && f[0] == d.to_string() {
+                f[6] = &h;
+                f[7] = label;
+            }
+            f.join("\t") + "\n"
+        })
+        .collect()
+}
+
+#[test]
+fn reads_forms_tags_heads_and_relations() {
+    let a = read(GOLD, "g.conllu");
+    assert_eq!(a.id, "s1");
+    assert_eq!(a.words[6], Word { form: "yesterday".into(), upos: "ADV".into() });
+    assert_eq!(a.annotation.tree.head(6), 4);
+    assert_eq!(a.annotation.labels[5], "acl");
+    assert_eq!(a.annotation.word_lines, vec![2, 3, 4, 5, 6, 7, 8]);
+}
+
+#[test]
+fn a_sentence_without_id_is_named_by_its_number() {
+    let raw =
+        crate::conllu::Reader::new(&b"1\tHi\t_\tX\t_\t_\t0\troot\t_\t_\n\n"[..], "f").next_raw().unwrap().unwrap();
+    assert_eq!(Annotated::from_block(&raw, &"f".into(), 7).unwrap().id, "7");
+}
+
+#[test]
+fn bad_blocks_are_errors_with_file_and_line() {
+    let cycle = "# sent_id = c\n1\tA\t_\tX\t_\t_\t0\troot\t_\t_\n2\tB\t_\tX\t_\t_\t3\tdep\t_\t_\n3\tC\t_\tX\t_\t_\t2\tdep\t_\t_\n\n";
+    let raw = crate::conllu::Reader::new(cycle.as_bytes(), "g").next_raw().unwrap().unwrap();
+    let e = Annotated::from_block(&raw, &"g".into(), 1).unwrap_err();
+    assert_eq!(e.to_string(), "g:3: the heads form a cycle through word 2");
+}
+
+#[test]
+fn different_words_are_refused_naming_both_lines() {
+    let other = GOLD.replace("\tcat\t", "\tdog\t");
+    let e = Picture::new(vec![read(GOLD, "g"), read(&other, "p")]).unwrap_err();
+    assert_eq!(e.to_string(), "p:5: word 4 is `dog`, but g:5 has `cat`: the files must have the same words");
+    let shorter: String = GOLD.lines().filter(|l| !l.starts_with("7\t")).map(|l| format!("{l}\n")).collect();
+
+    let e = Picture::new(vec![read(GOLD, "g"), read(&shorter, "p")]).unwrap_err();
+    assert_eq!(e.to_string(), "p:1: sentence s1 has 6 words, but g:1 has 7: the files must have the same words");
+}
+
+#[test]
+fn arcs_of_a_comparison() {
+    // p: `yesterday` attached to `black` (another head), `which` an obj (another relation).
+    let p1 = with(7, 6, "nmod").replace("\t6\tnsubj", "\t6\tobj");
+    // q: the same other head as p, and the gold relation of `which`.
+    let q = with(7, 6, "nmod");
+    let pic = Picture::new(vec![read(GOLD, "g"), read(&p1, "p"), read(&q, "q")]).unwrap();
+    assert_eq!(pic.differences(), 2);
+    let arcs = pic.arcs();
+    // 7 arcs of the first tree and one other arc shared by p and q.
+    assert_eq!(arcs.len(), 8);
+    let of = |d: usize| arcs.iter().filter(|a| a.dependent == d).collect::<Vec<_>>();
+    assert_eq!(of(7)[0].kind, ArcKind::Replaced);
+    assert_eq!((of(7)[1].head, of(7)[1].kind, of(7)[1].label.as_str()), (6, ArcKind::Other(1), "nmod"));
+    assert_eq!(pic.arc_title(of(7)[1]), "black → yesterday: nmod in p, q");
+    assert_eq!(pic.arc_title(of(5)[0]), "black → which: nsubj in g, q; obj in p");
+    assert_eq!(pic.arc_title(of(7)[0]), "saw → yesterday: advmod in g");
+    assert_eq!((of(5)[0].label.as_str(), of(5)[0].label_differs, of(5)[0].kind), ("nsubj/obj", true, ArcKind::Plain));
+    assert!(of(1).iter().all(|a| a.kind == ArcKind::Plain && !a.label_differs));
+    let one = Picture::new(vec![read(GOLD, "g")]).unwrap();
+    assert_eq!((one.differences(), one.arcs().len()), (0, 7));
+}
+
+#[test]
+fn nonprojective_arcs_are_marked() {
+    // `a` (3) under `black` (6): the arc 6 → 3 spans `cat` (4), which is not under `black`.
+    let np = with(3, 6, "det");
+    let pic = Picture::new(vec![read(&np, "g")]).unwrap();
+    assert!(pic.is_nonprojective());
+    let marked: Vec<usize> = pic.arcs().iter().filter(|a| a.nonprojective).map(|a| a.dependent).collect();
+    let reference = crate::projectivize::pseudo::nonprojective_words(&pic.annotations[0].tree);
+    assert_eq!(marked, reference);
+    assert!(marked.contains(&3));
+    assert!(!Picture::new(vec![read(GOLD, "g")]).unwrap().is_nonprojective());
+}
+
+#[test]
+fn filters() {
+    let pic = Picture::new(vec![read(GOLD, "g"), read(&with(7, 4, "advmod"), "p")]).unwrap();
+    let keeps = |f: Filter| f.keeps(&pic, 3);
+    assert!(keeps(Filter::default()));
+    assert!(keeps(Filter { ids: Some(vec!["s1".into()]), ..Filter::default() }));
+    assert!(keeps(Filter { ids: Some(vec!["3".into()]), ..Filter::default() }));
+    assert!(!keeps(Filter { ids: Some(vec!["s2".into()]), ..Filter::default() }));
+    assert!(keeps(Filter { differences: true, ..Filter::default() }));
+    assert!(!keeps(Filter { nonprojective: true, ..Filter::default() }));
+    assert!(!keeps(Filter { max_words: Some(6), ..Filter::default() }));
+    assert!(keeps(Filter { max_words: Some(7), ..Filter::default() }));
+}
+
+#[test]
+fn right_to_left_scripts_are_laid_out_right_to_left() {
+    let words = |forms: &[&str]| forms.iter().map(|f| Word { form: (*f).into(), upos: "X".into() }).collect::<Vec<_>>();
+    let hebrew = words(&["הוא", "ראה", "את", "הכלב"]);
+    assert!(is_right_to_left(&hebrew));
+    assert!(is_right_to_left(&words(&["رأى", "الكلب", "5"])));
+    assert!(!is_right_to_left(&words(&["He", "saw", "the", "dog"])));
+    assert!(!is_right_to_left(&words(&["他", "看见", "狗"])));
+    let g = layout(&hebrew, &[]);
+    assert!(g.right_to_left);
+    assert!((1..4).all(|i| g.words[i].x < g.words[i - 1].x), "word 1 rightmost: {:?}", g.words);
+    let g = layout(&words(&["He", "saw", "the", "dog"]), &[]);
+    assert!((1..4).all(|i| g.words[i].x > g.words[i - 1].x));
+}
+
+#[test]
+fn wide_characters_take_two_columns() {
+    assert_eq!(layout::text_width("狗", 8), 16);
+    assert_eq!(layout::text_width("do", 8), 16);
+}
+
+/// Random trees: each word, in a random order, takes as head the root or
+/// a word placed before it.
+fn tree_strategy(max: usize) -> impl Strategy<Value = Vec<usize>> {
+    (1..=max).prop_flat_map(|n| {
+        (Just(n), Just((1..=n).collect::<Vec<usize>>()).prop_shuffle(), proptest::collection::vec(0.0f64..1.0, n))
+            .prop_map(|(n, order, picks)| {
+                let mut heads = vec![0; n];
+                for (k, &d) in order.iter().enumerate() {
+                    heads[d - 1] = if k == 0 { 0 } else { order[(picks[k] * k as f64) as usize % k] };
+                }
+                heads
+            })
+    })
+}
+
+fn annotated(heads: &[usize], labels: &[String], forms: &[String], file: &str) -> Annotated {
+    let n = heads.len();
+    Annotated {
+        id: "t".into(),
+        words: forms.iter().map(|f| Word { form: f.clone(), upos: "NOUN".into() }).collect(),
+        annotation: Annotation {
+            file: file.into(),
+            first_line: 1,
+            word_lines: (1..=n).collect(),
+            tree: DepTree::from_heads(heads).unwrap(),
+            labels: labels.to_vec(),
+        },
+    }
+}
+
+fn check_geometry(p: &Picture) -> Result<(), TestCaseError> {
+    let arcs = p.arcs();
+    let g = layout(&p.words, &arcs);
+    prop_assert!(g.overlapping_labels().is_empty(), "labels overlap: {:?}", g.overlapping_labels());
+    prop_assert!(g.stray_ends(&arcs).is_empty(), "arcs off their words: {:?}", g.stray_ends(&arcs));
+    // Nesting: an arc strictly inside another's span is lower.
+    for (i, a) in arcs.iter().enumerate() {
+        for (j, b) in arcs.iter().enumerate() {
+            if a.head == 0 || b.head == 0 {
+                continue;
+            }
+            let (alo, ahi) = (a.head.min(a.dependent), a.head.max(a.dependent));
+            let (blo, bhi) = (b.head.min(b.dependent), b.head.max(b.dependent));
+            if alo <= blo && bhi <= ahi && (alo, ahi) != (blo, bhi) {
+                prop_assert!(g.arcs[j].level < g.arcs[i].level);
+            }
+        }
+        if a.head == 0 {
+            prop_assert!(arcs.iter().zip(&g.arcs).all(|(b, q)| b.head == 0 || q.level < g.arcs[i].level));
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+    /// The layout property on random trees, words and labels, compared
+    /// with up to two other random trees of the same words, left to right
+    /// and right to left.
+    #[test]
+    fn labels_never_overlap_and_arcs_end_over_their_words(
+        trees in proptest::collection::vec(tree_strategy(14), 1..=3),
+        lengths in proptest::collection::vec((1usize..12, 1usize..14), 14),
+        rtl in any::<bool>(),
+    ) {
+        let n = trees[0].len();
+        let forms: Vec<String> = (0..n).map(|i| if rtl { "א".repeat(lengths[i].0) } else { "x".repeat(lengths[i].0) }).collect();
+        let annotated: Vec<Annotated> = trees
+            .iter()
+            .enumerate()
+            .map(|(k, t)| {
+                let heads: Vec<usize> = if t.len() == n { t.clone() } else { trees[0].clone() };
+                let labels: Vec<String> = (0..n).map(|i| "r".repeat((lengths[i].1 + k) % 13 + 1)).collect();
+                annotated(&heads, &labels, &forms, &format!("f{k}"))
+            })
+            .collect();
+        let p = Picture::new(annotated).unwrap();
+        check_geometry(&p)?;
+        prop_assert_eq!(layout(&p.words, &p.arcs()).right_to_left, rtl);
+    }
+}
+
+/// Compares `actual` with the file under tests/golden/draw/, or writes it
+/// with `TABULA_BLESS=1`.
+fn golden(name: &str, actual: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/draw").join(name);
+    if std::env::var_os("TABULA_BLESS").is_some() {
+        std::fs::write(&path, actual).unwrap();
+    }
+    let expected =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (TABULA_BLESS=1 writes it)", path.display()));
+    assert_eq!(actual, expected, "{name} differs from the golden file (TABULA_BLESS=1 rewrites it)");
+}
+
+fn comparison() -> Picture {
+    let parsed = with(7, 6, "nmod").replace("\t6\tnsubj", "\t6\tobj");
+    let gold = with(3, 6, "det");
+    Picture::new(vec![read(&gold, "gold"), read(&parsed, "parsed")]).unwrap()
+}
+
+#[test]
+fn golden_svg() {
+    golden("comparison.svg", &svg::picture_svg(&comparison()));
+    golden("one.svg", &svg::picture_svg(&Picture::new(vec![read(GOLD, "g")]).unwrap()));
+}
+
+#[test]
+fn golden_text() {
+    golden("comparison.txt", &text::picture_text(&comparison(), false));
+    golden("one.txt", &text::picture_text(&Picture::new(vec![read(GOLD, "g")]).unwrap(), false));
+}
+
+#[test]
+fn html_is_self_contained_and_its_data_cannot_end_the_script() {
+    let tricky = GOLD.replace("\tcat\t", "\t</script><b>\t");
+    let p = Picture::new(vec![read(&tricky, "a</script>")]).unwrap();
+    let page = html::document(&[p], &["a</script>".into()], "t");
+    assert_eq!(page.matches("</script>").count(), 5, "only the scripts' ends");
+    assert!(!page.contains("http://") && !page.contains("https://") && !page.contains(" src="), "no network access");
+    let data = |at: &str| page.split(at).nth(1).unwrap().split("</script>").next().unwrap().to_owned();
+    let chunk = data("<script type=\"application/json\">[");
+    let sentences: serde_json::Value = serde_json::from_str(&format!("[{chunk}")).unwrap();
+    assert_eq!(sentences[0][6][4 * 3 - 2], "</script><b>");
+    let files: serde_json::Value = serde_json::from_str(&data("id=\"files\">")).unwrap();
+    assert_eq!(files[0], "a</script>");
+}
