@@ -92,6 +92,14 @@ fn bench_matrix_tree(c: &mut Criterion) {
                 b.iter(|| black_box(nonprojective::marginals(s, n + 1, roots, &mut out).unwrap()))
             });
         }
+        group.bench_with_input(BenchmarkId::new("log_partition_multi", n), &s, |b, s| {
+            b.iter(|| black_box(nonprojective::log_partition(s, n + 1, Roots::Multi).unwrap()))
+        });
+        // Scores spread by 2000 within a column: beyond the f64 range, the log-space path.
+        let wide: Vec<f64> = s.iter().map(|x| x * 1000.0).collect();
+        group.bench_with_input(BenchmarkId::new("multi_log_space", n), &wide, |b, s| {
+            b.iter(|| black_box(nonprojective::marginals(s, n + 1, Roots::Multi, &mut out).unwrap()))
+        });
     }
     group.finish();
 }

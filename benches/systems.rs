@@ -9,6 +9,12 @@
 //! * `session` — the same computations followed by an [`OracleSession`]
 //!   (O(1) per step; set-up, `scores` and `apply` included).
 //!
+//! * `arc-eager-nm/reuse` — non-monotonic arc-eager's tabular oracle at
+//!   every configuration of such computations (random trees, a random step
+//!   with probability 0.1), in their order, so that it keeps the input's
+//!   rows from one configuration to the next; `arc-eager-nm/fresh` — the
+//!   same calls filling every table from scratch.
+//!
 //! `cargo bench --bench systems`; criterion reports throughput in
 //! configurations per second; the time per configuration is its inverse.
 
@@ -20,6 +26,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
+use tabula::oracle::arc_eager_nm::tabular::TabularOracle;
 use tabula::oracle::session::OracleSession;
 use tabula::oracle::{Algorithm, Configuration, Oracle, Step, Strategy, System};
 use tabula::tree::DepTree;
@@ -87,6 +94,38 @@ fn bench(c: &mut Criterion) {
         }
         group.finish();
     }
+    let mut group = c.benchmark_group("systems/arc-eager-nm");
+    for n in [10usize, 20, 40, 80] {
+        let walks: Vec<(DepTree, Vec<Configuration>)> = (0..(800 / n).max(4))
+            .map(|_| {
+                let gold = random_tree(n, &mut rng);
+                let configs = stray_walk(
+                    System::ArcEagerNm,
+                    &gold,
+                    &mut oracle,
+                    (Strategy::None, Algorithm::Auto),
+                    0.1,
+                    &mut rng,
+                );
+                (gold, configs)
+            })
+            .collect();
+        let configurations: usize = walks.iter().map(|(_, c)| c.len()).sum();
+        group.throughput(Throughput::Elements(configurations as u64));
+        for (name, reuse) in [("reuse", true), ("fresh", false)] {
+            let mut tabular = if reuse { TabularOracle::new() } else { TabularOracle::without_reuse() };
+            group.bench_with_input(BenchmarkId::new(name, n), &walks, |b, walks| {
+                b.iter(|| {
+                    for (gold, configs) in walks {
+                        for config in configs {
+                            black_box(tabular.scores(config, gold).expect("scores"));
+                        }
+                    }
+                })
+            });
+        }
+    }
+    group.finish();
 }
 
 /// The step from each configuration to the next one, and the last one's to the final configuration.

@@ -12,6 +12,10 @@
 //!   with n = 6 (every tree of n words by hand: the ignored test with
 //!   `TABULA_NM_N=n`), and on random configurations of random trees up to
 //!   n = 10;
+//! * the tabular oracle that keeps its input rows between calls equals one
+//!   that fills every table from scratch, at every configuration of random
+//!   computations over random (and partial) trees up to n = 40, two
+//!   sentences interleaved on one oracle;
 //! * `Configuration::with_arcs` / `with_unshifted` accept every reachable
 //!   configuration (n ≤ 5).
 
@@ -271,4 +275,71 @@ fn a_parser_trains_and_parses_with_arc_eager_nm() {
         let parsed = std::fs::read_to_string(dir.join("out.conllu")).unwrap();
         assert_eq!(parsed.lines().filter(|l| l.starts_with(|c: char| c.is_ascii_digit())).count(), 8, "{parsed}");
     }
+}
+
+/// The reusing oracle (input rows kept between calls, `reduce` sharing `left_arc`'s table)
+/// against one that fills every table from scratch, at every configuration of random walks
+/// (optimal steps and random ones) over random trees up to 40 words, partial ones included,
+/// two sentences interleaved on the same oracle, and restarts within a sentence.
+#[test]
+fn the_reusing_tabular_oracle_equals_a_fresh_one_along_random_walks() {
+    use tabula::oracle::arc_eager_nm::tabular::TabularOracle;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(41);
+    let mut reusing = TabularOracle::new();
+    let mut fresh = TabularOracle::without_reuse();
+    let (mut checked, mut unshifted) = (0, 0);
+    for round in 0..60 {
+        // Two sentences at a time, stepped in turns; sometimes of the same length, sometimes
+        // the same tree with one head changed, sometimes partial.
+        let n = rng.gen_range(1..=40);
+        let first = random_tree(n, 0.2, &mut rng);
+        let second = match round % 4 {
+            0 => random_tree(n, 0.2, &mut rng),
+            1 => {
+                // The same tree with one word moved under the root (still a tree).
+                let mut heads: Vec<usize> = first.heads().to_vec();
+                match (1..=n).filter(|&d| heads[d - 1] != 0).collect::<Vec<_>>().as_slice() {
+                    [] => random_tree(n, 0.2, &mut rng),
+                    moved => {
+                        heads[moved[rng.gen_range(0..moved.len())] - 1] = 0;
+                        DepTree::from_heads(&heads).unwrap()
+                    }
+                }
+            }
+            2 => {
+                let heads: Vec<Option<usize>> = (1..=n).map(|d| rng.gen_bool(0.7).then(|| first.head(d))).collect();
+                DepTree::from_partial_heads(&heads).unwrap()
+            }
+            _ => random_tree(rng.gen_range(1..=40), 0.2, &mut rng),
+        };
+        let golds = [first, second];
+        let mut configs: Vec<Configuration> = golds.iter().map(|g| Configuration::initial(NM, g.len())).collect();
+        let mut visited: Vec<Vec<Configuration>> = vec![Vec::new(), Vec::new()];
+        while configs.iter().any(|c| !c.is_final()) {
+            let s = rng.gen_range(0..2);
+            if configs[s].is_final() {
+                continue;
+            }
+            // Now and then, go back to an earlier configuration of the same walk (the input grows).
+            if rng.gen_bool(0.05) && !visited[s].is_empty() {
+                let k = rng.gen_range(0..visited[s].len());
+                configs[s] = visited[s][k].clone();
+            }
+            let (c, gold) = (&configs[s], &golds[s]);
+            let got = reusing.scores(c, gold).unwrap();
+            let want = fresh.scores(c, gold).unwrap();
+            assert_eq!(got, want, "gold {gold:?}, {c:?}");
+            checked += 1;
+            unshifted += c.unshifted().is_some() as usize;
+            visited[s].push(c.clone());
+            let steps: Vec<Step> = if rng.gen_bool(0.7) && !want.optimal().is_empty() {
+                want.optimal()
+            } else {
+                c.applicable_steps().collect()
+            };
+            let step = steps[rng.gen_range(0..steps.len())];
+            configs[s].apply(step).unwrap();
+        }
+    }
+    assert!(checked > 5_000 && unshifted > 20, "only {checked} configurations, {unshifted} with an unshifted word");
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Python package (python/: tabula-parsing), from the repository root: a venv in
-# target/venv with maturin, pytest, numpy and mypy from PyPI; clippy on the
+# target/venv with maturin, pytest, numpy, mpmath and mypy from PyPI; clippy on the
 # extension crate (rustfmt covers it through the workspace); `pip install
 # ./python` (the venv's maturin builds the wheel); mypy's stubtest on the type
 # stubs; then pytest, which checks every call against target/release/tabula.
@@ -13,7 +13,7 @@ PYTHON=${PYTHON:-python3}
 VENV=$(cd "$VENV" && pwd)
 # The same interpreter for clippy and maturin, so pyo3's build script is not re-run.
 export VIRTUAL_ENV="$VENV" PYO3_PYTHON="$VENV/bin/python" PATH="$VENV/bin:$PATH"
-python -m pip install --quiet --disable-pip-version-check maturin pytest numpy mypy==2.4.1
+python -m pip install --quiet --disable-pip-version-check maturin pytest numpy mpmath mypy==2.4.1
 cargo clippy -p tabula-python --all-targets --release -- -D warnings
 [ -x target/release/tabula ] || cargo build --release --bin tabula
 python -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps --no-build-isolation ./python

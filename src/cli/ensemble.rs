@@ -6,7 +6,7 @@ use super::CliError;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tabula::conllu::Reader;
-use tabula::ensemble::{labels, Reparser, Shape};
+use tabula::ensemble::{labels, Reparser, Shape, Weights};
 use tabula::parser::columns::Columns;
 
 /// Arguments of `tabula ensemble`.
@@ -19,9 +19,14 @@ pub struct Args {
     /// Two or more parsed CoNLL-U files of the same text (plain, xz or gzip).
     #[arg(required = true, num_args = 2..)]
     predictions: Vec<PathBuf>,
-    /// A weight per file, comma-separated (default: 1 each), e.g. 1,1,1.5.
+    /// A weight per file, comma-separated (default: 1 each), e.g. 1,1,1.5:
+    /// any positive numbers, summed exactly.
     #[arg(long, value_delimiter = ',', value_name = "W1,W2,…")]
     weights: Option<Vec<f64>>,
+    /// Refuse sentences longer than N words (an error naming the line):
+    /// reparsing costs n³ time and n² memory.
+    #[arg(long, value_name = "N", default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
+    max_words: u64,
     /// Output projective trees (the engine with the single-root projective
     /// grammar in max-plus) instead of any tree (the maximum spanning
     /// arborescence, Chu–Liu–Edmonds).
@@ -34,13 +39,11 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let k = args.predictions.len();
-    let weights = args.weights.clone().unwrap_or_else(|| vec![1.0; k]);
-    if weights.len() != k {
-        return Err(format!("--weights gives {} weights for {k} files: one per file", weights.len()).into());
+    let given = args.weights.clone().unwrap_or_else(|| vec![1.0; k]);
+    if given.len() != k {
+        return Err(format!("--weights gives {} weights for {k} files: one per file", given.len()).into());
     }
-    if let Some(w) = weights.iter().find(|w| !w.is_finite() || **w <= 0.0 || **w > 1e6) {
-        return Err(format!("--weights: {w} is not a weight (a positive number up to 1000000)").into());
-    }
+    let weights = Weights::new(&given).map_err(|e| format!("--weights: {e}"))?;
     if args.predictions.iter().any(|p| p == Path::new("-")) {
         return Err("ensemble reads files, not standard input".into());
     }
@@ -91,6 +94,15 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             out.write_all(&first.text)?;
             continue;
         }
+        if cols[0].words.len() as u64 > args.max_words {
+            return Err(format!(
+                "{first_name}:{}: a sentence of {} words, longer than --max-words {}",
+                first.first_line,
+                cols[0].words.len(),
+                args.max_words
+            )
+            .into());
+        }
         let mut heads = Vec::with_capacity(k);
         let mut deprels: Vec<Vec<&str>> = Vec::with_capacity(k);
         for ((b, name), c) in blocks.iter().zip(&cols) {
@@ -98,11 +110,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             deprels
                 .push(c.words.iter().map(|w| std::str::from_utf8(&b.text[w.deprel.clone()]).unwrap_or("_")).collect());
         }
-        let votes: Vec<(&[usize], f64)> = heads.iter().zip(&weights).map(|(h, &w)| (h.as_slice(), w)).collect();
-        let tree = reparser.reparse(&votes)?;
-        let predictions: Vec<(&[usize], &[&str], f64)> =
-            heads.iter().zip(&deprels).zip(&weights).map(|((h, l), &w)| (h.as_slice(), l.as_slice(), w)).collect();
-        let chosen = labels(&tree, &predictions);
+        let votes: Vec<&[usize]> = heads.iter().map(Vec::as_slice).collect();
+        let tree = reparser.reparse(&votes, &weights).map_err(|e| format!("{first_name}:{}: {e}", first.first_line))?;
+        let predictions: Vec<(&[usize], &[&str])> =
+            heads.iter().zip(&deprels).map(|(h, l)| (h.as_slice(), l.as_slice())).collect();
+        let chosen = labels(&tree, &predictions, &weights);
         cols[0].write_with(&first.text, &tree, &chosen, out)?;
         sentences += 1;
         words += tree.len() as u64;
@@ -110,7 +122,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     sink.commit()?;
     eprintln!(
         "{sentences} sentences, {words} words: {k} files, weights {}, {} trees",
-        weights.iter().map(f64::to_string).collect::<Vec<_>>().join(","),
+        given.iter().map(f64::to_string).collect::<Vec<_>>().join(","),
         if args.projective { "projective" } else { "any" }
     );
     Ok(ExitCode::SUCCESS)

@@ -507,7 +507,19 @@ impl<R: BufRead> Reader<R> {
                 }
                 Ok(_) => {}
             }
-            let blank = is_blank(&raw.text[start..]);
+            // A CR alone (old Mac line ends) would make the whole file one
+            // line: every command refuses it here, at its line.
+            let line = &raw.text[start..];
+            let body = line.strip_suffix(b"\n").unwrap_or(line);
+            if memchr::memchr(b'\r', body).is_some_and(|i| i + 1 != body.len()) {
+                self.done = true;
+                return Some(Err(ConlluError {
+                    file: self.file.clone(),
+                    line: self.line,
+                    kind: ErrorKind::CarriageReturn,
+                }));
+            }
+            let blank = is_blank(line);
             if ended && !blank {
                 // First line of the next sentence: keep it for later.
                 self.pending.extend_from_slice(&raw.text[start..]);
@@ -575,6 +587,23 @@ mod tests {
         assert_eq!(b.len(), 2);
         assert_eq!(b.concat(), t);
         assert!(b[1].starts_with("# c"));
+    }
+
+    /// Regression: a file with CR-only line ends was one comment line to
+    /// `parse`, `tag`, `deprojectivize`, `ensemble` and `eval` ("0
+    /// sentences", exit 0): the reader refuses it at the line of the CR.
+    #[test]
+    fn a_lone_carriage_return_is_an_error() {
+        for (text, line) in
+            [("# a\r1\tx\t_\t_\t_\t_\t0\troot\t_\t_\r\r", 1), ("# a\n1\tx\t_\t_\t_\t_\t0\troot\t_\t_\r\n# b\rc\n", 3)]
+        {
+            let mut r = Reader::new(text.as_bytes(), "cr.conllu");
+            let e = std::iter::from_fn(|| r.next_raw()).find_map(Result::err).expect("an error");
+            assert_eq!(e.kind, ErrorKind::CarriageReturn);
+            assert_eq!(e.line, line, "{text:?}");
+        }
+        // CR LF and a final CR without LF (the end of a CR LF file cut short) stay fine.
+        assert_eq!(blocks("# a\r\n1\tx\t_\t_\t_\t_\t0\troot\t_\t_\r").len(), 1);
     }
 
     #[test]

@@ -3,9 +3,14 @@
 //! tree (projective or not), as MST parsing uses it (McDonald et al. 2005).
 //!
 //! [`max_arborescence`] picks each word's best head; while the chosen arcs
-//! hold a cycle, it contracts the cycle into one node (an arc entering the
-//! cycle at v scores what it gains over v's cycle arc), solves the smaller
-//! problem and expands. O(n³) (at most n contractions of O(n²) each).
+//! hold a cycle, it contracts the cycle into one of its nodes, in place in
+//! the one score table (an arc entering the cycle at v scores what it gains
+//! over v's cycle arc; an arc leaving it, the best from any cycle node),
+//! recording for each node outside the cycle which cycle node its arcs
+//! stand for; once no cycle remains it expands the contractions in reverse
+//! (Tarjan 1977's iterative form). O(n³) time at worst (at most n
+//! contractions, each followed by O(n²) to choose the heads again), O(n²)
+//! memory: the table and the records, at most n entries per contraction.
 //! [`max_single_root_tree`] also requires one child of the root: every root
 //! arc is penalised by more than any tree can score, so the best tree has
 //! one root arc, and the best such tree wins.
@@ -28,7 +33,7 @@ pub fn max_arborescence(n: usize, score: &[i64]) -> Vec<usize> {
             }
         }
     }
-    let heads = solve(nodes, &s);
+    let heads = solve(nodes, s);
     heads[1..].to_vec()
 }
 
@@ -56,86 +61,101 @@ pub fn max_single_root_tree(n: usize, score: &[i64]) -> Vec<usize> {
     max_arborescence(n, &s)
 }
 
+/// One contraction of a cycle into its node `rep`: the cycle's nodes with
+/// their cycle heads, and for each node u outside it (then alive): the
+/// cycle node that the best arc u → cycle enters and the one that the best
+/// arc cycle → u leaves from.
+struct Contraction {
+    rep: usize,
+    cycle: Vec<(usize, usize)>,
+    outside: Vec<(usize, usize, usize)>,
+}
+
 /// The best arborescence rooted at 0 of the complete graph on `nodes`
-/// nodes with scores `s` (NONE: no arc); heads[0] = 0.
-fn solve(nodes: usize, s: &[i64]) -> Vec<usize> {
-    // Each node's best incoming arc.
+/// nodes with scores `s` (NONE: no arc; every node but 0 has an arc from
+/// 0); heads[0] = 0. Contracts in place in `s`.
+fn solve(nodes: usize, mut s: Vec<i64>) -> Vec<usize> {
+    let mut alive = vec![true; nodes];
     let mut best = vec![0usize; nodes];
-    for d in 1..nodes {
-        let mut b = None;
-        for h in 0..nodes {
-            if h != d && s[h * nodes + d] > NONE && b.is_none_or(|b: usize| s[h * nodes + d] > s[b * nodes + d]) {
-                b = Some(h);
-            }
-        }
-        best[d] = b.expect("every node has an incoming arc");
-    }
-    let Some(cycle) = find_cycle(&best) else { return best };
-    // Contract the cycle into node c: the other nodes keep their order.
-    let in_cycle = {
-        let mut v = vec![false; nodes];
-        cycle.iter().for_each(|&x| v[x] = true);
-        v
-    };
-    let outside: Vec<usize> = (0..nodes).filter(|&x| !in_cycle[x]).collect();
-    let m = outside.len() + 1;
-    let c = m - 1;
-    let mut t = vec![NONE; m * m];
-    // Which original arc each contracted arc stands for.
-    let mut enter = vec![0usize; m]; // u → c: the cycle node entered
-    let mut leave = vec![0usize; m]; // c → v: the cycle node left from
-    for (a, &u) in outside.iter().enumerate() {
-        for (b, &v) in outside.iter().enumerate() {
-            if a != b {
-                t[a * m + b] = s[u * nodes + v];
-            }
-        }
-        // u → c: the best arc into the cycle, by its gain over the cycle arc.
-        for &v in &cycle {
-            let x = s[u * nodes + v];
-            if x > NONE {
-                let gain = x - s[best[v] * nodes + v];
-                if gain > t[a * m + c] {
-                    t[a * m + c] = gain;
-                    enter[a] = v;
+    let mut history = Vec::new();
+    loop {
+        for d in (1..nodes).filter(|&d| alive[d]) {
+            let mut b = None;
+            for h in (0..nodes).filter(|&h| h != d && alive[h]) {
+                if s[h * nodes + d] > NONE && b.is_none_or(|b: usize| s[h * nodes + d] > s[b * nodes + d]) {
+                    b = Some(h);
                 }
             }
+            best[d] = b.expect("every node has an arc from the root");
         }
-        // c → u: the best arc out of the cycle.
-        if u != 0 {
-            for &w in &cycle {
-                let x = s[w * nodes + u];
-                if x > t[c * m + a] {
-                    t[c * m + a] = x;
-                    leave[a] = w;
+        let Some(cycle) = find_cycle(&best, &alive) else { break };
+        let rep = cycle[0];
+        let mut in_cycle = vec![false; nodes];
+        cycle.iter().for_each(|&v| in_cycle[v] = true);
+        let mut outside = Vec::new();
+        let mut into = Vec::new();
+        let mut from = Vec::new();
+        for u in (0..nodes).filter(|&u| alive[u] && !in_cycle[u]) {
+            // u → cycle: the arc that gains most over its cycle arc.
+            let (mut gain, mut enter) = (NONE, cycle[0]);
+            for &v in &cycle {
+                let x = s[u * nodes + v];
+                if x > NONE && x - s[best[v] * nodes + v] > gain {
+                    (gain, enter) = (x - s[best[v] * nodes + v], v);
                 }
             }
+            // cycle → u: the best arc out of the cycle.
+            let (mut out, mut leave) = (NONE, cycle[0]);
+            if u != 0 {
+                for &w in &cycle {
+                    if s[w * nodes + u] > out {
+                        (out, leave) = (s[w * nodes + u], w);
+                    }
+                }
+            }
+            outside.push((u, enter, leave));
+            into.push(gain);
+            from.push(out);
         }
-    }
-    let sub = solve(m, &t);
-    // Expand.
-    let mut heads = best.clone();
-    for (b, &v) in outside.iter().enumerate() {
-        if v == 0 {
-            continue;
+        for (k, &(u, _, _)) in outside.iter().enumerate() {
+            s[u * nodes + rep] = into[k];
+            s[rep * nodes + u] = from[k];
         }
-        heads[v] = if sub[b] == c { leave[b] } else { outside[sub[b]] };
+        for &v in &cycle[1..] {
+            alive[v] = false;
+        }
+        history.push(Contraction { rep, cycle: cycle.iter().map(|&v| (v, best[v])).collect(), outside });
     }
-    let from = sub[c];
-    heads[enter[from]] = outside[from];
+    let mut heads = best;
     heads[0] = 0;
+    // Expand, the last contraction first: a head `rep` of a node outside
+    // the cycle stands for the cycle node its best arc leaves from; the
+    // cycle keeps its arcs but one, the arc into the node entered.
+    for c in history.iter().rev() {
+        let entering = heads[c.rep];
+        for &(u, _, leave) in &c.outside {
+            if u != 0 && heads[u] == c.rep {
+                heads[u] = leave;
+            }
+        }
+        let enter = c.outside.iter().find(|o| o.0 == entering).expect("the cycle's head is outside it").1;
+        for &(v, cycle_head) in &c.cycle {
+            heads[v] = if v == enter { entering } else { cycle_head };
+        }
+    }
     heads
 }
 
-/// A cycle of the graph where each node d ≥ 1 points to `head[d]` (node 0
-/// is the root), if any. O(n).
-fn find_cycle(head: &[usize]) -> Option<Vec<usize>> {
+/// A cycle of the graph where each `alive` node d ≥ 1 points to
+/// `head[d]` (node 0 is the root), if any. O(n).
+fn find_cycle(head: &[usize], alive: &[bool]) -> Option<Vec<usize>> {
     let n = head.len();
     // 0: unvisited, 1: on the current path, 2: done.
     let mut state = vec![0u8; n];
     state[0] = 2;
-    for start in 1..n {
-        let mut path = Vec::new();
+    let mut path = Vec::new();
+    for start in (1..n).filter(|&v| alive[v]) {
+        path.clear();
         let mut v = start;
         while state[v] == 0 {
             state[v] = 1;

@@ -7,15 +7,19 @@
 //! of the output takes the DEPREL with the most weight among the parsers
 //! that predicted it (a parser's own DEPREL for the word if none did).
 //!
-//! Weights are decimal; votes are summed in integer millionths, so equal
-//! weights never lose a tie to rounding. O(K n + n³) per sentence.
+//! Weights are exact ([`Weights`]): each positive finite weight, read as
+//! its shortest decimal (1e-7, 2.5), becomes an integer on a common scale,
+//! so votes are summed without rounding and equal weights never lose a tie;
+//! weights too far apart for that (more than 18 decimal digits between
+//! them) are an error. O(K n + n³) time, O(n²) memory per sentence.
 //!
 //! ```
-//! use tabula::ensemble::{Reparser, Shape};
-//! let votes = [(vec![2, 0, 2], 1.0), (vec![2, 0, 2], 1.0), (vec![0, 1, 2], 1.5)];
+//! use tabula::ensemble::{Reparser, Shape, Weights};
+//! let trees = [vec![2, 0, 2], vec![2, 0, 2], vec![0, 1, 2]];
+//! let weights = Weights::new(&[1.0, 1.0, 1.5]).unwrap();
 //! let mut r = Reparser::new(Shape::Projective).unwrap();
-//! let trees: Vec<(&[usize], f64)> = votes.iter().map(|(h, w)| (h.as_slice(), *w)).collect();
-//! assert_eq!(r.reparse(&trees).unwrap(), vec![2, 0, 2]);
+//! let view: Vec<&[usize]> = trees.iter().map(Vec::as_slice).collect();
+//! assert_eq!(r.reparse(&view, &weights).unwrap(), vec![2, 0, 2]);
 //! ```
 
 pub mod arborescence;
@@ -34,9 +38,121 @@ pub enum Shape {
     Any,
 }
 
-/// A weight as an integer number of millionths.
-pub fn units(weight: f64) -> i64 {
-    (weight * 1e6).round() as i64
+/// Errors of [`Weights`] and [`Reparser::reparse`].
+#[derive(Debug, thiserror::Error)]
+pub enum EnsembleError {
+    /// A weight that is not a positive finite number.
+    #[error("{0} is not a weight (a positive finite number)")]
+    NotAWeight(f64),
+    /// Two weights whose ratio needs more than 18 decimal digits.
+    #[error(
+        "the weights {small} and {large} are too far apart to add exactly (more than 18 decimal digits between them)"
+    )]
+    TooFarApart { small: String, large: String },
+    /// The votes of a sentence this long could overflow.
+    #[error("the weights {weights} sum to too much for exact votes on a sentence of {words} words")]
+    TooLong { weights: String, words: usize },
+    #[error(transparent)]
+    Projectivize(#[from] ProjectivizeError),
+    /// The vote table would exceed the memory limit ([`crate::memory`]).
+    #[error(transparent)]
+    TooMuchMemory(#[from] crate::memory::TooMuchMemory),
+}
+
+/// The parsers' weights as integers on one scale: exact, so that sums and
+/// ties are exact.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    given: Vec<f64>,
+    units: Vec<i64>,
+}
+
+/// (m, e) with `x` = m · 10^e, m without trailing zeros, from the shortest
+/// decimal that reads back as `x`.
+fn decimal(x: f64) -> (u64, i32) {
+    let text = format!("{x:e}");
+    let (mantissa, exponent) = text.split_once('e').expect("{:e} writes an exponent");
+    let mut e: i32 = exponent.parse().expect("an integer exponent");
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    e -= fraction.len() as i32;
+    let mut m: u64 = format!("{whole}{fraction}").parse().expect("at most 17 digits");
+    while m != 0 && m.is_multiple_of(10) {
+        m /= 10;
+        e += 1;
+    }
+    (m, e)
+}
+
+impl Weights {
+    /// One weight per parser, each a positive finite number.
+    ///
+    /// # Errors
+    /// [`EnsembleError::NotAWeight`], [`EnsembleError::TooFarApart`].
+    pub fn new(weights: &[f64]) -> Result<Weights, EnsembleError> {
+        if let Some(&w) = weights.iter().find(|w| !w.is_finite() || **w <= 0.0) {
+            return Err(EnsembleError::NotAWeight(w));
+        }
+        let parts: Vec<(u64, i32)> = weights.iter().map(|&w| decimal(w)).collect();
+        let low = parts.iter().map(|p| p.1).min().unwrap_or(0);
+        let mut units = Vec::with_capacity(weights.len());
+        for (i, &(m, e)) in parts.iter().enumerate() {
+            let scaled = u32::try_from(e - low)
+                .ok()
+                .and_then(|p| 10i64.checked_pow(p))
+                .and_then(|scale| i64::try_from(m).ok()?.checked_mul(scale))
+                .filter(|&u| u < 1 << 60);
+            let Some(u) = scaled else {
+                let small = weights.iter().copied().fold(f64::INFINITY, f64::min);
+                return Err(EnsembleError::TooFarApart { small: show(small), large: show(weights[i]) });
+            };
+            units.push(u);
+        }
+        let gcd = units.iter().fold(0, |a, &b| gcd(a, b)).max(1);
+        units.iter_mut().for_each(|u| *u /= gcd);
+        Ok(Weights { given: weights.to_vec(), units })
+    }
+
+    /// `k` parsers of weight 1.
+    pub fn equal(k: usize) -> Weights {
+        Weights { given: vec![1.0; k], units: vec![1; k] }
+    }
+
+    /// The weights as given.
+    pub fn given(&self) -> &[f64] {
+        &self.given
+    }
+
+    /// The weights as integers on one scale (divided by their greatest
+    /// common divisor).
+    pub fn units(&self) -> &[i64] {
+        &self.units
+    }
+
+    pub fn len(&self) -> usize {
+        self.units.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.units.is_empty()
+    }
+}
+
+/// `x` as written by `{}`, or `{:e}` where that is long (1e-300).
+fn show(x: f64) -> String {
+    let plain = x.to_string();
+    if plain.len() <= 12 {
+        plain
+    } else {
+        format!("{x:e}")
+    }
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
 }
 
 /// The single-root projective grammar, compiled once.
@@ -80,19 +196,38 @@ impl Reparser {
 
     /// The heads (words 1 … n) of the tree of `shape` with the highest total
     /// vote, each tree in `trees` (heads of words 1 … n, all of the same n)
-    /// voting its weight for each of its arcs. O(K n + n³).
+    /// voting its weight for each of its arcs. O(K n + n³) time, O(n²)
+    /// memory, checked against [`crate::memory`] first.
+    ///
+    /// # Errors
+    /// [`EnsembleError::TooLong`] if the votes could overflow,
+    /// [`EnsembleError::TooMuchMemory`], [`EnsembleError::Projectivize`].
     ///
     /// # Panics
-    /// If the trees have different lengths or a head is beyond n.
-    pub fn reparse(&mut self, trees: &[(&[usize], f64)]) -> Result<Vec<usize>, ProjectivizeError> {
-        let n = trees.first().map_or(0, |t| t.0.len());
+    /// If the trees have different lengths, a head is beyond n, or there
+    /// are not as many weights as trees.
+    pub fn reparse(&mut self, trees: &[&[usize]], weights: &Weights) -> Result<Vec<usize>, EnsembleError> {
+        assert_eq!(trees.len(), weights.len(), "a weight per tree");
+        let n = trees.first().map_or(0, |t| t.len());
+        let nodes = n + 1;
+        // The single-root arborescence penalises root arcs by 2 (n+1) times
+        // the largest vote: every sum stays below 4 (n+1)² Σ weights.
+        let total: i64 = weights.units.iter().sum();
+        if i64::try_from(nodes).ok().and_then(|m| m.checked_mul(m)?.checked_mul(4)?.checked_mul(total)).is_none() {
+            let given = weights.given.iter().map(|&w| show(w)).collect::<Vec<_>>().join(",");
+            return Err(EnsembleError::TooLong { weights: given, words: n });
+        }
+        // The vote table, the arborescence's two copies of it and its records
+        // of contractions (at most 1.5 tables at worst): five (n+1)² i64s.
+        crate::memory::check(nodes.checked_mul(nodes).and_then(|c| c.checked_mul(5)), 8, || {
+            format!("the vote tables for a sentence of {n} words")
+        })?;
         self.votes.clear();
-        self.votes.resize((n + 1) * (n + 1), 0);
-        for (heads, w) in trees {
+        self.votes.resize(nodes * nodes, 0);
+        for (heads, &w) in trees.iter().zip(&weights.units) {
             assert_eq!(heads.len(), n, "trees of one sentence");
-            let w = units(*w);
             for (i, &h) in heads.iter().enumerate() {
-                self.votes[h * (n + 1) + i + 1] += w;
+                self.votes[h * nodes + i + 1] += w;
             }
         }
         if n == 0 {
@@ -103,7 +238,10 @@ impl Reparser {
             Shape::Projective => {
                 self.terminals.fill(n, &mut self.input);
                 let votes = &self.votes;
-                let w = self.parser.parse(&self.input, |h, d| MaxPlus::new(votes[h * (n + 1) + d]))?;
+                let w = self
+                    .parser
+                    .parse(&self.input, |h, d| MaxPlus::new(votes[h * nodes + d]))
+                    .map_err(ProjectivizeError::from)?;
                 w.finite().ok_or(ProjectivizeError::NoTree(n))?;
                 let tree = self.parser.best_derivation().ok_or(ProjectivizeError::NoTree(n))?.tree;
                 Ok(tree.heads().to_vec())
@@ -112,19 +250,21 @@ impl Reparser {
     }
 }
 
-/// The DEPREL of each word of `heads`: among the `predictions` (heads,
-/// DEPRELs and weight of each parser) that have the word's arc, the DEPREL
-/// of the most total weight (the first on ties); if none has it, that of
-/// the parser of the most weight (the first on ties). O(K² n).
-pub fn labels<'a>(heads: &[usize], predictions: &[(&[usize], &[&'a str], f64)]) -> Vec<&'a str> {
-    let heaviest = (0..predictions.len()).fold(0, |b, k| if predictions[k].2 > predictions[b].2 { k } else { b });
+/// The DEPREL of each word of `heads`: among the `predictions` (heads and
+/// DEPRELs of each parser, weighted by `weights`) that have the word's
+/// arc, the DEPREL of the most total weight (the first on ties); if none
+/// has it, that of the parser of the most weight (the first on ties).
+/// O(K² n).
+pub fn labels<'a>(heads: &[usize], predictions: &[(&[usize], &[&'a str])], weights: &Weights) -> Vec<&'a str> {
+    let w = &weights.units;
+    let heaviest = (0..predictions.len()).fold(0, |b, k| if w[k] > w[b] { k } else { b });
     let mut out = Vec::with_capacity(heads.len());
     for (i, &h) in heads.iter().enumerate() {
         let mut best: Option<(&str, i64)> = None;
-        for (_, ls, _) in predictions.iter().filter(|(hs, _, _)| hs[i] == h) {
+        for (_, ls) in predictions.iter().filter(|(hs, _)| hs[i] == h) {
             let label = ls[i];
             let total: i64 =
-                predictions.iter().filter(|(h2, l2, _)| h2[i] == h && l2[i] == label).map(|p| units(p.2)).sum();
+                predictions.iter().zip(w).filter(|((h2, l2), _)| h2[i] == h && l2[i] == label).map(|(_, &u)| u).sum();
             if best.is_none_or(|(_, b)| total > b) {
                 best = Some((label, total));
             }
@@ -199,23 +339,24 @@ mod tests {
                 let k = rng.gen_range(1..=5);
                 let trees: Vec<(Vec<usize>, f64)> =
                     (0..k).map(|_| (random_tree(&mut rng, n), f64::from(rng.gen_range(1..=4)) / 2.0)).collect();
-                let view: Vec<(&[usize], f64)> = trees.iter().map(|(h, w)| (h.as_slice(), *w)).collect();
-                let p = projective.reparse(&view).unwrap();
+                let view: Vec<&[usize]> = trees.iter().map(|(h, _)| h.as_slice()).collect();
+                let weights = Weights::new(&trees.iter().map(|t| t.1).collect::<Vec<_>>()).unwrap();
+                let p = projective.reparse(&view, &weights).unwrap();
                 let votes = projective.votes().to_vec();
                 let tree = DepTree::from_heads(&p).unwrap();
                 assert!(tree.is_projective() && p.iter().filter(|&&h| h == 0).count() == 1, "{p:?}");
                 let best_projective = all.iter().filter(|t| t.1).map(|t| score(&votes, n, &t.0)).max().unwrap();
                 assert_eq!(score(&votes, n, &p), best_projective);
-                let a = any.reparse(&view).unwrap();
+                let a = any.reparse(&view, &weights).unwrap();
                 let best = all.iter().map(|t| score(&votes, n, &t.0)).max().unwrap();
                 assert_eq!(score(&votes, n, &a), best);
                 // Unanimity: the tree itself (if single-rooted, and projective for the engine).
                 let one = &trees[0].0;
                 if one.iter().filter(|&&h| h == 0).count() == 1 {
-                    let same: Vec<(&[usize], f64)> = vec![(one.as_slice(), 1.0); 3];
-                    assert_eq!(&any.reparse(&same).unwrap(), one);
+                    let same: Vec<&[usize]> = vec![one.as_slice(); 3];
+                    assert_eq!(&any.reparse(&same, &Weights::equal(3)).unwrap(), one);
                     if DepTree::from_heads(one).unwrap().is_projective() {
-                        assert_eq!(&projective.reparse(&same).unwrap(), one);
+                        assert_eq!(&projective.reparse(&same, &Weights::equal(3)).unwrap(), one);
                     }
                 }
             }
@@ -226,9 +367,37 @@ mod tests {
     fn labels_follow_the_weighted_vote() {
         let (a, b, c) = ([2usize, 0], [2usize, 0], [0usize, 1]);
         let (la, lb, lc) = (["nsubj", "root"], ["obj", "root"], ["root", "dep"]);
-        let p: Vec<(&[usize], &[&str], f64)> = vec![(&a, &la, 1.0), (&b, &lb, 2.0), (&c, &lc, 1.5)];
-        assert_eq!(labels(&[2, 0], &p), ["obj", "root"]);
+        let p: Vec<(&[usize], &[&str])> = vec![(&a, &la), (&b, &lb), (&c, &lc)];
+        let w = Weights::new(&[1.0, 2.0, 1.5]).unwrap();
+        assert_eq!(labels(&[2, 0], &p, &w), ["obj", "root"]);
         // An arc nobody predicted takes the heaviest parser's label.
-        assert_eq!(labels(&[0, 1], &p[..2]), ["obj", "root"]);
+        assert_eq!(labels(&[0, 1], &p[..2], &Weights::new(&[1.0, 2.0]).unwrap()), ["obj", "root"]);
+    }
+
+    /// Regression: weights were rounded to millionths, so 1e-7 became 0
+    /// and every vote vanished. Any positive finite weight now counts
+    /// exactly; equal weights are equal units; weights too far apart to
+    /// add exactly, zero, negative or not finite, are errors.
+    #[test]
+    fn weights_are_exact() {
+        assert_eq!(Weights::new(&[1e-7, 1e-7, 1e-7]).unwrap().units(), [1, 1, 1]);
+        assert_eq!(Weights::new(&[1e-7, 2.5e-7]).unwrap().units(), [2, 5]);
+        assert_eq!(Weights::new(&[0.1, 0.2, 0.3]).unwrap().units(), [1, 2, 3]);
+        assert_eq!(Weights::new(&[1.0, 2.5, 1.0]).unwrap().units(), [2, 5, 2]);
+        assert_eq!(Weights::new(&[1e300, 3e300]).unwrap().units(), [1, 3]);
+        assert_eq!(Weights::new(&[1.0, 1e-17]).unwrap().units(), [100_000_000_000_000_000, 1]);
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            assert!(matches!(Weights::new(&[1.0, bad]), Err(EnsembleError::NotAWeight(_))), "{bad}");
+        }
+        let e = Weights::new(&[1.0, 1e-300]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the weights 1e-300 and 1 are too far apart to add exactly (more than 18 decimal digits between them)"
+        );
+        // Three parsers of weight 1e-7: the majority wins, as with weight 1.
+        let trees = [vec![2usize, 0, 2], vec![2, 0, 2], vec![0, 1, 2]];
+        let view: Vec<&[usize]> = trees.iter().map(Vec::as_slice).collect();
+        let mut r = Reparser::new(Shape::Any).unwrap();
+        assert_eq!(r.reparse(&view, &Weights::new(&[1e-7; 3]).unwrap()).unwrap(), vec![2, 0, 2]);
     }
 }

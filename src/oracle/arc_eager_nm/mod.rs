@@ -24,7 +24,9 @@
 //! at most Φ(c) ≤ 7n + 3 steps (4n + 1 from the initial configuration);
 //! in particular a word is unshifted at most once.
 //!
-//! Oracles: [`tabular`], exact for any gold tree, O(n³).
+//! Oracles: [`tabular`], exact for any gold tree, O(n³) per configuration,
+//! O(k·n²) for k stack words along a computation (it keeps the table's
+//! rows over the input between calls).
 
 pub mod tabular;
 
