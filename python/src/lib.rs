@@ -55,6 +55,8 @@ fn _tabula(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tree::projectivize, m)?)?;
     m.add_function(wrap_pyfunction!(tree::projectivize_batch, m)?)?;
     m.add_function(wrap_pyfunction!(tree::count, m)?)?;
+    m.add_function(wrap_pyfunction!(tree::pseudo_projective_encode, m)?)?;
+    m.add_function(wrap_pyfunction!(tree::pseudo_projective_decode, m)?)?;
     m.add_function(wrap_pyfunction!(tree::count_batch, m)?)?;
     m.add_function(wrap_pyfunction!(oracle::scores_batch, m)?)?;
     m.add_function(wrap_pyfunction!(oracle::apply_batch, m)?)?;

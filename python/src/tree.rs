@@ -446,3 +446,40 @@ pub fn count_batch<'py>(
         })
         .collect()
 }
+
+/// Pseudo-projective encoding (Nivre & Nilsson 2005), as `tabula
+/// projectivize --encode` writes it: the DEPRELs `labels` of the tree
+/// `original`, with each word that `projective` (normally its optimal
+/// projectivization or its lifting, over the same words) moved marked with
+/// how to find its original head. `scheme`: `head`, `path` or `head+path`.
+/// Returns the new labels. O(n + Σ path lengths).
+///
+/// >>> pseudo_projective_encode([0, 1, 5, 2, 1], [0, 1, 1, 1, 1], ["root", "acl", "obj", "obl", "conj"], "head+path")
+/// ['root', 'acl%', 'obj|conj', 'obl|acl', 'conj%']
+#[pyfunction]
+pub fn pseudo_projective_encode(
+    original: &Bound<'_, PyAny>,
+    projective: &Bound<'_, PyAny>,
+    labels: Vec<String>,
+    scheme: &str,
+) -> PyResult<Vec<String>> {
+    let scheme = tabula::projectivize::pseudo::Scheme::from_name(scheme)
+        .ok_or_else(|| PyValueError::new_err(format!("unknown scheme `{scheme}` (head, path or head+path)")))?;
+    let original = convert::tree(original, "original")?;
+    let projective = convert::tree(projective, "projective")?;
+    let encoded = tabula::projectivize::pseudo::encode(&original, &projective, &labels, scheme).map_err(value_error)?;
+    Ok(encoded.labels)
+}
+
+/// Undoes `pseudo_projective_encode` on any tree with encoded labels (a
+/// parser's output included), as `tabula deprojectivize` does: returns the
+/// heads (words 1 … n) with the moved words reattached, and the plain labels.
+///
+/// >>> pseudo_projective_decode([0, 1, 1, 1, 1], ['root', 'acl%', 'obj|conj', 'obl|acl', 'conj%'])
+/// ([0, 1, 5, 2, 1], ['root', 'acl', 'obj', 'obl', 'conj'])
+#[pyfunction]
+pub fn pseudo_projective_decode(heads: &Bound<'_, PyAny>, labels: Vec<String>) -> PyResult<(Vec<usize>, Vec<String>)> {
+    let tree = convert::tree(heads, "heads")?;
+    let decoded = tabula::projectivize::pseudo::decode(&tree, &labels).map_err(value_error)?;
+    Ok((heads_of(&decoded.tree), decoded.labels))
+}

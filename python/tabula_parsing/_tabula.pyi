@@ -34,6 +34,8 @@ __all__ = [
     "parse_conllu",
     "projectivize",
     "projectivize_batch",
+    "pseudo_projective_decode",
+    "pseudo_projective_encode",
     "read_conllu",
     "scores_batch",
     "set_max_memory",
@@ -335,6 +337,12 @@ def projectivize_batch(
     line does; ``prefer`` as for :func:`projectivize` (every item a :class:`Sentence`). Returns :class:`Tree` objects (``.heads`` for lists), which every
     call takes without conversion; a given :class:`Tree` that is already
     projective comes back as the same object."""
+
+def pseudo_projective_encode(original: _Heads, projective: _Heads, labels: Sequence[str], scheme: str) -> list[str]:
+    """Pseudo-projective labels (Nivre & Nilsson 2005), as ``tabula projectivize --encode``."""
+
+def pseudo_projective_decode(heads: _Heads, labels: Sequence[str]) -> tuple[list[int], list[str]]:
+    """Undoes :func:`pseudo_projective_encode` (``tabula deprojectivize``): heads and plain labels."""
 
 def count(heads: _Heads, *, with_best: bool = False, single_root: bool = False) -> Any:
     """The exact number of optimal projective trees (end of Sec. 3, Fig. 8), an

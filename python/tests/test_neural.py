@@ -76,6 +76,21 @@ def test_learns_a_toy_treebank_perfectly(tmp_path, system, oracle, projectivize)
     assert scores["uas"] == 100.0 and scores["las"] == 100.0, (system, scores, [r.text() for r in model.history])
 
 
+def test_pseudo_projective_training_decodes_its_output(tmp_path):
+    """--pseudo-projective: the training labels encode the moves; parsing
+    decodes them, so no encoded label reaches the output."""
+    train = tmp_path / "train.conllu"
+    toy_treebank(train, 80, 4, nonprojective=True)
+    model = neural.train(str(train), pseudo_projective="head", epochs=6, seed=1, dims=TINY, batch_size=8,
+                         learning_rate=5e-3)
+    assert any("|" in label for label in model.vocab.labels.strings), "some training label encodes a move"
+    text = model.parse_file(train)
+    labels = [line.split("\t")[7] for line in text.splitlines() if line and line[0].isdigit()]
+    assert not any("|" in x or "%" in x for x in labels)
+    scores = model.evaluate(tp.read_conllu(train))["all"]
+    assert scores["uas"] > 90, scores
+
+
 def test_save_load_parses_identically_and_is_deterministic(tmp_path):
     a = neural.train(str(SAMPLE), epochs=2, seed=5, dims=TINY)
     b = neural.train(str(SAMPLE), epochs=2, seed=5, dims=TINY)

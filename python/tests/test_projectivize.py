@@ -182,3 +182,26 @@ def test_bad_numbers_are_value_errors():
         tp.Parser.train(ROOT / "data" / "sample.conllu", seed=-1)
     with pytest.raises(ValueError, match="too large"):
         tp.Tree([2**70, 0])
+
+
+def test_pseudo_projective_encode_and_decode_round_trip():
+    import random
+
+    from conftest import random_tree, run_docstring_examples
+
+    run_docstring_examples([tp.pseudo_projective_encode, tp.pseudo_projective_decode])
+    rng = random.Random(3)
+    for _ in range(200):
+        gold = random_tree(rng.randint(1, 12), rng)
+        # Pairwise distinct relations: then head and head+path are exact.
+        labels = [f"rel{d}" for d in range(1, len(gold) + 1)]
+        for method in ("optimal", "lift"):
+            projective = list(tp.projectivize(gold, method))
+            for scheme in ("head", "path", "head+path"):
+                encoded = tp.pseudo_projective_encode(gold, projective, labels, scheme)
+                heads, plain = tp.pseudo_projective_decode(projective, encoded)
+                assert plain == labels
+                if scheme != "path":
+                    assert heads == gold, (gold, method, scheme)
+    with pytest.raises(ValueError, match="unknown scheme"):
+        tp.pseudo_projective_encode([0], [0], ["root"], "both")

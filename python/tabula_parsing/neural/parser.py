@@ -182,12 +182,9 @@ def _network(options: Options, vocab: Vocabularies) -> Network:
 
 def _decode(sentences: Sequence[Any], trees: list[tuple[list[int], list[str]]]) -> list[tuple[list[int], list[str]]]:
     """Pseudo-projective decoding of parsed trees (``tabula deprojectivize``)."""
-    decode = getattr(tp, "deprojectivize", None)
-    if decode is None:
-        raise ValueError("this tabula_parsing has no deprojectivize")
-    text = "".join(with_tree(s, h, lab) for s, (h, lab) in zip(sentences, trees))
-    out = decode(tp.parse_conllu(text, "<parsed>"))
-    return [(list(s.heads or []), list(s.deprels)) for s in out]
+    return [
+        (list(h), list(lab)) for h, lab in (tp.pseudo_projective_decode(heads, labels) for heads, labels in trees)
+    ]
 
 
 def _default_max_words(options: Options) -> int:
@@ -215,7 +212,6 @@ def _training_trees(
     heads: list[Optional[list[int]]] = []
     labels: list[Optional[list[str]]] = []
     left_out = 0
-    project: Any = tp.projectivize
     encode_scheme = options.pseudo_projective
     for s in sentences:
         if not s.has_tree or len(s) > max_words:
@@ -226,13 +222,13 @@ def _training_trees(
         h = [x if x is not None else -1 for x in s.heads]
         deprels = list(s.deprels)
         if method != "none" and -1 not in h:
-            if encode_scheme:
-                encoded = project(s, method, prefer="default", encode=encode_scheme)
-                h, deprels = list(encoded.heads), list(encoded.deprels)
-            elif method == "optimal":
+            original = h
+            if method == "optimal":
                 h = list(tp.projectivize(s, "optimal", prefer="default"))
             else:
                 h = list(tp.projectivize(h, "lift"))
+            if encode_scheme:
+                deprels = tp.pseudo_projective_encode(original, h, deprels, encode_scheme)
         if options.oracle == "static" and options.system not in NONPROJECTIVE and -1 not in h:
             if not tp.Tree(h).is_projective:
                 raise ValueError(
