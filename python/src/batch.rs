@@ -156,6 +156,26 @@ impl PyOracleBatch {
         Ok(())
     }
 
+    /// A B × `width` array (`out`, or a new one) whose row i `fill` writes
+    /// from sentence i.
+    fn table<'py, T: numpy::Element>(
+        &self,
+        py: Python<'py>,
+        out: Option<Bound<'py, PyArray2<T>>>,
+        width: usize,
+        fill: impl Fn(&Item, &mut [T]),
+    ) -> PyResult<Bound<'py, PyArray2<T>>> {
+        let out = output_2d(py, out, self.items.len(), width)?;
+        {
+            let mut rw = out.readwrite();
+            let data = rw.as_slice_mut().map_err(|_| PyValueError::new_err("`out` must be C-contiguous"))?;
+            for (item, row) in self.items.iter().zip(data.chunks_mut(width.max(1))) {
+                fill(item, row);
+            }
+        }
+        Ok(out)
+    }
+
     /// A B × steps table of `value(item, head, dependent)` for the arc each
     /// step would build; −1 where none (or the sentence is finished).
     fn arc_table<'py>(
@@ -164,23 +184,16 @@ impl PyOracleBatch {
         out: Option<Bound<'py, PyArray2<i64>>>,
         value: impl Fn(&Item, usize, usize) -> i64,
     ) -> PyResult<Bound<'py, PyArray2<i64>>> {
-        let width = self.columns.len();
-        let out = output_2d(py, out, self.items.len(), width)?;
-        {
-            let mut rw = out.readwrite();
-            let data = rw.as_slice_mut().map_err(|_| PyValueError::new_err("`out` must be C-contiguous"))?;
-            for (item, row) in self.items.iter().zip(data.chunks_mut(width.max(1))) {
-                let done = item.is_done();
-                let c = item.config();
-                for (cell, &s) in row.iter_mut().zip(self.columns) {
-                    *cell = match c.arc(s) {
-                        Some((h, d)) if !done => value(item, h, d),
-                        _ => -1,
-                    };
-                }
+        self.table(py, out, self.columns.len(), |item, row| {
+            let done = item.is_done();
+            let c = item.config();
+            for (cell, &s) in row.iter_mut().zip(self.columns) {
+                *cell = match c.arc(s) {
+                    Some((h, d)) if !done => value(item, h, d),
+                    _ => -1,
+                };
             }
-        }
-        Ok(out)
+        })
     }
 
     /// The scores of every sentence into `data` (B × steps, −1 where none).
@@ -503,20 +516,13 @@ impl PyOracleBatch {
         py: Python<'py>,
         out: Option<Bound<'py, PyArray2<bool>>>,
     ) -> PyResult<Bound<'py, PyArray2<bool>>> {
-        let width = self.columns.len();
-        let out = output_2d(py, out, self.items.len(), width)?;
-        {
-            let mut rw = out.readwrite();
-            let data = rw.as_slice_mut().map_err(|_| PyValueError::new_err("`out` must be C-contiguous"))?;
-            for (item, row) in self.items.iter().zip(data.chunks_mut(width.max(1))) {
-                let done = item.is_done();
-                let c = item.config();
-                for (cell, &s) in row.iter_mut().zip(self.columns) {
-                    *cell = !done && c.is_applicable(s);
-                }
+        self.table(py, out, self.columns.len(), |item, row| {
+            let done = item.is_done();
+            let c = item.config();
+            for (cell, &s) in row.iter_mut().zip(self.columns) {
+                *cell = !done && c.is_applicable(s);
             }
-        }
-        Ok(out)
+        })
     }
 
     /// The word positions a feature extractor gathers (int64, B × 11, the
@@ -530,15 +536,7 @@ impl PyOracleBatch {
         py: Python<'py>,
         out: Option<Bound<'py, PyArray2<i64>>>,
     ) -> PyResult<Bound<'py, PyArray2<i64>>> {
-        let out = output_2d(py, out, self.items.len(), POSITIONS.len())?;
-        {
-            let mut rw = out.readwrite();
-            let data = rw.as_slice_mut().map_err(|_| PyValueError::new_err("`out` must be C-contiguous"))?;
-            for (item, row) in self.items.iter().zip(data.chunks_mut(POSITIONS.len())) {
-                fill_positions(item.config(), row);
-            }
-        }
-        Ok(out)
+        self.table(py, out, POSITIONS.len(), |item, row| fill_positions(item.config(), row))
     }
 
     /// The gold label of the dependent of the arc each step would build
