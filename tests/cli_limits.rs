@@ -67,11 +67,15 @@ fn preference_weights_count_against_the_memory_limit() {
     let o = tabula_in(&dir, &["projectivize", "huge.conllu", "--max-words", "100000"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).starts_with("error: huge.conllu:1: the preference weights and the chart for 100000 words would need about 1.0 TiB of memory"), "{}", stderr(&o));
-    // By default it is copied unchanged, with a warning.
+    // By default it is copied unchanged, with a warning, and the exit status says that the
+    // output is not all projective; --allow-long accepts that.
     let o = tabula_in(&dir, &["projectivize", "huge.conllu", "-o", "out.conllu"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("huge.conllu:1: 100000 words"), "{}", stderr(&o));
     assert_eq!(fs::read(dir.join("out.conllu")).unwrap(), fs::read(dir.join("huge.conllu")).unwrap());
+    let o = tabula_in(&dir, &["projectivize", "huge.conllu", "-o", "allowed.conllu", "--allow-long"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(fs::read(dir.join("allowed.conllu")).unwrap(), fs::read(dir.join("huge.conllu")).unwrap());
 }
 
 #[test]
