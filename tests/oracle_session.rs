@@ -12,8 +12,8 @@ use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
 use tabula::oracle::session::OracleSession;
 use tabula::oracle::{
-    arc_standard::linear::LinearOracle, exhaustive, Algorithm, Configuration, Oracle, Step, StepScores, Strategy,
-    System,
+    arc_standard::linear::LinearOracle, exhaustive, Algorithm, Configuration, Oracle, OracleError, Step, StepScores,
+    Strategy, System,
 };
 use tabula::tree::DepTree;
 
@@ -111,17 +111,17 @@ fn a_session_started_anywhere_equals_the_one_shot_oracle() {
 }
 
 /// Non-projective gold trees and the other algorithms fall back to one-shot
-/// calls, errors included.
+/// calls; an algorithm for projective trees refuses a non-projective one
+/// when the session starts.
 #[test]
 fn the_session_falls_back_to_one_shot_calls() {
     let crossing = DepTree::from_heads(&[3, 4, 0, 3]).unwrap();
     assert!(!crossing.is_projective());
     let mut inner = Oracle::new();
-    let mut session =
-        OracleSession::new(&mut inner, System::ArcStandard, crossing.clone(), Strategy::Lbr, Algorithm::Linear)
-            .unwrap();
-    assert!(!session.is_incremental());
-    assert!(session.scores().is_err());
+    for algorithm in [Algorithm::Linear, Algorithm::Quadratic] {
+        let refused = OracleSession::new(&mut inner, System::ArcStandard, crossing.clone(), Strategy::Lbr, algorithm);
+        assert!(matches!(refused, Err(OracleError::NonProjectiveGold(a)) if a == algorithm), "{algorithm}");
+    }
     let mut session =
         OracleSession::new(&mut inner, System::ArcStandard, crossing.clone(), Strategy::Lbr, Algorithm::Auto).unwrap();
     assert_eq!(session.algorithm(), Algorithm::Cubic);
