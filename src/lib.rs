@@ -32,6 +32,8 @@ pub mod engine;
 pub mod ensemble;
 pub mod grammar;
 pub mod grammars;
+pub mod interrupt;
+pub mod limits;
 pub mod memory;
 pub mod nonprojective;
 pub mod oracle;

@@ -197,3 +197,58 @@ fn a_header_edited_to_another_system_is_called_so() {
         "standard.bin: the model file is corrupt: checksum mismatch",
     );
 }
+
+/// The tagger's memory message names its own tables (it used to speak of
+/// label weights and 2^0 rows).
+#[test]
+fn the_tagger_names_its_own_tables() {
+    let dir = scratch("tagger_tables");
+    fs::copy(format!("{DATA}/conllu/projective.conllu"), dir.join("train.conllu")).unwrap();
+    let o = tabula_in(&dir, &["train-tagger", "train.conllu", "-o", "tagger.bin", "--bits", "30"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.starts_with("error: the tagger's tables (1 table of 2^30 rows × "), "{err}");
+    assert!(err.contains(" tags and 0 FEATS values) would need about "), "{err}");
+    assert!(!err.contains("label weights") && !err.contains("2^0"), "{err}");
+}
+
+/// `--epochs` and `--threads` are bounded, with a message: `train --epochs
+/// 2^64-1` ran for ever and `--threads 100000` spent seconds starting
+/// threads before failing.
+#[test]
+fn epochs_and_threads_are_bounded() {
+    let dir = scratch("bounds");
+    fs::copy(format!("{DATA}/conllu/projective.conllu"), dir.join("train.conllu")).unwrap();
+    let refused = |args: &[&str], message: &str| {
+        let o = tabula_in(&dir, args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
+    };
+    let huge = "18446744073709551615";
+    refused(&["train", "train.conllu", "-o", "m.bin", "--epochs", huge], "epochs is more than the limit of 1000");
+    refused(&["train-tagger", "train.conllu", "-o", "t.bin", "--epochs", "1001"], "more than the limit of 1000");
+    refused(&["train", "train.conllu", "-o", "m.bin", "--epochs", "0"], "at least 1");
+    for command in [&["parse", "--model", "m.bin"][..], &["projectivize"], &["tag", "--tagger", "t.bin"]] {
+        let args: Vec<&str> = command.iter().copied().chain(["train.conllu", "--threads", "100000"]).collect();
+        refused(&args, "100000 threads is more than 4 per core of this machine");
+    }
+    assert_eq!(listing(&dir), ["train.conllu"]);
+}
+
+/// A beam's hypotheses and history (items × steps) count against
+/// `--max-memory` before they are allocated.
+#[test]
+fn a_beam_counts_against_the_memory_limit() {
+    let dir = scratch("beam_memory");
+    fs::copy(format!("{DATA}/conllu/projective.conllu"), dir.join("train.conllu")).unwrap();
+    let o = tabula_in(&dir, &["train", "train.conllu", "-o", "model.bin", "--epochs", "1", "--beam", "4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    fs::write(dir.join("long.conllu"), long_sentence(800)).unwrap();
+    let o =
+        tabula_in(&dir, &["parse", "--model", "model.bin", "long.conllu", "--beam", "1024", "--max-memory", "100M"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("a beam of 1024 over a sentence of 800 words would need about"), "{err}");
+    let o = tabula_in(&dir, &["parse", "--model", "model.bin", "long.conllu", "--beam", "8", "--max-memory", "100M"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}

@@ -280,3 +280,25 @@ fn full_device_is_an_error_not_a_panic() {
     assert!(stderr(&o).contains("cannot write /dev/full"), "{}", stderr(&o));
     assert!(fs::symlink_metadata("/dev/full").unwrap().file_type().is_char_device());
 }
+
+/// A killed run (`kill -9`) leaves its temporary file: the next run that
+/// writes the same output removes it, and leaves alone those of runs still
+/// going (here: process 1, which always runs) and files of other names.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_next_run_removes_the_temporary_files_of_killed_runs() {
+    let dir = scratch("stale");
+    let out = dir.join("out.conllu");
+    // No process has a number above the kernel's limit (2^22).
+    let stale = dir.join(".out.conllu.999999999.AbC123.tabula-tmp");
+    let running = dir.join(".out.conllu.1.XyZ789.tabula-tmp");
+    let other = dir.join(".other.conllu.999999999.AbC123.tabula-tmp");
+    for p in [&stale, &running, &other] {
+        fs::write(p, "partial").unwrap();
+    }
+    let o = tabula(&["projectivize", &nonprojective(), "-o", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stale.exists(), "the killed run's temporary file is still there");
+    assert!(running.exists() && other.exists());
+    assert!(fs::read_to_string(&out).unwrap().contains("# "));
+}

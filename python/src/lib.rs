@@ -32,6 +32,7 @@ mod convert;
 mod distribution;
 mod draw;
 mod grammar;
+mod interrupt;
 mod oracle;
 mod parser;
 mod tagger;

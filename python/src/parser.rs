@@ -32,6 +32,7 @@ pub(crate) fn parser_error(e: ParserError) -> PyErr {
     }
     match inner {
         ParserError::Io(_) => PyOSError::new_err(e.to_string()),
+        ParserError::Interrupted => pyo3::exceptions::PyKeyboardInterrupt::new_err("interrupted"),
         ParserError::TooMuchMemory(m) => {
             // The command line's text names `--max-memory`; Python's, `set_max_memory`.
             let path = match &e {
@@ -120,7 +121,10 @@ pub(crate) fn choice<T: Copy>(key: &str, given: &str, names: &[(&str, T)]) -> Py
 pub(crate) fn pool(threads: Option<usize>) -> PyResult<Option<rayon::ThreadPool>> {
     match threads {
         None => Ok(None),
-        Some(0) => Err(PyValueError::new_err("threads=0: at least one thread")),
+        Some(t) if tabula::limits::check_threads(t as u64).is_err() => {
+            let reason = tabula::limits::check_threads(t as u64).unwrap_err();
+            Err(PyValueError::new_err(format!("threads={t}: {reason}")))
+        }
         Some(t) => rayon::ThreadPoolBuilder::new().num_threads(t).build().map(Some).map_err(value_error),
     }
 }
@@ -224,6 +228,8 @@ impl PyParser {
         threads: Option<usize>,
         verbose: bool,
     ) -> PyResult<PyParser> {
+        tabula::limits::check_epochs(epochs as u64)
+            .map_err(|e| PyValueError::new_err(format!("epochs={epochs}: {e}")))?;
         let settings = TrainSettings {
             system: system.parse().map_err(value_error)?,
             oracle: choice("oracle", oracle, &[("static", OracleKind::Static), ("dynamic", OracleKind::Dynamic)])?,
@@ -281,13 +287,14 @@ impl PyParser {
         let dev = dev.map(|d| treebank(py, d, "dev")).transpose()?;
         let job = TrainJob { settings, tagger: tagger.as_ref().map(|(t, name)| (&**t, name.clone())), init };
         let mut reports = Reports { verbose, kept: Vec::new() };
-        let trained = py.detach(|| {
+        // Ctrl-C stops the training between sentences (KeyboardInterrupt).
+        let trained = crate::interrupt::interruptible(py, |_| {
             let job = || job.run(train, dev, OptionStyle::Python, &mut reports);
             match &pool {
                 Some(p) => p.install(job),
                 None => job(),
             }
-        });
+        })?;
         let trained = trained.map_err(job_error)?;
         Ok(PyParser { model: Arc::new(trained.model), epoch: Some(trained.epoch), history: reports.kept })
     }
@@ -369,20 +376,25 @@ impl PyParser {
         // One thread: this one (no pool to start).
         let pool = if threads == 1 { None } else { pool(Some(threads as usize))? };
         let blocks: Vec<(&RawSentence, &Arc<str>)> = sentences.iter().map(|s| (s.get().raw(), &s.get().file)).collect();
+        let watch = tabula::interrupt::Watch::start();
         let one =
             |w: &mut ParseWorker<'_>, &(raw, file): &(&RawSentence, &Arc<str>)| -> PyResult<(ParsedBlock, Sentence)> {
+                if watch.interrupted() {
+                    return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err("interrupted"));
+                }
                 let block = w.parse(raw, file).map_err(job_error)?;
                 let out = RawSentence { text: block.bytes.clone(), first_line: raw.first_line };
                 let sentence = Sentence::from_block(out, file).map_err(value_error)?;
                 Ok((block, sentence))
             };
-        let parsed: Vec<PyResult<(ParsedBlock, Sentence)>> = py.detach(|| match &pool {
+        // Ctrl-C stops the parse between sentences (KeyboardInterrupt).
+        let parsed: Vec<PyResult<(ParsedBlock, Sentence)>> = crate::interrupt::interruptible(py, |_| match &pool {
             Some(pool) => pool.install(|| blocks.par_iter().map_init(|| job.worker(), one).collect()),
             None => {
                 let mut w = job.worker();
                 blocks.iter().map(|b| one(&mut w, b)).collect()
             }
-        });
+        })?;
         let mut totals = ParseTotals::default();
         let mut out = Vec::with_capacity(parsed.len());
         for p in parsed {

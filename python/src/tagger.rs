@@ -29,6 +29,7 @@ pub(crate) fn tagger_error(e: TaggerError) -> PyErr {
     }
     match inner {
         TaggerError::Io(_) => PyOSError::new_err(e.to_string()),
+        TaggerError::Interrupted => pyo3::exceptions::PyKeyboardInterrupt::new_err("interrupted"),
         TaggerError::TooMuchMemory(m) => crate::distribution::memory_error(m),
         _ => PyValueError::new_err(e.to_string()),
     }
@@ -146,6 +147,8 @@ impl PyTagger {
         threads: Option<usize>,
         verbose: bool,
     ) -> PyResult<PyTagger> {
+        tabula::limits::check_epochs(u64::from(epochs))
+            .map_err(|e| PyValueError::new_err(format!("epochs={epochs}: {e}")))?;
         let settings = TaggerSettings {
             epochs,
             seed,
@@ -163,7 +166,8 @@ impl PyTagger {
         let (data, name) = tagged_data(py, train, "train")?;
         let dev = dev.map(|d| tagged_data(py, d, "dev")).transpose()?;
         let mut history = Vec::new();
-        let trained = py.detach(|| {
+        // Ctrl-C stops the training between sentences (KeyboardInterrupt).
+        let trained = crate::interrupt::interruptible(py, |_| {
             let dev = dev.as_ref().map(|(d, _)| d.as_slice());
             let mut report = |r: &EpochReport| {
                 if verbose {
@@ -176,7 +180,7 @@ impl PyTagger {
                 Some(p) => p.install(job),
                 None => job(),
             }
-        });
+        })?;
         let trained = trained.map_err(tagger_error)?;
         Ok(PyTagger { model: Arc::new(trained.model), epoch: Some(trained.epoch), history })
     }
@@ -233,18 +237,23 @@ impl PyTagger {
         let pool = if threads == 1 { None } else { pool(Some(threads))? };
         let blocks: Vec<(&RawSentence, &Arc<str>)> = sentences.iter().map(|s| (s.get().raw(), &s.get().file)).collect();
         let model = &*self.model;
+        let watch = tabula::interrupt::Watch::start();
         let one = |t: &mut Tagger<'_>, &(raw, file): &(&RawSentence, &Arc<str>)| -> PyResult<Sentence> {
+            if watch.interrupted() {
+                return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err("interrupted"));
+            }
             let mut out = Vec::with_capacity(raw.text.len() + 16);
             t.tag_block(raw, file, &mut out).map_err(tagger_error)?;
             Sentence::from_block(RawSentence { text: out, first_line: raw.first_line }, file).map_err(value_error)
         };
-        py.detach(|| match &pool {
+        // Ctrl-C stops the tagging between sentences (KeyboardInterrupt).
+        crate::interrupt::interruptible(py, |_| match &pool {
             Some(pool) => pool.install(|| blocks.par_iter().map_init(|| Tagger::new(model, decode), one).collect()),
             None => {
                 let mut t = Tagger::new(model, decode);
                 blocks.iter().map(|b| one(&mut t, b)).collect()
             }
-        })
+        })?
     }
 
     /// The accuracy of the tagger on `gold` (a CoNLL-U file or a list of

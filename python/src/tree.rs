@@ -369,21 +369,21 @@ pub fn projectivize_batch<'py>(
     }
     let class = if m == Method::Lift { TreeClass::Projective } else { class(single_root) };
     // `None`: the tree is its own projectivization.
-    let results: Vec<Result<Option<DepTree>, ProjectivizeError>> =
-        py.detach(|| {
-            golds
-                .par_iter()
-                .enumerate()
-                .with_min_len(16)
-                .map(|(i, g)| {
-                    if class.contains(g) {
-                        Ok(None)
-                    } else {
-                        project(g, texts[i], m, single_root, i as u64).map(Some)
-                    }
-                })
-                .collect()
-        });
+    // Ctrl-C stops the batch between trees (KeyboardInterrupt).
+    let results: Vec<Result<Option<DepTree>, ProjectivizeError>> = crate::interrupt::interruptible(py, |watch| {
+        golds
+            .par_iter()
+            .enumerate()
+            .with_min_len(16)
+            .map(|(i, g)| {
+                if watch.interrupted() || class.contains(g) {
+                    Ok(None)
+                } else {
+                    project(g, texts[i], m, single_root, i as u64).map(Some)
+                }
+            })
+            .collect()
+    })?;
     results
         .into_iter()
         .zip(&trees)
@@ -435,8 +435,11 @@ pub fn count_batch<'py>(
     single_root: bool,
 ) -> PyResult<Vec<Bound<'py, PyAny>>> {
     let golds = self::trees(&trees, "tree")?;
-    let results: Vec<Result<(usize, BigUint), ProjectivizeError>> =
-        py.detach(|| golds.par_iter().with_min_len(16).map(|g| count_one(g, single_root)).collect());
+    let results: Vec<Result<(usize, BigUint), ProjectivizeError>> = crate::interrupt::interruptible(py, |watch| {
+        // Ctrl-C stops the batch between trees (KeyboardInterrupt; the rest are not counted).
+        let one = |g| if watch.interrupted() { Ok((0, BigUint::default())) } else { count_one(g, single_root) };
+        golds.par_iter().with_min_len(16).map(one).collect()
+    })?;
     results
         .into_iter()
         .enumerate()

@@ -1,4 +1,9 @@
-"""Type stubs of the Rust extension ``tabula_parsing._tabula`` (re-exported by ``tabula_parsing``).
+"""Type stubs of the Rust extension ``tabula_parsing._tabula``.
+
+``tabula_parsing`` re-exports every name of ``__all__`` but the four
+``nonprojective_*`` functions, which :mod:`tabula_parsing.nonprojective`
+wraps (``log_partition``, ``marginals`` and their ``_batch`` forms); CI
+runs mypy's stubtest on the package and on this module.
 
 Paper references are to Nederhof (2019), *Calculating the Optimal Step in
 Shift-Reduce Dependency Parsing: From Cubic to Linear Time*.

@@ -53,6 +53,33 @@ fn unregister(p: &Path) {
     PENDING.lock().unwrap_or_else(|e| e.into_inner()).retain(|q| q != p);
 }
 
+/// Removes the temporary files that runs writing `name` in `dir` left
+/// behind when they were killed (`kill -9`, a power cut): those named
+/// `.NAME.PID.XXXXXX.tabula-tmp` whose process PID no longer runs. A run
+/// still writing keeps its file. Errors are ignored (the file may be gone
+/// already, or not ours to remove). Linux only (elsewhere the files stay).
+fn remove_stale(dir: &Path, name: &std::ffi::OsStr) {
+    #[cfg(target_os = "linux")]
+    {
+        let Some(name) = name.to_str() else { return };
+        let Ok(entries) = fs::read_dir(dir) else { return };
+        let prefix = format!(".{name}.");
+        for entry in entries.flatten() {
+            let file = entry.file_name();
+            let Some(rest) = file.to_str().and_then(|f| f.strip_prefix(&prefix)) else { continue };
+            let Some(middle) = rest.strip_suffix(".tabula-tmp") else { continue };
+            let Some(pid) = middle.split_once('.').and_then(|(pid, _)| pid.parse::<u32>().ok()) else { continue };
+            // A process runs while /proc has its directory (and /proc is there).
+            let gone = Path::new("/proc/self").exists() && !Path::new("/proc").join(pid.to_string()).exists();
+            if gone {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (dir, name);
+}
+
 /// An I/O error without the temporary file's name that tempfile adds.
 fn plain(e: io::Error) -> io::Error {
     if let Some(code) = e.raw_os_error() {
@@ -239,9 +266,10 @@ impl Output {
             return Err(format!("cannot write {shown}: directory {} does not exist", dir.display()).into());
         }
         let name = target.file_name().ok_or_else(|| format!("cannot write {shown}: not a file name"))?;
+        remove_stale(&dir, name);
         let mut prefix = std::ffi::OsString::from(".");
         prefix.push(name);
-        prefix.push(".");
+        prefix.push(format!(".{}.", std::process::id()));
         let mut builder = tempfile::Builder::new();
         builder.prefix(&prefix).suffix(".tabula-tmp");
         #[cfg(unix)]

@@ -49,8 +49,8 @@ pub struct Args {
     /// together; DEPREL is not read.
     #[arg(long, value_enum, requires = "constraints", default_value_t = KindArg::Arcs)]
     constraint_kind: KindArg,
-    /// Worker threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Worker threads (at most 4 per core).
+    #[arg(long, default_value_t = 1, value_parser = tabula::limits::parse_threads::<u32>)]
     threads: u32,
     /// Print sentences, tokens and tokens/s to standard error.
     #[arg(long)]

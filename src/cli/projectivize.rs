@@ -76,8 +76,8 @@ pub struct Args {
     /// the time to standard error.
     #[arg(long)]
     stats: bool,
-    /// Worker threads (output is identical for every value).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Worker threads, at most 4 per core (output is identical for every value).
+    #[arg(long, default_value_t = 1, value_parser = tabula::limits::parse_threads::<u32>)]
     threads: u32,
     /// A grammar file instead of the built-in Table 3 grammar (optimal only).
     #[arg(long, conflicts_with = "single_root")]

@@ -73,7 +73,8 @@ pub struct TrainArgs {
     /// Also predict the FEATS column (one choice per attribute).
     #[arg(long)]
     feats: bool,
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    /// Training epochs (at most 1000)
+    #[arg(long, default_value_t = 10, value_parser = tabula::limits::parse_epochs::<u32>)]
     epochs: u32,
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -100,8 +101,8 @@ pub struct TrainArgs {
     /// a value above 1 turns the dictionary off).
     #[arg(long, value_name = "SHARE", default_value_t = 0.97)]
     dictionary_min_share: f64,
-    /// Worker threads for the dev scores.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Worker threads for the dev scores (at most 4 per core).
+    #[arg(long, default_value_t = 1, value_parser = tabula::limits::parse_threads::<u32>)]
     threads: u32,
 }
 
@@ -197,8 +198,8 @@ pub struct TagArgs {
     /// predicted tags against them to standard error.
     #[arg(long)]
     eval: bool,
-    /// Worker threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Worker threads (at most 4 per core).
+    #[arg(long, default_value_t = 1, value_parser = tabula::limits::parse_threads::<u32>)]
     threads: u32,
     /// Print sentences, tokens and tokens/s to standard error.
     #[arg(long)]

@@ -127,7 +127,8 @@ pub struct Args {
     /// Also use the XPOS column (the treebank's own tags) as features.
     #[arg(long)]
     xpos: bool,
-    #[arg(long, default_value_t = 10)]
+    /// Training epochs (at most 1000)
+    #[arg(long, default_value_t = 10, value_parser = tabula::limits::parse_epochs::<usize>)]
     epochs: usize,
     /// Beam width: 1 trains the greedy parser with local updates; K > 1
     /// searches with a beam of K and updates globally, with the exact

@@ -739,6 +739,28 @@ impl Configuration {
         self.unshifted = other.unshifted;
     }
 
+    /// Makes `self` a copy of `other` where the two can differ, for a
+    /// beam that knows what the steps between them touched: the scalars,
+    /// the stack from position `stack_from` up, and the heads and outer
+    /// dependents of `words`. `self` must already equal `other` on the
+    /// rest (the same n, the same stack below `stack_from`, the same heads
+    /// and outer dependents of every other word). O(words + stack above
+    /// `stack_from`), independent of n.
+    pub(crate) fn assign_where(&mut self, other: &Configuration, words: &[u32], stack_from: usize) {
+        debug_assert_eq!(self.n, other.n);
+        self.system = other.system;
+        self.root = other.root;
+        self.stack.truncate(stack_from);
+        self.stack.extend_from_slice(&other.stack[stack_from..]);
+        self.next = other.next;
+        self.unshifted = other.unshifted;
+        for &w in words {
+            let w = w as usize;
+            self.heads[w] = other.heads[w];
+            self.outer[w] = other.outer[w];
+        }
+    }
+
     /// The transition system.
     pub fn system(&self) -> System {
         self.system

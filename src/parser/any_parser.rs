@@ -24,17 +24,19 @@ impl<'m> AnyParser<'m> {
         }
     }
 
-    /// Parses a sentence; the heads and labels of words 1 … n.
-    pub fn parse(&mut self, tokens: &Tokens) -> (&[usize], &[u32]) {
-        match self {
+    /// Parses a sentence; the heads and labels of words 1 … n. A beam
+    /// whose memory would exceed the limit is refused
+    /// ([`super::beam::beam_memory`]).
+    pub fn parse(&mut self, tokens: &Tokens) -> Result<(&[usize], &[u32]), crate::memory::TooMuchMemory> {
+        Ok(match self {
             AnyParser::Greedy(p) => {
                 p.parse(tokens);
                 (&p.heads, &p.labels)
             }
             AnyParser::Beam(p) => {
-                p.parse(tokens);
+                p.parse(tokens)?;
                 (&p.heads, &p.labels)
             }
-        }
+        })
     }
 }

@@ -17,13 +17,26 @@
 //! greedy parser's first-best rule on ties is the same order), which
 //! `tests/beam.rs` checks.
 //!
-//! Hypotheses own flat copies of their configuration and labels, copied
-//! from the parent into buffers that are reused from step to step (no
-//! allocation once warm; O(n) bytes copied per kept successor, only for
-//! the K successors kept, never for the candidates). Goldberg, Zhao &
-//! Huang (2013) share the stack and the history between hypotheses
-//! instead; at the sentence lengths of treebanks the copies are a small
-//! part of the cost next to the feature scoring (`docs/training.md`).
+//! Hypotheses own flat copies of their configuration and labels, but a
+//! successor is not copied whole from its parent: every step records in a
+//! history arena ([`Beams`]) which words it touched (the arc's head and
+//! dependent, and the dependent's old head if the step replaced it) and how
+//! deep into the stack it reached, and a successor is written over a buffer
+//! of the generation before (preferably the one holding its parent's
+//! parent) by copying only what differs: the words touched on the two paths
+//! of the history up to their common ancestor, and the top of the stack.
+//! Goldberg, Zhao & Huang (2013) share the stack and the history between
+//! hypotheses for the same reason: the cost of a step does not grow with
+//! the sentence (a full copy is O(n)), and a beam parse is linear in the
+//! sentence's length (`tests/beam.rs` counts the words copied per step).
+//! The paths are short when the beam's hypotheses share a recent ancestor,
+//! as they do; a path that touched more than half the words falls back to a
+//! full copy. Non-monotonic arc-eager's `left_arc` over a word that has a
+//! head still scans the sentence (the system's own step is O(n)).
+//!
+//! Memory: two generations of K hypotheses of O(n) each, and the history
+//! arena of K nodes per step ([`beam_memory`], checked against
+//! [`crate::memory::max_memory`] before a sentence is parsed).
 
 use super::features::{laid_out, ArcState, Extractor, Tokens};
 use super::model::{classes, read_tree, LabelledScores, Model};
@@ -45,12 +58,60 @@ pub struct Hyp {
     /// Training: whether the hypothesis can still reach as many gold arcs
     /// as the configuration the search started from.
     pub correct: bool,
+    /// The node of the last step in the [`Beams`]' history arena, or
+    /// [`NO_CHANGE`] when unknown (a buffer to be copied whole).
+    change: u32,
 }
 
 impl Hyp {
     fn empty(system: System) -> Hyp {
-        Hyp { config: Configuration::initial(system, 0), arcs: ArcState::default(), score: 0.0, node: 0, correct: true }
+        Hyp {
+            config: Configuration::initial(system, 0),
+            arcs: ArcState::default(),
+            score: 0.0,
+            node: 0,
+            correct: true,
+            change: NO_CHANGE,
+        }
     }
+}
+
+/// No node of the history arena.
+const NO_CHANGE: u32 = u32::MAX;
+
+/// A step in the history arena of a [`Beams`]: what it touched.
+#[derive(Clone, Copy, Debug)]
+struct Change {
+    /// The node of the step before; [`NO_CHANGE`] for a start.
+    parent: u32,
+    /// Steps from the start.
+    depth: u32,
+    /// The stack below this position is the same before and after the step.
+    low: u32,
+    /// The words whose heads, outer dependents or labels the step changed
+    /// ([`NO_CHANGE`] for none).
+    words: [u32; 3],
+}
+
+/// Bytes of one hypothesis per position of the sentence: the heads and
+/// outer dependents of its configuration and the labels, children,
+/// valencies and label sets of its [`ArcState`].
+const HYP_BYTES_PER_POSITION: usize = 64;
+
+/// Bytes of one node of the history arena.
+const CHANGE_BYTES: usize = std::mem::size_of::<Change>();
+
+/// Checks the memory a beam of `width` needs for a sentence of `n` words
+/// (two generations of `width` hypotheses of n + 1 positions, and a
+/// history node per hypothesis and step, at most 4(n + 1) steps for the
+/// systems' computations) against the limit ([`crate::memory::max_memory`]).
+/// O(1).
+pub fn beam_memory(width: usize, n: usize) -> Result<(), crate::memory::TooMuchMemory> {
+    let positions = n.checked_add(2);
+    let hyps = positions.and_then(|p| p.checked_mul(2 * HYP_BYTES_PER_POSITION));
+    let history = positions.and_then(|p| p.checked_mul(4 * CHANGE_BYTES));
+    let per_item = hyps.and_then(|h| history.and_then(|g| h.checked_add(g)));
+    crate::memory::check(per_item, width.max(1), || format!("a beam of {width} over a sentence of {n} words"))
 }
 
 /// A scored successor of a hypothesis.
@@ -268,7 +329,8 @@ pub fn offer_successors(
     }
 }
 
-/// Two generations of hypotheses, reused from step to step.
+/// Two generations of hypotheses, reused from step to step, and the
+/// history arena of the steps that made them (see the module documentation).
 #[derive(Debug)]
 pub struct Beams {
     system: System,
@@ -276,12 +338,44 @@ pub struct Beams {
     pub cur: Vec<Hyp>,
     pub len: usize,
     next: Vec<Hyp>,
+    /// The steps taken since the start, one node per hypothesis and step.
+    history: Vec<Change>,
+    /// Scratch: the words touched between two hypotheses.
+    touched: Vec<u32>,
+    /// Scratch: the buffers of the generation before, by beam position
+    /// (`None` once reused), and where each history node's buffer is.
+    pool: Vec<Option<Hyp>>,
+    slot_of: std::collections::HashMap<u32, usize>,
+    /// Copy every successor whole (the reference the tests compare with).
+    copy_whole: bool,
+    /// Words and stack entries copied so far (a full copy counts n + 1 and
+    /// the stack): what `tests/beam.rs` reads to check that the cost of a
+    /// step does not grow with the sentence.
+    pub copied: u64,
 }
 
 impl Beams {
     /// Empty beams of `system`.
     pub fn new(system: System) -> Beams {
-        Beams { system, cur: Vec::new(), len: 0, next: Vec::new() }
+        Beams {
+            system,
+            cur: Vec::new(),
+            len: 0,
+            next: Vec::new(),
+            history: Vec::new(),
+            touched: Vec::new(),
+            pool: Vec::new(),
+            slot_of: std::collections::HashMap::new(),
+            copy_whole: false,
+            copied: 0,
+        }
+    }
+
+    /// Copies every successor whole from its parent, O(n) per successor:
+    /// the reference the tests compare the incremental copies with.
+    #[doc(hidden)]
+    pub fn set_copy_whole(&mut self, whole: bool) {
+        self.copy_whole = whole;
     }
 
     /// The current hypotheses.
@@ -289,17 +383,28 @@ impl Beams {
         &self.cur[..self.len]
     }
 
+    /// Forgets the history: every buffer is copied whole when next reused.
+    fn restart_history(&mut self) {
+        self.history.clear();
+        self.history.push(Change { parent: NO_CHANGE, depth: 0, low: 0, words: [NO_CHANGE; 3] });
+        for h in self.cur.iter_mut().chain(self.next.iter_mut()) {
+            h.change = NO_CHANGE;
+        }
+    }
+
     /// Starts from one hypothesis: `config` with `arcs`, score 0, correct.
     pub fn start(&mut self, config: &Configuration, arcs: &ArcState, node: u32) {
         if self.cur.is_empty() {
             self.cur.push(Hyp::empty(self.system));
         }
+        self.restart_history();
         let h = &mut self.cur[0];
         h.config.assign(config);
         h.arcs.assign(arcs);
         h.score = 0.0;
         h.node = node;
         h.correct = true;
+        h.change = 0;
         self.len = 1;
     }
 
@@ -309,12 +414,14 @@ impl Beams {
         if self.cur.is_empty() {
             self.cur.push(Hyp::empty(self.system));
         }
+        self.restart_history();
         let h = &mut self.cur[0];
         h.config.reset_at(system, n, root);
         h.arcs.reset(n);
         h.score = 0.0;
         h.node = 0;
         h.correct = true;
+        h.change = 0;
         self.len = 1;
     }
 
@@ -325,45 +432,150 @@ impl Beams {
 
     /// Makes the next beam of the `chosen` successors of the current one
     /// (best first), `node(parent's node, candidate)` giving each its
-    /// history node, and makes it current. O(K n).
-    pub fn advance(&mut self, chosen: &[Candidate], node: impl FnMut(u32, &Candidate) -> u32) {
-        fill(self.system, &mut self.next, &self.cur[..self.len], chosen, node);
+    /// history node, and makes it current. Amortised O(K) copies per step
+    /// (see the module documentation).
+    pub fn advance(&mut self, chosen: &[Candidate], mut node: impl FnMut(u32, &Candidate) -> u32) {
+        let parents = std::mem::take(&mut self.cur);
+        let len = self.len;
+        self.fill(&parents[..len], true, chosen, &mut node);
+        self.cur = parents;
         std::mem::swap(&mut self.cur, &mut self.next);
         self.len = chosen.len();
     }
 
-    /// As [`Beams::advance`], with the parents in the current beam of `parents`.
-    pub fn advance_from(&mut self, parents: &Beams, chosen: &[Candidate], node: impl FnMut(u32, &Candidate) -> u32) {
-        fill(self.system, &mut self.next, parents.hyps(), chosen, node);
+    /// As [`Beams::advance`], with the parents in the current beam of
+    /// `parents` (another history: every successor is copied whole).
+    pub fn advance_from(
+        &mut self,
+        parents: &Beams,
+        chosen: &[Candidate],
+        mut node: impl FnMut(u32, &Candidate) -> u32,
+    ) {
+        // The successors start a history of their own.
+        self.restart_history();
+        self.fill(parents.hyps(), false, chosen, &mut node);
         std::mem::swap(&mut self.cur, &mut self.next);
         self.len = chosen.len();
     }
-}
 
-/// Writes the successors `chosen` of `parents` into `next`.
-fn fill(
-    system: System,
-    next: &mut Vec<Hyp>,
-    parents: &[Hyp],
-    chosen: &[Candidate],
-    mut node: impl FnMut(u32, &Candidate) -> u32,
-) {
-    while next.len() < chosen.len() {
-        next.push(Hyp::empty(system));
-    }
-    for (c, dst) in chosen.iter().zip(next.iter_mut()) {
-        let src = &parents[c.parent as usize];
-        dst.config.assign(&src.config);
-        dst.arcs.assign(&src.arcs);
-        if let Some(step) = c.step {
-            // The step was applicable when offered.
-            if let Ok(Some((h, d))) = dst.config.apply(step) {
-                dst.arcs.add(h, d, c.label.unwrap_or(0));
+    /// Writes the successors `chosen` of `parents` into `next`, over the
+    /// buffers of the generation before; `ours`: the parents are this
+    /// beam's (their history nodes are in this arena).
+    fn fill(
+        &mut self,
+        parents: &[Hyp],
+        ours: bool,
+        chosen: &[Candidate],
+        node: &mut impl FnMut(u32, &Candidate) -> u32,
+    ) {
+        let system = self.system;
+        let monotonic = system.definition().is_monotonic();
+        // The buffers of the generation before, and where each node's is.
+        self.pool.clear();
+        self.pool.extend(self.next.drain(..).map(Some));
+        self.slot_of.clear();
+        for (i, h) in self.pool.iter().enumerate() {
+            if let Some(h) = h {
+                if h.change != NO_CHANGE {
+                    self.slot_of.insert(h.change, i);
+                }
             }
         }
-        dst.score = c.score;
-        dst.correct = c.correct;
-        dst.node = node(src.node, c);
+        let mut free = 0;
+        for c in chosen {
+            let src = &parents[c.parent as usize];
+            // Preferably the buffer of the parent's parent: one step apart.
+            let near = if ours && src.change != NO_CHANGE {
+                let grand = self.history[src.change as usize].parent;
+                self.slot_of.get(&grand).copied().filter(|&i| self.pool[i].is_some())
+            } else {
+                None
+            };
+            let taken = match near {
+                Some(i) => self.pool[i].take(),
+                None => {
+                    while free < self.pool.len() && self.pool[free].is_none() {
+                        free += 1;
+                    }
+                    self.pool.get_mut(free).and_then(Option::take)
+                }
+            };
+            let mut dst = taken.unwrap_or_else(|| Hyp::empty(system));
+            let src_change = if ours { src.change } else { NO_CHANGE };
+            self.copy_from(&mut dst, src, src_change);
+            let before = dst.config.stack().len();
+            let mut words = [NO_CHANGE; 3];
+            if let Some(step) = c.step {
+                // Non-monotonic arc-eager may replace the dependent's head.
+                let old = if monotonic { None } else { dst.config.arc(step).and_then(|(_, d)| dst.config.head(d)) };
+                // The step was applicable when offered.
+                if let Ok(Some((h, d))) = dst.config.apply(step) {
+                    dst.arcs.add(h, d, c.label.unwrap_or(0));
+                    words = [h as u32, d as u32, old.map_or(NO_CHANGE, |o| o as u32)];
+                }
+            }
+            let after = dst.config.stack().len();
+            dst.score = c.score;
+            dst.correct = c.correct;
+            dst.node = node(src.node, c);
+            let (parent, depth) = match src_change {
+                NO_CHANGE => (NO_CHANGE, 0),
+                p => (p, self.history[p as usize].depth + 1),
+            };
+            let low = before.min(after).saturating_sub(3) as u32;
+            dst.change = self.history.len() as u32;
+            self.history.push(Change { parent, depth, low, words });
+            self.next.push(dst);
+        }
+        // The buffers not reused stay as spares, copied whole when used.
+        for mut h in self.pool.drain(..).flatten() {
+            h.change = NO_CHANGE;
+            self.next.push(h);
+        }
+    }
+
+    /// Makes `dst` (a buffer of history node `dst.change`) a copy of `src`
+    /// (of node `src_change`): only the words touched on the paths between
+    /// the two nodes and their common ancestor, and the stack above the
+    /// lowest position those steps reached; whole if there is no common
+    /// ancestor or the paths touched more than half the words.
+    fn copy_from(&mut self, dst: &mut Hyp, src: &Hyp, src_change: u32) {
+        let positions = src.arcs.positions();
+        let mut low = dst.config.stack().len().min(src.config.stack().len());
+        let mut whole =
+            self.copy_whole || dst.change == NO_CHANGE || src_change == NO_CHANGE || dst.arcs.positions() != positions;
+        self.touched.clear();
+        let (mut x, mut y) = (dst.change, src_change);
+        while !whole && x != y {
+            if x == NO_CHANGE || y == NO_CHANGE || self.touched.len() > positions / 2 {
+                whole = true;
+                break;
+            }
+            let (cx, cy) = (self.history[x as usize], self.history[y as usize]);
+            if cx.depth >= cy.depth {
+                self.touched.extend(cx.words.iter().filter(|&&w| w != NO_CHANGE));
+                low = low.min(cx.low as usize);
+                x = cx.parent;
+            }
+            if cy.depth >= cx.depth {
+                self.touched.extend(cy.words.iter().filter(|&&w| w != NO_CHANGE));
+                low = low.min(cy.low as usize);
+                y = cy.parent;
+            }
+        }
+        // Two starts of different histories (after `advance_from`) are not a common ancestor.
+        whole |= x == NO_CHANGE;
+        if whole {
+            dst.config.assign(&src.config);
+            dst.arcs.assign(&src.arcs);
+            self.copied += (positions + src.config.stack().len()) as u64;
+        } else {
+            dst.config.assign_where(&src.config, &self.touched, low);
+            for &w in &self.touched {
+                dst.arcs.copy_word(&src.arcs, w as usize);
+            }
+            self.copied += (self.touched.len() + src.config.stack().len() - low) as u64;
+        }
     }
 }
 
@@ -387,8 +599,10 @@ pub struct Constraints {
 }
 
 /// The beam-search parser: one per thread, reused for every sentence (no
-/// allocation once warm). O(n × K × (features × (steps + arc steps ×
-/// labels) + labels × log K + n)) per sentence.
+/// allocation once warm but the history arena). O(n × K × (features ×
+/// (steps + arc steps × labels) + labels × log K)) per sentence, and the
+/// copies between hypotheses (amortised O(1) per hypothesis and step when
+/// the beam shares a recent ancestor: see the module documentation).
 pub struct BeamParser<'m> {
     model: &'m Model,
     width: usize,
@@ -424,6 +638,20 @@ impl<'m> BeamParser<'m> {
             labels: Vec::new(),
             oracle: None,
         }
+    }
+
+    /// Copies every successor whole (O(n) per step): the reference that
+    /// `tests/beam.rs` compares the incremental copies with.
+    #[doc(hidden)]
+    pub fn set_copy_whole(&mut self, whole: bool) {
+        self.beams.set_copy_whole(whole);
+    }
+
+    /// Words and stack entries copied from hypothesis to hypothesis so far
+    /// (see the module documentation): what the tests read to check that
+    /// the cost of a step does not grow with the sentence.
+    pub fn copied(&self) -> u64 {
+        self.beams.copied
     }
 
     /// Parses a sentence as [`BeamParser::parse`] does, among the
@@ -472,9 +700,11 @@ impl<'m> BeamParser<'m> {
     /// every hypothesis is final, then the best; words left without a head
     /// (arc-eager) go to the root with [`Model::root_label`]. Fills
     /// [`BeamParser::heads`] and [`BeamParser::labels`]. Returns the best
-    /// hypothesis's score.
-    pub fn parse(&mut self, tokens: &Tokens) -> f64 {
-        self.search(tokens, None).expect("no oracle, no error")
+    /// hypothesis's score. A beam whose memory ([`beam_memory`]) would
+    /// exceed the limit is refused before anything is allocated.
+    pub fn parse(&mut self, tokens: &Tokens) -> Result<f64, crate::memory::TooMuchMemory> {
+        beam_memory(self.width, tokens.len())?;
+        Ok(self.search(tokens, None).expect("no oracle, and the memory was checked"))
     }
 
     /// The search of [`BeamParser::parse`], restricted by `constrained`
@@ -489,6 +719,7 @@ impl<'m> BeamParser<'m> {
         let system = model.system;
         let tokens = laid_out(tokens, model.root, &mut self.laid);
         let n = tokens.len();
+        beam_memory(self.width, n)?;
         let steps = classes(system);
         self.beams.start_initial(system, n, model.root);
         while !self.beams.all_final() {

@@ -284,6 +284,23 @@ impl ArcState {
         self.rset.clone_from(&other.rset);
     }
 
+    /// Copies what `other` holds for word `w` (its label, outer children,
+    /// valency and label sets) into `self`, of the same length. O(1).
+    pub(crate) fn copy_word(&mut self, other: &ArcState, w: usize) {
+        self.label[w] = other.label[w];
+        self.left[w] = other.left[w];
+        self.right[w] = other.right[w];
+        self.nleft[w] = other.nleft[w];
+        self.nright[w] = other.nright[w];
+        self.lset[w] = other.lset[w];
+        self.rset[w] = other.rset[w];
+    }
+
+    /// Number of positions (n + 1 for a sentence of n words).
+    pub(crate) fn positions(&self) -> usize {
+        self.label.len()
+    }
+
     /// Records the arc head → dep with label index `label`. O(1).
     pub fn add(&mut self, head: usize, dep: usize, label: u32) {
         self.label[dep] = label;

@@ -60,6 +60,9 @@ use crate::oracle::OracleError;
 /// Errors of reading treebanks, training, parsing and model files.
 #[derive(Debug, thiserror::Error)]
 pub enum ParserError {
+    /// The computation was interrupted ([`crate::interrupt`]: Ctrl-C in Python).
+    #[error("interrupted")]
+    Interrupted,
     /// A malformed CoNLL-U line or sentence.
     #[error("{file}:{line}: {reason}")]
     Conllu { file: String, line: usize, reason: String },

@@ -511,7 +511,7 @@ pub fn train(
     for e in 1..=epochs {
         let stats = trainer.epoch(&mut |t| observer.progress(e, t))?;
         let model = trainer.model();
-        let counts = dev.map(|d| attachment(&model, d));
+        let counts = dev.map(|d| attachment(&model, d)).transpose()?;
         let (uas, las) = counts.map_or((0.0, e as f64), |c| (c.uas(), c.las()));
         let better = best.as_ref().is_none_or(|b| (las, uas) > (b.1, b.0));
         let text = epoch_text(&stats, counts, better, epochs, given.search);
@@ -522,7 +522,7 @@ pub fn train(
     }
     let (epoch, dev, model) = match best {
         Some((_, _, epoch, dev, model)) => (epoch, dev, model),
-        None => (0, dev.map(|d| attachment(&trainer.model(), d)), trainer.model()),
+        None => (0, dev.map(|d| attachment(&trainer.model(), d)).transpose()?, trainer.model()),
     };
     Ok(Trained { model, epoch, dev, prepared: trainer.prepared().clone() })
 }
@@ -694,7 +694,7 @@ impl<'m> BlockParser<'m> {
         }
         self.tokens.fill(&raw.text, &cols);
         let (heads, labels) = match self.constrained.as_mut() {
-            None => self.parser.parse(&self.tokens),
+            None => self.parser.parse(&self.tokens)?,
             Some(parser) => {
                 let result = match self.kind {
                     ConstraintKind::Arcs => {

@@ -133,13 +133,15 @@ impl GoldSentence {
 }
 
 /// UAS / LAS (universal labels) of `model` on `data`, parsed in parallel
-/// (the sums do not depend on the thread count). O(Σ n × cost per step).
-pub fn attachment(model: &Model, data: &[GoldSentence]) -> Counts {
+/// (the sums do not depend on the thread count); a sentence too long for
+/// the model's beam within the memory limit is an error
+/// ([`super::beam::beam_memory`]). O(Σ n × cost per step).
+pub fn attachment(model: &Model, data: &[GoldSentence]) -> Result<Counts, crate::memory::TooMuchMemory> {
     data.par_iter()
         .map_init(
             || AnyParser::new(model, model.beam as usize),
             |p, s| {
-                let (heads, labels) = p.parse(&s.tokens);
+                let (heads, labels) = p.parse(&s.tokens)?;
                 let decoded = model.pseudo_projective.and_then(|_| decode_parse(model, heads, labels));
                 let (heads, labels) = match &decoded {
                     Some((h, l)) => (h.as_slice(), l.as_slice()),
@@ -155,13 +157,11 @@ pub fn attachment(model: &Model, data: &[GoldSentence]) -> Counts {
                     c.heads += u64::from(head);
                     c.labelled += u64::from(head && label);
                 }
-                c
+                Ok(c)
             },
         )
-        .reduce(Counts::default, |a, b| Counts {
-            words: a.words + b.words,
-            heads: a.heads + b.heads,
-            labelled: a.labelled + b.labelled,
+        .try_reduce(Counts::default, |a, b| {
+            Ok(Counts { words: a.words + b.words, heads: a.heads + b.heads, labelled: a.labelled + b.labelled })
         })
 }
 
@@ -311,6 +311,9 @@ pub struct Trainer {
     prepared: Prepared,
     /// Global training's buffers (a beam search).
     global: Option<Global>,
+    /// Checked between sentences: an interrupt ([`crate::interrupt`]) since
+    /// the trainer was made ends the epoch with [`ParserError::Interrupted`].
+    watch: crate::interrupt::Watch,
 }
 
 impl Trainer {
@@ -547,7 +550,8 @@ impl Trainer {
         };
         let order = (0..items.len()).collect();
         let global = matches!(options.search, Search::Beam { .. }).then(|| Global::new(options.system));
-        Ok(Trainer { options, labels, data: items, learner, oracle, epoch: 0, order, prepared, global })
+        let watch = crate::interrupt::Watch::start();
+        Ok(Trainer { options, labels, data: items, learner, oracle, epoch: 0, order, prepared, global, watch })
     }
 
     /// Calls `f(gold tree, c₀, hypothesis, correct)` for every hypothesis
@@ -580,6 +584,9 @@ impl Trainer {
         self.order.shuffle(&mut self.learner.rng);
         self.learner.stats = EpochStats { epoch: self.epoch, ..EpochStats::default() };
         for &i in &self.order {
+            if self.watch.interrupted() {
+                return Err(ParserError::Interrupted);
+            }
             let item = &self.data[i];
             // Greedy training tells `progress` of each arc as it is built
             // (a long sentence moves the bar too), the rest at the end.

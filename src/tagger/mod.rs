@@ -37,6 +37,9 @@ use crate::parser::ParserError;
 /// Errors of reading treebanks, training, tagging and tagger files.
 #[derive(Debug, thiserror::Error)]
 pub enum TaggerError {
+    /// The computation was interrupted ([`crate::interrupt`]: Ctrl-C in Python).
+    #[error("interrupted")]
+    Interrupted,
     /// A malformed CoNLL-U line or sentence, or a word a tagger cannot train on.
     #[error("{file}:{line}: {reason}")]
     Conllu { file: String, line: usize, reason: String },

@@ -13,7 +13,7 @@ use super::model::{
 use super::TaggerError;
 use crate::conllu::{RawSentence, Reader};
 use crate::parser::columns::Columns;
-use crate::parser::perceptron::{check_tables, Averaged, TRAINING_BYTES_PER_WEIGHT};
+use crate::parser::perceptron::{Averaged, TRAINING_BYTES_PER_WEIGHT};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -368,7 +368,9 @@ fn epochs(
     train: &mut dyn FnMut(&mut Averaged, usize) -> u64,
     model: &mut dyn FnMut(crate::parser::perceptron::Weights) -> TaggerModel,
     report: &mut dyn FnMut(&EpochReport),
-) -> (Accuracy, usize, TaggerModel) {
+) -> Result<(Accuracy, usize, TaggerModel), TaggerError> {
+    // Checked between sentences: an interrupt since the start ends training.
+    let watch = crate::interrupt::Watch::start();
     let mut members: Vec<(ChaCha8Rng, Vec<usize>)> = (0..weights.len())
         .map(|m| (ChaCha8Rng::seed_from_u64(settings.seed.wrapping_add(m as u64)), (0..prepared.len()).collect()))
         .collect();
@@ -378,6 +380,9 @@ fn epochs(
         for ((rng, order), weights) in members.iter_mut().zip(weights.iter_mut()) {
             order.shuffle(rng);
             for &s in order.iter() {
+                if watch.interrupted() {
+                    return Err(TaggerError::Interrupted);
+                }
                 words += prepared[s].words.len() as u64;
                 errors += train(weights, s);
             }
@@ -406,7 +411,7 @@ fn epochs(
             best_model = Some((key, epoch, model));
         }
     }
-    best_model.expect("one epoch or more")
+    Ok(best_model.expect("one epoch or more"))
 }
 
 /// Greedy training on one sentence: left to right, each word not in the
@@ -495,8 +500,13 @@ pub fn train(
     if options.ensemble == 0 {
         return Err(TaggerError::Options("an ensemble of 0 tables: nothing trained".into()));
     }
-    let per_weight = TRAINING_BYTES_PER_WEIGHT * options.ensemble;
-    check_tables((options.bits, width), (0, 0), per_weight, "the tagger's tables")?;
+    let (bits, ensemble) = (options.bits, options.ensemble);
+    let weights = 1usize.checked_shl(bits).and_then(|rows| rows.checked_mul(width));
+    crate::memory::check(weights, TRAINING_BYTES_PER_WEIGHT * ensemble, || {
+        let feats = width - k;
+        let tables = if ensemble == 1 { "1 table".to_owned() } else { format!("{ensemble} tables") };
+        format!("the tagger's tables ({tables} of 2^{bits} rows × {width} weights: {k} tags and {feats} FEATS values)")
+    })?;
     let lookup: hashbrown::HashMap<&str, u32> = dictionary.iter().map(|(f, t)| (f.as_str(), *t)).collect();
     let index = |u: &str| tags.binary_search_by(|t| t.as_str().cmp(u)).expect("a tag") as u32;
     let mut scratch = Scratch::default();
@@ -613,7 +623,7 @@ pub fn train(
             .expect("sized")
         },
         report,
-    );
+    )?;
     debug_assert!(feats_features.len() <= EMISSION_FEATURES + 3);
     let (mut key, epoch, mut model) = kept;
     // The training sums are not needed any more: freed before the next table's.
@@ -642,7 +652,7 @@ pub fn train(
             },
             &mut |averaged| first.clone().with_backward(averaged).expect("sized"),
             report,
-        );
+        )?;
         both.options.backward_epochs = backward_epoch;
         (key, model) = (both_key, both);
     }
@@ -740,7 +750,7 @@ fn train_second(
         },
         &mut |averaged| first.clone().with_second(averaged).expect("sized"),
         report,
-    );
+    )?;
     model.options.second_pass = Some(epoch);
     Ok((model, key))
 }

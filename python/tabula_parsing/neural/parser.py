@@ -16,7 +16,7 @@ import torch
 from .. import _tabula as tp
 from .data import Encoded, Vocabularies, batches, check_columns, encode, with_tree
 from .model import Network
-from .train import EpochReport, Options, Progress, Trainer, epochs_of, parse_batches, seed_everything
+from .train import EpochReport, Options, Progress, Trainer, epochs_of, parse_batches, seed_everything, threads_of
 
 FORMAT = "tabula-neural-1"
 # Sentences per batch when parsing (sorted by length, so little padding).
@@ -255,8 +255,9 @@ def train(
     progress line on a terminal."""
     options = Options(**settings)
     _check(options)
-    if options.threads is not None:
-        torch.set_num_threads(options.threads)
+    threads = threads_of(options)
+    if threads is not None:
+        torch.set_num_threads(threads)
     rng, nrng = seed_everything(options.seed)
     sentences = _read(train, "train on")
     check_columns(sentences, str(train), options.feats)

@@ -18,6 +18,7 @@ the network likes best."""
 from __future__ import annotations
 
 import math
+import os
 import random
 import sys
 import time
@@ -346,10 +347,26 @@ def seed_everything(seed: int) -> tuple[random.Random, np.random.Generator]:
     return random.Random(seed), np.random.default_rng(seed)
 
 
+#: The most epochs a training run takes, as ``tabula train --epochs``.
+MAX_EPOCHS = 1000
+
+
 def epochs_of(options: Options) -> int:
-    if not 1 <= options.epochs <= 100_000:
-        raise ValueError(f"--epochs must be between 1 and 100000, found {options.epochs}")
+    if not 1 <= options.epochs <= MAX_EPOCHS:
+        raise ValueError(f"--epochs must be between 1 and {MAX_EPOCHS}, found {options.epochs}")
     return options.epochs
+
+
+def threads_of(options: Options) -> Optional[int]:
+    """``--threads``, checked: at least 1 and at most 4 per core of this
+    machine, as ``tabula parse --threads``."""
+    t = options.threads
+    if t is None:
+        return None
+    most = 4 * (os.cpu_count() or 1)
+    if not 1 <= t <= most:
+        raise ValueError(f"--threads must be between 1 and {most} (4 per core of this machine), found {t}")
+    return t
 
 
 def learning_curve_text(history: Sequence[EpochReport]) -> str:
