@@ -437,7 +437,13 @@ pub fn count_batch<'py>(
     let golds = self::trees(&trees, "tree")?;
     let results: Vec<Result<(usize, BigUint), ProjectivizeError>> = crate::interrupt::interruptible(py, |watch| {
         // Ctrl-C stops the batch between trees (KeyboardInterrupt; the rest are not counted).
-        let one = |g| if watch.interrupted() { Ok((0, BigUint::default())) } else { count_one(g, single_root) };
+        let one = |g: &std::borrow::Cow<'_, DepTree>| {
+                if watch.interrupted() {
+                    Ok((0, BigUint::default()))
+                } else {
+                    count_one(g, single_root)
+                }
+            };
         golds.par_iter().with_min_len(16).map(one).collect()
     })?;
     results
