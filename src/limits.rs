@@ -8,11 +8,9 @@
 /// than any treebank needs (the perceptron converges in tens).
 pub const MAX_EPOCHS: u64 = 1000;
 
-/// Checks a number of epochs: at least 1 and at most [`MAX_EPOCHS`].
+/// Checks a number of epochs: at most [`MAX_EPOCHS`] (0 is left to the
+/// trainers, which refuse it: nothing would be trained).
 pub fn check_epochs(epochs: u64) -> Result<(), String> {
-    if epochs == 0 {
-        return Err("epochs must be at least 1".to_owned());
-    }
     if epochs > MAX_EPOCHS {
         return Err(format!("{epochs} epochs is more than the limit of {MAX_EPOCHS}"));
     }
@@ -59,7 +57,6 @@ mod tests {
 
     #[test]
     fn epochs_and_threads_are_bounded() {
-        assert!(check_epochs(0).is_err());
         assert!(check_epochs(1).is_ok());
         assert!(check_epochs(MAX_EPOCHS).is_ok());
         assert!(check_epochs(MAX_EPOCHS + 1).unwrap_err().contains("limit of 1000"));
