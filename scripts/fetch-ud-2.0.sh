@@ -58,10 +58,12 @@ trap 'rm -rf "$TMP"' EXIT
 # (`--filter=blob:none`, which a local mirror is told to allow) and then only
 # those files: the rest of a repository (not-to-release/ sources, in some
 # repositories hundreds of megabytes) is never downloaded.
+LOCAL=()
+case $BASE in file://* | /*) LOCAL=(--upload-pack 'git -c uploadpack.allowFilter=true upload-pack') ;; esac
 tag_files() {
   local tag=$1 dir=$2 files
   git clone --quiet --depth 1 --filter=blob:none --no-checkout --branch "$tag" \
-    --upload-pack 'git -c uploadpack.allowFilter=true upload-pack' "$BASE/$repo.git" "$dir" || return 1
+    "${LOCAL[@]}" "$BASE/$repo.git" "$dir" || return 1
   mapfile -t files < <(git -C "$dir" ls-tree --name-only HEAD |
     grep -E '^([^/]*-ud-(train|dev|test)[^/]*\.conllu|LICENSE[^/]*|README[^/]*)$')
   [ ${#files[@]} -eq 0 ] || git -C "$dir" checkout --quiet HEAD -- "${files[@]}"
