@@ -438,12 +438,12 @@ pub fn count_batch<'py>(
     let results: Vec<Result<(usize, BigUint), ProjectivizeError>> = crate::interrupt::interruptible(py, |watch| {
         // Ctrl-C stops the batch between trees (KeyboardInterrupt; the rest are not counted).
         let one = |g: &std::borrow::Cow<'_, DepTree>| {
-                if watch.interrupted() {
-                    Ok((0, BigUint::default()))
-                } else {
-                    count_one(g, single_root)
-                }
-            };
+            if watch.interrupted() {
+                Ok((0, BigUint::default()))
+            } else {
+                count_one(g, single_root)
+            }
+        };
         golds.par_iter().with_min_len(16).map(one).collect()
     })?;
     results
