@@ -226,6 +226,13 @@ pub struct TabularOracle {
     /// The best score of the configuration of this call, if known from the
     /// last one.
     best_known: Option<u32>,
+    /// An upper bound of that best score (`u32::MAX` if none is known):
+    /// `best_known`, or, after a step that was not optimal, one less than
+    /// the last call's best less the step's arc.
+    best_cap: u32,
+    /// [`TabularOracle::optimal`]'s question to the table: whether each open
+    /// step reaches this score (one pass), rather than its exact score.
+    floor: Option<u32>,
 }
 
 /// A configuration (stack, next) scored for the gold heads `heads`.
@@ -235,6 +242,9 @@ struct LastCall {
     stack: Vec<usize>,
     next: usize,
     heads: Vec<usize>,
+    /// The exact scores of the steps it answered: every applicable step
+    /// ([`TabularOracle::scores`]) or the optimal ones
+    /// ([`TabularOracle::optimal`]).
     scores: StepScores,
 }
 
@@ -249,8 +259,12 @@ pub struct TableStats {
     /// Pairs of items combined.
     pub pairs: u64,
     /// Whether the best score was known from the previous call (whose
-    /// configuration led to this one by one step).
+    /// configuration led to this one by one step, or was this one).
     pub best_known: bool,
+    /// [`TabularOracle::optimal`] only: whether it asked the table (if at
+    /// all) only which steps reach the known best, one pass per table,
+    /// instead of every step's exact score.
+    pub optimal_only: bool,
 }
 
 /// The pruning of the table: lower bounds from greedy computations and, per
@@ -355,6 +369,8 @@ impl TabularOracle {
             stats: TableStats::default(),
             last: LastCall::default(),
             best_known: None,
+            best_cap: u32::MAX,
+            floor: None,
         }
     }
 
@@ -389,13 +405,13 @@ impl TabularOracle {
         // The best score of c, if the last call was for the configuration
         // before it (a walk, training): the score of the step that led here
         // less its arc. It bounds every step's score from above.
-        self.best_known = if pruning { self.best_after_last(stack, next, gold) } else { None };
+        (self.best_known, self.best_cap) = if pruning { self.best_after_last(stack, next, gold) } else { (None, u32::MAX) };
         self.last.valid = false;
         self.stats.best_known = self.best_known.is_some();
         // Steps whose greedy computation reaches the upper bound need no table.
         let mut open = [true; 5];
         if pruning {
-            let cap = self.best_known.unwrap_or(u32::MAX);
+            let cap = self.best_cap;
             for (t, step) in STEPS.iter().enumerate() {
                 let Some(lower) = self.bounds.greedy(stack, next, gold, *step) else {
                     open[t] = false;
@@ -425,15 +441,79 @@ impl TabularOracle {
         Ok(scores)
     }
 
+    /// The optimal steps of `config` for `gold`, each with its score (the
+    /// best); the other steps get none. The same as keeping the best steps
+    /// of [`TabularOracle::scores`], and cheaper along a computation: when
+    /// the best score is known from the last call (the configuration one
+    /// step before, followed by an optimal step), a step is optimal if its
+    /// greedy computation reaches that best, not if its upper bound is
+    /// below it, and otherwise one pass of the table per table asks only
+    /// whether it reaches it, instead of one pass per unit between its
+    /// upper bound and its score. Otherwise (the first configuration, or
+    /// after a step that was not optimal) the exact scores are computed, as
+    /// by `scores`.
+    pub fn optimal(&mut self, config: &Configuration, gold: &DepTree) -> Result<StepScores, OracleError> {
+        if config.system() != System::Attardi {
+            return Err(OracleError::WrongSystem { expected: System::Attardi, found: config.system() });
+        }
+        config.check_gold(gold)?;
+        let pruning = self.pruning && self.rules == Rules::default();
+        let (stack, next) = (config.stack(), config.next);
+        let known = if pruning && !config.is_final() { self.best_after_last(stack, next, gold).0 } else { None };
+        let Some(best) = known else {
+            return Ok(self.scores(config, gold)?.only_optimal());
+        };
+        self.stats = TableStats { best_known: true, optimal_only: true, ..TableStats::default() };
+        self.last.valid = false;
+        (self.best_known, self.best_cap) = (Some(best), best);
+        let mut optimal = StepScores::default();
+        let mut open = [false; 5];
+        for (t, step) in STEPS.iter().enumerate() {
+            let Some(lower) = self.bounds.greedy(stack, next, gold, *step) else { continue };
+            if lower >= best {
+                optimal.set(*step, Some(best));
+            } else if self.bounds.upper(stack, next, gold, *step) >= best {
+                open[t] = true;
+            }
+        }
+        // Some step is optimal: if none is found yet and one is open, it is.
+        if optimal.best().is_none() && open.iter().filter(|&&o| o).count() == 1 {
+            let t = open.iter().position(|&o| o).unwrap_or(0);
+            optimal.set(STEPS[t], Some(best));
+            open[t] = false;
+        }
+        if open.contains(&true) {
+            self.open = open;
+            self.floor = Some(best);
+            let found = self.scores_open(config, gold, StepScores::default(), open);
+            self.floor = None;
+            for (t, step) in STEPS.iter().enumerate() {
+                if open[t] && found.as_ref().is_ok_and(|f| f.get(*step) == Some(best)) {
+                    optimal.set(*step, Some(best));
+                }
+            }
+            found?;
+        }
+        self.remember(stack, next, gold, optimal);
+        Ok(optimal)
+    }
+
     /// The best score of (stack, next) if it follows the configuration of
-    /// the last call, for the same gold tree, by one step. O(n).
-    fn best_after_last(&self, stack: &[usize], next: usize, gold: &DepTree) -> Option<u32> {
+    /// the last call, for the same gold tree, by one step (or is that
+    /// configuration), and an upper bound of it (`u32::MAX` if none is
+    /// known). O(n).
+    fn best_after_last(&self, stack: &[usize], next: usize, gold: &DepTree) -> (Option<u32>, u32) {
+        const UNKNOWN_BEST: (Option<u32>, u32) = (None, u32::MAX);
         let last = &self.last;
         if !last.valid || last.heads.len() != gold.len() || (1..=gold.len()).any(|d| last.heads[d - 1] != gold.head(d))
         {
-            return None;
+            return UNKNOWN_BEST;
         }
         let (before, k) = (&last.stack[..], last.stack.len());
+        if next == last.next && stack == before {
+            // The same configuration (e.g. `optimal`, then `scores`).
+            return last.scores.best().map_or(UNKNOWN_BEST, |b| (Some(b), b));
+        }
         let step = if next == last.next + 1 {
             // shift
             (stack.len() == k + 1 && stack[..k] == *before && stack[k] == last.next).then_some(Step::Shift)
@@ -447,13 +527,20 @@ impl TabularOracle {
             Some(Step::LeftArc2)
         } else {
             None
-        }?;
-        let score = last.scores.get(step)?;
-        if step == Step::Shift {
-            return Some(score);
+        };
+        let Some(step) = step else { return UNKNOWN_BEST };
+        let gained = if step == Step::Shift {
+            0
+        } else {
+            let (h, d) = arc(before, step);
+            (gold.head(d) == h) as u32
+        };
+        match last.scores.get(step) {
+            Some(score) => (Some(score - gained), score - gained),
+            // Not scored by `optimal`: below the best (the step applied, and a
+            // non-final configuration has an optimal step).
+            None => last.scores.best().map_or(UNKNOWN_BEST, |b| (None, b.saturating_sub(1 + gained))),
         }
-        let (h, d) = arc(before, step);
-        Some(score - (gold.head(d) == h) as u32)
     }
 
     /// Keeps (stack, next), the gold tree and the scores for the next call.
@@ -578,7 +665,7 @@ impl TabularOracle {
             }
             if let Some(l) = self.bounds.greedy(stack, next, gold, *step) {
                 // The best of c bounds the shift's best (Need::Best) too.
-                let u = self.bounds.upper(stack, next, gold, *step).min(self.best_known.unwrap_or(u32::MAX));
+                let u = self.bounds.upper(stack, next, gold, *step).min(self.best_cap);
                 let slot = if need == Need::Best { 0 } else { t };
                 if need != Need::Best || !open[0] {
                     (lower[slot], upper[slot]) = (l, u);
@@ -587,6 +674,16 @@ impl TabularOracle {
                     upper[0] = upper[0].max(u);
                 }
                 open[slot] = true;
+            }
+        }
+        // With a floor (`optimal`), a tag below it needs no score, and one
+        // pass asks whether the others reach it.
+        if let Some(floor) = self.floor {
+            for t in 0..5 {
+                if open[t] && upper[t] < floor {
+                    open[t] = false;
+                }
+                upper[t] = upper[t].min(floor);
             }
         }
         // Passes: each asks for the upper bound of every open tag; a tag
@@ -625,6 +722,9 @@ impl TabularOracle {
                 }
                 if got.is_some_and(|v| v >= upper[t]) {
                     lower[t] = upper[t];
+                } else if self.floor.is_some() {
+                    // Below the floor: not optimal, no score needed.
+                    open[t] = false;
                 } else {
                     upper[t] -= 1;
                 }
@@ -1252,3 +1352,4 @@ fn arc(stack: &[usize], step: Step) -> (usize, usize) {
         _ => (s(1), s(0)),
     }
 }
+
