@@ -408,10 +408,11 @@ impl<'g> Oracle<'g> {
 
     /// The optimal steps of `config` with their score (the best; the other
     /// steps get none): the best steps of [`Oracle::scores`], which is how
-    /// most systems find them. Attardi's tabular oracle finds them for less
-    /// along a computation ([`attardi::tabular::TabularOracle::optimal`]:
-    /// with the best known from the step before, one pass of its table asks
-    /// which steps reach it).
+    /// most systems find them. The tabular oracles of Attardi and
+    /// arc-eager-nm find them for less along a computation, with the best
+    /// known from the step before ([`attardi::tabular::TabularOracle::optimal`]:
+    /// one pass of its table asks which steps reach it;
+    /// [`arc_eager_nm::tabular::TabularOracle::optimal`]: fewer tables).
     pub fn optimal(
         &mut self,
         config: &Configuration,
@@ -419,9 +420,16 @@ impl<'g> Oracle<'g> {
         strategy: Strategy,
         algorithm: Algorithm,
     ) -> Result<StepScores, OracleError> {
-        if config.system() == System::Attardi && config.root() != Root::Last && !gold.is_partial() {
-            Self::check_support(System::Attardi, strategy, algorithm)?;
-            return self.attardi.optimal(config, gold);
+        match config.system() {
+            System::Attardi if config.root() != Root::Last && !gold.is_partial() => {
+                Self::check_support(System::Attardi, strategy, algorithm)?;
+                return self.attardi.optimal(config, gold);
+            }
+            System::ArcEagerNm if config.root() != Root::Last => {
+                Self::check_support(System::ArcEagerNm, strategy, algorithm)?;
+                return self.eager_nm.optimal(config, gold);
+            }
+            _ => {}
         }
         Ok(self.scores(config, gold, strategy, algorithm)?.only_optimal())
     }

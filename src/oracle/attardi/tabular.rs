@@ -233,6 +233,10 @@ pub struct TabularOracle {
     /// [`TabularOracle::optimal`]'s question to the table: whether each open
     /// step reaches this score (one pass), rather than its exact score.
     floor: Option<u32>,
+    /// The bounds of each step at the configuration of this call, once
+    /// computed (greedy: `None` if the step does not apply or was not
+    /// computed), for the table runs of the same configuration.
+    step_bounds: Option<([Option<u32>; 5], [u32; 5])>,
 }
 
 /// A configuration (stack, next) scored for the gold heads `heads`.
@@ -371,6 +375,7 @@ impl TabularOracle {
             best_known: None,
             best_cap: u32::MAX,
             floor: None,
+            step_bounds: None,
         }
     }
 
@@ -410,18 +415,23 @@ impl TabularOracle {
         self.stats.best_known = self.best_known.is_some();
         // Steps whose greedy computation reaches the upper bound need no table.
         let mut open = [true; 5];
+        self.step_bounds = None;
         if pruning {
             let cap = self.best_cap;
+            let uppers = self.bounds.uppers(stack, next, gold);
+            let mut lowers = [None; 5];
             for (t, step) in STEPS.iter().enumerate() {
                 let Some(lower) = self.bounds.greedy(stack, next, gold, *step) else {
                     open[t] = false;
                     continue;
                 };
-                if lower >= self.bounds.upper(stack, next, gold, *step).min(cap) {
+                lowers[t] = Some(lower);
+                if lower >= uppers[t].min(cap) {
                     scores.set(*step, Some(lower));
                     open[t] = false;
                 }
             }
+            self.step_bounds = Some((lowers, uppers));
             // One step left, and the others below the best: it is the best.
             let reached = scores.best().is_some_and(|b| Some(b) == self.best_known);
             let left = open.iter().filter(|&&o| o).count();
@@ -435,6 +445,7 @@ impl TabularOracle {
             self.open = open;
             scores = self.scores_open(config, gold, scores, open)?;
         }
+        self.step_bounds = None;
         if pruning {
             self.remember(stack, next, gold, scores);
         }
@@ -468,14 +479,23 @@ impl TabularOracle {
         (self.best_known, self.best_cap) = (Some(best), best);
         let mut optimal = StepScores::default();
         let mut open = [false; 5];
+        // A step whose upper bound is below the best is not optimal; one
+        // whose greedy computation reaches it is.
+        let uppers = self.bounds.uppers(stack, next, gold);
+        let mut lowers = [None; 5];
         for (t, step) in STEPS.iter().enumerate() {
+            if uppers[t] < best {
+                continue;
+            }
             let Some(lower) = self.bounds.greedy(stack, next, gold, *step) else { continue };
+            lowers[t] = Some(lower);
             if lower >= best {
                 optimal.set(*step, Some(best));
-            } else if self.bounds.upper(stack, next, gold, *step) >= best {
+            } else {
                 open[t] = true;
             }
         }
+        self.step_bounds = Some((lowers, uppers));
         // Some step is optimal: if none is found yet and one is open, it is.
         if optimal.best().is_none() && open.iter().filter(|&&o| o).count() == 1 {
             let t = open.iter().position(|&o| o).unwrap_or(0);
@@ -494,6 +514,7 @@ impl TabularOracle {
             }
             found?;
         }
+        self.step_bounds = None;
         self.remember(stack, next, gold, optimal);
         Ok(optimal)
     }
@@ -663,9 +684,20 @@ impl TabularOracle {
             if !wanted {
                 continue;
             }
-            if let Some(l) = self.bounds.greedy(stack, next, gold, *step) {
+            // The bounds computed for c by the caller (not for the
+            // configuration after `shift`, Need::Best).
+            let known = self.step_bounds.filter(|_| need != Need::Best);
+            let l = match known {
+                Some((lowers, _)) => lowers[t],
+                None => self.bounds.greedy(stack, next, gold, *step),
+            };
+            if let Some(l) = l {
                 // The best of c bounds the shift's best (Need::Best) too.
-                let u = self.bounds.upper(stack, next, gold, *step).min(self.best_cap);
+                let u = match known {
+                    Some((_, uppers)) => uppers[t],
+                    None => self.bounds.upper(stack, next, gold, *step),
+                };
+                let u = u.min(self.best_cap);
                 let slot = if need == Need::Best { 0 } else { t };
                 if need != Need::Best || !open[0] {
                     (lower[slot], upper[slot]) = (l, u);
@@ -1241,6 +1273,28 @@ impl Bounds {
         built + (1..=gold.len()).filter(|&d| left(d) && left(gold.head(d))).count() as u32
     }
 
+    /// [`Bounds::upper`] of every step (in [`STEPS`] order; 0 where it does
+    /// not apply) in one O(n) pass: the words left whose gold head is left,
+    /// less, for a reduction, its dependent (if counted) and the gold
+    /// children it leaves behind, plus its arc if gold.
+    fn uppers(&mut self, stack: &[usize], next: usize, gold: &DepTree) -> [u32; 5] {
+        self.start(stack, next, gold);
+        let left = |w: usize| !self.removed[w];
+        let base = (1..=gold.len()).filter(|&d| left(d) && left(gold.head(d))).count() as u32;
+        let k = stack.len();
+        STEPS.map(|step| match step {
+            Step::Shift => base,
+            Step::LeftArc | Step::RightArc2 if k < 3 => 0,
+            Step::RightArc if k < 2 => 0,
+            Step::LeftArc2 if k < 4 => 0,
+            _ => {
+                let (h, d) = arc(stack, step);
+                let head = gold.head(d);
+                (head == h) as u32 + base - left(head) as u32 - self.pending[d]
+            }
+        })
+    }
+
     /// The greedy computations' state at (stack, next).
     fn start(&mut self, stack: &[usize], next: usize, gold: &DepTree) {
         let n = gold.len();
@@ -1353,3 +1407,41 @@ fn arc(stack: &[usize], step: Step) -> (usize, usize) {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `Bounds::uppers` (one pass) equals `Bounds::upper` step by step, at
+    /// the configurations of walks over every head vector of up to 5 words
+    /// that is a tree.
+    #[test]
+    fn every_steps_upper_bound_in_one_pass_equals_the_step_by_step_one() {
+        let mut bounds = Bounds::default();
+        let mut checked = 0;
+        for n in 1..=5usize {
+            let count = (n + 1).pow(n as u32);
+            for code in 0..count {
+                let heads: Vec<usize> = (0..n).map(|i| code / (n + 1).pow(i as u32) % (n + 1)).collect();
+                let Ok(gold) = DepTree::from_heads(&heads) else { continue };
+                for walk in 0..3usize {
+                    let mut c = Configuration::initial(System::Attardi, n);
+                    let mut i = walk;
+                    while !c.is_final() {
+                        let (stack, next) = (c.stack().to_vec(), c.next);
+                        let all = bounds.uppers(&stack, next, &gold);
+                        for (t, step) in STEPS.iter().enumerate() {
+                            if c.is_applicable(*step) {
+                                assert_eq!(all[t], bounds.upper(&stack, next, &gold, *step), "{gold:?} {c:?} {step}");
+                                checked += 1;
+                            }
+                        }
+                        let steps: Vec<Step> = c.applicable_steps().collect();
+                        i = (i * 7 + 3) % 1_000_003;
+                        c.apply(steps[i % steps.len()]).unwrap();
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000, "only {checked}");
+    }
+}
