@@ -391,7 +391,11 @@ fn optimal_equals_the_best_steps_of_a_fresh_oracle_along_random_walks() {
             }
             checked += 1;
             let optimal: Vec<Step> = got.iter().map(|(step, _)| step).collect();
-            let step = if rng.gen_bool(0.2) { steps[rng.gen_range(0..steps.len())] } else { optimal[rng.gen_range(0..optimal.len())] };
+            let step = if rng.gen_bool(0.2) {
+                steps[rng.gen_range(0..steps.len())]
+            } else {
+                optimal[rng.gen_range(0..optimal.len())]
+            };
             configs[s].apply(step).unwrap();
         }
     }

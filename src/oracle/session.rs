@@ -135,7 +135,17 @@ impl<'o, 'g> OracleSession<'o, 'g> {
         let canonical = config.system() == System::LrSpine
             && gold.is_projective()
             && config == Configuration::initial(System::LrSpine, gold.len());
-        Ok(OracleSession { oracle, gold, config, strategy, algorithm, cached: None, cached_optimal: None, mode, canonical })
+        Ok(OracleSession {
+            oracle,
+            gold,
+            config,
+            strategy,
+            algorithm,
+            cached: None,
+            cached_optimal: None,
+            mode,
+            canonical,
+        })
     }
 
     /// The current configuration.

@@ -410,7 +410,8 @@ impl TabularOracle {
         // The best score of c, if the last call was for the configuration
         // before it (a walk, training): the score of the step that led here
         // less its arc. It bounds every step's score from above.
-        (self.best_known, self.best_cap) = if pruning { self.best_after_last(stack, next, gold) } else { (None, u32::MAX) };
+        (self.best_known, self.best_cap) =
+            if pruning { self.best_after_last(stack, next, gold) } else { (None, u32::MAX) };
         self.last.valid = false;
         self.stats.best_known = self.best_known.is_some();
         // Steps whose greedy computation reaches the upper bound need no table.
@@ -454,67 +455,87 @@ impl TabularOracle {
 
     /// The optimal steps of `config` for `gold`, each with its score (the
     /// best); the other steps get none. The same as keeping the best steps
-    /// of [`TabularOracle::scores`], and cheaper along a computation: when
-    /// the best score is known from the last call (the configuration one
-    /// step before, followed by an optimal step), a step is optimal if its
-    /// greedy computation reaches that best, not if its upper bound is
-    /// below it, and otherwise one pass of the table per table asks only
-    /// whether it reaches it, instead of one pass per unit between its
-    /// upper bound and its score. Otherwise (the first configuration, or
-    /// after a step that was not optimal) the exact scores are computed, as
-    /// by `scores`.
+    /// of [`TabularOracle::scores`], for less: the table is asked only
+    /// which steps reach a level, never a step's score below the best.
+    /// The level is the best when it is known from the last call (the
+    /// configuration one step before, followed by an optimal step); else it
+    /// goes down from the largest upper bound until a step reaches it (a
+    /// greedy computation, or one pass of the table). At each level, a step
+    /// whose greedy computation reaches it reaches it, one whose upper bound
+    /// is below it does not, and one pass per table asks about the others
+    /// (unless the best is known and one step is left).
     pub fn optimal(&mut self, config: &Configuration, gold: &DepTree) -> Result<StepScores, OracleError> {
         if config.system() != System::Attardi {
             return Err(OracleError::WrongSystem { expected: System::Attardi, found: config.system() });
         }
         config.check_gold(gold)?;
         let pruning = self.pruning && self.rules == Rules::default();
-        let (stack, next) = (config.stack(), config.next);
-        let known = if pruning && !config.is_final() { self.best_after_last(stack, next, gold).0 } else { None };
-        let Some(best) = known else {
+        if !pruning || config.is_final() {
             return Ok(self.scores(config, gold)?.only_optimal());
-        };
-        self.stats = TableStats { best_known: true, optimal_only: true, ..TableStats::default() };
+        }
+        let (stack, next) = (config.stack(), config.next);
+        let (known, cap) = self.best_after_last(stack, next, gold);
+        self.stats = TableStats { best_known: known.is_some(), optimal_only: true, ..TableStats::default() };
         self.last.valid = false;
-        (self.best_known, self.best_cap) = (Some(best), best);
-        let mut optimal = StepScores::default();
-        let mut open = [false; 5];
-        // A step whose upper bound is below the best is not optimal; one
-        // whose greedy computation reaches it is.
-        let uppers = self.bounds.uppers(stack, next, gold);
+        (self.best_known, self.best_cap) = (known, cap);
+        let applicable = STEPS.map(|step| config.is_applicable(step));
+        let uppers = self.bounds.uppers(stack, next, gold).map(|u| u.min(cap));
+        // With the best known, a step below it needs no greedy computation.
         let mut lowers = [None; 5];
         for (t, step) in STEPS.iter().enumerate() {
-            if uppers[t] < best {
-                continue;
-            }
-            let Some(lower) = self.bounds.greedy(stack, next, gold, *step) else { continue };
-            lowers[t] = Some(lower);
-            if lower >= best {
-                optimal.set(*step, Some(best));
-            } else {
-                open[t] = true;
+            if applicable[t] && uppers[t] >= known.unwrap_or(0) {
+                lowers[t] = self.bounds.greedy(stack, next, gold, *step);
             }
         }
         self.step_bounds = Some((lowers, uppers));
-        // Some step is optimal: if none is found yet and one is open, it is.
-        if optimal.best().is_none() && open.iter().filter(|&&o| o).count() == 1 {
-            let t = open.iter().position(|&o| o).unwrap_or(0);
-            optimal.set(STEPS[t], Some(best));
-            open[t] = false;
-        }
-        if open.contains(&true) {
-            self.open = open;
-            self.floor = Some(best);
-            let found = self.scores_open(config, gold, StepScores::default(), open);
-            self.floor = None;
-            for (t, step) in STEPS.iter().enumerate() {
-                if open[t] && found.as_ref().is_ok_and(|f| f.get(*step) == Some(best)) {
-                    optimal.set(*step, Some(best));
+        let mut level = match known {
+            Some(best) => best,
+            None => (0..5).filter(|&t| applicable[t]).map(|t| uppers[t]).max().unwrap_or(0),
+        };
+        let mut optimal = StepScores::default();
+        let result = loop {
+            // No step scores above `level` (it is the best, or the level
+            // above was reached by none).
+            let reached = (0..5).filter(|&t| lowers[t].is_some_and(|l| l >= level)).fold([false; 5], |mut r, t| {
+                r[t] = true;
+                r
+            });
+            let mut open = [false; 5];
+            for t in 0..5 {
+                open[t] = applicable[t] && !reached[t] && uppers[t] >= level && lowers[t].is_some();
+            }
+            let is_best = known.is_some() || reached.contains(&true);
+            for t in (0..5).filter(|&t| reached[t]) {
+                optimal.set(STEPS[t], Some(level));
+            }
+            let left = open.iter().filter(|&&o| o).count();
+            if is_best && !reached.contains(&true) && left == 1 {
+                // Some step is optimal: the one left.
+                let t = open.iter().position(|&o| o).unwrap_or(0);
+                optimal.set(STEPS[t], Some(level));
+                break Ok(());
+            }
+            if left > 0 {
+                self.open = open;
+                self.floor = Some(level);
+                let found = self.scores_open(config, gold, StepScores::default(), open);
+                self.floor = None;
+                match found {
+                    Err(e) => break Err(e),
+                    Ok(found) => {
+                        for t in (0..5).filter(|&t| open[t] && found.get(STEPS[t]) == Some(level)) {
+                            optimal.set(STEPS[t], Some(level));
+                        }
+                    }
                 }
             }
-            found?;
-        }
+            if is_best || optimal.best().is_some() || level == 0 {
+                break Ok(());
+            }
+            level -= 1;
+        };
         self.step_bounds = None;
+        result?;
         self.remember(stack, next, gold, optimal);
         Ok(optimal)
     }
