@@ -40,7 +40,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     // (configurations, seconds) with the best known, and without.
     let mut split = [(0u64, 0f64); 2];
-    let sentences = read_gold(std::io::BufReader::new(std::fs::File::open(&path)?), &path, false)?;
+    let sentences = read_gold(std::io::BufReader::new(std::fs::File::open(path)?), path, false)?;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
     let mut oracle = TabularOracle::new();
     // Buckets of k + m by tens; (seconds, sentence, n, |σ|, |βR|) of every configuration.

@@ -64,6 +64,12 @@
 //!   also column-major, so both slices are contiguous and the loop
 //!   vectorises.
 //!
+//! * **`optimal` skips tables.** A training loop needs the optimal steps
+//!   only; [`TabularOracle::optimal`] knows the best score from the last
+//!   call when it was the configuration one step before (the step's score
+//!   less the arc it settles) and fills no table for a step that the best
+//!   decides (see there).
+//!
 //! A step's table then costs O(k·L²) for k stack words (the rows left of the
 //! input, each O(L²)) instead of O(L³), and nothing changes in the answers:
 //! every span is computed by the same recurrence from the same spans.

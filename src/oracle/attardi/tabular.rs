@@ -62,6 +62,11 @@
 //! that every good computation avoids, and the passes with a small target
 //! keep few. [`TabularOracle::set_pruning`] turns all this off.
 //!
+//! [`TabularOracle::optimal`] (the optimal steps alone, as a training loop
+//! asks) never needs a score below the best: it asks each pass whether the
+//! open steps reach one level, the best when the last call knew it, else
+//! levels going down from the largest upper bound until one is reached.
+//!
 //! # Corrections to the printed text
 //!
 //! See `docs/systems.md` (section *Attardi*) for each with its
