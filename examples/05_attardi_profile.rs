@@ -3,7 +3,10 @@
 //! optimal one, as `tabula oracle --walk … --stray 0.3 --seed 1`): per
 //! k + m, the configurations, the tables run, the items kept and dropped,
 //! the pairs of items combined and the time; then the slowest
-//! configurations, with the size of the table each ran on.
+//! configurations, with the size of the table each ran on. With
+//! `--optimal`, the walk asks `optimal` (as a training loop does) instead of
+//! `scores`, and the time is also split by whether the best was known from
+//! the step before; `--stray P` sets the share of random steps.
 //!
 //! `cargo run --release --example 05_attardi_profile -- de_gsd-ud-test.conllu`
 
@@ -27,8 +30,17 @@ struct Bucket {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let path = std::env::args().nth(1).ok_or("usage: 05_attardi_profile TREEBANK.conllu")?;
-    let sentences = read_gold(std::io::BufReader::new(std::fs::File::open(&path)?), &path, false)?;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "usage: 05_attardi_profile TREEBANK.conllu [--optimal] [--stray P]";
+    let path = args.first().ok_or(usage)?;
+    let only_optimal = args.iter().any(|a| a == "--optimal");
+    let stray: f64 = match args.iter().position(|a| a == "--stray") {
+        Some(i) => args.get(i + 1).ok_or(usage)?.parse()?,
+        None => 0.3,
+    };
+    // (configurations, seconds) with the best known, and without.
+    let mut split = [(0u64, 0f64); 2];
+    let sentences = read_gold(std::io::BufReader::new(std::fs::File::open(path)?), path, false)?;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
     let mut oracle = TabularOracle::new();
     // Buckets of k + m by tens; (seconds, sentence, n, |σ|, |βR|) of every configuration.
@@ -39,9 +51,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mut c = Configuration::initial(System::Attardi, gold.len());
         while !c.is_final() {
             let t0 = Instant::now();
-            let scores = oracle.scores(&c, gold)?;
+            let scores = if only_optimal { oracle.optimal(&c, gold)? } else { oracle.scores(&c, gold)? };
             let secs = t0.elapsed().as_secs_f64();
             let st = oracle.last_stats();
+            let part = &mut split[usize::from(st.best_known)];
+            part.0 += 1;
+            part.1 += secs;
             let length = c.stack().len() - 1 + c.buffer().count();
             let b = &mut buckets[(length.saturating_sub(1) / 10).min(19)];
             b.configurations += 1;
@@ -54,7 +69,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let (ell, reduced) = oracle.last_size();
             slow.push((secs, index + 1, gold.len(), ell, reduced));
             let optimal = scores.optimal();
-            let step = if rng.gen_bool(0.3) || optimal.is_empty() {
+            let step = if rng.gen_bool(stray) || optimal.is_empty() {
                 *c.applicable_steps().collect::<Vec<Step>>().choose(&mut rng).ok_or("no step")?
             } else {
                 *optimal.choose(&mut rng).ok_or("no step")?
@@ -80,6 +95,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     println!("{} configurations, {total:.3} s, mean {:.1} µs", slow.len(), total * 1e6 / slow.len().max(1) as f64);
+    if only_optimal {
+        for (part, name) in split.iter().zip(["best unknown", "best known"]) {
+            println!("{name}: {} configurations, {:.3} s", part.0, part.1);
+        }
+    }
     slow.sort_by(|a, b| b.0.total_cmp(&a.0));
     println!("seconds\tsentence\tn\t|σ|\t|βR|");
     for (secs, sentence, n, ell, reduced) in slow.iter().take(12) {

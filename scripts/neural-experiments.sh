@@ -58,7 +58,7 @@ import json, re, sys
 tb, name, seed, log, scores = sys.argv[1:]
 d = json.load(open(scores))
 lines = open(log).read()
-epochs = re.findall(r"epoch \d+: loss [0-9.]+, ([0-9.]+) s \(oracle and batch API ([0-9.]+) %, CPU ([0-9.]+) s\)", lines)
+epochs = re.findall(r"epoch \d+: loss [0-9.]+, ([0-9.]+) s \(oracle and batch API ([0-9.]+) %, CPU ([0-9.]+) s(?:, [^)]*)?\)", lines)
 kept = re.search(r"epoch (\d+) kept", lines).group(1)
 secs = sum(float(c) for _, _, c in epochs) / len(epochs)
 share = sum(float(p) for _, p, _ in epochs) / len(epochs)

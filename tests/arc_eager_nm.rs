@@ -125,6 +125,10 @@ fn tabular_equals_brute_force_with(
     against_brute_force(sizes, configurations, trees, |oracle, gold, c, want| {
         let got = oracle.scores(c, gold, Strategy::None, Algorithm::Tabular).unwrap();
         assert_eq!(got, want, "gold {gold:?}, {c:?}");
+        // `right_arc` never scores above `shift` (TabularOracle::optimal's shortcut).
+        if let (Some(ra), Some(sh)) = (want.get(Step::RightArc), want.get(Step::Shift)) {
+            assert!(ra <= sh, "right_arc above shift: gold {gold:?}, {c:?}");
+        }
     })
 }
 
@@ -342,4 +346,61 @@ fn the_reusing_tabular_oracle_equals_a_fresh_one_along_random_walks() {
         }
     }
     assert!(checked > 5_000 && unshifted > 20, "only {checked} configurations, {unshifted} with an unshifted word");
+}
+
+/// `optimal` along random walks driven by it (as a training loop does: a
+/// random step with probability 0.2, else an optimal one), two sentences
+/// interleaved on one oracle, partial trees among them: at every
+/// configuration the optimal steps of a table filled from scratch, and
+/// `scores` asked after it at the same configuration the fresh scores. The
+/// shortcuts are taken: the best known from the step before, with fewer
+/// tables than the steps scored.
+#[test]
+fn optimal_equals_the_best_steps_of_a_fresh_oracle_along_random_walks() {
+    use tabula::oracle::arc_eager_nm::tabular::TabularOracle;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(43);
+    let mut reusing = TabularOracle::new();
+    let mut fresh = TabularOracle::without_reuse();
+    let (mut checked, mut known, mut fewer) = (0, 0, 0);
+    for round in 0..60 {
+        let n = rng.gen_range(1..=30);
+        let first = random_tree(n, 0.2, &mut rng);
+        let second = if round % 3 == 0 {
+            let heads: Vec<Option<usize>> = (1..=n).map(|d| rng.gen_bool(0.7).then(|| first.head(d))).collect();
+            DepTree::from_partial_heads(&heads).unwrap()
+        } else {
+            random_tree(rng.gen_range(1..=30), 0.2, &mut rng)
+        };
+        let golds = [first, second];
+        let mut configs: Vec<Configuration> = golds.iter().map(|g| Configuration::initial(NM, g.len())).collect();
+        while configs.iter().any(|c| !c.is_final()) {
+            // Mostly the same sentence as before, as a loop over one sentence does.
+            let s = if rng.gen_bool(0.9) { round % 2 } else { 1 - round % 2 };
+            let s = if configs[s].is_final() { 1 - s } else { s };
+            let (c, gold) = (&configs[s], &golds[s]);
+            let want = fresh.scores(c, gold).unwrap();
+            let got = reusing.optimal(c, gold).unwrap();
+            assert_eq!(got, want.only_optimal(), "gold {gold:?}, {c:?}");
+            let stats = reusing.last_stats();
+            known += stats.best_known as usize;
+            let steps: Vec<Step> = c.applicable_steps().collect();
+            let full = steps.len() - (steps.contains(&Step::LeftArc) && steps.contains(&Step::Reduce)) as usize;
+            fewer += (stats.best_known && (stats.tables as usize) < full) as usize;
+            if checked % 5 == 4 {
+                assert_eq!(reusing.scores(c, gold).unwrap(), want, "scores after optimal: gold {gold:?}, {c:?}");
+            }
+            checked += 1;
+            let optimal: Vec<Step> = got.iter().map(|(step, _)| step).collect();
+            let step = if rng.gen_bool(0.2) {
+                steps[rng.gen_range(0..steps.len())]
+            } else {
+                optimal[rng.gen_range(0..optimal.len())]
+            };
+            configs[s].apply(step).unwrap();
+        }
+    }
+    assert!(
+        checked > 2_000 && known > checked / 2 && fewer > checked / 4,
+        "{checked} configurations, {known} with the best known, {fewer} with fewer tables"
+    );
 }

@@ -359,3 +359,103 @@ fn the_pruned_table_equals_the_unpruned_and_the_brute_force_along_random_walks()
         "{without} without a table, {several} with more than two tables, {known} with the best known"
     );
 }
+
+/// What an `optimal` walk saw: configurations, those answered with the best
+/// known from the step before, those among them that ran a table (one pass
+/// asking which steps reach the best), and those without the best known
+/// that ran one (levels going down from the largest upper bound).
+#[derive(Default)]
+struct OptimalChecked {
+    configurations: usize,
+    best_known: usize,
+    with_table: usize,
+    descending: usize,
+}
+
+/// One walk over `gold` driven by `optimal` alone, as a training loop does:
+/// a random step with probability `stray`, else an optimal one. At every
+/// configuration `optimal` must give exactly the best steps of the unpruned
+/// oracle's scores (and so of the brute force, for n ≤ 7), and, every
+/// third configuration, `scores` asked after it at the same configuration
+/// (with the best known from `optimal`) the unpruned scores.
+fn walk_optimal_against_unpruned(gold: &DepTree, stray: f64, rng: &mut impl rand::Rng) -> OptimalChecked {
+    let n = gold.len();
+    let mut pruned = TabularOracle::new();
+    let mut unpruned = TabularOracle::new();
+    unpruned.set_pruning(false);
+    let mut brute = (n <= 7).then(|| Exhaustive::new(gold, Strategy::None));
+    let mut c = Configuration::initial(System::Attardi, n);
+    let mut checked = OptimalChecked::default();
+    while !c.is_final() {
+        let want = unpruned.scores(&c, gold).unwrap();
+        if let Some(brute) = &mut brute {
+            assert_eq!(want, brute.step_scores(&c).unwrap(), "unpruned: gold {gold:?}, {c:?}");
+        }
+        let got = pruned.optimal(&c, gold).unwrap();
+        assert_eq!(got, want.only_optimal(), "optimal: gold {gold:?}, {c:?}");
+        let stats = pruned.last_stats();
+        assert!(stats.optimal_only);
+        checked.best_known += stats.best_known as usize;
+        checked.with_table += (stats.best_known && stats.tables > 0) as usize;
+        checked.descending += (!stats.best_known && stats.tables > 0) as usize;
+        if checked.configurations % 3 == 2 {
+            assert_eq!(pruned.scores(&c, gold).unwrap(), want, "scores after optimal: gold {gold:?}, {c:?}");
+            assert!(pruned.last_stats().best_known, "the same configuration gives its best");
+        }
+        checked.configurations += 1;
+        let steps: Vec<Step> = c.applicable_steps().collect();
+        let optimal: Vec<Step> = got.iter().map(|(s, _)| s).collect();
+        let step = if rng.gen_bool(stray) {
+            steps[rng.gen_range(0..steps.len())]
+        } else {
+            optimal[rng.gen_range(0..optimal.len())]
+        };
+        c.apply(step).unwrap();
+    }
+    checked
+}
+
+#[test]
+fn optimal_equals_the_best_steps_of_the_unpruned_table_along_random_walks() {
+    use rand::SeedableRng;
+    let checked: Vec<OptimalChecked> = (0..240u64)
+        .into_par_iter()
+        .map(|seed| {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1000 + seed);
+            let n = 5 + (seed as usize % 10);
+            let gold = common::random_tree(n, [0.1, 0.3][seed as usize / 10 % 2], &mut rng);
+            walk_optimal_against_unpruned(&gold, [0.1, 0.3, 0.6][seed as usize % 3], &mut rng)
+        })
+        .collect();
+    let sum = |f: fn(&OptimalChecked) -> usize| checked.iter().map(f).sum::<usize>();
+    let (total, known) = (sum(|c| c.configurations), sum(|c| c.best_known));
+    let (with_table, descending) = (sum(|c| c.with_table), sum(|c| c.descending));
+    assert!(total > 3_000, "only {total} configurations");
+    // Both ways are taken, with tables.
+    assert!(
+        known > total / 2 && with_table > 100 && descending > 100,
+        "{known} of {total} with the best known, {with_table} of them with a table, {descending} without it"
+    );
+}
+
+#[test]
+fn oracle_and_session_optimal_equal_the_best_of_the_scores() {
+    use rand::{Rng, SeedableRng};
+    use tabula::oracle::session::OracleSession;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let mut oracle = Oracle::new();
+    let mut reference = Oracle::new();
+    for n in [6, 9, 12] {
+        let gold = common::random_tree(n, 0.3, &mut rng);
+        let mut session =
+            OracleSession::new(&mut oracle, System::Attardi, gold.clone(), Strategy::None, Algorithm::Auto).unwrap();
+        while !session.configuration().is_final() {
+            let c = session.configuration().clone();
+            let want = reference.scores(&c, &gold, Strategy::None, Algorithm::Tabular).unwrap();
+            assert_eq!(session.optimal().unwrap(), want.only_optimal(), "gold {gold:?}, {c:?}");
+            assert_eq!(session.optimal().unwrap(), want.only_optimal(), "asked again");
+            let step = want.optimal()[rng.gen_range(0..want.optimal().len())];
+            session.apply(step).unwrap();
+        }
+    }
+}

@@ -13,8 +13,9 @@ sentence: the optimal step with the lowest column, or with probability
 as the neural parser's default takes them: projectivized optimally for
 arc-standard, arc-hybrid, arc-eager and LR-spine, as they are for Attardi
 and arc-eager-nm. Prints, per system, the median over ``--runs`` of the time
-per sentence-step (every call of the loop counted, NumPy's included) and the
-share of it in each call.
+per sentence-step (every call of the loop counted, NumPy's included), wall
+and CPU (all threads; the steadier figure on a shared machine), and the
+share of the wall time in each call.
 """
 
 from __future__ import annotations
@@ -38,12 +39,14 @@ def golds(path: str, system: str, limit: int | None) -> list[list[int]]:
     return [t.heads for t in tp.projectivize_batch(sentences, "optimal", prefer="default")]
 
 
-def run(trees: list[list[int]], system: str, batch: int, explore: float, seed: int) -> tuple[float, int, dict[str, float]]:
+def run(
+    trees: list[list[int]], system: str, batch: int, explore: float, seed: int
+) -> tuple[float, float, int, dict[str, float]]:
     rng = random.Random(seed)
     calls = {"finished": 0.0, "positions": 0.0, "applicable": 0.0, "scores": 0.0, "gold_labels": 0.0, "apply": 0.0}
     steps = 0
     ob = None
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     for k in range(0, len(trees), batch):
         chunk = trees[k : k + batch]
         labels = [[1] * len(t) for t in chunk]
@@ -84,8 +87,8 @@ def run(trees: list[list[int]], system: str, batch: int, explore: float, seed: i
                 ("apply", t7 - t6),
             ]:
                 calls[name] += d
-    total = time.perf_counter() - start
-    return total, steps, calls
+    total, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+    return total, cpu, steps, calls
 
 
 def main() -> None:
@@ -97,14 +100,18 @@ def main() -> None:
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--limit", type=int)
     args = p.parse_args()
-    print(f"{'system':<14} {'sentence-steps':>14} {'µs/step':>9}  shares (finished positions applicable scores gold_labels apply)")
+    print(
+        f"{'system':<14} {'sentence-steps':>14} {'µs/step':>9} {'CPU µs/step':>12}"
+        "  shares (finished positions applicable scores gold_labels apply)"
+    )
     for system in args.systems.split(","):
         trees = golds(args.treebank, system, args.limit)
         results = [run(trees, system, args.batch, args.explore, seed) for seed in range(args.runs)]
-        per_step = statistics.median(total / steps * 1e6 for total, steps, _ in results)
-        total, steps, calls = results[0]
+        per_step = statistics.median(total / steps * 1e6 for total, _, steps, _ in results)
+        cpu_per_step = statistics.median(cpu / steps * 1e6 for _, cpu, steps, _ in results)
+        total, _, steps, calls = results[0]
         shares = " ".join(f"{100 * calls[k] / total:5.1f}" for k in calls)
-        print(f"{system:<14} {steps:>14} {per_step:9.2f}  {shares}")
+        print(f"{system:<14} {steps:>14} {per_step:9.2f} {cpu_per_step:12.2f}  {shares}")
 
 
 if __name__ == "__main__":

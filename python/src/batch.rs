@@ -55,6 +55,10 @@ impl Item {
     fn scores(&mut self) -> Result<StepScores, OracleError> {
         self.live.with_session_mut(|s| s.scores())
     }
+    /// The scores of the optimal steps only (cheaper for Attardi).
+    fn optimal(&mut self) -> Result<StepScores, OracleError> {
+        self.live.with_session_mut(|s| s.optimal())
+    }
     /// The static oracle's step. Arc-standard, which has none in the
     /// oracle layer: the canonical step of `tabula train`
     /// ([`arc_standard_static`]), for a complete projective gold tree.
@@ -196,12 +200,13 @@ impl PyOracleBatch {
         })
     }
 
-    /// The scores of every sentence into `data` (B × steps, −1 where none).
-    fn fill_scores(&mut self, py: Python<'_>, data: &mut [i64]) -> PyResult<()> {
+    /// The scores of every sentence into `data` (B × steps, −1 where none);
+    /// with `only_optimal`, those of the optimal steps alone.
+    fn fill_scores(&mut self, py: Python<'_>, data: &mut [i64], only_optimal: bool) -> PyResult<()> {
         self.check_gold()?;
         let columns = self.columns;
         self.each_row(py, data, columns.len(), -1, |item, row| {
-            let s = item.scores()?;
+            let s = if only_optimal { item.optimal()? } else { item.scores()? };
             for (cell, &step) in row.iter_mut().zip(columns) {
                 *cell = s.get(step).map_or(-1, i64::from);
             }
@@ -445,7 +450,7 @@ impl PyOracleBatch {
         {
             let mut rw = out.readwrite();
             let data = rw.as_slice_mut().map_err(|_| PyValueError::new_err("`out` must be C-contiguous"))?;
-            self.fill_scores(py, data)?;
+            self.fill_scores(py, data, false)?;
         }
         Ok(out)
     }
@@ -462,7 +467,7 @@ impl PyOracleBatch {
         let out = output_2d(py, out, self.items.len(), width)?;
         let mut scores = std::mem::take(&mut self.scratch);
         scores.resize(self.items.len() * width, 0);
-        let filled = self.fill_scores(py, &mut scores);
+        let filled = self.fill_scores(py, &mut scores, true);
         {
             let mut rw = out.readwrite();
             let data = rw.as_slice_mut().map_err(|_| PyValueError::new_err("`out` must be C-contiguous"))?;

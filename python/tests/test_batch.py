@@ -117,6 +117,37 @@ def test_batch_equals_sessions_step_for_step(system, strategy, algorithm):
         assert heads.tolist() == [built.get(d, -1) for d in range(1, n + 1)]
 
 
+@pytest.mark.parametrize("system", ["attardi", "arc-eager-nm", "arc-standard"])
+def test_optimal_alone_equals_the_best_steps_of_the_sessions(system):
+    """A training loop asks `optimal` alone: Attardi's and arc-eager-nm's
+    oracles then use the best known from the step before (fewer tables);
+    the answer is still the best steps of the sessions' scores."""
+    rng = random.Random(zlib.crc32(f"optimal {system}".encode()))
+    golds = batch_golds(rng, 12, False, partial=system == "arc-eager-nm")
+    batch = tp.OracleBatch(golds, system=system)
+    sessions = [tp.Session(g, system=system) for g in golds]
+    steps = batch.steps
+    compared = 0
+    while not batch.done:
+        optimal, applicable = batch.optimal(), batch.applicable()
+        chosen = np.full(len(golds), -1, dtype=np.int64)
+        for i, s in enumerate(sessions):
+            if s.is_final:
+                assert not optimal[i].any()
+                continue
+            expected = s.scores()
+            row = [-1 if expected.get(name) is None else expected[name] for name in steps]
+            best = max(row)
+            assert optimal[i].tolist() == [v >= 0 and v == best for v in row]
+            compared += 1
+            names = [n for k, n in enumerate(steps) if optimal[i][k] or (applicable[i][k] and rng.random() < 0.1)]
+            name = rng.choice(names)
+            chosen[i] = steps.index(name)
+            s.apply(name)
+        batch.apply(chosen)
+    assert compared > 100
+
+
 @pytest.mark.parametrize("system", tp.systems())
 def test_static_steps_build_the_gold_tree(system):
     """Along the static oracle's computation every step is optimal, and a

@@ -406,6 +406,34 @@ impl<'g> Oracle<'g> {
         Ok(restrict_to_layout(config, scores))
     }
 
+    /// The optimal steps of `config` with their score (the best; the other
+    /// steps get none): the best steps of [`Oracle::scores`], which is how
+    /// most systems find them. The tabular oracles of Attardi and
+    /// arc-eager-nm find them for less along a computation, with the best
+    /// known from the step before ([`attardi::tabular::TabularOracle::optimal`]:
+    /// one pass of its table asks which steps reach it;
+    /// [`arc_eager_nm::tabular::TabularOracle::optimal`]: fewer tables).
+    pub fn optimal(
+        &mut self,
+        config: &Configuration,
+        gold: &DepTree,
+        strategy: Strategy,
+        algorithm: Algorithm,
+    ) -> Result<StepScores, OracleError> {
+        match config.system() {
+            System::Attardi if config.root() != Root::Last && !gold.is_partial() => {
+                Self::check_support(System::Attardi, strategy, algorithm)?;
+                return self.attardi.optimal(config, gold);
+            }
+            System::ArcEagerNm if config.root() != Root::Last => {
+                Self::check_support(System::ArcEagerNm, strategy, algorithm)?;
+                return self.eager_nm.optimal(config, gold);
+            }
+            _ => {}
+        }
+        Ok(self.scores(config, gold, strategy, algorithm)?.only_optimal())
+    }
+
     /// Scores every applicable step of `config` by the most arcs of
     /// `target` a computation from there builds (strategy none): any
     /// [`ArcTarget`], e.g. direction constraints ([`direction::Directions`]).
@@ -713,6 +741,18 @@ impl StepScores {
     pub fn optimal(&self) -> Vec<Step> {
         let best = self.best();
         self.iter().filter(|&(_, v)| Some(v) == best).map(|(s, _)| s).collect()
+    }
+    /// The scores of the steps reaching the best score; the other steps get
+    /// none. No allocation.
+    pub fn only_optimal(&self) -> StepScores {
+        let best = self.best();
+        let mut kept = StepScores::default();
+        for (step, v) in self.iter() {
+            if Some(v) == best {
+                kept.set(step, Some(v));
+            }
+        }
+        kept
     }
 }
 

@@ -64,6 +64,9 @@ pub struct OracleSession<'o, 'g> {
     strategy: Strategy,
     algorithm: Algorithm,
     cached: Option<StepScores>,
+    /// The optimal steps of the current configuration, if asked
+    /// ([`OracleSession::optimal`]) before the scores.
+    cached_optimal: Option<StepScores>,
     mode: Mode,
     /// LR-spine: the session has followed the canonical computation of its
     /// projective gold tree from the initial configuration, so the static
@@ -132,7 +135,17 @@ impl<'o, 'g> OracleSession<'o, 'g> {
         let canonical = config.system() == System::LrSpine
             && gold.is_projective()
             && config == Configuration::initial(System::LrSpine, gold.len());
-        Ok(OracleSession { oracle, gold, config, strategy, algorithm, cached: None, mode, canonical })
+        Ok(OracleSession {
+            oracle,
+            gold,
+            config,
+            strategy,
+            algorithm,
+            cached: None,
+            cached_optimal: None,
+            mode,
+            canonical,
+        })
     }
 
     /// The current configuration.
@@ -187,6 +200,7 @@ impl<'o, 'g> OracleSession<'o, 'g> {
             self.oracle.incremental.apply(step);
         }
         self.cached = None;
+        self.cached_optimal = None;
         Ok(arc)
     }
 
@@ -205,6 +219,26 @@ impl<'o, 'g> OracleSession<'o, 'g> {
             Mode::OneShot => self.oracle.scores(&self.config, &self.gold, self.strategy, self.algorithm)?,
         };
         self.cached = Some(s);
+        Ok(s)
+    }
+
+    /// The optimal steps of the current configuration with their score
+    /// (the best; the other steps get none): the best steps of
+    /// [`OracleSession::scores`], found for less by Attardi's tabular
+    /// oracle along a computation ([`Oracle::optimal`]); free when asked
+    /// again, or after the scores.
+    pub fn optimal(&mut self) -> Result<StepScores, OracleError> {
+        if let Some(s) = self.cached {
+            return Ok(s.only_optimal());
+        }
+        if let Some(s) = self.cached_optimal {
+            return Ok(s);
+        }
+        let s = match self.mode {
+            Mode::OneShot => self.oracle.optimal(&self.config, &self.gold, self.strategy, self.algorithm)?,
+            _ => self.scores()?.only_optimal(),
+        };
+        self.cached_optimal = Some(s);
         Ok(s)
     }
 

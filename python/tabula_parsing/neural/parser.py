@@ -278,7 +278,7 @@ def train(
     best: Optional[tuple[float, int, dict[str, torch.Tensor]]] = None
     for epoch in range(1, epochs_of(options) + 1):
         start, cpu = time.perf_counter(), time.process_time()
-        trainer.oracle_seconds = 0.0
+        trainer.oracle_seconds = trainer.oracle_cpu_seconds = 0.0
         total, steps, abandoned = 0.0, 0, 0
         explore = options.oracle == "dynamic" and epoch > options.explore_from
         bar = Progress(len(items), f"epoch {epoch}", verbose)
@@ -299,6 +299,7 @@ def train(
             steps,
             abandoned,
             time.process_time() - cpu,
+            trainer.oracle_cpu_seconds,
         )
         parser = NeuralParser(trainer.net, vocab, options, epoch, history)
         if dev_sentences is not None:

@@ -64,6 +64,12 @@
 //!   also column-major, so both slices are contiguous and the loop
 //!   vectorises.
 //!
+//! * **`optimal` skips tables.** A training loop needs the optimal steps
+//!   only; [`TabularOracle::optimal`] knows the best score from the last
+//!   call when it was the configuration one step before (the step's score
+//!   less the arc it settles) and fills no table for a step that the best
+//!   decides (see there).
+//!
 //! A step's table then costs O(k·L²) for k stack words (the rows left of the
 //! input, each O(L²)) instead of O(L³), and nothing changes in the answers:
 //! every span is computed by the same recurrence from the same spans.
@@ -125,6 +131,25 @@ pub struct TabularOracle {
     /// `left_arc`'s table); off only to check that they change nothing.
     reuse: bool,
     scratch: Option<Configuration>,
+    /// The last call's configuration, its gold heads and the exact scores
+    /// it found (all applicable steps', or the optimal ones'), for
+    /// [`TabularOracle::optimal`].
+    last: Option<Configuration>,
+    last_gold: Vec<usize>,
+    last_scores: StepScores,
+    stats: Stats,
+}
+
+/// What the last [`TabularOracle::scores`] or [`TabularOracle::optimal`]
+/// call did: for tests and profiles.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Tables filled (one per step scored; `reduce` shares `left_arc`'s).
+    pub tables: u32,
+    /// `optimal` only: whether the best score was known from the last call
+    /// (the configuration one step before, followed by an optimal step, or
+    /// this one), so that the steps were only asked whether they reach it.
+    pub best_known: bool,
 }
 
 impl Default for TabularOracle {
@@ -144,6 +169,10 @@ impl Default for TabularOracle {
             valid_from: 0,
             reuse: true,
             scratch: None,
+            last: None,
+            last_gold: Vec::new(),
+            last_scores: StepScores::default(),
+            stats: Stats::default(),
         }
     }
 }
@@ -181,6 +210,7 @@ impl TabularOracle {
         let mut scores = StepScores::default();
         let mut next = self.scratch.take().unwrap_or_else(|| config.clone());
         let mut left_arc = None;
+        let mut tables = 0;
         for step in config.applicable_steps() {
             let gained = def.settled_arc(config, step).map_or(0, |(h, d)| gold.has_arc(h, d) as u32);
             // `left_arc` and `reduce` both pop s₀ and leave the other stack words' heads and the
@@ -191,6 +221,7 @@ impl TabularOracle {
                 _ => {
                     next.assign(config);
                     next.apply(step)?;
+                    tables += 1;
                     self.best(&next, gold)
                 }
             };
@@ -200,7 +231,135 @@ impl TabularOracle {
             scores.set(step, Some(gained + best));
         }
         self.scratch = Some(next);
+        self.stats = Stats { tables, best_known: false };
+        self.remember(config, gold, scores);
         Ok(scores)
+    }
+
+    /// The optimal steps of `config` for `gold`, each with its score (the
+    /// best); the other steps get none. The same as keeping the best steps
+    /// of [`TabularOracle::scores`], with fewer tables along a computation:
+    /// when the best score B is known from the last call (the configuration
+    /// one step before, followed by an optimal step), the steps are scored
+    /// in the order `left_arc` (with `reduce`, which shares its table),
+    /// `shift`, `right_arc`, and a step needs no table when
+    ///
+    /// * no step scored so far reaches B and it is the last one left (some
+    ///   step is optimal);
+    /// * it is `right_arc` and `shift` scored below B: `right_arc` never
+    ///   scores above `shift` (after either, b is a stack word; with its
+    ///   head s₀ from `right_arc`, the trees of the live items reachable
+    ///   from there are among those reachable with b headless: a headed
+    ///   stack word keeps its head or takes one to its right and no live
+    ///   left dependent, which a headless one may do too, and no word takes
+    ///   a headed word as its head; neither step settles an arc);
+    /// * it is `shift`, only `right_arc` is left beside it and nothing
+    ///   reached B so far (then `shift` does).
+    ///
+    /// Otherwise (the first configuration, or after a step that was not
+    /// optimal) the exact scores are computed, as by `scores`.
+    pub fn optimal(&mut self, config: &Configuration, gold: &DepTree) -> Result<StepScores, OracleError> {
+        if config.system() != System::ArcEagerNm {
+            return Err(OracleError::WrongSystem { expected: System::ArcEagerNm, found: config.system() });
+        }
+        config.check_gold(gold)?;
+        let Some(best) = self.best_from_last(config, gold) else {
+            return Ok(self.scores(config, gold)?.only_optimal());
+        };
+        let def = config.system().definition();
+        const ORDER: [Step; 4] = [Step::LeftArc, Step::Reduce, Step::Shift, Step::RightArc];
+        let mut undecided = ORDER.map(|step| config.is_applicable(step));
+        let mut optimal = StepScores::default();
+        let mut next = self.scratch.take().unwrap_or_else(|| config.clone());
+        let (mut left_arc, mut shift, mut tables) = (None, None, 0);
+        for (t, &step) in ORDER.iter().enumerate() {
+            if !undecided[t] {
+                continue;
+            }
+            undecided[t] = false;
+            let left = undecided.iter().filter(|&&u| u).count();
+            let none_yet = optimal.best().is_none();
+            if none_yet && (left == 0 || (step == Step::Shift && left == 1 && undecided[3])) {
+                optimal.set(step, Some(best));
+                if step == Step::Shift {
+                    shift = Some(best);
+                }
+                continue;
+            }
+            if step == Step::RightArc && shift.is_some_and(|v| v < best) {
+                continue;
+            }
+            let gained = def.settled_arc(config, step).map_or(0, |(h, d)| gold.has_arc(h, d) as u32);
+            let after = match (step, left_arc) {
+                (Step::Reduce, Some(after)) => after,
+                _ => {
+                    next.assign(config);
+                    if let Err(e) = next.apply(step) {
+                        self.scratch = Some(next);
+                        return Err(e);
+                    }
+                    tables += 1;
+                    self.best(&next, gold)
+                }
+            };
+            if step == Step::LeftArc {
+                left_arc = Some(after);
+            }
+            if step == Step::Shift {
+                shift = Some(gained + after);
+            }
+            if gained + after == best {
+                optimal.set(step, Some(best));
+            }
+        }
+        self.scratch = Some(next);
+        self.stats = Stats { tables, best_known: true };
+        self.remember(config, gold, optimal);
+        Ok(optimal)
+    }
+
+    /// The best score of `c` if the last call was for it, or for a
+    /// configuration one step before it whose step it scored exactly (the
+    /// step's score less the arc it settles). O(n).
+    fn best_from_last(&mut self, c: &Configuration, gold: &DepTree) -> Option<u32> {
+        let last = self.last.as_ref()?;
+        if !self.reuse || self.last_gold != gold.heads() {
+            return None;
+        }
+        if last == c {
+            return self.last_scores.best();
+        }
+        let def = c.system().definition();
+        let mut next = self.scratch.take().unwrap_or_else(|| c.clone());
+        let mut found = None;
+        for (step, score) in self.last_scores.iter() {
+            next.assign(last);
+            if next.apply(step).is_ok() && next == *c {
+                let gained = def.settled_arc(last, step).map_or(0, |(h, d)| gold.has_arc(h, d) as u32);
+                found = Some(score - gained);
+                break;
+            }
+        }
+        self.scratch = Some(next);
+        found
+    }
+
+    /// Keeps the configuration, the gold heads and the scores for the next
+    /// call.
+    fn remember(&mut self, config: &Configuration, gold: &DepTree, scores: StepScores) {
+        match &mut self.last {
+            Some(last) => last.assign(config),
+            None => self.last = Some(config.clone()),
+        }
+        self.last_gold.clear();
+        self.last_gold.extend_from_slice(gold.heads());
+        self.last_scores = scores;
+    }
+
+    /// What the last call did.
+    #[doc(hidden)]
+    pub fn last_stats(&self) -> Stats {
+        self.stats
     }
 
     /// The most gold arcs into live items of any final tree reachable from

@@ -62,6 +62,11 @@
 //! that every good computation avoids, and the passes with a small target
 //! keep few. [`TabularOracle::set_pruning`] turns all this off.
 //!
+//! [`TabularOracle::optimal`] (the optimal steps alone, as a training loop
+//! asks) never needs a score below the best: it asks each pass whether the
+//! open steps reach one level, the best when the last call knew it, else
+//! levels going down from the largest upper bound until one is reached.
+//!
 //! # Corrections to the printed text
 //!
 //! See `docs/systems.md` (section *Attardi*) for each with its
@@ -226,6 +231,17 @@ pub struct TabularOracle {
     /// The best score of the configuration of this call, if known from the
     /// last one.
     best_known: Option<u32>,
+    /// An upper bound of that best score (`u32::MAX` if none is known):
+    /// `best_known`, or, after a step that was not optimal, one less than
+    /// the last call's best less the step's arc.
+    best_cap: u32,
+    /// [`TabularOracle::optimal`]'s question to the table: whether each open
+    /// step reaches this score (one pass), rather than its exact score.
+    floor: Option<u32>,
+    /// The bounds of each step at the configuration of this call, once
+    /// computed (greedy: `None` if the step does not apply or was not
+    /// computed), for the table runs of the same configuration.
+    step_bounds: Option<([Option<u32>; 5], [u32; 5])>,
 }
 
 /// A configuration (stack, next) scored for the gold heads `heads`.
@@ -235,6 +251,9 @@ struct LastCall {
     stack: Vec<usize>,
     next: usize,
     heads: Vec<usize>,
+    /// The exact scores of the steps it answered: every applicable step
+    /// ([`TabularOracle::scores`]) or the optimal ones
+    /// ([`TabularOracle::optimal`]).
     scores: StepScores,
 }
 
@@ -249,8 +268,12 @@ pub struct TableStats {
     /// Pairs of items combined.
     pub pairs: u64,
     /// Whether the best score was known from the previous call (whose
-    /// configuration led to this one by one step).
+    /// configuration led to this one by one step, or was this one).
     pub best_known: bool,
+    /// [`TabularOracle::optimal`] only: whether it asked the table (if at
+    /// all) only which steps reach the known best, one pass per table,
+    /// instead of every step's exact score.
+    pub optimal_only: bool,
 }
 
 /// The pruning of the table: lower bounds from greedy computations and, per
@@ -355,6 +378,9 @@ impl TabularOracle {
             stats: TableStats::default(),
             last: LastCall::default(),
             best_known: None,
+            best_cap: u32::MAX,
+            floor: None,
+            step_bounds: None,
         }
     }
 
@@ -389,23 +415,29 @@ impl TabularOracle {
         // The best score of c, if the last call was for the configuration
         // before it (a walk, training): the score of the step that led here
         // less its arc. It bounds every step's score from above.
-        self.best_known = if pruning { self.best_after_last(stack, next, gold) } else { None };
+        (self.best_known, self.best_cap) =
+            if pruning { self.best_after_last(stack, next, gold) } else { (None, u32::MAX) };
         self.last.valid = false;
         self.stats.best_known = self.best_known.is_some();
         // Steps whose greedy computation reaches the upper bound need no table.
         let mut open = [true; 5];
+        self.step_bounds = None;
         if pruning {
-            let cap = self.best_known.unwrap_or(u32::MAX);
+            let cap = self.best_cap;
+            let uppers = self.bounds.uppers(stack, next, gold);
+            let mut lowers = [None; 5];
             for (t, step) in STEPS.iter().enumerate() {
                 let Some(lower) = self.bounds.greedy(stack, next, gold, *step) else {
                     open[t] = false;
                     continue;
                 };
-                if lower >= self.bounds.upper(stack, next, gold, *step).min(cap) {
+                lowers[t] = Some(lower);
+                if lower >= uppers[t].min(cap) {
                     scores.set(*step, Some(lower));
                     open[t] = false;
                 }
             }
+            self.step_bounds = Some((lowers, uppers));
             // One step left, and the others below the best: it is the best.
             let reached = scores.best().is_some_and(|b| Some(b) == self.best_known);
             let left = open.iter().filter(|&&o| o).count();
@@ -419,21 +451,116 @@ impl TabularOracle {
             self.open = open;
             scores = self.scores_open(config, gold, scores, open)?;
         }
+        self.step_bounds = None;
         if pruning {
             self.remember(stack, next, gold, scores);
         }
         Ok(scores)
     }
 
+    /// The optimal steps of `config` for `gold`, each with its score (the
+    /// best); the other steps get none. The same as keeping the best steps
+    /// of [`TabularOracle::scores`], for less: the table is asked only
+    /// which steps reach a level, never a step's score below the best.
+    /// The level is the best when it is known from the last call (the
+    /// configuration one step before, followed by an optimal step); else it
+    /// goes down from the largest upper bound until a step reaches it (a
+    /// greedy computation, or one pass of the table). At each level, a step
+    /// whose greedy computation reaches it reaches it, one whose upper bound
+    /// is below it does not, and one pass per table asks about the others
+    /// (unless the best is known and one step is left).
+    pub fn optimal(&mut self, config: &Configuration, gold: &DepTree) -> Result<StepScores, OracleError> {
+        if config.system() != System::Attardi {
+            return Err(OracleError::WrongSystem { expected: System::Attardi, found: config.system() });
+        }
+        config.check_gold(gold)?;
+        let pruning = self.pruning && self.rules == Rules::default();
+        if !pruning || config.is_final() {
+            return Ok(self.scores(config, gold)?.only_optimal());
+        }
+        let (stack, next) = (config.stack(), config.next);
+        let (known, cap) = self.best_after_last(stack, next, gold);
+        self.stats = TableStats { best_known: known.is_some(), optimal_only: true, ..TableStats::default() };
+        self.last.valid = false;
+        (self.best_known, self.best_cap) = (known, cap);
+        let applicable = STEPS.map(|step| config.is_applicable(step));
+        let uppers = self.bounds.uppers(stack, next, gold).map(|u| u.min(cap));
+        // With the best known, a step below it needs no greedy computation.
+        let mut lowers = [None; 5];
+        for (t, step) in STEPS.iter().enumerate() {
+            if applicable[t] && uppers[t] >= known.unwrap_or(0) {
+                lowers[t] = self.bounds.greedy(stack, next, gold, *step);
+            }
+        }
+        self.step_bounds = Some((lowers, uppers));
+        let mut level = match known {
+            Some(best) => best,
+            None => (0..5).filter(|&t| applicable[t]).map(|t| uppers[t]).max().unwrap_or(0),
+        };
+        let mut optimal = StepScores::default();
+        let result = loop {
+            // No step scores above `level` (it is the best, or the level
+            // above was reached by none).
+            let reached = (0..5).filter(|&t| lowers[t].is_some_and(|l| l >= level)).fold([false; 5], |mut r, t| {
+                r[t] = true;
+                r
+            });
+            let mut open = [false; 5];
+            for t in 0..5 {
+                open[t] = applicable[t] && !reached[t] && uppers[t] >= level && lowers[t].is_some();
+            }
+            let is_best = known.is_some() || reached.contains(&true);
+            for t in (0..5).filter(|&t| reached[t]) {
+                optimal.set(STEPS[t], Some(level));
+            }
+            let left = open.iter().filter(|&&o| o).count();
+            if is_best && !reached.contains(&true) && left == 1 {
+                // Some step is optimal: the one left.
+                let t = open.iter().position(|&o| o).unwrap_or(0);
+                optimal.set(STEPS[t], Some(level));
+                break Ok(());
+            }
+            if left > 0 {
+                self.open = open;
+                self.floor = Some(level);
+                let found = self.scores_open(config, gold, StepScores::default(), open);
+                self.floor = None;
+                match found {
+                    Err(e) => break Err(e),
+                    Ok(found) => {
+                        for t in (0..5).filter(|&t| open[t] && found.get(STEPS[t]) == Some(level)) {
+                            optimal.set(STEPS[t], Some(level));
+                        }
+                    }
+                }
+            }
+            if is_best || optimal.best().is_some() || level == 0 {
+                break Ok(());
+            }
+            level -= 1;
+        };
+        self.step_bounds = None;
+        result?;
+        self.remember(stack, next, gold, optimal);
+        Ok(optimal)
+    }
+
     /// The best score of (stack, next) if it follows the configuration of
-    /// the last call, for the same gold tree, by one step. O(n).
-    fn best_after_last(&self, stack: &[usize], next: usize, gold: &DepTree) -> Option<u32> {
+    /// the last call, for the same gold tree, by one step (or is that
+    /// configuration), and an upper bound of it (`u32::MAX` if none is
+    /// known). O(n).
+    fn best_after_last(&self, stack: &[usize], next: usize, gold: &DepTree) -> (Option<u32>, u32) {
+        const UNKNOWN_BEST: (Option<u32>, u32) = (None, u32::MAX);
         let last = &self.last;
         if !last.valid || last.heads.len() != gold.len() || (1..=gold.len()).any(|d| last.heads[d - 1] != gold.head(d))
         {
-            return None;
+            return UNKNOWN_BEST;
         }
         let (before, k) = (&last.stack[..], last.stack.len());
+        if next == last.next && stack == before {
+            // The same configuration (e.g. `optimal`, then `scores`).
+            return last.scores.best().map_or(UNKNOWN_BEST, |b| (Some(b), b));
+        }
         let step = if next == last.next + 1 {
             // shift
             (stack.len() == k + 1 && stack[..k] == *before && stack[k] == last.next).then_some(Step::Shift)
@@ -447,13 +574,20 @@ impl TabularOracle {
             Some(Step::LeftArc2)
         } else {
             None
-        }?;
-        let score = last.scores.get(step)?;
-        if step == Step::Shift {
-            return Some(score);
+        };
+        let Some(step) = step else { return UNKNOWN_BEST };
+        let gained = if step == Step::Shift {
+            0
+        } else {
+            let (h, d) = arc(before, step);
+            (gold.head(d) == h) as u32
+        };
+        match last.scores.get(step) {
+            Some(score) => (Some(score - gained), score - gained),
+            // Not scored by `optimal`: below the best (the step applied, and a
+            // non-final configuration has an optimal step).
+            None => last.scores.best().map_or(UNKNOWN_BEST, |b| (None, b.saturating_sub(1 + gained))),
         }
-        let (h, d) = arc(before, step);
-        Some(score - (gold.head(d) == h) as u32)
     }
 
     /// Keeps (stack, next), the gold tree and the scores for the next call.
@@ -576,9 +710,20 @@ impl TabularOracle {
             if !wanted {
                 continue;
             }
-            if let Some(l) = self.bounds.greedy(stack, next, gold, *step) {
+            // The bounds computed for c by the caller (not for the
+            // configuration after `shift`, Need::Best).
+            let known = self.step_bounds.filter(|_| need != Need::Best);
+            let l = match known {
+                Some((lowers, _)) => lowers[t],
+                None => self.bounds.greedy(stack, next, gold, *step),
+            };
+            if let Some(l) = l {
                 // The best of c bounds the shift's best (Need::Best) too.
-                let u = self.bounds.upper(stack, next, gold, *step).min(self.best_known.unwrap_or(u32::MAX));
+                let u = match known {
+                    Some((_, uppers)) => uppers[t],
+                    None => self.bounds.upper(stack, next, gold, *step),
+                };
+                let u = u.min(self.best_cap);
                 let slot = if need == Need::Best { 0 } else { t };
                 if need != Need::Best || !open[0] {
                     (lower[slot], upper[slot]) = (l, u);
@@ -587,6 +732,16 @@ impl TabularOracle {
                     upper[0] = upper[0].max(u);
                 }
                 open[slot] = true;
+            }
+        }
+        // With a floor (`optimal`), a tag below it needs no score, and one
+        // pass asks whether the others reach it.
+        if let Some(floor) = self.floor {
+            for t in 0..5 {
+                if open[t] && upper[t] < floor {
+                    open[t] = false;
+                }
+                upper[t] = upper[t].min(floor);
             }
         }
         // Passes: each asks for the upper bound of every open tag; a tag
@@ -625,6 +780,9 @@ impl TabularOracle {
                 }
                 if got.is_some_and(|v| v >= upper[t]) {
                     lower[t] = upper[t];
+                } else if self.floor.is_some() {
+                    // Below the floor: not optimal, no score needed.
+                    open[t] = false;
                 } else {
                     upper[t] -= 1;
                 }
@@ -1141,6 +1299,28 @@ impl Bounds {
         built + (1..=gold.len()).filter(|&d| left(d) && left(gold.head(d))).count() as u32
     }
 
+    /// [`Bounds::upper`] of every step (in [`STEPS`] order; 0 where it does
+    /// not apply) in one O(n) pass: the words left whose gold head is left,
+    /// less, for a reduction, its dependent (if counted) and the gold
+    /// children it leaves behind, plus its arc if gold.
+    fn uppers(&mut self, stack: &[usize], next: usize, gold: &DepTree) -> [u32; 5] {
+        self.start(stack, next, gold);
+        let left = |w: usize| !self.removed[w];
+        let base = (1..=gold.len()).filter(|&d| left(d) && left(gold.head(d))).count() as u32;
+        let k = stack.len();
+        STEPS.map(|step| match step {
+            Step::Shift => base,
+            Step::LeftArc | Step::RightArc2 if k < 3 => 0,
+            Step::RightArc if k < 2 => 0,
+            Step::LeftArc2 if k < 4 => 0,
+            _ => {
+                let (h, d) = arc(stack, step);
+                let head = gold.head(d);
+                (head == h) as u32 + base - left(head) as u32 - self.pending[d]
+            }
+        })
+    }
+
     /// The greedy computations' state at (stack, next).
     fn start(&mut self, stack: &[usize], next: usize, gold: &DepTree) {
         let n = gold.len();
@@ -1250,5 +1430,44 @@ fn arc(stack: &[usize], step: Step) -> (usize, usize) {
         Step::LeftArc2 => (s(0), s(2)),
         Step::RightArc2 => (s(2), s(0)),
         _ => (s(1), s(0)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `Bounds::uppers` (one pass) equals `Bounds::upper` step by step, at
+    /// the configurations of walks over every head vector of up to 5 words
+    /// that is a tree.
+    #[test]
+    fn every_steps_upper_bound_in_one_pass_equals_the_step_by_step_one() {
+        let mut bounds = Bounds::default();
+        let mut checked = 0;
+        for n in 1..=5usize {
+            let count = (n + 1).pow(n as u32);
+            for code in 0..count {
+                let heads: Vec<usize> = (0..n).map(|i| code / (n + 1).pow(i as u32) % (n + 1)).collect();
+                let Ok(gold) = DepTree::from_heads(&heads) else { continue };
+                for walk in 0..3usize {
+                    let mut c = Configuration::initial(System::Attardi, n);
+                    let mut i = walk;
+                    while !c.is_final() {
+                        let (stack, next) = (c.stack().to_vec(), c.next);
+                        let all = bounds.uppers(&stack, next, &gold);
+                        for (t, step) in STEPS.iter().enumerate() {
+                            if c.is_applicable(*step) {
+                                assert_eq!(all[t], bounds.upper(&stack, next, &gold, *step), "{gold:?} {c:?} {step}");
+                                checked += 1;
+                            }
+                        }
+                        let steps: Vec<Step> = c.applicable_steps().collect();
+                        i = (i * 7 + 3) % 1_000_003;
+                        c.apply(steps[i % steps.len()]).unwrap();
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000, "only {checked}");
     }
 }
