@@ -1,7 +1,8 @@
 //! `tabula eval GOLD PRED… --plot OUT.svg`: UAS by dependency length and by
 //! distance to the root, one line per predicted file, in two panels; the
 //! text output of several files one after another; the refusals (an
-//! unwritable plot, a name that is not SVG, standard input read twice).
+//! unwritable plot, a name that is not SVG, standard input read twice) and
+//! `--nonprojective` on standard input.
 
 mod common;
 
@@ -89,9 +90,27 @@ fn bad_plots_are_refused_before_any_work() {
         "GOLD cannot be standard input with 2 PRED files: it is read once per file",
     );
     fails_in(&dir, &["eval", "-", "-"], "only one of GOLD and the PRED files can be standard input");
-    fails_in(
-        &dir,
-        &["eval", "gold.conllu", "-", "--nonprojective"],
-        "--nonprojective reads the files twice: give files, not standard input",
-    );
+}
+
+/// `--nonprojective` counts in the same pass as the scores, so a file on
+/// standard input gives the same report as the file (it used to be refused:
+/// the counts read each file a second time).
+#[test]
+fn nonprojective_reads_standard_input_as_a_file() {
+    let dir = scratch_in("cli_eval_plot", "nonprojective_stdin");
+    let gold = "1\ta\t_\tX\t_\t_\t3\tdep\t_\t_\n2\tb\t_\tX\t_\t_\t4\tdep\t_\t_\n\
+                3\tc\t_\tX\t_\t_\t0\troot\t_\t_\n4\td\t_\tX\t_\t_\t3\tdep\t_\t_\n\n";
+    fs::write(dir.join("gold.conllu"), gold).unwrap();
+    let file = tabula_in(&dir, &["eval", "gold.conllu", "gold.conllu", "--nonprojective", "--json"]);
+    assert!(file.status.success(), "{}", stderr_of(&file));
+    let gold_path = dir.join("gold.conllu");
+    let piped = common::tabula_with_stdin(&["eval", gold_path.to_str().unwrap(), "-", "--nonprojective", "--json"], gold);
+    assert!(piped.status.success(), "{}", stderr_of(&piped));
+    assert_eq!(file.stdout, piped.stdout);
+    let json: serde_json::Value = serde_json::from_slice(&file.stdout).unwrap();
+    // The arc 4 -> 2 passes over the root 3: non-projective, and found.
+    let np = &json["nonprojective"];
+    assert!(np["gold"].as_u64().unwrap() > 0, "{json}");
+    assert_eq!(np["gold"], np["gold_arcs_found"]);
+    assert_eq!(np["recall"], 100.0);
 }
