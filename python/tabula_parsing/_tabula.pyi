@@ -5,7 +5,7 @@ Shift-Reduce Dependency Parsing: From Cubic to Linear Time*.
 """
 
 import os
-from typing import Any, Iterator, Optional, Sequence, Union, final
+from typing import Any, Iterator, Optional, Sequence, Union, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -25,6 +25,8 @@ __all__ = [
     "apply_batch",
     "count",
     "count_batch",
+    "deprojectivize",
+    "ensemble",
     "evaluate",
     "max_memory",
     "nonprojective_log_partition",
@@ -303,6 +305,7 @@ def scores_batch(sessions: Sequence[Session]) -> npt.NDArray[np.int64]:
 def apply_batch(sessions: Sequence[Session], steps: Sequence[str]) -> list[Optional[tuple[int, int]]]:
     """``sessions[i].apply(steps[i])`` for every i; the arcs built."""
 
+@overload
 def projectivize(
     heads: _Heads,
     method: str = "optimal",
@@ -311,19 +314,44 @@ def projectivize(
     sample: Optional[int] = None,
     stream: int = 0,
     prefer: Optional[_PathLike] = None,
-) -> list[int]:
+    grammar: Optional[_PathLike] = None,
+    objective: str = "gold-first",
+    encode: None = None,
+) -> Tree: ...
+@overload
+def projectivize(
+    heads: Sentence,
+    method: str = "optimal",
+    *,
+    single_root: bool = False,
+    sample: Optional[int] = None,
+    stream: int = 0,
+    prefer: Optional[_PathLike] = None,
+    grammar: Optional[_PathLike] = None,
+    objective: str = "gold-first",
+    encode: str,
+) -> Sentence:
     """A projective tree keeping the most gold arcs (Sec. 3, Sec. 8.1), or
-    pseudo-projective lifting (``method="lift"``). Ties among optimal trees: with
+    pseudo-projective lifting (``method="lift"``), as ``tabula projectivize``;
+    the options are its options. ``grammar``: a grammar file instead of the
+    built-in Table 3 grammar. Ties among optimal trees: with
     ``prefer="default"`` or a weights file (``heads`` must then be a
     :class:`Sentence`, whose UPOS, FEATS and DEPREL the weights read) the tree with
     the best secondary score; ``prefer=None`` (not given) as ``tabula projectivize``
     without ``--prefer``: the built-in weights for a :class:`Sentence` (the tree the
     command line writes), ties broken as ``"none"`` for heads and trees;
     ``"none"`` as ``tabula projectivize --prefer none``.
+    ``objective="valid-first"``: first the fewest words under function words
+    that may not take them (a :class:`Sentence`, with ``prefer`` not ``"none"``).
     With ``sample=SEED``: an optimal tree drawn uniformly, as ``tabula projectivize
     --sample SEED`` draws for sentence number ``stream`` (from 0).
-    O(n) for a projective tree, O(n^3) otherwise."""
+    Returns a :class:`Tree` (the given one if it is projective); with
+    ``encode="head"``, ``"path"`` or ``"head+path"``, the :class:`Sentence`
+    with the new heads and the pseudo-projective labels (Nivre & Nilsson
+    2005) in its DEPREL column, as ``--encode`` writes it (:func:`deprojectivize`
+    undoes it). O(n) for a projective tree, O(n^3) otherwise."""
 
+@overload
 def projectivize_batch(
     trees: Sequence[_Heads],
     method: str = "optimal",
@@ -331,18 +359,28 @@ def projectivize_batch(
     single_root: bool = False,
     sample: Optional[int] = None,
     prefer: Optional[_PathLike] = None,
-) -> list[Tree]:
+    grammar: Optional[_PathLike] = None,
+    objective: str = "gold-first",
+    encode: None = None,
+) -> list[Tree]: ...
+@overload
+def projectivize_batch(
+    trees: Sequence[Sentence],
+    method: str = "optimal",
+    *,
+    single_root: bool = False,
+    sample: Optional[int] = None,
+    prefer: Optional[_PathLike] = None,
+    grammar: Optional[_PathLike] = None,
+    objective: str = "gold-first",
+    encode: str,
+) -> list[Sentence]:
     """:func:`projectivize` for many trees, on several threads with the GIL
     released; with ``sample=SEED`` tree i is drawn with stream i, as the command
-    line does; ``prefer`` as for :func:`projectivize` (every item a :class:`Sentence`). Returns :class:`Tree` objects (``.heads`` for lists), which every
-    call takes without conversion; a given :class:`Tree` that is already
-    projective comes back as the same object."""
-
-def pseudo_projective_encode(original: _Heads, projective: _Heads, labels: Sequence[str], scheme: str) -> list[str]:
-    """Pseudo-projective labels (Nivre & Nilsson 2005), as ``tabula projectivize --encode``."""
-
-def pseudo_projective_decode(heads: _Heads, labels: Sequence[str]) -> tuple[list[int], list[str]]:
-    """Undoes :func:`pseudo_projective_encode` (``tabula deprojectivize``): heads and plain labels."""
+    line does; the other options as for :func:`projectivize` (``prefer`` and
+    ``encode``: every item a :class:`Sentence`). Returns what :func:`projectivize`
+    returns, one per tree; a given :class:`Tree` (or, with ``encode``,
+    :class:`Sentence`) that is unchanged comes back as the same object."""
 
 def count(heads: _Heads, *, with_best: bool = False, single_root: bool = False) -> Any:
     """The exact number of optimal projective trees (end of Sec. 3, Fig. 8), an
@@ -636,8 +674,36 @@ class Tagger:
     @property
     def history(self) -> list[dict[str, Any]]: ...
 
-def evaluate(gold: _Treebank, pred: _Treebank) -> dict[str, Any]:
-    """UAS and LAS as ``tabula eval --json`` prints them."""
+def evaluate(
+    gold: _Treebank,
+    pred: _Treebank,
+    *,
+    nonprojective: bool = False,
+    breakdown: bool = False,
+    train: Optional[_Treebank] = None,
+) -> dict[str, Any]:
+    """UAS and LAS as ``tabula eval --json`` prints them; with ``nonprojective``
+    and ``breakdown`` (``train``: the word frequencies of the breakdown) the
+    keys ``nonprojective`` and ``breakdown`` that ``--nonprojective``,
+    ``--breakdown`` and ``--train`` add."""
+
+@overload
+def deprojectivize(sentences: Sentence) -> Sentence: ...
+@overload
+def deprojectivize(sentences: _Treebank) -> list[Sentence]:
+    """Undoes the pseudo-projective encoding of ``projectivize(..., encode=...)``
+    (Nivre & Nilsson 2005), as ``tabula deprojectivize``: a :class:`Sentence`
+    gives a :class:`Sentence`; a CoNLL-U file or a list of sentences, a list."""
+
+def ensemble(
+    predictions: Sequence[_Treebank],
+    *,
+    weights: Optional[Sequence[float]] = None,
+    max_words: int = 2000,
+    projective: bool = False,
+) -> list[Sentence]:
+    """The weighted vote of several parsers' trees, reparsed, as ``tabula
+    ensemble``: the first prediction's sentences with HEAD and DEPREL replaced."""
 
 def set_max_memory(size: Union[int, str]) -> None:
     """The process-wide memory limit of one computation, as ``--max-memory``."""
