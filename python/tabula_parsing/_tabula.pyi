@@ -63,6 +63,9 @@ _PathLike = Union[str, "os.PathLike[str]"]
 #: _Scores: an (n+1)x(n+1) matrix of real arc scores (log-potentials), row =
 #: head, column = dependent; -inf forbids an arc; converted to float64.
 _Scores = Union[npt.ArrayLike, npt.NDArray[Any]]
+#: Many score matrices: a sequence of them (of any sizes), or one 3-D array
+#: of B matrices of the same size.
+_ScoresBatch = Union[Sequence[_Scores], npt.NDArray[Any]]
 
 class GrammarError(ValueError):
     """A grammar text with errors. ``str(e)`` is the command line's diagnostic
@@ -77,7 +80,7 @@ class Tree:
     (heads in range, no cycle) and then passed without copying. Immutable,
     hashable, picklable."""
 
-    def __new__(cls, heads: _Nodes) -> "Tree":
+    def __new__(cls, heads: Union[_Nodes, "Tree"]) -> "Tree":
         """``ValueError`` (``\\`heads\\` is not a tree: ...``) if the heads do not form a tree. O(n)."""
     @property
     def heads(self) -> list[int]:
@@ -382,6 +385,12 @@ def projectivize_batch(
     returns, one per tree; a given :class:`Tree` (or, with ``encode``,
     :class:`Sentence`) that is unchanged comes back as the same object."""
 
+def pseudo_projective_encode(original: _Heads, projective: _Heads, labels: Sequence[str], scheme: str) -> list[str]:
+    """Pseudo-projective labels (Nivre & Nilsson 2005), as ``tabula projectivize --encode``."""
+
+def pseudo_projective_decode(heads: _Heads, labels: Sequence[str]) -> tuple[list[int], list[str]]:
+    """Undoes :func:`pseudo_projective_encode` (``tabula deprojectivize``): heads and plain labels."""
+
 def count(heads: _Heads, *, with_best: bool = False, single_root: bool = False) -> Any:
     """The exact number of optimal projective trees (end of Sec. 3, Fig. 8), an
     ``int``; with ``with_best=True`` the pair ``(best score, count)``."""
@@ -508,27 +517,27 @@ class Grammar:
         derivation (a start rule's use counts for its finish rule), by the
         outside pass; ``ValueError`` if the grammar derives no tree."""
     def rule_marginals_batch(
-        self, terminals: Sequence[_Terminals], scores: Sequence[_Scores]
+        self, terminals: Sequence[_Terminals], scores: _ScoresBatch
     ) -> list[dict[str, npt.NDArray[np.float64]]]:
         """:meth:`rule_marginals` of many sentences on threads, the GIL released."""
     def kbest_batch(
-        self, terminals: Sequence[_Terminals], scores: Sequence[_Scores], k: int
+        self, terminals: Sequence[_Terminals], scores: _ScoresBatch, k: int
     ) -> list[list[tuple[float, list[int]]]]:
         """:meth:`kbest` of many sentences on threads, the GIL released."""
     def sample_batch(
-        self, terminals: Sequence[_Terminals], scores: Sequence[_Scores], count: int, seed: Optional[int] = None
+        self, terminals: Sequence[_Terminals], scores: _ScoresBatch, count: int, seed: Optional[int] = None
     ) -> list[npt.NDArray[np.int64]]:
         """:meth:`sample` of many sentences on threads, the GIL released; with
         ``seed``, sentence i draws what ``sample(..., seed=seed + i)`` draws."""
     def log_partition_batch(
-        self, terminals: Sequence[_Terminals], scores: Sequence[_Scores]
+        self, terminals: Sequence[_Terminals], scores: _ScoresBatch
     ) -> npt.NDArray[np.float64]:
         """:meth:`log_partition` of many sentences on threads, the GIL released."""
     def marginals_batch(
-        self, terminals: Sequence[_Terminals], scores: Sequence[_Scores]
+        self, terminals: Sequence[_Terminals], scores: _ScoresBatch
     ) -> list[npt.NDArray[np.float64]]:
         """:meth:`marginals` of many sentences on threads, the GIL released."""
-    def entropy_batch(self, terminals: Sequence[_Terminals], scores: Sequence[_Scores]) -> npt.NDArray[np.float64]:
+    def entropy_batch(self, terminals: Sequence[_Terminals], scores: _ScoresBatch) -> npt.NDArray[np.float64]:
         """:meth:`entropy` of many sentences on threads, the GIL released."""
 
 _Treebank = Union[_PathLike, Sequence[Sentence]]
@@ -715,11 +724,11 @@ def nonprojective_log_partition(scores: _Scores, single_root: bool = False) -> f
 def nonprojective_marginals(scores: _Scores, single_root: bool = False) -> npt.NDArray[np.float64]:
     """See :func:`tabula_parsing.nonprojective.marginals`."""
 def nonprojective_log_partition_batch(
-    scores: Sequence[_Scores], single_root: bool = False
+    scores: _ScoresBatch, single_root: bool = False
 ) -> npt.NDArray[np.float64]:
     """See :func:`tabula_parsing.nonprojective.log_partition_batch`."""
 def nonprojective_marginals_batch(
-    scores: Sequence[_Scores], single_root: bool = False
+    scores: _ScoresBatch, single_root: bool = False
 ) -> list[npt.NDArray[np.float64]]:
     """See :func:`tabula_parsing.nonprojective.marginals_batch`."""
 def systems() -> list[str]:

@@ -392,9 +392,10 @@ def test_sentence_columns(tmp_path):
     assert tp.parse_conllu("1\tHi\t_\t_\t_\t_\t0\troot\t_\t_\n\n")[0].text is None
 
 
-def test_the_docstring_examples_run(monkeypatch):
-    """The examples in the parser's docstrings, run from the repository root."""
-    monkeypatch.chdir(ROOT)
+def test_the_docstring_examples_run(monkeypatch, tmp_path):
+    """The examples in the parser's docstrings, run from any directory (they
+    read the package's `SAMPLE`)."""
+    monkeypatch.chdir(tmp_path)
     documented = [tp.Parser.train, tp.Parser.load, tp.Parser.parse, tp.evaluate]
     run_docstring_examples(documented)
 
