@@ -104,7 +104,8 @@ fn nonprojective_reads_standard_input_as_a_file() {
     let file = tabula_in(&dir, &["eval", "gold.conllu", "gold.conllu", "--nonprojective", "--json"]);
     assert!(file.status.success(), "{}", stderr_of(&file));
     let gold_path = dir.join("gold.conllu");
-    let piped = common::tabula_with_stdin(&["eval", gold_path.to_str().unwrap(), "-", "--nonprojective", "--json"], gold);
+    let piped =
+        common::tabula_with_stdin(&["eval", gold_path.to_str().unwrap(), "-", "--nonprojective", "--json"], gold);
     assert!(piped.status.success(), "{}", stderr_of(&piped));
     assert_eq!(file.stdout, piped.stdout);
     let json: serde_json::Value = serde_json::from_slice(&file.stdout).unwrap();

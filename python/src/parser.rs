@@ -14,12 +14,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tabula::conllu::RawSentence;
+use tabula::parser::eval::{evaluate_report, form_counts, EvalOptions};
 use tabula::parser::features::FeatureColumns;
 use tabula::parser::global::Update;
 use tabula::parser::job::{JobError, ParseJob, ParseSettings, ParseTotals, ParseWorker, TrainJob, Treebank};
 use tabula::parser::run::{ConstraintKind, EpochReport, Observer, OptionStyle, ParsedBlock, TrainSettings};
 use tabula::parser::train::{OracleKind, Projectivize};
-use tabula::parser::eval::{evaluate_report, form_counts, EvalOptions};
 use tabula::parser::{Model, ParserError};
 use tabula::projectivize::pseudo::Scheme;
 

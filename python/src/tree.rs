@@ -198,7 +198,9 @@ impl<'g> Engines<'g> {
                 }
                 let p = match &mut self.preferring {
                     Some(p) => p,
-                    slot => slot.insert(PreferringProjectivizer::new(grammar, class, weights.clone())?.with_objective(objective)),
+                    slot => slot.insert(
+                        PreferringProjectivizer::new(grammar, class, weights.clone())?.with_objective(objective),
+                    ),
                 };
                 self.labels.read_conllu(text.unwrap_or_default());
                 p.projectivize(gold, &self.labels).map(|p| p.tree)

@@ -38,7 +38,8 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let k = args.predictions.len();
-    let settings = EnsembleSettings { weights: args.weights.clone(), max_words: args.max_words, projective: args.projective };
+    let settings =
+        EnsembleSettings { weights: args.weights.clone(), max_words: args.max_words, projective: args.projective };
     // The options first: a bad weight is reported before any file is opened.
     weights(&settings, k, OptionStyle::CommandLine)?;
     if args.predictions.iter().any(|p| p == Path::new("-")) {

@@ -96,8 +96,9 @@ pub fn ensemble<W: Write + ?Sized>(
             cols.push(Columns::scan(b, name)?);
         }
         let (first, first_name) = (&blocks[0].0, blocks[0].1);
-        let forms =
-            |c: &Columns, text: &[u8]| -> Vec<Vec<u8>> { c.words.iter().map(|w| text[w.form.clone()].to_vec()).collect() };
+        let forms = |c: &Columns, text: &[u8]| -> Vec<Vec<u8>> {
+            c.words.iter().map(|w| text[w.form.clone()].to_vec()).collect()
+        };
         for ((b, name), c) in blocks.iter().zip(&cols).skip(1) {
             if forms(c, &b.text) != forms(&cols[0], &first.text) {
                 return Err(ParserError::OtherWords {

@@ -208,11 +208,9 @@ pub fn evaluate_report<G: BufRead, P: BufRead>(
     pred_name: &str,
     options: &EvalOptions,
 ) -> Result<Report, ParserError> {
-    let mut breakdown =
-        (options.breakdown || options.collect_breakdown).then(|| Breakdown::new(options.forms.clone()));
+    let mut breakdown = (options.breakdown || options.collect_breakdown).then(|| Breakdown::new(options.forms.clone()));
     let mut nonprojective = options.nonprojective.then(NonProjective::default);
-    let evaluation =
-        evaluate_counting(gold, gold_name, pred, pred_name, breakdown.as_mut(), nonprojective.as_mut())?;
+    let evaluation = evaluate_counting(gold, gold_name, pred, pred_name, breakdown.as_mut(), nonprojective.as_mut())?;
     Ok(Report { evaluation, nonprojective, breakdown, show_breakdown: options.breakdown })
 }
 
