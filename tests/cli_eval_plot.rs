@@ -115,3 +115,28 @@ fn nonprojective_reads_standard_input_as_a_file() {
     assert_eq!(np["gold"], np["gold_arcs_found"]);
     assert_eq!(np["recall"], 100.0);
 }
+
+/// Regression: files without words scored 0 words with a table of zeros
+/// (and exit status 0), and a length bin without sentences printed UAS
+/// `0.00`; the first is an error, the second prints `-` (JSON: null).
+#[test]
+fn nothing_to_score_is_an_error_and_an_empty_bin_has_no_score() {
+    let dir = scratch_in("cli_eval_plot", "empty");
+    fs::write(dir.join("empty.conllu"), "").unwrap();
+    fs::write(dir.join("comments.conllu"), "# only a comment\n\n").unwrap();
+    for file in ["empty.conllu", "comments.conllu"] {
+        fails_in(&dir, &["eval", file, file], &format!("{file} and {file} have no words: nothing to score"));
+    }
+    fs::write(dir.join("short.conllu"), toy_treebank(3, 4)).unwrap();
+    let o = tabula_in(&dir, &["eval", "short.conllu", "short.conllu"]);
+    assert!(o.status.success(), "{}", stderr_of(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    let bins: Vec<&str> = text.lines().skip_while(|l| !l.starts_with("length")).skip(1).collect();
+    assert!(bins[0].starts_with("1-10 ") && bins[0].ends_with("100.00  100.00"), "{text}");
+    for bin in &bins[1..] {
+        assert!(bin.ends_with("       -       -") && !bin.contains("0.00"), "{bin}");
+    }
+    let o = tabula_in(&dir, &["eval", "short.conllu", "short.conllu", "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["by_length"][1]["scores"]["uas"], serde_json::Value::Null);
+}

@@ -329,3 +329,11 @@ def test_evaluate_options_give_the_command_lines_json(cli: Path, tmp_path: Path)
     assert tp.evaluate(str(gold), str(pred), nonprojective=True)["nonprojective"]["gold"] > 0
     with pytest.raises(ValueError, match="add breakdown=True"):
         tp.evaluate(str(gold), str(pred), train=str(train))
+
+
+def test_evaluate_of_files_without_words_is_an_error(tmp_path: Path) -> None:
+    """As `tabula eval`: nothing to score is an error, not a table of zeros."""
+    empty = tmp_path / "empty.conllu"
+    empty.write_text("")
+    with pytest.raises(ValueError, match="have no words: nothing to score"):
+        tp.evaluate(empty, empty)

@@ -380,7 +380,7 @@ fn views<'a>(text: &'a [u8], cols: &Columns, heads: &[usize]) -> Vec<WordView<'a
 fn next_block<R: BufRead>(r: &mut Reader<R>, name: &str) -> Result<Option<(Vec<u8>, Columns)>, ParserError> {
     while let Some(raw) = r.next_raw() {
         let raw =
-            raw.map_err(|e| ParserError::Conllu { file: name.to_owned(), line: e.line, reason: e.kind.to_string() })?;
+            raw.map_err(ParserError::from)?;
         let cols = Columns::scan(&raw, name)?;
         if !cols.is_empty() {
             return Ok(Some((raw.text, cols)));

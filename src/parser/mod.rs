@@ -151,7 +151,10 @@ pub enum ParserError {
 
 impl From<crate::conllu::ConlluError> for ParserError {
     fn from(e: crate::conllu::ConlluError) -> Self {
-        ParserError::Conllu { file: e.file.to_string(), line: e.line, reason: e.kind.to_string() }
+        match e.kind {
+            crate::conllu::ErrorKind::Stream(_) => ParserError::Io(e.to_string()),
+            _ => ParserError::Conllu { file: e.file.to_string(), line: e.line, reason: e.kind.to_string() },
+        }
     }
 }
 

@@ -106,7 +106,7 @@ pub fn read_gold<R: BufRead>(input: R, file: &str) -> Result<Vec<GoldSentence>, 
     let mut out = Vec::new();
     while let Some(raw) = reader.next_raw() {
         let raw =
-            raw.map_err(|e| ParserError::Conllu { file: file.to_owned(), line: e.line, reason: e.kind.to_string() })?;
+            raw.map_err(ParserError::from)?;
         out.extend(GoldSentence::from_raw(&raw, file)?);
     }
     Ok(out)
