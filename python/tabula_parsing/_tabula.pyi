@@ -622,9 +622,12 @@ class Parser:
     @property
     def xpos(self) -> bool: ...
     @property
-    def epoch(self) -> Optional[int]: ...
+    def epoch(self) -> Optional[int]:
+        """The epoch whose model was kept, for a parser trained in this
+        process; ``None`` for a loaded one (the model file keeps no history)."""
     @property
-    def history(self) -> list[dict[str, Any]]: ...
+    def history(self) -> list[dict[str, Any]]:
+        """One dict per training epoch; empty for a loaded parser."""
 
 @final
 class Tagger:

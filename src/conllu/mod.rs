@@ -608,10 +608,10 @@ fn other_kind(raw: &RawSentence) -> Option<(usize, ErrorKind)> {
     if first.starts_with(b"{") || first.starts_with(b"[") {
         return Some((raw.first_line + index, ErrorKind::Json));
     }
-    let (index, rule) = std::iter::once((index, first)).chain(lines).find(|(_, l)| !l.trim_ascii_start().starts_with(b"#"))?;
+    let (index, rule) =
+        std::iter::once((index, first)).chain(lines).find(|(_, l)| !l.trim_ascii_start().starts_with(b"#"))?;
     let rule = rule.trim_ascii();
-    let grammar = !rule.contains(&b'\t')
-        && (rule.starts_with(b"start ") || rule.windows(2).any(|w| w == b"->"));
+    let grammar = !rule.contains(&b'\t') && (rule.starts_with(b"start ") || rule.windows(2).any(|w| w == b"->"));
     let what = "a grammar file";
     grammar.then_some((raw.first_line + index, ErrorKind::OtherFile { what }))
 }

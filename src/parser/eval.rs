@@ -379,8 +379,7 @@ fn views<'a>(text: &'a [u8], cols: &Columns, heads: &[usize]) -> Vec<WordView<'a
 /// with its columns.
 fn next_block<R: BufRead>(r: &mut Reader<R>, name: &str) -> Result<Option<(Vec<u8>, Columns)>, ParserError> {
     while let Some(raw) = r.next_raw() {
-        let raw =
-            raw.map_err(ParserError::from)?;
+        let raw = raw.map_err(ParserError::from)?;
         let cols = Columns::scan(&raw, name)?;
         if !cols.is_empty() {
             return Ok(Some((raw.text, cols)));
