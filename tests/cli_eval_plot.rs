@@ -1,7 +1,8 @@
 //! `tabula eval GOLD PRED… --plot OUT.svg`: UAS by dependency length and by
 //! distance to the root, one line per predicted file, in two panels; the
 //! text output of several files one after another; the refusals (an
-//! unwritable plot, a name that is not SVG, standard input read twice).
+//! unwritable plot, a name that is not SVG, standard input read twice) and
+//! `--nonprojective` on standard input.
 
 mod common;
 
@@ -89,9 +90,53 @@ fn bad_plots_are_refused_before_any_work() {
         "GOLD cannot be standard input with 2 PRED files: it is read once per file",
     );
     fails_in(&dir, &["eval", "-", "-"], "only one of GOLD and the PRED files can be standard input");
-    fails_in(
-        &dir,
-        &["eval", "gold.conllu", "-", "--nonprojective"],
-        "--nonprojective reads the files twice: give files, not standard input",
-    );
+}
+
+/// `--nonprojective` counts in the same pass as the scores, so a file on
+/// standard input gives the same report as the file (it used to be refused:
+/// the counts read each file a second time).
+#[test]
+fn nonprojective_reads_standard_input_as_a_file() {
+    let dir = scratch_in("cli_eval_plot", "nonprojective_stdin");
+    let gold = "1\ta\t_\tX\t_\t_\t3\tdep\t_\t_\n2\tb\t_\tX\t_\t_\t4\tdep\t_\t_\n\
+                3\tc\t_\tX\t_\t_\t0\troot\t_\t_\n4\td\t_\tX\t_\t_\t3\tdep\t_\t_\n\n";
+    fs::write(dir.join("gold.conllu"), gold).unwrap();
+    let file = tabula_in(&dir, &["eval", "gold.conllu", "gold.conllu", "--nonprojective", "--json"]);
+    assert!(file.status.success(), "{}", stderr_of(&file));
+    let gold_path = dir.join("gold.conllu");
+    let piped =
+        common::tabula_with_stdin(&["eval", gold_path.to_str().unwrap(), "-", "--nonprojective", "--json"], gold);
+    assert!(piped.status.success(), "{}", stderr_of(&piped));
+    assert_eq!(file.stdout, piped.stdout);
+    let json: serde_json::Value = serde_json::from_slice(&file.stdout).unwrap();
+    // The arc 4 -> 2 passes over the root 3: non-projective, and found.
+    let np = &json["nonprojective"];
+    assert!(np["gold"].as_u64().unwrap() > 0, "{json}");
+    assert_eq!(np["gold"], np["gold_arcs_found"]);
+    assert_eq!(np["recall"], 100.0);
+}
+
+/// Regression: files without words scored 0 words with a table of zeros
+/// (and exit status 0), and a length bin without sentences printed UAS
+/// `0.00`; the first is an error, the second prints `-` (JSON: null).
+#[test]
+fn nothing_to_score_is_an_error_and_an_empty_bin_has_no_score() {
+    let dir = scratch_in("cli_eval_plot", "empty");
+    fs::write(dir.join("empty.conllu"), "").unwrap();
+    fs::write(dir.join("comments.conllu"), "# only a comment\n\n").unwrap();
+    for file in ["empty.conllu", "comments.conllu"] {
+        fails_in(&dir, &["eval", file, file], &format!("{file} and {file} have no words: nothing to score"));
+    }
+    fs::write(dir.join("short.conllu"), toy_treebank(3, 4)).unwrap();
+    let o = tabula_in(&dir, &["eval", "short.conllu", "short.conllu"]);
+    assert!(o.status.success(), "{}", stderr_of(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    let bins: Vec<&str> = text.lines().skip_while(|l| !l.starts_with("length")).skip(1).collect();
+    assert!(bins[0].starts_with("1-10 ") && bins[0].ends_with("100.00  100.00"), "{text}");
+    for bin in &bins[1..] {
+        assert!(bin.ends_with("       -       -") && !bin.contains("0.00"), "{bin}");
+    }
+    let o = tabula_in(&dir, &["eval", "short.conllu", "short.conllu", "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["by_length"][1]["scores"]["uas"], serde_json::Value::Null);
 }

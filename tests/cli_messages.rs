@@ -195,3 +195,16 @@ fn a_full_disk_is_reported_on_the_output() {
     names.sort();
     assert_eq!(names, ["in.conllu"]);
 }
+
+/// Regression: `projectivize --stats` of an input without tokens printed an
+/// attachment score of 100 %.
+#[test]
+fn projectivize_stats_of_no_tokens_prints_no_score() {
+    let dir = scratch("no_tokens");
+    fs::write(dir.join("empty.conllu"), "").unwrap();
+    let o = tabula_in(&dir, &["projectivize", "--stats", "empty.conllu", "-o", "/dev/null"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("tokens: 0\n") && err.contains("attachment score: - (no tokens)\n"), "{err}");
+    assert!(!err.contains("100"), "{err}");
+}

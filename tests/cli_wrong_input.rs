@@ -386,3 +386,87 @@ fn a_final_configuration_offers_no_step_and_every_answer_says_whether_it_is_fina
         assert!(stdout(&o).ends_with("\"optimal\":[]}\n"), "{system}: {}", stdout(&o));
     }
 }
+
+/// Regression: a truncated `.xz` or `.gz` treebank failed with the
+/// decoder's words and a line number (`trunc.xz:401: failed to fill whole
+/// buffer`, `trunc.gz:1: incomplete deflate stream`); every command that
+/// reads CoNLL-U now names the file and says the stream is truncated, once.
+#[test]
+fn a_truncated_compressed_treebank_says_so_in_every_command() {
+    let dir = scratch("truncated");
+    let text: String = (0..300).map(|i| format!("# sent_id = {i}\n1\tw\t_\tX\t_\t_\t0\troot\t_\t_\n\n")).collect();
+    let (xz_data, gz_data) = (xz(text.as_bytes()), gz(text.as_bytes()));
+    let x = dir.join("trunc.xz");
+    let g = dir.join("trunc.gz");
+    std::fs::write(&x, &xz_data[..xz_data.len() / 2]).unwrap();
+    std::fs::write(&g, &gz_data[..gz_data.len() / 2]).unwrap();
+    let model = dir.join("m.model");
+    let o = run(&["train", SAMPLE, "-o", model.to_str().unwrap(), "--epochs", "1"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    for (file, format) in [(x.to_str().unwrap(), "xz"), (g.to_str().unwrap(), "gzip")] {
+        let out = dir.join("out.conllu");
+        let out = out.to_str().unwrap();
+        let m = model.to_str().unwrap();
+        for args in [
+            vec!["projectivize", file, "-o", out],
+            vec!["count", file],
+            vec!["eval", file, file],
+            vec!["deprojectivize", file, "-o", out],
+            vec!["train", file, "-o", out],
+            vec!["train-tagger", file, "-o", out],
+            vec!["parse", "--model", m, file, "-o", out],
+            vec!["oracle", "--walk", file],
+        ] {
+            let o = run(&args, "");
+            assert_eq!(o.status.code(), Some(1), "{args:?}");
+            let message = format!("{file}: the {format} stream is truncated");
+            let err = stderr(&o);
+            assert!(err.contains(&format!("error: {message}")), "{args:?}: {err}");
+            assert_eq!(err.matches(&message).count(), 1, "{args:?}: {err}");
+        }
+    }
+}
+
+/// Regression: a parser model, a tagger or a grammar given where CoNLL-U is
+/// read failed with what the CoNLL-U reader made of its lines ("carriage
+/// return inside a line" at line 44 of a model, "expected 10 tab-separated
+/// columns" for a tagger or a grammar); the file is named for what it is.
+#[test]
+fn a_model_tagger_or_grammar_where_conllu_is_read_is_named_as_such() {
+    let dir = scratch("other_files");
+    let model = dir.join("m.model");
+    let tagger = dir.join("t.tagger");
+    let (m, t) = (model.to_str().unwrap(), tagger.to_str().unwrap());
+    assert!(run(&["train", SAMPLE, "-o", m, "--epochs", "1"], "").status.success());
+    assert!(run(&["train-tagger", SAMPLE, "-o", t, "--epochs", "1"], "").status.success());
+    let svg = dir.join("p.svg");
+    std::fs::write(&svg, "<svg xmlns=\"http://www.w3.org/2000/svg\">\n</svg>\n").unwrap();
+    let files = [
+        (m.to_owned(), 1, "a tabula parser model (written by tabula train)"),
+        (t.to_owned(), 1, "a tabula tagger (written by tabula train-tagger)"),
+        ("grammars/projective.grammar".to_owned(), 7, "a grammar file"),
+        ("grammars/arc-eager.grammar".to_owned(), 28, "a grammar file"),
+        (svg.to_str().unwrap().to_owned(), 1, "an SVG image"),
+    ];
+    for (file, line, what) in &files {
+        let f = file.as_str();
+        for args in [
+            vec!["projectivize", f],
+            vec!["count", f],
+            vec!["eval", SAMPLE, f],
+            vec!["train", f, "-o", "/dev/null"],
+            vec!["parse", "--model", m, f],
+            vec!["tag", "--tagger", t, f],
+            vec!["deprojectivize", f],
+            vec!["oracle", "--walk", f],
+        ] {
+            let o = run(&args, "");
+            assert_eq!(o.status.code(), Some(1), "{args:?}");
+            assert_eq!(stderr(&o), format!("error: {f}:{line}: this is {what}, not CoNLL-U\n"), "{args:?}");
+        }
+    }
+    // A CoNLL-U file whose comments hold `->` or `start` is CoNLL-U.
+    let text = "# text = a -> b\n# start here\n1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n\n";
+    let o = tabula_with_stdin(&["count"], text);
+    assert!(o.status.success(), "{}", stderr(&o));
+}

@@ -3,7 +3,8 @@
 # target/venv with maturin, pytest, numpy, mpmath and mypy from PyPI; clippy on the
 # extension crate (rustfmt covers it through the workspace); `pip install
 # ./python` (the venv's maturin builds the wheel); mypy's stubtest on the type
-# stubs; then pytest, which checks every call against target/release/tabula.
+# stubs; mypy --strict on the package and the docs' Python examples; then
+# pytest, which checks every call against target/release/tabula.
 # Needs no ../shared/ud (the real-data test skips without it). Budget: about
 # three minutes on a fresh machine, most of it the release build.
 set -euo pipefail
@@ -20,5 +21,10 @@ python -m pip install --quiet --disable-pip-version-check --force-reinstall --no
 # The stubs match the module; the package and the example type-check strictly.
 # The package and every submodule (the extension's stubs among them).
 python -m mypy.stubtest tabula_parsing
-python -m mypy --strict --cache-dir target/mypy-cache --exclude "python/tabula_parsing/neural/" python/tabula_parsing examples/python/training_loop.py
+# The ```python blocks of README.md, python/README.md and docs/ too (a few
+# seconds): a stub narrower than the call, such as a batch call's scores
+# without 3-D arrays, fails here.
+rm -rf target/doc-python
+python .ci/checks/doc_python.py target/doc-python
+python -m mypy --strict --cache-dir target/mypy-cache --exclude "python/tabula_parsing/neural/" python/tabula_parsing examples/python/training_loop.py target/doc-python/*.py
 python -m pytest -q python/tests

@@ -94,7 +94,7 @@ def train(sentences: list[tp.Sentence], system: str, epochs: int, seed: int) -> 
     rng = random.Random(seed)
     model = Perceptron(tp.steps(system))
     # LR-spine's oracle (Goldberg et al. 2014) needs projective gold trees.
-    data = [(tp.Tree(tp.projectivize(s)) if system == "lr-spine" else s.tree, columns(s)) for s in sentences]
+    data = [(tp.projectivize(s) if system == "lr-spine" else s.tree, columns(s)) for s in sentences]
     for epoch in range(epochs):
         rng.shuffle(data)
         loss = 0

@@ -54,8 +54,13 @@ impl Sentence {
 
     /// The gold tree, borrowed; `ValueError` for a sentence without one.
     pub(crate) fn tree_ref(&self) -> PyResult<&DepTree> {
+        self.parsed().map(RawParsed::tree)
+    }
+
+    /// The sentence with its tree, borrowed; `ValueError` for one without.
+    pub(crate) fn parsed(&self) -> PyResult<&RawParsed> {
         match &self.inner {
-            Inner::Tree(p) => Ok(p.tree()),
+            Inner::Tree(p) => Ok(p),
             Inner::NoTree(raw) => Err(PyValueError::new_err(format!(
                 "{}:{}: the sentence has no tree (its HEAD column is `_`)",
                 self.file, raw.first_line
@@ -204,7 +209,7 @@ pub(crate) fn os_error(path: &Path, e: std::io::Error) -> PyErr {
 }
 
 /// Parses every sentence of a stream; errors name the file and line.
-fn parse_all(input: impl std::io::BufRead, name: &str) -> PyResult<Vec<Sentence>> {
+pub(crate) fn parse_all(input: impl std::io::BufRead, name: &str) -> PyResult<Vec<Sentence>> {
     let mut reader = Reader::new(input, name);
     let file = reader.file().clone();
     let mut out = Vec::new();

@@ -65,6 +65,8 @@ fn _tabula(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(conllu::parse_conllu, m)?)?;
     m.add_function(wrap_pyfunction!(conllu::write_conllu, m)?)?;
     m.add_function(wrap_pyfunction!(parser::evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(parser::deprojectivize, m)?)?;
+    m.add_function(wrap_pyfunction!(parser::ensemble, m)?)?;
     m.add_function(wrap_pyfunction!(parser::set_max_memory, m)?)?;
     m.add_function(wrap_pyfunction!(parser::max_memory, m)?)?;
     m.add_function(wrap_pyfunction!(distribution::nonprojective_log_partition, m)?)?;

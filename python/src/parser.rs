@@ -14,6 +14,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tabula::conllu::RawSentence;
+use tabula::parser::eval::{evaluate_report, form_counts, EvalOptions};
 use tabula::parser::features::FeatureColumns;
 use tabula::parser::global::Update;
 use tabula::parser::job::{JobError, ParseJob, ParseSettings, ParseTotals, ParseWorker, TrainJob, Treebank};
@@ -183,7 +184,7 @@ impl PyParser {
     /// `threads`: the threads that score `dev` (the model does not depend
     /// on them). Quiet unless `verbose`. The GIL is released while training.
     ///
-    /// >>> parser = Parser.train("data/sample.conllu", epochs=2, step_bits=12, label_bits=10)
+    /// >>> parser = Parser.train(SAMPLE, epochs=2, step_bits=12, label_bits=10)
     /// >>> parser.system
     /// 'arc-hybrid'
     #[staticmethod]
@@ -304,9 +305,9 @@ impl PyParser {
     /// `OSError` if it cannot be read; `MemoryError` beyond the memory
     /// limit, `set_max_memory`).
     ///
-    /// >>> Parser.load("data/sample.conllu")
+    /// >>> Parser.load(SAMPLE)
     /// Traceback (most recent call last):
-    /// ValueError: data/sample.conllu: not a tabula parser model (the first line is not TABULA-PARSER-MODEL)
+    /// ValueError: ...sample.conllu: not a tabula parser model (the first line is not TABULA-PARSER-MODEL)
     #[staticmethod]
     fn load(py: Python<'_>, path: PathBuf) -> PyResult<PyParser> {
         let model = py.detach(|| Model::load(&path)).map_err(|e| match e {
@@ -335,8 +336,8 @@ impl PyParser {
     /// FEATS (LEMMA, XPOS) at all for a model that reads them, a
     /// `UserWarning`.
     ///
-    /// >>> parser = Parser.train("data/sample.conllu", epochs=2, step_bits=12, label_bits=10)
-    /// >>> parsed = parser.parse(read_conllu("data/sample.conllu"), threads=2)
+    /// >>> parser = Parser.train(SAMPLE, epochs=2, step_bits=12, label_bits=10)
+    /// >>> parsed = parser.parse(read_conllu(SAMPLE), threads=2)
     /// >>> len(parsed), parsed[0].forms[:2], len(parsed[0].heads)
     /// (6, ['Kim', 'saw'], 8)
     #[pyo3(signature = (sentences, *, tagger = None, beam = None, constraints = false, constraint_kind = "arcs",
@@ -529,24 +530,102 @@ fn conllu_input(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<(Box<dyn std::io
 /// `labelled` (`las` and `labelled` are `None` when every gold DEPREL is
 /// `_`). LAS compares the universal part of DEPREL (before `:`), as in the
 /// CoNLL 2018 shared task. The files must have the same sentences, words
-/// and FORMs (`ValueError` naming the first difference).
+/// and FORMs (`ValueError` naming the first difference). With
+/// `nonprojective=True`, also the key `nonprojective` (the gold tree's
+/// non-projective arcs found, and the predicted ones that are gold); with
+/// `breakdown=True`, the key `breakdown` (UAS and LAS by gold UPOS,
+/// relation, arc length, direction, depth and position, and by the FORM's
+/// frequency in `train`, a CoNLL-U file or list of Sentences; MLAS and
+/// BLEX), as `--nonprojective`, `--breakdown` and `--train` add them.
 ///
-/// >>> scores = evaluate("data/sample.conllu", read_conllu("data/sample.conllu"))
+/// >>> scores = evaluate(SAMPLE, read_conllu(SAMPLE))
 /// >>> scores["sentences"], scores["all"]["uas"], scores["all"]["las"]
 /// (6, 100.0, 100.0)
 #[pyfunction]
+#[pyo3(signature = (gold, pred, *, nonprojective = false, breakdown = false, train = None))]
 pub fn evaluate<'py>(
     py: Python<'py>,
     gold: &Bound<'py, PyAny>,
     pred: &Bound<'py, PyAny>,
+    nonprojective: bool,
+    breakdown: bool,
+    train: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    if train.is_some() && !breakdown {
+        return Err(PyValueError::new_err("train gives the word frequencies of breakdown; add breakdown=True"));
+    }
+    let train = train.map(|t| conllu_input(t, "train")).transpose()?;
     let (g, g_name) = conllu_input(gold, "gold")?;
     let (p, p_name) = conllu_input(pred, "pred")?;
     let json = py.detach(|| {
-        let e = tabula::parser::eval::evaluate(g, &g_name, p, &p_name).map_err(parser_error)?;
-        Ok::<_, PyErr>(e.to_json().to_string())
+        let forms = train.map(|(t, name)| form_counts(t, &name)).transpose().map_err(parser_error)?;
+        let options = EvalOptions { nonprojective, breakdown, forms, collect_breakdown: false };
+        let report = evaluate_report(g, &g_name, p, &p_name, &options).map_err(parser_error)?;
+        Ok::<_, PyErr>(report.to_json().to_string())
     })?;
     py.import("json")?.call_method1("loads", (json,))
+}
+
+/// Undoes the pseudo-projective encoding (Nivre & Nilsson 2005) of
+/// `projectivize(..., encode=...)` and `tabula projectivize --encode`, as
+/// `tabula deprojectivize` does: every word whose DEPREL marks it as moved
+/// (`d|h` or `d|`) is reattached to the head the marks lead to, and every
+/// DEPREL is written back plain. `sentences`: a `Sentence` (returns a
+/// `Sentence`), or a CoNLL-U file or a list of Sentences (returns a list).
+/// Only HEAD and DEPREL change. O(n) per moved word.
+#[pyfunction]
+pub fn deprojectivize<'py>(py: Python<'py>, sentences: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    if let Ok(s) = sentences.cast::<Sentence>() {
+        let s = s.get();
+        let (text, _) = tabula::parser::deprojectivize::deprojectivize_block(s.raw(), &s.file).map_err(parser_error)?;
+        let raw = RawSentence { text, first_line: s.raw().first_line };
+        let decoded = Sentence::from_block(raw, &s.file).map_err(value_error)?;
+        return Ok(Bound::new(py, decoded)?.into_any());
+    }
+    let (input, name) = conllu_input(sentences, "encoded")?;
+    let text = py.detach(|| {
+        let mut out = Vec::new();
+        tabula::parser::deprojectivize::deprojectivize(input, &name, &mut out).map(|_| out)
+    });
+    let decoded = crate::conllu::parse_all(text.map_err(parser_error)?.as_slice(), &name)?;
+    Ok(PyList::new(py, decoded)?.into_any())
+}
+
+/// The weighted vote of several parsers' trees, reparsed, as `tabula
+/// ensemble` computes it: `predictions`, two or more CoNLL-U files or lists
+/// of Sentences of the same text (the same sentences and FORMs, else
+/// `ValueError` naming the line of each); `weights`, one positive number
+/// per prediction (default 1 each), summed exactly; a sentence longer than
+/// `max_words` is a `ValueError` (reparsing costs n³ time and n² memory);
+/// `projective=True`: projective trees (the engine's best projective tree)
+/// instead of any tree (the maximum spanning arborescence). Each word takes
+/// the label with the most weight among the predictions that chose its new
+/// head. Returns the first prediction's sentences with HEAD and DEPREL
+/// replaced.
+#[pyfunction]
+#[pyo3(signature = (predictions, *, weights = None, max_words = 2000, projective = false))]
+pub fn ensemble<'py>(
+    py: Python<'py>,
+    predictions: Vec<Bound<'py, PyAny>>,
+    weights: Option<Vec<f64>>,
+    max_words: u64,
+    projective: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    use tabula::parser::ensemble::{EnsembleSettings, Prediction};
+    let settings = EnsembleSettings { weights, max_words, projective };
+    tabula::parser::ensemble::weights(&settings, predictions.len(), OptionStyle::Python).map_err(parser_error)?;
+    let inputs: Vec<Prediction> = predictions
+        .iter()
+        .enumerate()
+        .map(|(i, p)| conllu_input(p, &format!("prediction {i}")))
+        .collect::<PyResult<_>>()?;
+    let name = inputs[0].1.clone();
+    let text = py.detach(|| {
+        let mut out = Vec::new();
+        tabula::parser::ensemble::ensemble(inputs, &settings, OptionStyle::Python, &mut out).map(|_| out)
+    });
+    let voted = crate::conllu::parse_all(text.map_err(parser_error)?.as_slice(), &name)?;
+    Ok(PyList::new(py, voted)?.into_any())
 }
 
 /// Sets the process-wide limit on the memory of one computation (a chart,

@@ -122,7 +122,7 @@ impl PyTagger {
     /// `threads`: the threads that score `dev`. Quiet unless `verbose`. The
     /// GIL is released while training.
     ///
-    /// >>> tagger = Tagger.train("data/sample.conllu", epochs=2, bits=12)
+    /// >>> tagger = Tagger.train(SAMPLE, epochs=2, bits=12)
     /// >>> tagger.tags[:3]
     /// ['ADJ', 'ADP', 'ADV']
     #[staticmethod]
@@ -189,9 +189,9 @@ impl PyTagger {
     /// (`ValueError` for a file that is not one, of another version,
     /// corrupt or truncated; `OSError` if it cannot be read).
     ///
-    /// >>> Tagger.load("data/sample.conllu")
+    /// >>> Tagger.load(SAMPLE)
     /// Traceback (most recent call last):
-    /// ValueError: data/sample.conllu: not a tabula tagger (the first line is not TABULA-TAGGER-MODEL)
+    /// ValueError: ...sample.conllu: not a tabula tagger (the first line is not TABULA-TAGGER-MODEL)
     #[staticmethod]
     fn load(py: Python<'_>, path: PathBuf) -> PyResult<PyTagger> {
         let model = py.detach(|| TaggerModel::load(&path)).map_err(|e| {
@@ -218,8 +218,8 @@ impl PyTagger {
     /// threads (the output does not depend on them). The GIL is released
     /// while tagging.
     ///
-    /// >>> tagger = Tagger.train("data/sample.conllu", epochs=2, bits=12)
-    /// >>> tagged = tagger.tag(read_conllu("data/sample.conllu"), threads=2)
+    /// >>> tagger = Tagger.train(SAMPLE, epochs=2, bits=12)
+    /// >>> tagged = tagger.tag(read_conllu(SAMPLE), threads=2)
     /// >>> len(tagged), tagged[0].forms[:2], len(tagged[0].upos)
     /// (6, ['Kim', 'saw'], 8)
     #[pyo3(signature = (sentences, *, decode = None, threads = 1))]
@@ -262,8 +262,8 @@ impl PyTagger {
     /// `feats` (percent; `feats` is `None` for a tagger without FEATS; FEATS
     /// compared as sets of pairs). `decode`: as in `tag`.
     ///
-    /// >>> tagger = Tagger.train("data/sample.conllu", epochs=2, bits=12)
-    /// >>> tagger.accuracy("data/sample.conllu")["words"]
+    /// >>> tagger = Tagger.train(SAMPLE, epochs=2, bits=12)
+    /// >>> tagger.accuracy(SAMPLE)["words"]
     /// 41
     #[pyo3(signature = (gold, *, decode = None, threads = 1))]
     fn accuracy<'py>(

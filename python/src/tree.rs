@@ -21,16 +21,17 @@ use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use tabula::grammar::{text, Grammar};
+use tabula::projectivize::pseudo::Scheme;
 use tabula::projectivize::{
-    lift, Counter, OptimalProjectivizer, OptimalSampler, PreferringProjectivizer, ProjectivizeError, TreeClass,
-    Weights, WordLabels,
+    lift, Counter, Objective, OptimalProjectivizer, OptimalSampler, PreferringProjectivizer, ProjectivizeError,
+    TreeClass, Weights, WordLabels,
 };
 use tabula::tree::DepTree;
 
 /// A dependency tree over words 1 … n, position 0 being the root: checked
 /// once (heads in range, no cycle), then passed to the oracles and
 /// projectivizers without copying. Immutable.
-#[pyclass(module = "tabula_parsing", frozen, eq, hash)]
+#[pyclass(module = "tabula_parsing", frozen)]
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Tree {
     pub(crate) tree: DepTree,
@@ -60,6 +61,23 @@ impl Tree {
     #[getter]
     fn is_projective(&self) -> bool {
         self.tree.is_projective()
+    }
+
+    /// Equal to a Tree with the same heads, and to a list of the same heads
+    /// (what `projectivize` returned before it returned Trees).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        if let Ok(t) = other.cast::<Tree>() {
+            return t.get().tree == self.tree;
+        }
+        other.cast::<pyo3::types::PyList>().is_ok()
+            && other.extract::<Vec<usize>>().is_ok_and(|heads| heads == self.tree.heads())
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.tree.hash(&mut h);
+        h.finish()
     }
 
     /// The number of words n.
@@ -118,59 +136,107 @@ fn class(single_root: bool) -> TreeClass {
     }
 }
 
-/// Per-thread engines for the two embedded grammars.
-#[derive(Default)]
-struct Engines {
-    projectivizers: [Option<OptimalProjectivizer<'static>>; 2],
-    samplers: [Option<OptimalSampler<'static>>; 2],
-    counters: [Option<Counter<'static>>; 2],
-    preferring: [Option<PreferringProjectivizer<'static>>; 2],
+/// One thread's engines for one grammar: each built when first needed,
+/// then reused (charts included) for every tree.
+struct Engines<'g> {
+    grammar: &'g Grammar,
+    class: TreeClass,
+    optimal: Option<OptimalProjectivizer<'g>>,
+    sampler: Option<OptimalSampler<'g>>,
+    counter: Option<Counter<'g>>,
+    preferring: Option<PreferringProjectivizer<'g>>,
     labels: WordLabels,
 }
 
-thread_local! {
-    static ENGINES: RefCell<Engines> = RefCell::new(Engines::default());
-}
-
-fn projectivizer<'a>(
-    slot: &'a mut Option<OptimalProjectivizer<'static>>,
-    single_root: bool,
-) -> &'a mut OptimalProjectivizer<'static> {
-    slot.get_or_insert_with(|| match OptimalProjectivizer::new(grammar(single_root), class(single_root)) {
-        Ok(p) => p,
-        Err(e) => unreachable!("the embedded grammars have the terminal a: {e}"),
-    })
-}
-
-fn sampler<'a>(slot: &'a mut Option<OptimalSampler<'static>>, single_root: bool) -> &'a mut OptimalSampler<'static> {
-    slot.get_or_insert_with(|| match OptimalSampler::new(grammar(single_root), class(single_root)) {
-        Ok(s) => s,
-        Err(e) => unreachable!("the embedded grammars have the terminal a: {e}"),
-    })
-}
-
-fn counter<'a>(slot: &'a mut Option<Counter<'static>>, single_root: bool) -> &'a mut Counter<'static> {
-    slot.get_or_insert_with(|| match Counter::new(grammar(single_root), class(single_root)) {
-        Ok(c) => c,
-        Err(e) => unreachable!("the embedded grammars have the terminal a: {e}"),
-    })
-}
-
-/// A preferring projectivizer for `weights` (the thread's own, rebuilt when
-/// the weights change).
-fn preferring<'a>(
-    slot: &'a mut Option<PreferringProjectivizer<'static>>,
-    single_root: bool,
-    weights: &Weights,
-) -> &'a mut PreferringProjectivizer<'static> {
-    if slot.as_ref().is_some_and(|p| p.weights() != weights) {
-        *slot = None;
+impl<'g> Engines<'g> {
+    /// Engines for `grammar`; an error if it lacks the terminals a sentence
+    /// is read as (checked at once, before any tree).
+    fn new(grammar: &'g Grammar, class: TreeClass) -> Result<Self, ProjectivizeError> {
+        tabula::projectivize::SentenceTerminals::for_grammar(grammar)?;
+        Ok(Engines {
+            grammar,
+            class,
+            optimal: None,
+            sampler: None,
+            counter: None,
+            preferring: None,
+            labels: WordLabels::default(),
+        })
     }
-    slot.get_or_insert_with(|| {
-        match PreferringProjectivizer::new(grammar(single_root), class(single_root), weights.clone()) {
-            Ok(p) => p,
-            Err(e) => unreachable!("the embedded grammars have the terminal a: {e}"),
+
+    /// The projectivization of tree number `index`; `text`: the sentence's
+    /// CoNLL-U lines, which `Method::Prefer` reads.
+    fn project(
+        &mut self,
+        gold: &DepTree,
+        text: Option<&[u8]>,
+        method: Method<'_>,
+        index: u64,
+    ) -> Result<DepTree, ProjectivizeError> {
+        let (grammar, class) = (self.grammar, self.class);
+        match method {
+            Method::Lift => Ok(lift(gold)),
+            Method::Optimal => {
+                let p = match &mut self.optimal {
+                    Some(p) => p,
+                    slot => slot.insert(OptimalProjectivizer::new(grammar, class)?),
+                };
+                p.projectivize(gold).map(|p| p.tree)
+            }
+            Method::Sample(seed) => {
+                let s = match &mut self.sampler {
+                    Some(s) => s,
+                    slot => slot.insert(OptimalSampler::new(grammar, class)?),
+                };
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                rng.set_stream(index);
+                s.sample(gold, &mut rng).map(|p| p.tree)
+            }
+            Method::Prefer(weights, objective) => {
+                if self.preferring.as_ref().is_some_and(|p| p.weights() != weights || p.objective() != objective) {
+                    self.preferring = None;
+                }
+                let p = match &mut self.preferring {
+                    Some(p) => p,
+                    slot => slot.insert(
+                        PreferringProjectivizer::new(grammar, class, weights.clone())?.with_objective(objective),
+                    ),
+                };
+                self.labels.read_conllu(text.unwrap_or_default());
+                p.projectivize(gold, &self.labels).map(|p| p.tree)
+            }
         }
+    }
+
+    /// The best score and count of one tree.
+    fn count(&mut self, gold: &DepTree) -> Result<(usize, BigUint), ProjectivizeError> {
+        let (grammar, class) = (self.grammar, self.class);
+        let c = match &mut self.counter {
+            Some(c) => c,
+            slot => slot.insert(Counter::new(grammar, class)?),
+        };
+        c.count(gold).map(|c| (c.best, c.count))
+    }
+}
+
+thread_local! {
+    /// Each thread's engines for the two embedded grammars.
+    static ENGINES: RefCell<[Option<Engines<'static>>; 2]> = const { RefCell::new([None, None]) };
+}
+
+/// Runs `f` with the calling thread's engines for an embedded grammar.
+fn with_embedded<T>(single_root: bool, f: impl FnOnce(&mut Engines<'static>) -> T) -> T {
+    ENGINES.with(|e| {
+        let mut e = e.borrow_mut();
+        let slot = &mut e[usize::from(single_root)];
+        let engines = match slot {
+            Some(engines) => engines,
+            slot => slot.insert(match Engines::new(grammar(single_root), class(single_root)) {
+                Ok(engines) => engines,
+                Err(err) => unreachable!("the embedded grammars have the terminal a: {err}"),
+            }),
+        };
+        f(engines)
     })
 }
 
@@ -195,11 +261,6 @@ fn load_weights(prefer: Option<&Path>) -> PyResult<Option<Weights>> {
     }
 }
 
-/// The CoNLL-U text of a `Sentence` (its labels, for `prefer`), or `None`.
-fn sentence_text<'a>(obj: &'a Bound<'_, PyAny>) -> Option<&'a [u8]> {
-    obj.cast::<Sentence>().ok().map(|s| s.get().raw_text())
-}
-
 /// The weights of `prefer` as `tabula projectivize --prefer` takes them:
 /// not given, the built-in ones (`default`) where they apply — `method`
 /// optimal without `sample`, on Sentences (`labelled`; heads and Trees have
@@ -220,12 +281,22 @@ const PREFER_NEEDS_LABELS: &str =
 enum Method<'w> {
     /// The first optimal tree (deterministic ties).
     Optimal,
-    /// The optimal tree with the best secondary score for these weights.
-    Prefer(&'w Weights),
+    /// The optimal tree (for the objective) with the best secondary score
+    /// for these weights.
+    Prefer(&'w Weights, Objective),
     /// An optimal tree drawn uniformly, from this seed (tree i: stream i).
     Sample(u64),
     /// Pseudo-projective lifting.
     Lift,
+}
+
+/// `objective`'s name, as `--objective` takes it.
+fn objective_of(name: &str) -> PyResult<Objective> {
+    match name {
+        "gold-first" => Ok(Objective::GoldFirst),
+        "valid-first" => Ok(Objective::ValidFirst),
+        _ => Err(PyValueError::new_err(format!("unknown objective `{name}` (expected gold-first or valid-first)"))),
+    }
 }
 
 fn method<'w>(
@@ -233,14 +304,32 @@ fn method<'w>(
     single_root: bool,
     sample: Option<u64>,
     weights: Option<&'w Weights>,
+    objective: Objective,
 ) -> PyResult<Method<'w>> {
     if weights.is_some() && (name != "optimal" || sample.is_some()) {
         return Err(PyValueError::new_err(
             "prefer applies to method optimal without sample (sample draws among all optimal trees)",
         ));
     }
+    if objective == Objective::ValidFirst {
+        if name != "optimal" {
+            return Err(PyValueError::new_err(
+                "objective=\"valid-first\" applies to method optimal only: lifting has no objective",
+            ));
+        }
+        if sample.is_some() {
+            return Err(PyValueError::new_err(
+                "sample draws among all trees keeping the most gold arcs; objective=\"valid-first\" applies to the deterministic choice",
+            ));
+        }
+        if weights.is_none() {
+            return Err(PyValueError::new_err(
+                "objective=\"valid-first\" reads UPOS, FEATS and DEPREL: pass Sentences, with prefer=None, \"default\" or a weights file (not \"none\")",
+            ));
+        }
+    }
     let m = match (name, sample) {
-        ("optimal", None) => weights.map_or(Method::Optimal, Method::Prefer),
+        ("optimal", None) => weights.map_or(Method::Optimal, |w| Method::Prefer(w, objective)),
         ("optimal", Some(seed)) => Method::Sample(seed),
         ("lift", None) => Method::Lift,
         ("lift", Some(_)) => return Err(PyValueError::new_err("sample applies to method optimal only")),
@@ -252,43 +341,110 @@ fn method<'w>(
     Ok(m)
 }
 
-/// The projectivization of tree number `index` on the calling thread;
-/// `text`: the sentence's CoNLL-U lines, which `Method::Prefer` needs.
-fn project(
-    gold: &DepTree,
-    text: Option<&[u8]>,
-    method: Method<'_>,
+/// A grammar file given as `grammar` (`ValueError` naming its errors).
+fn grammar_file(path: &Path) -> PyResult<Grammar> {
+    let parsed = text::parse_file(path).map_err(value_error)?;
+    Ok(parsed.grammar)
+}
+
+/// Everything `projectivize` and `projectivize_batch` were given, checked.
+struct Request<'w> {
+    method: Method<'w>,
     single_root: bool,
+    /// With `encode`: the scheme.
+    encode: Option<Scheme>,
+}
+
+/// Checks the options shared by `projectivize` and `projectivize_batch`
+/// (`labelled`: every item is a Sentence).
+#[allow(clippy::too_many_arguments)]
+fn request<'w>(
+    method: &str,
+    single_root: bool,
+    sample: Option<u64>,
+    weights: Option<&'w Weights>,
+    objective: &str,
+    grammar: Option<&Path>,
+    encode: Option<&str>,
+    labelled: bool,
+) -> PyResult<Request<'w>> {
+    let m = self::method(method, single_root, sample, weights, objective_of(objective)?)?;
+    if grammar.is_some() && single_root {
+        return Err(PyValueError::new_err(
+            "grammar and single_root do not go together: single_root names the embedded single-root grammar",
+        ));
+    }
+    if grammar.is_some() && m == Method::Lift {
+        return Err(PyValueError::new_err("grammar applies to method optimal only"));
+    }
+    let encode = encode
+        .map(|name| {
+            Scheme::from_name(name).ok_or_else(|| {
+                PyValueError::new_err(format!("`{name}` is not a scheme: expected head, path or head+path"))
+            })
+        })
+        .transpose()?;
+    if encode.is_some() && !labelled {
+        return Err(PyValueError::new_err(
+            "encode writes the DEPREL column: pass Sentences (from read_conllu), not heads or Trees",
+        ));
+    }
+    Ok(Request { method: m, single_root, encode })
+}
+
+/// The sentence `s` with the move from its tree to `tree` (`None`: kept)
+/// encoded in its DEPREL column; `None`: unchanged (`s` itself).
+fn encoded(s: &Sentence, tree: Option<&DepTree>, scheme: Scheme) -> PyResult<Option<Sentence>> {
+    let parsed = s.parsed()?;
+    let Some(block) = tabula::projectivize::pseudo::encode_block(parsed, tree, scheme, &s.file).map_err(value_error)?
+    else {
+        return Ok(None);
+    };
+    let raw = tabula::conllu::RawSentence { text: block.bytes, first_line: parsed.first_line() };
+    Sentence::from_block(raw, &s.file).map(Some).map_err(value_error)
+}
+
+/// What one tree became: a new tree or, with `encode`, a new block.
+enum Projected {
+    Kept,
+    Tree(DepTree),
+    Sentence(Sentence),
+}
+
+/// Projectivizes tree `index` (and encodes it with `request.encode`) on
+/// the calling thread, with its engines for the embedded grammars or
+/// `engines` for a grammar file.
+fn project_one(
+    engines: Option<&mut Engines<'_>>,
+    request: &Request<'_>,
+    gold: &DepTree,
+    sentence: Option<&Sentence>,
     index: u64,
-) -> Result<DepTree, ProjectivizeError> {
-    let slot = usize::from(single_root);
-    match method {
-        Method::Prefer(weights) => ENGINES.with(|e| {
-            let mut e = e.borrow_mut();
-            let e = &mut *e;
-            e.labels.read_conllu(text.unwrap_or_default());
-            preferring(&mut e.preferring[slot], single_root, weights).projectivize(gold, &e.labels).map(|p| p.tree)
-        }),
-        Method::Lift => Ok(lift(gold)),
-        Method::Optimal => ENGINES.with(|e| {
-            let mut e = e.borrow_mut();
-            projectivizer(&mut e.projectivizers[slot], single_root).projectivize(gold).map(|p| p.tree)
-        }),
-        Method::Sample(seed) => ENGINES.with(|e| {
-            let mut e = e.borrow_mut();
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            rng.set_stream(index);
-            sampler(&mut e.samplers[slot], single_root).sample(gold, &mut rng).map(|p| p.tree)
-        }),
+) -> PyResult<Projected> {
+    let class = match (&engines, request.method) {
+        (_, Method::Lift) => TreeClass::Projective,
+        (Some(e), _) => e.class,
+        (None, _) => class(request.single_root),
+    };
+    let text = sentence.map(Sentence::raw_text);
+    let tree = if class.contains(gold) {
+        None
+    } else {
+        let result = match engines {
+            Some(e) => e.project(gold, text, request.method, index),
+            None => with_embedded(request.single_root, |e| e.project(gold, text, request.method, index)),
+        };
+        Some(result.map_err(value_error)?)
+    };
+    match (request.encode, sentence) {
+        (Some(scheme), Some(s)) => Ok(encoded(s, tree.as_ref(), scheme)?.map_or(Projected::Kept, Projected::Sentence)),
+        _ => Ok(tree.map_or(Projected::Kept, Projected::Tree)),
     }
 }
 
 /// The best score and count of one tree on the calling thread.
 fn count_one(gold: &DepTree, single_root: bool) -> Result<(usize, BigUint), ProjectivizeError> {
-    ENGINES.with(|e| {
-        let mut e = e.borrow_mut();
-        counter(&mut e.counters[usize::from(single_root)], single_root).count(gold).map(|c| (c.best, c.count))
-    })
+    with_embedded(single_root, |e| e.count(gold))
 }
 
 /// Trees from a sequence of [`Tree`]s or head lists (converted while the GIL is held).
@@ -305,50 +461,93 @@ pub(crate) fn index_error(e: PyErr, what: &str, i: usize) -> PyErr {
     })
 }
 
+/// The Python object for what became of `given` (whose tree is `gold`):
+/// unchanged, the given Tree (or, with `encode`, Sentence) itself.
+fn answer(
+    py: Python<'_>,
+    projected: Projected,
+    given: &Bound<'_, PyAny>,
+    gold: &DepTree,
+    encode: bool,
+) -> PyResult<Py<PyAny>> {
+    match projected {
+        Projected::Tree(tree) => Ok(Py::new(py, Tree { tree })?.into_any()),
+        Projected::Sentence(s) => Ok(Py::new(py, s)?.into_any()),
+        Projected::Kept if given.cast::<Tree>().is_ok() || encode => Ok(given.clone().unbind()),
+        Projected::Kept => Ok(Py::new(py, Tree { tree: gold.clone() })?.into_any()),
+    }
+}
+
 /// The most gold arcs a projective tree keeps, and such a tree (Nederhof 2019,
-/// Sec. 3; Sec. 8.1): `method="optimal"` runs the Table 3 grammar in the
-/// max-plus semiring (ties broken as the command line does), `"lift"` is
-/// pseudo-projective lifting (Nivre & Nilsson 2005). With `sample=SEED`, an
-/// optimal tree drawn uniformly ((max, count) semiring), as `tabula
-/// projectivize --sample SEED` draws for the sentence numbered `stream`
-/// (from 0). With `prefer="default"` or a weights file (a `Sentence`
-/// only: the weights read its UPOS, FEATS and DEPREL), among the optimal
-/// trees one with the best secondary score (`--prefer`); `prefer=None`
-/// (not given) is what `tabula projectivize` does without `--prefer`: the
-/// built-in weights for a `Sentence` with `method="optimal"` and no
-/// `sample`, so the same call gives the tree the command line writes (heads
-/// and Trees have no labels: ties broken as with `"none"`); `"none"`: ties
-/// broken as `--prefer none`. Returns the heads of words 1 … n. O(n) for a projective
-/// tree, O(n³) otherwise.
+/// Sec. 3; Sec. 8.1): `method="optimal"` runs the Table 3 grammar (or the
+/// grammar file `grammar`) in the max-plus semiring (ties broken as the
+/// command line does), `"lift"` is pseudo-projective lifting (Nivre &
+/// Nilsson 2005). With `sample=SEED`, an optimal tree drawn uniformly
+/// ((max, count) semiring), as `tabula projectivize --sample SEED` draws for
+/// the sentence numbered `stream` (from 0). With `prefer="default"` or a
+/// weights file (a `Sentence` only: the weights read its UPOS, FEATS and
+/// DEPREL), among the optimal trees one with the best secondary score
+/// (`--prefer`); `prefer=None` (not given) is what `tabula projectivize`
+/// does without `--prefer`: the built-in weights for a `Sentence` with
+/// `method="optimal"` and no `sample`, so the same call gives the tree the
+/// command line writes (heads and Trees have no labels: ties broken as with
+/// `"none"`); `"none"`: ties broken as `--prefer none`.
+/// `objective="valid-first"`: the fewest words under function words that
+/// may not take them first (`--objective`). Returns a `Tree` (the given one
+/// if it is already projective); with `encode="head"`, `"path"` or
+/// `"head+path"` (a `Sentence` only), the `Sentence` with the new heads and
+/// the pseudo-projective labels in its DEPREL column, as `tabula
+/// projectivize --encode` writes it (the given one if nothing moved).
+/// O(n) for a projective tree, O(n³) otherwise.
 #[pyfunction]
-#[pyo3(signature = (heads, method = "optimal", *, single_root = false, sample = None, stream = 0, prefer = None))]
+#[pyo3(signature = (heads, method = "optimal", *, single_root = false, sample = None, stream = 0, prefer = None,
+                    grammar = None, objective = "gold-first", encode = None))]
+#[allow(clippy::too_many_arguments)]
 pub fn projectivize(
+    py: Python<'_>,
     heads: &Bound<'_, PyAny>,
     method: &str,
     single_root: bool,
     sample: Option<&Bound<'_, PyAny>>,
     stream: i128,
     prefer: Option<PathBuf>,
-) -> PyResult<Vec<usize>> {
+    grammar: Option<PathBuf>,
+    objective: &str,
+    encode: Option<&str>,
+) -> PyResult<Py<PyAny>> {
     let (sample, stream) = (convert::seed_opt(sample, "sample")?, convert::seed_in_range(stream, "stream")?);
     let gold = convert::tree(heads, "heads")?;
-    let text = sentence_text(heads);
-    let weights = weights_of(prefer.as_deref(), method, sample, text.is_some())?;
-    let m = self::method(method, single_root, sample, weights.as_ref())?;
-    if matches!(m, Method::Prefer(_)) && text.is_none() {
+    let sentence = heads.cast::<Sentence>().ok();
+    let weights = weights_of(prefer.as_deref(), method, sample, sentence.is_some())?;
+    let request = request(
+        method,
+        single_root,
+        sample,
+        weights.as_ref(),
+        objective,
+        grammar.as_deref(),
+        encode,
+        sentence.is_some(),
+    )?;
+    if matches!(request.method, Method::Prefer(..)) && sentence.is_none() {
         return Err(value_error(PREFER_NEEDS_LABELS));
     }
-    project(&gold, text, m, single_root, stream).map(|t| heads_of(&t)).map_err(value_error)
+    let file = grammar.as_deref().map(grammar_file).transpose()?;
+    let mut engines = file.as_ref().map(|g| Engines::new(g, TreeClass::Unknown)).transpose().map_err(value_error)?;
+    let projected = project_one(engines.as_mut(), &request, &gold, sentence.map(|s| s.get()), stream)?;
+    answer(py, projected, heads, &gold, request.encode.is_some())
 }
 
 /// [`projectivize`] for many trees (heads, `Tree`s or `Sentence`s), on
 /// rayon's threads with the GIL released; with `sample=SEED`, tree i is drawn
-/// with stream i, as the command line does. Returns `Tree`s, which every call
-/// takes without conversion; a `Tree` given that is already projective comes
-/// back as the same object. `prefer` as for [`projectivize`] (every item a
-/// `Sentence`).
+/// with stream i, as the command line does. Returns `Tree`s (with `encode`:
+/// `Sentence`s), as [`projectivize`] does; a `Tree` or `Sentence` given that
+/// is unchanged comes back as the same object. The other options as for
+/// [`projectivize`] (`prefer` and `encode`: every item a `Sentence`).
 #[pyfunction]
-#[pyo3(signature = (trees, method = "optimal", *, single_root = false, sample = None, prefer = None))]
+#[pyo3(signature = (trees, method = "optimal", *, single_root = false, sample = None, prefer = None,
+                    grammar = None, objective = "gold-first", encode = None))]
+#[allow(clippy::too_many_arguments)]
 pub fn projectivize_batch<'py>(
     py: Python<'py>,
     trees: Vec<Bound<'py, PyAny>>,
@@ -356,46 +555,53 @@ pub fn projectivize_batch<'py>(
     single_root: bool,
     sample: Option<&Bound<'py, PyAny>>,
     prefer: Option<PathBuf>,
-) -> PyResult<Vec<Py<Tree>>> {
+    grammar: Option<PathBuf>,
+    objective: &str,
+    encode: Option<&str>,
+) -> PyResult<Vec<Py<PyAny>>> {
     let sample = convert::seed_opt(sample, "sample")?;
     let golds = self::trees(&trees, "tree")?;
-    let texts: Vec<Option<&[u8]>> = trees.iter().map(sentence_text).collect();
-    let weights = weights_of(prefer.as_deref(), method, sample, texts.iter().all(Option::is_some))?;
-    let m = self::method(method, single_root, sample, weights.as_ref())?;
-    if matches!(m, Method::Prefer(_)) {
-        if let Some(i) = texts.iter().position(Option::is_none) {
+    let sentences: Vec<Option<&Sentence>> = trees.iter().map(|t| t.cast::<Sentence>().ok().map(|s| s.get())).collect();
+    let labelled = sentences.iter().all(Option::is_some);
+    let weights = weights_of(prefer.as_deref(), method, sample, labelled)?;
+    let request =
+        request(method, single_root, sample, weights.as_ref(), objective, grammar.as_deref(), encode, labelled)?;
+    if matches!(request.method, Method::Prefer(..)) {
+        if let Some(i) = sentences.iter().position(Option::is_none) {
             return Err(value_error(format!("tree {i}: {PREFER_NEEDS_LABELS}")));
         }
     }
-    let class = if m == Method::Lift { TreeClass::Projective } else { class(single_root) };
-    // `None`: the tree is its own projectivization.
+    let file = grammar.as_deref().map(grammar_file).transpose()?;
+    if let Some(g) = &file {
+        Engines::new(g, TreeClass::Unknown).map_err(value_error)?;
+    }
     // Ctrl-C stops the batch between trees (KeyboardInterrupt).
-    let results: Vec<Result<Option<DepTree>, ProjectivizeError>> = crate::interrupt::interruptible(py, |watch| {
-        golds
-            .par_iter()
-            .enumerate()
-            .with_min_len(16)
-            .map(|(i, g)| {
-                if watch.interrupted() || class.contains(g) {
-                    Ok(None)
-                } else {
-                    project(g, texts[i], m, single_root, i as u64).map(Some)
-                }
-            })
-            .collect()
+    let results: Vec<PyResult<Projected>> = crate::interrupt::interruptible(py, |watch| {
+        let one = |engines: Option<&mut Engines<'_>>, i: usize| {
+            if watch.interrupted() {
+                return Ok(Projected::Kept);
+            }
+            project_one(engines, &request, &golds[i], sentences[i], i as u64)
+        };
+        match &file {
+            None => (0..golds.len()).into_par_iter().with_min_len(16).map(|i| one(None, i)).collect(),
+            Some(g) => (0..golds.len())
+                .into_par_iter()
+                .with_min_len(16)
+                .map_init(
+                    || Engines::new(g, TreeClass::Unknown).expect("checked above"),
+                    |engines, i| one(Some(engines), i),
+                )
+                .collect(),
+        }
     })?;
+    let encode = request.encode.is_some();
     results
         .into_iter()
         .zip(&trees)
         .zip(&golds)
         .enumerate()
-        .map(|(i, ((r, given), gold))| match r.map_err(|e| value_error(format!("tree {i}: {e}")))? {
-            Some(tree) => Py::new(py, Tree { tree }),
-            None => match given.cast::<Tree>() {
-                Ok(t) => Ok(t.clone().unbind()),
-                Err(_) => Py::new(py, Tree { tree: gold.as_ref().clone() }),
-            },
-        })
+        .map(|(i, ((r, given), gold))| answer(py, r.map_err(|e| index_error(e, "tree", i))?, given, gold, encode))
         .collect()
 }
 

@@ -51,6 +51,8 @@ from ._tabula import (
     apply_batch,
     count,
     count_batch,
+    deprojectivize,
+    ensemble,
     evaluate,
     max_memory,
     parse_conllu,
@@ -81,6 +83,8 @@ __all__ = [
     "apply_batch",
     "count",
     "count_batch",
+    "deprojectivize",
+    "ensemble",
     "evaluate",
     "max_memory",
     "parse_conllu",
@@ -101,3 +105,13 @@ __all__ = [
 from ._tabula import draw  # noqa: E402
 
 __all__ += ["draw"]
+
+# A small synthetic treebank shipped with the package (six sentences written
+# for tabula, a copy of data/sample.conllu), which the docstring examples
+# read: they run from any directory.
+import os as _os  # noqa: E402
+
+SAMPLE: str = _os.path.join(_os.path.dirname(__file__), "sample.conllu")
+"""The path of the package's sample CoNLL-U file."""
+
+__all__ += ["SAMPLE"]

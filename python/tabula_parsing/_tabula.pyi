@@ -10,7 +10,7 @@ Shift-Reduce Dependency Parsing: From Cubic to Linear Time*.
 """
 
 import os
-from typing import Any, Iterator, Optional, Sequence, Union, final
+from typing import Any, Iterator, Optional, Sequence, Union, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -30,6 +30,8 @@ __all__ = [
     "apply_batch",
     "count",
     "count_batch",
+    "deprojectivize",
+    "ensemble",
     "evaluate",
     "max_memory",
     "nonprojective_log_partition",
@@ -66,6 +68,9 @@ _PathLike = Union[str, "os.PathLike[str]"]
 #: _Scores: an (n+1)x(n+1) matrix of real arc scores (log-potentials), row =
 #: head, column = dependent; -inf forbids an arc; converted to float64.
 _Scores = Union[npt.ArrayLike, npt.NDArray[Any]]
+#: Many score matrices: a sequence of them (of any sizes), or one 3-D array
+#: of B matrices of the same size.
+_ScoresBatch = Union[Sequence[_Scores], npt.NDArray[Any]]
 
 class GrammarError(ValueError):
     """A grammar text with errors. ``str(e)`` is the command line's diagnostic
@@ -80,7 +85,7 @@ class Tree:
     (heads in range, no cycle) and then passed without copying. Immutable,
     hashable, picklable."""
 
-    def __new__(cls, heads: _Nodes) -> "Tree":
+    def __new__(cls, heads: Union[_Nodes, "Tree"]) -> "Tree":
         """``ValueError`` (``\\`heads\\` is not a tree: ...``) if the heads do not form a tree. O(n)."""
     @property
     def heads(self) -> list[int]:
@@ -308,6 +313,7 @@ def scores_batch(sessions: Sequence[Session]) -> npt.NDArray[np.int64]:
 def apply_batch(sessions: Sequence[Session], steps: Sequence[str]) -> list[Optional[tuple[int, int]]]:
     """``sessions[i].apply(steps[i])`` for every i; the arcs built."""
 
+@overload
 def projectivize(
     heads: _Heads,
     method: str = "optimal",
@@ -316,19 +322,44 @@ def projectivize(
     sample: Optional[int] = None,
     stream: int = 0,
     prefer: Optional[_PathLike] = None,
-) -> list[int]:
+    grammar: Optional[_PathLike] = None,
+    objective: str = "gold-first",
+    encode: None = None,
+) -> Tree: ...
+@overload
+def projectivize(
+    heads: Sentence,
+    method: str = "optimal",
+    *,
+    single_root: bool = False,
+    sample: Optional[int] = None,
+    stream: int = 0,
+    prefer: Optional[_PathLike] = None,
+    grammar: Optional[_PathLike] = None,
+    objective: str = "gold-first",
+    encode: str,
+) -> Sentence:
     """A projective tree keeping the most gold arcs (Sec. 3, Sec. 8.1), or
-    pseudo-projective lifting (``method="lift"``). Ties among optimal trees: with
+    pseudo-projective lifting (``method="lift"``), as ``tabula projectivize``;
+    the options are its options. ``grammar``: a grammar file instead of the
+    built-in Table 3 grammar. Ties among optimal trees: with
     ``prefer="default"`` or a weights file (``heads`` must then be a
     :class:`Sentence`, whose UPOS, FEATS and DEPREL the weights read) the tree with
     the best secondary score; ``prefer=None`` (not given) as ``tabula projectivize``
     without ``--prefer``: the built-in weights for a :class:`Sentence` (the tree the
     command line writes), ties broken as ``"none"`` for heads and trees;
     ``"none"`` as ``tabula projectivize --prefer none``.
+    ``objective="valid-first"``: first the fewest words under function words
+    that may not take them (a :class:`Sentence`, with ``prefer`` not ``"none"``).
     With ``sample=SEED``: an optimal tree drawn uniformly, as ``tabula projectivize
     --sample SEED`` draws for sentence number ``stream`` (from 0).
-    O(n) for a projective tree, O(n^3) otherwise."""
+    Returns a :class:`Tree` (the given one if it is projective); with
+    ``encode="head"``, ``"path"`` or ``"head+path"``, the :class:`Sentence`
+    with the new heads and the pseudo-projective labels (Nivre & Nilsson
+    2005) in its DEPREL column, as ``--encode`` writes it (:func:`deprojectivize`
+    undoes it). O(n) for a projective tree, O(n^3) otherwise."""
 
+@overload
 def projectivize_batch(
     trees: Sequence[_Heads],
     method: str = "optimal",
@@ -336,12 +367,28 @@ def projectivize_batch(
     single_root: bool = False,
     sample: Optional[int] = None,
     prefer: Optional[_PathLike] = None,
-) -> list[Tree]:
+    grammar: Optional[_PathLike] = None,
+    objective: str = "gold-first",
+    encode: None = None,
+) -> list[Tree]: ...
+@overload
+def projectivize_batch(
+    trees: Sequence[Sentence],
+    method: str = "optimal",
+    *,
+    single_root: bool = False,
+    sample: Optional[int] = None,
+    prefer: Optional[_PathLike] = None,
+    grammar: Optional[_PathLike] = None,
+    objective: str = "gold-first",
+    encode: str,
+) -> list[Sentence]:
     """:func:`projectivize` for many trees, on several threads with the GIL
     released; with ``sample=SEED`` tree i is drawn with stream i, as the command
-    line does; ``prefer`` as for :func:`projectivize` (every item a :class:`Sentence`). Returns :class:`Tree` objects (``.heads`` for lists), which every
-    call takes without conversion; a given :class:`Tree` that is already
-    projective comes back as the same object."""
+    line does; the other options as for :func:`projectivize` (``prefer`` and
+    ``encode``: every item a :class:`Sentence`). Returns what :func:`projectivize`
+    returns, one per tree; a given :class:`Tree` (or, with ``encode``,
+    :class:`Sentence`) that is unchanged comes back as the same object."""
 
 def pseudo_projective_encode(original: _Heads, projective: _Heads, labels: Sequence[str], scheme: str) -> list[str]:
     """Pseudo-projective labels (Nivre & Nilsson 2005), as ``tabula projectivize --encode``."""
@@ -475,27 +522,27 @@ class Grammar:
         derivation (a start rule's use counts for its finish rule), by the
         outside pass; ``ValueError`` if the grammar derives no tree."""
     def rule_marginals_batch(
-        self, terminals: Sequence[_Terminals], scores: Sequence[_Scores]
+        self, terminals: Sequence[_Terminals], scores: _ScoresBatch
     ) -> list[dict[str, npt.NDArray[np.float64]]]:
         """:meth:`rule_marginals` of many sentences on threads, the GIL released."""
     def kbest_batch(
-        self, terminals: Sequence[_Terminals], scores: Sequence[_Scores], k: int
+        self, terminals: Sequence[_Terminals], scores: _ScoresBatch, k: int
     ) -> list[list[tuple[float, list[int]]]]:
         """:meth:`kbest` of many sentences on threads, the GIL released."""
     def sample_batch(
-        self, terminals: Sequence[_Terminals], scores: Sequence[_Scores], count: int, seed: Optional[int] = None
+        self, terminals: Sequence[_Terminals], scores: _ScoresBatch, count: int, seed: Optional[int] = None
     ) -> list[npt.NDArray[np.int64]]:
         """:meth:`sample` of many sentences on threads, the GIL released; with
         ``seed``, sentence i draws what ``sample(..., seed=seed + i)`` draws."""
     def log_partition_batch(
-        self, terminals: Sequence[_Terminals], scores: Sequence[_Scores]
+        self, terminals: Sequence[_Terminals], scores: _ScoresBatch
     ) -> npt.NDArray[np.float64]:
         """:meth:`log_partition` of many sentences on threads, the GIL released."""
     def marginals_batch(
-        self, terminals: Sequence[_Terminals], scores: Sequence[_Scores]
+        self, terminals: Sequence[_Terminals], scores: _ScoresBatch
     ) -> list[npt.NDArray[np.float64]]:
         """:meth:`marginals` of many sentences on threads, the GIL released."""
-    def entropy_batch(self, terminals: Sequence[_Terminals], scores: Sequence[_Scores]) -> npt.NDArray[np.float64]:
+    def entropy_batch(self, terminals: Sequence[_Terminals], scores: _ScoresBatch) -> npt.NDArray[np.float64]:
         """:meth:`entropy` of many sentences on threads, the GIL released."""
 
 _Treebank = Union[_PathLike, Sequence[Sentence]]
@@ -580,9 +627,12 @@ class Parser:
     @property
     def xpos(self) -> bool: ...
     @property
-    def epoch(self) -> Optional[int]: ...
+    def epoch(self) -> Optional[int]:
+        """The epoch whose model was kept, for a parser trained in this
+        process; ``None`` for a loaded one (the model file keeps no history)."""
     @property
-    def history(self) -> list[dict[str, Any]]: ...
+    def history(self) -> list[dict[str, Any]]:
+        """One dict per training epoch; empty for a loaded parser."""
 
 @final
 class Tagger:
@@ -641,8 +691,36 @@ class Tagger:
     @property
     def history(self) -> list[dict[str, Any]]: ...
 
-def evaluate(gold: _Treebank, pred: _Treebank) -> dict[str, Any]:
-    """UAS and LAS as ``tabula eval --json`` prints them."""
+def evaluate(
+    gold: _Treebank,
+    pred: _Treebank,
+    *,
+    nonprojective: bool = False,
+    breakdown: bool = False,
+    train: Optional[_Treebank] = None,
+) -> dict[str, Any]:
+    """UAS and LAS as ``tabula eval --json`` prints them; with ``nonprojective``
+    and ``breakdown`` (``train``: the word frequencies of the breakdown) the
+    keys ``nonprojective`` and ``breakdown`` that ``--nonprojective``,
+    ``--breakdown`` and ``--train`` add."""
+
+@overload
+def deprojectivize(sentences: Sentence) -> Sentence: ...
+@overload
+def deprojectivize(sentences: _Treebank) -> list[Sentence]:
+    """Undoes the pseudo-projective encoding of ``projectivize(..., encode=...)``
+    (Nivre & Nilsson 2005), as ``tabula deprojectivize``: a :class:`Sentence`
+    gives a :class:`Sentence`; a CoNLL-U file or a list of sentences, a list."""
+
+def ensemble(
+    predictions: Sequence[_Treebank],
+    *,
+    weights: Optional[Sequence[float]] = None,
+    max_words: int = 2000,
+    projective: bool = False,
+) -> list[Sentence]:
+    """The weighted vote of several parsers' trees, reparsed, as ``tabula
+    ensemble``: the first prediction's sentences with HEAD and DEPREL replaced."""
 
 def set_max_memory(size: Union[int, str]) -> None:
     """The process-wide memory limit of one computation, as ``--max-memory``."""
@@ -654,11 +732,11 @@ def nonprojective_log_partition(scores: _Scores, single_root: bool = False) -> f
 def nonprojective_marginals(scores: _Scores, single_root: bool = False) -> npt.NDArray[np.float64]:
     """See :func:`tabula_parsing.nonprojective.marginals`."""
 def nonprojective_log_partition_batch(
-    scores: Sequence[_Scores], single_root: bool = False
+    scores: _ScoresBatch, single_root: bool = False
 ) -> npt.NDArray[np.float64]:
     """See :func:`tabula_parsing.nonprojective.log_partition_batch`."""
 def nonprojective_marginals_batch(
-    scores: Sequence[_Scores], single_root: bool = False
+    scores: _ScoresBatch, single_root: bool = False
 ) -> list[npt.NDArray[np.float64]]:
     """See :func:`tabula_parsing.nonprojective.marginals_batch`."""
 def systems() -> list[str]:

@@ -39,6 +39,9 @@ from . import _tabula
 __all__ = ["log_partition", "log_partition_batch", "marginals", "marginals_batch"]
 
 _Scores = Union[npt.ArrayLike, npt.NDArray[Any]]
+#: Many score matrices: a sequence of them (of any sizes), or one 3-D array
+#: of B matrices of the same size.
+_ScoresBatch = Union[Sequence[_Scores], npt.NDArray[Any]]
 
 
 def log_partition(scores: _Scores, single_root: bool = False) -> float:
@@ -58,12 +61,12 @@ def marginals(scores: _Scores, single_root: bool = False) -> npt.NDArray[np.floa
     return _tabula.nonprojective_marginals(scores, single_root)
 
 
-def log_partition_batch(scores: Sequence[_Scores], single_root: bool = False) -> npt.NDArray[np.float64]:
+def log_partition_batch(scores: _ScoresBatch, single_root: bool = False) -> npt.NDArray[np.float64]:
     """:func:`log_partition` of many matrices (of any sizes), on threads with
     the GIL released: a float64 array."""
     return _tabula.nonprojective_log_partition_batch(scores, single_root)
 
 
-def marginals_batch(scores: Sequence[_Scores], single_root: bool = False) -> list[npt.NDArray[np.float64]]:
+def marginals_batch(scores: _ScoresBatch, single_root: bool = False) -> list[npt.NDArray[np.float64]]:
     """:func:`marginals` of many matrices, on threads with the GIL released."""
     return _tabula.nonprojective_marginals_batch(scores, single_root)

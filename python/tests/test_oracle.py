@@ -242,3 +242,11 @@ def test_arc_eager_nm_configuration_after_an_unshift():
         d.apply(step)
     d.apply("reduce")  # 3 has no head and the input is empty: unshift
     assert (d.stack, d.buffer, d.unshifted) == ([0, 1], [], 3)
+
+
+def test_a_linear_session_refuses_a_nonprojective_tree_at_construction():
+    """Regression: the error came at the first call; it comes at once, as
+    the library's linear and quadratic sessions refuse the tree."""
+    with pytest.raises(ValueError, match="the linear algorithm needs a projective gold tree"):
+        tp.Session([3, 4, 0, 3], algorithm="linear")
+    assert tp.Session([3, 4, 0, 3], algorithm="auto").algorithm == "cubic"

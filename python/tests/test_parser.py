@@ -392,9 +392,10 @@ def test_sentence_columns(tmp_path):
     assert tp.parse_conllu("1\tHi\t_\t_\t_\t_\t0\troot\t_\t_\n\n")[0].text is None
 
 
-def test_the_docstring_examples_run(monkeypatch):
-    """The examples in the parser's docstrings, run from the repository root."""
-    monkeypatch.chdir(ROOT)
+def test_the_docstring_examples_run(monkeypatch, tmp_path):
+    """The examples in the parser's docstrings, run from any directory (they
+    read the package's `SAMPLE`)."""
+    monkeypatch.chdir(tmp_path)
     documented = [tp.Parser.train, tp.Parser.load, tp.Parser.parse, tp.evaluate]
     run_docstring_examples(documented)
 
@@ -455,3 +456,15 @@ def test_parse_options_write_what_the_command_line_writes(cli, tmp_path, flags, 
     assert "".join(s.to_conllu() for s in parsed) == expected
     with pytest.raises(ValueError, match=r'^constraint_kind="direction" says what constraints keeps; add constraints=True$'):
         tp.Parser.load(model).parse(tp.read_conllu(SAMPLE), constraint_kind="direction")
+
+
+def test_a_loaded_parser_has_no_epoch_or_history(tmp_path):
+    """The model file keeps the weights, not the training's history: a
+    loaded parser says so (`None`, `[]`, as documented), it does not make
+    one up."""
+    parser = tp.Parser.train(SAMPLE, SAMPLE, epochs=2, step_bits=12, label_bits=10)
+    assert parser.epoch in (1, 2) and len(parser.history) == 2
+    parser.save(tmp_path / "p.model")
+    loaded = tp.Parser.load(tmp_path / "p.model")
+    assert loaded.epoch is None and loaded.history == []
+    assert "None" in tp.Parser.epoch.__doc__ and "loaded" in tp.Parser.history.__doc__

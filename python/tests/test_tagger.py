@@ -206,8 +206,9 @@ def test_taggers_pickle_as_their_bytes_and_file_errors_are_typed(tmp_path):
         tagger.save(tmp_path / "no-such-dir" / "t.tagger")
 
 
-def test_the_docstring_examples_run(monkeypatch):
-    """The examples in the tagger's docstrings, run from the repository root."""
-    monkeypatch.chdir(ROOT)
+def test_the_docstring_examples_run(monkeypatch, tmp_path):
+    """The examples in the tagger's docstrings, run from any directory (they
+    read the package's `SAMPLE`)."""
+    monkeypatch.chdir(tmp_path)
     documented = [tp.Tagger.train, tp.Tagger.load, tp.Tagger.tag, tp.Tagger.accuracy]
     run_docstring_examples(documented)

@@ -7,9 +7,7 @@ use super::projectivize::open_input;
 use super::CliError;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use tabula::conllu::Reader;
-use tabula::parser::columns::Columns;
-use tabula::projectivize::pseudo;
+use tabula::parser::deprojectivize::deprojectivize;
 
 /// Arguments of `tabula deprojectivize`.
 ///
@@ -36,42 +34,21 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let input = args.input.as_deref().unwrap_or(Path::new("-"));
     let mut output = Output::create_apart(args.output.as_deref(), &[input])?;
     let (reader, file, _) = open_input(args.input.as_deref())?;
-    let mut reader = Reader::new(reader, file.clone());
-    let (mut sentences, mut moved, mut reattached, mut malformed) = (0u64, 0u64, 0u64, 0u64);
-    while let Some(raw) = reader.next_raw() {
-        let raw = raw?;
-        let cols = Columns::scan(&raw, &file)?;
-        if cols.is_empty() {
-            output.writer().write_all(&raw.text)?;
-            continue;
-        }
-        let tree = cols.heads(&raw.text, &file)?;
-        // Columns::scan checked that every field is UTF-8.
-        let labels: Vec<&str> =
-            cols.words.iter().map(|w| std::str::from_utf8(&raw.text[w.deprel.clone()]).unwrap_or("_")).collect();
-        let decoded = pseudo::decode(&tree, &labels)?;
-        sentences += 1;
-        moved += decoded.moved as u64;
-        reattached += decoded.reattached as u64;
-        malformed += decoded.malformed as u64;
-        let plain: Vec<&str> = decoded.labels.iter().map(String::as_str).collect();
-        let mut bytes = Vec::with_capacity(raw.text.len());
-        cols.write_with(&raw.text, decoded.tree.heads(), &plain, &mut bytes)?;
-        output.writer().write_all(&bytes)?;
-    }
+    let totals = deprojectivize(reader, &file, output.writer())?;
     output.commit()?;
-    if malformed > 0 {
+    if totals.malformed > 0 {
         eprintln!(
-            "warning: {file}: {malformed} DEPREL(s) contain `|` or `%` but not in the encoding's forms (d|h, d|, p%): \
-             kept as they are"
+            "warning: {file}: {} DEPREL(s) contain `|` or `%` but not in the encoding's forms (d|h, d|, p%): \
+             kept as they are",
+            totals.malformed
         );
     }
     if args.stats {
-        eprintln!("sentences: {sentences}");
-        eprintln!("moved words: {moved}");
-        eprintln!("reattached: {reattached}");
-        eprintln!("not found (head kept): {}", moved - reattached);
-        eprintln!("labels with stray marks: {malformed}");
+        eprintln!("sentences: {}", totals.sentences);
+        eprintln!("moved words: {}", totals.moved);
+        eprintln!("reattached: {}", totals.reattached);
+        eprintln!("not found (head kept): {}", totals.moved - totals.reattached);
+        eprintln!("labels with stray marks: {}", totals.malformed);
     }
     Ok(ExitCode::SUCCESS)
 }

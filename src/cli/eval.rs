@@ -3,13 +3,12 @@
 use super::output::Output;
 use super::CliError;
 use plotters::prelude::*;
-use std::collections::HashMap;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tabula::conllu::compressed::decompress;
 use tabula::parser::breakdown::{Breakdown, GroupKey};
-use tabula::parser::eval::evaluate_with;
+use tabula::parser::eval::{evaluate_report, form_counts, EvalOptions};
 
 /// Arguments of `tabula eval`.
 ///
@@ -50,64 +49,6 @@ pub struct Args {
     plot: Option<PathBuf>,
 }
 
-/// Non-projective arcs: gold ones, predicted ones, and both.
-#[derive(Default)]
-struct NonProjective {
-    gold: u64,
-    predicted: u64,
-    /// Gold non-projective arcs predicted.
-    right: u64,
-    /// Predicted non-projective arcs that are gold arcs.
-    predicted_right: u64,
-}
-
-/// Counts the non-projective arcs of two aligned files (already checked by
-/// `evaluate`). A predicted sentence whose heads are not a tree counts no
-/// predicted non-projective arc.
-fn nonprojective(gold: &Path, pred: &Path) -> Result<NonProjective, CliError> {
-    use tabula::parser::columns::Columns;
-    use tabula::projectivize::pseudo::nonprojective_words;
-    let (g, g_name) = open(gold)?;
-    let (p, p_name) = open(pred)?;
-    let (mut g, mut p) =
-        (tabula::conllu::Reader::new(g, g_name.as_str()), tabula::conllu::Reader::new(p, p_name.as_str()));
-    let mut counts = NonProjective::default();
-    while let (Some(gr), Some(pr)) = (g.next_raw(), p.next_raw()) {
-        let (gr, pr) = (gr?, pr?);
-        let (gc, pc) = (Columns::scan(&gr, &g_name)?, Columns::scan(&pr, &p_name)?);
-        if gc.is_empty() {
-            continue;
-        }
-        let gold_tree = gc.heads(&gr.text, &g_name)?;
-        let pred_heads = pc.head_numbers(&pr.text, &p_name)?;
-        let gold_np = nonprojective_words(&gold_tree);
-        counts.gold += gold_np.len() as u64;
-        counts.right += gold_np.iter().filter(|&&d| pred_heads[d - 1] == gold_tree.head(d)).count() as u64;
-        if let Ok(pred_tree) = tabula::tree::DepTree::from_heads(&pred_heads) {
-            let pred_np = nonprojective_words(&pred_tree);
-            counts.predicted += pred_np.len() as u64;
-            counts.predicted_right +=
-                pred_np.iter().filter(|&&d| pred_heads[d - 1] == gold_tree.head(d)).count() as u64;
-        }
-    }
-    Ok(counts)
-}
-
-/// How often each FORM occurs in the syntactic words of `path`.
-fn form_counts(path: &Path) -> Result<HashMap<Vec<u8>, u64>, CliError> {
-    let (input, name) = open(path)?;
-    let mut reader = tabula::conllu::Reader::new(input, name.as_str());
-    let mut counts = HashMap::new();
-    while let Some(raw) = reader.next_raw() {
-        let raw = raw?;
-        let cols = tabula::parser::columns::Columns::scan(&raw, &name)?;
-        for w in &cols.words {
-            *counts.entry(raw.text[w.form.clone()].to_vec()).or_insert(0) += 1;
-        }
-    }
-    Ok(counts)
-}
-
 /// Opens a file, or standard input for `-`, decompressing xz and gzip.
 pub(crate) fn open(path: &Path) -> Result<(Box<dyn BufRead + Send>, String), CliError> {
     if path == Path::new("-") {
@@ -133,9 +74,6 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if args.train.is_some() && !args.breakdown {
         return Err("--train gives the word frequencies of --breakdown; add --breakdown".into());
     }
-    if args.nonprojective && args.pred.iter().chain([&args.gold]).any(stdin) {
-        return Err("--nonprojective reads the files twice: give files, not standard input".into());
-    }
     // The plot's file first: an unwritable path is reported before any work.
     let plot = match &args.plot {
         None => None,
@@ -148,39 +86,31 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             Some(Output::create_apart(Some(p), &inputs)?)
         }
     };
-    let counts = args.train.as_deref().map(form_counts).transpose()?;
+    let forms = match args.train.as_deref() {
+        None => None,
+        Some(path) => {
+            let (input, name) = open(path)?;
+            Some(form_counts(input, &name)?)
+        }
+    };
+    let options = EvalOptions {
+        nonprojective: args.nonprojective,
+        breakdown: args.breakdown,
+        forms,
+        collect_breakdown: plot.is_some(),
+    };
     let mut out = io::stdout().lock();
     let mut jsons = Vec::new();
     let mut series: Vec<(String, Breakdown)> = Vec::new();
-    for pred_path in &args.pred {
+    for (i, pred_path) in args.pred.iter().enumerate() {
         let (gold, gold_name) = open(&args.gold)?;
         let (pred, pred_name) = open(pred_path)?;
-        let mut breakdown = (args.breakdown || plot.is_some())
-            .then(|| Breakdown::new(if args.breakdown { counts.clone() } else { None }));
-        let e = evaluate_with(gold, &gold_name, pred, &pred_name, breakdown.as_mut())?;
-        if !e.gold_labels && e.all.words > 0 && series.is_empty() && jsons.is_empty() {
+        let report = evaluate_report(gold, &gold_name, pred, &pred_name, &options)?;
+        if !report.evaluation.gold_labels && report.evaluation.all.words > 0 && i == 0 {
             eprintln!("warning: every DEPREL of {gold_name} is `_`: LAS is not reported");
         }
-        let np = if args.nonprojective { Some(nonprojective(&args.gold, pred_path)?) } else { None };
-        let share = |a: u64, b: u64| if b == 0 { None } else { Some(100.0 * a as f64 / b as f64) };
         if args.json {
-            let mut json = e.to_json();
-            if let (Some(np), Some(map)) = (&np, json.as_object_mut()) {
-                map.insert(
-                    "nonprojective".into(),
-                    serde_json::json!({
-                        "gold": np.gold,
-                        "predicted": np.predicted,
-                        "gold_arcs_found": np.right,
-                        "recall": share(np.right, np.gold),
-                        "predicted_gold": np.predicted_right,
-                        "precision": share(np.predicted_right, np.predicted),
-                    }),
-                );
-            }
-            if let (Some(b), Some(map), true) = (&breakdown, json.as_object_mut(), args.breakdown) {
-                map.insert("breakdown".into(), b.to_json(e.gold_labels));
-            }
+            let mut json = report.to_json();
             if args.pred.len() > 1 {
                 if let Some(map) = json.as_object_mut() {
                     map.insert("file".into(), pred_name.clone().into());
@@ -189,27 +119,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             jsons.push(json);
         } else {
             if args.pred.len() > 1 {
-                writeln!(out, "{}== {pred_name}", if series.is_empty() && jsons.is_empty() { "" } else { "\n" })?;
+                writeln!(out, "{}== {pred_name}", if i == 0 { "" } else { "\n" })?;
             }
-            write!(out, "{}", e.to_text())?;
-            if let Some(np) = &np {
-                let pct = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.2}"));
-                writeln!(
-                    out,
-                    "non-projective arcs: gold {}, found {} (recall {} %); predicted {}, gold {} (precision {} %)",
-                    np.gold,
-                    np.right,
-                    pct(share(np.right, np.gold)),
-                    np.predicted,
-                    np.predicted_right,
-                    pct(share(np.predicted_right, np.predicted))
-                )?;
-            }
-            if let (Some(b), true) = (&breakdown, args.breakdown) {
-                write!(out, "\n{}", b.to_text(e.gold_labels))?;
-            }
+            write!(out, "{}", report.to_text())?;
         }
-        if let Some(b) = breakdown {
+        if let Some(b) = report.breakdown {
             series.push((pred_name, b));
         }
     }

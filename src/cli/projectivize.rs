@@ -16,7 +16,7 @@ use std::time::Instant;
 use tabula::conllu::compressed::{decompress, Compression};
 use tabula::conllu::{ConlluError, InvalidSentence, RawSentence, Reader, Sentence};
 use tabula::grammar::{text, Grammar};
-use tabula::projectivize::pseudo::{self, Scheme};
+use tabula::projectivize::pseudo::{encode_block, EncodedBlock, Scheme};
 use tabula::projectivize::{
     lift, FunctionWords, Objective, OptimalProjectivizer, OptimalSampler, PreferringProjectivizer, ProjectivizeError,
     TreeClass, Weights, WordLabels,
@@ -224,99 +224,7 @@ enum Done {
 /// The result for one block: the parsed sentence, what became of its tree
 /// and, with `--encode`, the encoded block (`None`: unchanged), or why it
 /// could not be processed.
-type Outcome = Result<(Sentence, Done, Option<Encoded>), Box<InvalidSentence>>;
-
-/// A block rewritten with `--encode`, and its round trip.
-struct Encoded {
-    bytes: Vec<u8>,
-    moved: usize,
-    /// Moved words whose original head decoding finds.
-    restored: usize,
-    /// Non-projective arcs of the input, and how many decoding restores.
-    nonprojective: usize,
-    nonprojective_restored: usize,
-    /// Moved words whose new head is not an ancestor of the original head
-    /// in the projective tree (never with lifting), and how many come back.
-    off_path: usize,
-    off_path_restored: usize,
-}
-
-/// The HEAD and DEPREL ranges of each word of a block and the line of each.
-fn word_fields(text: &[u8], first_line: usize) -> Vec<(std::ops::Range<usize>, std::ops::Range<usize>, usize)> {
-    tabula::conllu::fields::field_lines(text)
-        .filter(|l| l.is_word(text))
-        .filter_map(|l| Some((l.field(6)?, l.field(7)?, first_line + l.index)))
-        .collect()
-}
-
-/// Encodes the move from the sentence's tree to `tree` (or checks the
-/// relations of an unchanged sentence) and measures the round trip.
-fn encode_block(
-    sentence: &Sentence,
-    tree: Option<&DepTree>,
-    scheme: Scheme,
-    file: &Arc<str>,
-) -> Result<Option<Encoded>, ConlluError> {
-    let raw = sentence.raw();
-    let fields = word_fields(&raw.text, raw.first_line);
-    let fail = |line: usize, message: String| ConlluError {
-        file: file.clone(),
-        line,
-        kind: tabula::conllu::ErrorKind::Rejected(message),
-    };
-    let mut labels = Vec::with_capacity(fields.len());
-    for (_, deprel, line) in &fields {
-        let text = std::str::from_utf8(&raw.text[deprel.clone()])
-            .map_err(|_| fail(*line, "the DEPREL field is not valid UTF-8 (--encode writes it)".into()))?;
-        labels.push(text);
-    }
-    let gold = sentence.tree();
-    let moved = tree.unwrap_or(gold);
-    let e = pseudo::encode(gold, moved, &labels, scheme).map_err(|e| {
-        let line = match &e {
-            pseudo::PseudoError::Reserved { word, .. } | pseudo::PseudoError::Empty { word } => fields[word - 1].2,
-            _ => raw.first_line,
-        };
-        fail(line, e.to_string())
-    })?;
-    let Some(tree) = tree else { return Ok(None) };
-    let back = pseudo::decode(tree, &e.labels).map_err(|e| fail(raw.first_line, e.to_string()))?;
-    let changed: Vec<usize> = (1..=gold.len()).filter(|&d| gold.head(d) != tree.head(d)).collect();
-    let restored = changed.iter().filter(|&&d| back.tree.head(d) == gold.head(d)).count();
-    let above = |a: usize, mut v: usize| {
-        while v != 0 && v != a {
-            v = tree.head(v);
-        }
-        v == a
-    };
-    let off_path: Vec<usize> = changed.iter().copied().filter(|&d| !above(tree.head(d), gold.head(d))).collect();
-    let off_path_restored = off_path.iter().filter(|&&d| back.tree.head(d) == gold.head(d)).count();
-    let nonprojective_words = pseudo::nonprojective_words(gold);
-    let nonprojective_restored = nonprojective_words.iter().filter(|&&d| back.tree.head(d) == gold.head(d)).count();
-    let mut bytes = Vec::with_capacity(raw.text.len() + 16 * changed.len());
-    let mut done = 0;
-    for (i, (head, deprel, _)) in fields.iter().enumerate() {
-        let d = i + 1;
-        if tree.head(d) == gold.head(d) && e.labels[i] == labels[i] {
-            continue;
-        }
-        bytes.extend_from_slice(&raw.text[done..head.start]);
-        bytes.extend_from_slice(tree.head(d).to_string().as_bytes());
-        bytes.push(b'\t');
-        bytes.extend_from_slice(e.labels[i].as_bytes());
-        done = deprel.end;
-    }
-    bytes.extend_from_slice(&raw.text[done..]);
-    Ok(Some(Encoded {
-        bytes,
-        moved: changed.len(),
-        restored,
-        nonprojective: nonprojective_words.len(),
-        nonprojective_restored,
-        off_path: off_path.len(),
-        off_path_restored,
-    }))
-}
+type Outcome = Result<(Sentence, Done, Option<EncodedBlock>), Box<InvalidSentence>>;
 
 /// What every sentence of a run is processed with.
 struct Run<'a> {

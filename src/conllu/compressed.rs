@@ -63,6 +63,50 @@ impl Compression {
     }
 }
 
+/// Why a compressed stream could not be read: it ends early (`truncated`),
+/// or its data is corrupt (`detail`: the decoder's words). Carried inside
+/// the `io::Error` (kind `InvalidData`) that reading fails with, so that a
+/// reader can name it without a line number: `trunc.xz: the xz stream is
+/// truncated`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the {format} stream is {}", if *.truncated { "truncated".to_owned() } else { format!("corrupt ({})", .detail) })]
+pub struct StreamError {
+    pub format: &'static str,
+    pub truncated: bool,
+    pub detail: String,
+}
+
+impl StreamError {
+    /// The [`StreamError`] inside `e`, if it is one.
+    pub fn of(e: &io::Error) -> Option<&StreamError> {
+        e.get_ref().and_then(|inner| inner.downcast_ref::<StreamError>())
+    }
+}
+
+/// A decoder whose errors are [`StreamError`]s.
+struct Checked<R> {
+    inner: R,
+    format: &'static str,
+}
+
+impl<R: Read> Read for Checked<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner.read(buf).map_err(|e| {
+            if e.kind() == io::ErrorKind::Interrupted {
+                return e;
+            }
+            // The decoders report a stream that ends early as an early end
+            // of their input (xz: "failed to fill whole buffer"; gzip:
+            // "incomplete deflate stream" or a short header).
+            let truncated = e.kind() == io::ErrorKind::UnexpectedEof || e.to_string().contains("incomplete");
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                StreamError { format: self.format, truncated, detail: e.to_string() },
+            )
+        })
+    }
+}
+
 /// The longest magic number looked at.
 const MAGIC: usize = 6;
 
@@ -82,8 +126,14 @@ pub fn decompress<R: BufRead + Send + 'static>(mut input: R) -> io::Result<Box<d
     let compression = Compression::detect(&start);
     let whole = Cursor::new(start).chain(input);
     Ok(match compression {
-        Compression::Xz => Box::new(BufReader::with_capacity(1 << 16, lzma_rust2::XzReader::new(whole, true))),
-        Compression::Gzip => Box::new(BufReader::with_capacity(1 << 16, flate2::bufread::MultiGzDecoder::new(whole))),
+        Compression::Xz => Box::new(BufReader::with_capacity(
+            1 << 16,
+            Checked { inner: lzma_rust2::XzReader::new(whole, true), format: "xz" },
+        )),
+        Compression::Gzip => Box::new(BufReader::with_capacity(
+            1 << 16,
+            Checked { inner: flate2::bufread::MultiGzDecoder::new(whole), format: "gzip" },
+        )),
         _ => Box::new(whole),
     })
 }
@@ -143,6 +193,26 @@ mod tests {
         assert!(read_all(&mut *decompress(Cursor::new(bad)).unwrap()).is_err());
         let truncated = gz(b"some text\n")[..8].to_vec();
         assert!(read_all(&mut *decompress(Cursor::new(truncated)).unwrap()).is_err());
+    }
+
+    /// Regression: a truncated file failed with the decoder's words
+    /// ("failed to fill whole buffer"), which did not say what was wrong.
+    #[test]
+    fn truncated_and_corrupt_streams_say_so() {
+        let text: Vec<u8> = (0..2000).flat_map(|i| format!("{i}\tw\t_\n").into_bytes()).collect();
+        for (data, format) in [(xz(&text), "xz"), (gz(&text), "gzip")] {
+            for cut in [data.len() / 3, data.len() - 1] {
+                let e = read_all(&mut *decompress(Cursor::new(data[..cut].to_vec())).unwrap()).unwrap_err();
+                let inner = StreamError::of(&e).unwrap_or_else(|| panic!("{format} cut at {cut}: {e}"));
+                assert_eq!(e.to_string(), format!("the {format} stream is truncated"), "cut at {cut}");
+                assert!(inner.truncated);
+            }
+            let mut bad = data.clone();
+            let mid = bad.len() / 2;
+            bad[mid] ^= 0xFF;
+            let e = read_all(&mut *decompress(Cursor::new(bad)).unwrap()).unwrap_err();
+            assert!(e.to_string().starts_with(&format!("the {format} stream is ")), "{e}");
+        }
     }
 
     #[test]

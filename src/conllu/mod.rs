@@ -83,6 +83,10 @@ pub enum ErrorKind {
     /// The file is JSON (its first line starts with `{` or `[`), not CoNLL-U.
     #[error("this is JSON, not CoNLL-U (JSON configurations, one per line, are the input of `tabula oracle` without --walk)")]
     Json,
+    /// The file is one tabula writes or reads elsewhere (a parser model, a
+    /// tagger, a grammar) or an image, not CoNLL-U.
+    #[error("this is {what}, not CoNLL-U")]
+    OtherFile { what: &'static str },
     /// The file is compressed in a format that is not read (or, from the
     /// library, was not passed through [`compressed::decompress`]).
     #[error("the file is {format}-compressed: decompress it first (xz and gzip files are read directly)")]
@@ -105,18 +109,31 @@ pub enum ErrorKind {
     /// Reading failed (including a line that is not UTF-8 where text is needed).
     #[error("{0}")]
     Io(String),
+    /// A compressed file that is truncated or corrupt
+    /// ([`compressed::StreamError`]): an error of the file, not of a line.
+    #[error("{0}")]
+    Stream(String),
 }
 
 /// An error in a CoNLL-U file, with the file name and the 1-based line.
 /// Displays as `file:line: message`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}: {kind}")]
+#[error("{}", place(.file, *.line, .kind))]
 pub struct ConlluError {
     /// The name the reader was given (a path, or `-` / `<stdin>`).
     pub file: Arc<str>,
     /// 1-based line number.
     pub line: usize,
     pub kind: ErrorKind,
+}
+
+/// `file:line: message`, or `file: message` for an error of the whole file
+/// ([`ErrorKind::Stream`]).
+fn place(file: &str, line: usize, kind: &ErrorKind) -> String {
+    match kind {
+        ErrorKind::Stream(_) => format!("{file}: {kind}"),
+        _ => format!("{file}:{line}: {kind}"),
+    }
 }
 
 /// The unparsed lines of one sentence, with the trailing blank line(s).
@@ -498,7 +515,10 @@ impl<R: BufRead> Reader<R> {
             match self.input.read_until(b'\n', &mut raw.text) {
                 Err(e) => {
                     self.done = true;
-                    let kind = ErrorKind::Io(e.to_string());
+                    let kind = match compressed::StreamError::of(&e) {
+                        Some(stream) => ErrorKind::Stream(stream.to_string()),
+                        None => ErrorKind::Io(e.to_string()),
+                    };
                     return Some(Err(ConlluError { file: self.file.clone(), line: self.line, kind }));
                 }
                 Ok(0) => {
@@ -507,9 +527,18 @@ impl<R: BufRead> Reader<R> {
                 }
                 Ok(_) => {}
             }
+            let line = &raw.text[start..];
+            // A model or a picture (binary, with stray CRs) is named by its
+            // first line before anything else is said of it.
+            if !self.checked_kind {
+                if let Some(what) = magic_kind(line) {
+                    self.done = true;
+                    let kind = ErrorKind::OtherFile { what };
+                    return Some(Err(ConlluError { file: self.file.clone(), line: self.line, kind }));
+                }
+            }
             // A CR alone (old Mac line ends) would make the whole file one
             // line: every command refuses it here, at its line.
-            let line = &raw.text[start..];
             let body = line.strip_suffix(b"\n").unwrap_or(line);
             if memchr::memchr(b'\r', body).is_some_and(|i| i + 1 != body.len()) {
                 self.done = true;
@@ -547,16 +576,44 @@ impl<R: BufRead> Reader<R> {
     }
 }
 
-/// Whether the first block of a file shows a file of another kind: JSON, or
-/// compressed data. Returns the line and the error. O(bytes of the block).
+/// What a line that starts a file of tabula's or an image shows it to be.
+fn magic_kind(line: &[u8]) -> Option<&'static str> {
+    let head = line.trim_ascii_start();
+    [
+        (&b"TABULA-PARSER-MODEL"[..], "a tabula parser model (written by tabula train)"),
+        (b"TABULA-TAGGER-MODEL", "a tabula tagger (written by tabula train-tagger)"),
+        (b"<svg", "an SVG image"),
+        (b"<?xml", "XML"),
+        (b"<!DOCTYPE", "HTML"),
+        (b"%PDF", "a PDF document"),
+        (b"\x89PNG", "a PNG image"),
+    ]
+    .into_iter()
+    .find(|(magic, _)| head.starts_with(magic))
+    .map(|(_, what)| what)
+}
+
+/// Whether the first block of a file shows a file of another kind: JSON,
+/// compressed data, or a grammar (its first line that is not a `#`
+/// comment has no tab and is a `start` line or a rule with `->`). Returns
+/// the line and the error. O(bytes of the block).
 fn other_kind(raw: &RawSentence) -> Option<(usize, ErrorKind)> {
     let compression = compressed::Compression::detect(&raw.text);
     if compression != compressed::Compression::None {
         return Some((raw.first_line, ErrorKind::Compressed { format: compression.name() }));
     }
-    let (index, first) = raw.text.split(|&b| b == b'\n').enumerate().find(|(_, l)| !is_blank(l))?;
+    let mut lines = raw.text.split(|&b| b == b'\n').enumerate().filter(|(_, l)| !is_blank(l));
+    let (index, first) = lines.next()?;
     let first = first.trim_ascii_start();
-    (first.starts_with(b"{") || first.starts_with(b"[")).then_some((raw.first_line + index, ErrorKind::Json))
+    if first.starts_with(b"{") || first.starts_with(b"[") {
+        return Some((raw.first_line + index, ErrorKind::Json));
+    }
+    let (index, rule) =
+        std::iter::once((index, first)).chain(lines).find(|(_, l)| !l.trim_ascii_start().starts_with(b"#"))?;
+    let rule = rule.trim_ascii();
+    let grammar = !rule.contains(&b'\t') && (rule.starts_with(b"start ") || rule.windows(2).any(|w| w == b"->"));
+    let what = "a grammar file";
+    grammar.then_some((raw.first_line + index, ErrorKind::OtherFile { what }))
 }
 
 impl<R: BufRead> Iterator for Reader<R> {

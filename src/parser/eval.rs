@@ -14,7 +14,10 @@ pub use super::columns::universal;
 use super::columns::Columns;
 use super::ParserError;
 use crate::conllu::Reader;
+use crate::projectivize::pseudo::nonprojective_words;
+use crate::tree::DepTree;
 use serde::Serialize;
+use std::collections::HashMap;
 use std::io::BufRead;
 
 /// Words, heads right, heads and universal labels right.
@@ -95,7 +98,173 @@ pub fn evaluate_with<G: BufRead, P: BufRead>(
     gold_name: &str,
     pred: P,
     pred_name: &str,
+    breakdown: Option<&mut Breakdown>,
+) -> Result<Evaluation, ParserError> {
+    evaluate_counting(gold, gold_name, pred, pred_name, breakdown, None)
+}
+
+/// What `tabula eval` and Python's `evaluate` add to the scores.
+#[derive(Debug, Default, Clone)]
+pub struct EvalOptions {
+    /// Score the gold tree's non-projective arcs (`--nonprojective`).
+    pub nonprojective: bool,
+    /// The error analysis (`--breakdown`).
+    pub breakdown: bool,
+    /// How often each FORM occurs in a training file ([`form_counts`]):
+    /// the breakdown also scores words by it (`--train`).
+    pub forms: Option<HashMap<Vec<u8>, u64>>,
+    /// Collect the breakdown even without `breakdown` (for a plot of it);
+    /// it is then left out of [`Report::to_json`] and [`Report::to_text`].
+    pub collect_breakdown: bool,
+}
+
+/// The scores of one predicted file, with what [`EvalOptions`] asked for.
+#[derive(Debug)]
+pub struct Report {
+    pub evaluation: Evaluation,
+    /// With [`EvalOptions::nonprojective`].
+    pub nonprojective: Option<NonProjective>,
+    /// With [`EvalOptions::breakdown`] or [`EvalOptions::collect_breakdown`].
+    pub breakdown: Option<Breakdown>,
+    /// Whether the breakdown is reported.
+    show_breakdown: bool,
+}
+
+/// Non-projective arcs: gold ones, predicted ones, and both.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct NonProjective {
+    /// Non-projective arcs of the gold trees.
+    pub gold: u64,
+    /// Non-projective arcs of the predicted trees (a predicted sentence
+    /// whose heads are not a tree counts none).
+    pub predicted: u64,
+    /// Gold non-projective arcs predicted.
+    pub gold_found: u64,
+    /// Predicted non-projective arcs that are gold arcs.
+    pub predicted_gold: u64,
+}
+
+impl NonProjective {
+    /// `100 a / b`, `None` for `b = 0`.
+    fn share(a: u64, b: u64) -> Option<f64> {
+        (b > 0).then(|| 100.0 * a as f64 / b as f64)
+    }
+
+    /// The share of gold non-projective arcs predicted, in percent.
+    pub fn recall(&self) -> Option<f64> {
+        Self::share(self.gold_found, self.gold)
+    }
+
+    /// The share of predicted non-projective arcs that are gold, in percent.
+    pub fn precision(&self) -> Option<f64> {
+        Self::share(self.predicted_gold, self.predicted)
+    }
+
+    /// The key `nonprojective` of `tabula eval --json`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "gold": self.gold,
+            "predicted": self.predicted,
+            "gold_arcs_found": self.gold_found,
+            "recall": self.recall(),
+            "predicted_gold": self.predicted_gold,
+            "precision": self.precision(),
+        })
+    }
+
+    /// The line `tabula eval --nonprojective` prints.
+    pub fn to_text(&self) -> String {
+        let pct = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.2}"));
+        format!(
+            "non-projective arcs: gold {}, found {} (recall {} %); predicted {}, gold {} (precision {} %)\n",
+            self.gold,
+            self.gold_found,
+            pct(self.recall()),
+            self.predicted,
+            self.predicted_gold,
+            pct(self.precision())
+        )
+    }
+
+    /// Adds one aligned sentence: the gold tree and the predicted heads.
+    fn add(&mut self, gold: &DepTree, pred: &[usize]) {
+        let gold_np = nonprojective_words(gold);
+        self.gold += gold_np.len() as u64;
+        self.gold_found += gold_np.iter().filter(|&&d| pred[d - 1] == gold.head(d)).count() as u64;
+        if let Ok(pred_tree) = DepTree::from_heads(pred) {
+            let pred_np = nonprojective_words(&pred_tree);
+            self.predicted += pred_np.len() as u64;
+            self.predicted_gold += pred_np.iter().filter(|&&d| pred[d - 1] == gold.head(d)).count() as u64;
+        }
+    }
+}
+
+/// [`evaluate`] with [`EvalOptions`]: what `tabula eval` and Python's
+/// `evaluate` compute for one predicted file.
+pub fn evaluate_report<G: BufRead, P: BufRead>(
+    gold: G,
+    gold_name: &str,
+    pred: P,
+    pred_name: &str,
+    options: &EvalOptions,
+) -> Result<Report, ParserError> {
+    let mut breakdown = (options.breakdown || options.collect_breakdown).then(|| Breakdown::new(options.forms.clone()));
+    let mut nonprojective = options.nonprojective.then(NonProjective::default);
+    let evaluation = evaluate_counting(gold, gold_name, pred, pred_name, breakdown.as_mut(), nonprojective.as_mut())?;
+    Ok(Report { evaluation, nonprojective, breakdown, show_breakdown: options.breakdown })
+}
+
+impl Report {
+    /// `tabula eval --json`'s object: [`Evaluation::to_json`] with the keys
+    /// `nonprojective` and `breakdown` when asked for.
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut json = self.evaluation.to_json();
+        if let Some(map) = json.as_object_mut() {
+            if let Some(np) = &self.nonprojective {
+                map.insert("nonprojective".into(), np.to_json());
+            }
+            if let (Some(b), true) = (&self.breakdown, self.show_breakdown) {
+                map.insert("breakdown".into(), b.to_json(self.evaluation.gold_labels));
+            }
+        }
+        json
+    }
+
+    /// `tabula eval`'s text: the scores, the non-projective arcs' line and
+    /// the breakdown's tables when asked for.
+    pub fn to_text(&self) -> String {
+        let mut s = self.evaluation.to_text();
+        if let Some(np) = &self.nonprojective {
+            s.push_str(&np.to_text());
+        }
+        if let (Some(b), true) = (&self.breakdown, self.show_breakdown) {
+            s.push('\n');
+            s.push_str(&b.to_text(self.evaluation.gold_labels));
+        }
+        s
+    }
+}
+
+/// How often each FORM occurs in the syntactic words of a CoNLL-U stream
+/// (`tabula eval --train`).
+pub fn form_counts<R: BufRead>(input: R, name: &str) -> Result<HashMap<Vec<u8>, u64>, ParserError> {
+    let mut reader = Reader::new(input, name);
+    let mut counts = HashMap::new();
+    while let Some((text, cols)) = next_block(&mut reader, name)? {
+        for w in &cols.words {
+            *counts.entry(text[w.form.clone()].to_vec()).or_insert(0) += 1;
+        }
+    }
+    Ok(counts)
+}
+
+fn evaluate_counting<G: BufRead, P: BufRead>(
+    gold: G,
+    gold_name: &str,
+    pred: P,
+    pred_name: &str,
     mut breakdown: Option<&mut Breakdown>,
+    mut nonprojective: Option<&mut NonProjective>,
 ) -> Result<Evaluation, ParserError> {
     let mut g = Reader::new(gold, gold_name);
     let mut p = Reader::new(pred, pred_name);
@@ -180,6 +349,9 @@ pub fn evaluate_with<G: BufRead, P: BufRead>(
         if let Some(b) = breakdown.as_deref_mut() {
             b.add(&views(&gtext, &gcols, &gheads), &views(&ptext, &pcols, &pheads));
         }
+        if let Some(np) = nonprojective.as_deref_mut() {
+            np.add(&gcols.heads(&gtext, gold_name)?, &pheads);
+        }
     }
     if eval.all.words == 0 {
         return Err(ParserError::NothingToScore { gold: gold_name.to_owned(), pred: pred_name.to_owned() });
@@ -207,8 +379,7 @@ fn views<'a>(text: &'a [u8], cols: &Columns, heads: &[usize]) -> Vec<WordView<'a
 /// with its columns.
 fn next_block<R: BufRead>(r: &mut Reader<R>, name: &str) -> Result<Option<(Vec<u8>, Columns)>, ParserError> {
     while let Some(raw) = r.next_raw() {
-        let raw =
-            raw.map_err(|e| ParserError::Conllu { file: name.to_owned(), line: e.line, reason: e.kind.to_string() })?;
+        let raw = raw.map_err(ParserError::from)?;
         let cols = Columns::scan(&raw, name)?;
         if !cols.is_empty() {
             return Ok(Some((raw.text, cols)));

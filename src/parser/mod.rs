@@ -39,6 +39,8 @@ mod any_parser;
 pub mod beam;
 pub mod breakdown;
 pub mod columns;
+pub mod deprojectivize;
+pub mod ensemble;
 pub mod eval;
 pub mod features;
 pub mod global;
@@ -75,6 +77,20 @@ pub enum ParserError {
     /// `tabula eval` of files without words.
     #[error("{gold} and {pred} have no words: nothing to score")]
     NothingToScore { gold: String, pred: String },
+    /// `tabula ensemble` of files with other sentences (the first line of
+    /// the sentence in each).
+    #[error("the files do not align: {first} and {other} have other words")]
+    OtherWords { first: String, other: String },
+    /// `tabula ensemble` of files with fewer sentences than the others.
+    #[error("{file} ends before the other files (after {sentences} sentences)")]
+    EndsEarly { file: String, sentences: u64 },
+    /// A sentence longer than the limit of a cubic computation; `limit`:
+    /// the option and its value as the caller writes it.
+    #[error("{file}:{line}: a sentence of {words} words, longer than {limit}")]
+    TooLong { file: String, line: usize, words: usize, limit: String },
+    /// Options that do not fit together, or a bad value.
+    #[error("{0}")]
+    Options(String),
     /// An I/O error, with the path.
     #[error("{0}")]
     Io(String),
@@ -134,6 +150,15 @@ pub enum ParserError {
     /// The tables would need more memory than the limit.
     #[error(transparent)]
     TooMuchMemory(#[from] crate::memory::TooMuchMemory),
+}
+
+impl From<crate::conllu::ConlluError> for ParserError {
+    fn from(e: crate::conllu::ConlluError) -> Self {
+        match e.kind {
+            crate::conllu::ErrorKind::Stream(_) => ParserError::Io(e.to_string()),
+            _ => ParserError::Conllu { file: e.file.to_string(), line: e.line, reason: e.kind.to_string() },
+        }
+    }
 }
 
 /// How option names are written in messages: `--explore-p 2` on the

@@ -54,10 +54,9 @@ pub fn read_blocks<R: BufRead>(input: R, file: &str) -> Result<Vec<RawSentence>,
     let mut reader = Reader::new(input, file);
     let mut out = Vec::new();
     while let Some(raw) = reader.next_raw() {
-        out.push(raw.map_err(|e| TaggerError::Conllu {
-            file: file.to_owned(),
-            line: e.line,
-            reason: e.kind.to_string(),
+        out.push(raw.map_err(|e| match e.kind {
+            crate::conllu::ErrorKind::Stream(_) => TaggerError::Io(e.to_string()),
+            _ => TaggerError::Conllu { file: file.to_owned(), line: e.line, reason: e.kind.to_string() },
         })?);
     }
     Ok(out)

@@ -15,10 +15,11 @@ Install with the extra: ``pip install "./python[torch]"``. From the shell,
 ``python -m tabula_parsing.neural parse --model MODEL IN -o OUT`` mirror
 ``tabula train`` and ``tabula parse``; from Python:
 
+>>> import tabula_parsing as tp
 >>> from tabula_parsing import neural
->>> model = neural.train("data/sample.conllu", epochs=2, seed=1,
+>>> model = neural.train(tp.SAMPLE, epochs=2, seed=1,
 ...                      dims=neural.Dimensions(word=8, upos=4, char=0, lstm=8, mlp=8))
->>> [len(heads) for heads, labels in model.parse(tp.read_conllu("data/sample.conllu"))][:3]
+>>> [len(heads) for heads, labels in model.parse(tp.read_conllu(tp.SAMPLE))][:3]
 [9, 9, 8]
 
 Layout (as SuPar keeps its parsers): :mod:`.model` the network,
