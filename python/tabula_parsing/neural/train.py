@@ -253,7 +253,9 @@ class Trainer:
                 target = ob.optimal()
             gold_labels = ob.gold_labels()
             self._count(t, c)
-            live = ~finished
+            # A sentence the oracle abandoned at this configuration (Attardi's
+            # table past its limit) has no target: it is finished from now on.
+            live = ~finished & target.any(axis=1)
             with torch.no_grad():
                 scored, _ = self.net.score(fixed, torch.from_numpy(positions).to(self.device), dropout=False)
                 scores = scored.cpu().numpy()
