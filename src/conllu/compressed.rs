@@ -66,10 +66,35 @@ impl Compression {
 /// The longest magic number looked at.
 const MAGIC: usize = 6;
 
+/// A decoder whose errors say what went wrong in words: "the xz stream is
+/// truncated" (the file ends inside the stream), "the gzip stream is
+/// corrupt (…)", instead of the decoder's "failed to fill whole buffer".
+struct Named<R> {
+    inner: R,
+    format: &'static str,
+}
+
+impl<R: Read> Read for Named<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner.read(buf).map_err(|e| {
+            let format = self.format;
+            let message = e.to_string();
+            if e.kind() == io::ErrorKind::UnexpectedEof || message.contains("incomplete") {
+                io::Error::new(io::ErrorKind::InvalidData, format!("the {format} stream is truncated (the file ends inside it)"))
+            } else if e.kind() == io::ErrorKind::Interrupted {
+                e
+            } else {
+                io::Error::new(io::ErrorKind::InvalidData, format!("the {format} stream is corrupt ({message})"))
+            }
+        })
+    }
+}
+
 /// `input`, decompressed if it starts with the xz or gzip magic number, else
 /// unchanged (its first bytes are read ahead and given back). Reading the
 /// result fails with an I/O error of kind `InvalidData` on corrupt
-/// compressed data. O(1) here; decompression is O(size) as the result is read.
+/// compressed data: "the xz stream is truncated (the file ends inside it)"
+/// or "the gzip stream is corrupt (…)". O(1) here; decompression is O(size) as the result is read.
 pub fn decompress<R: BufRead + Send + 'static>(mut input: R) -> io::Result<Box<dyn BufRead + Send>> {
     let mut start = Vec::with_capacity(MAGIC);
     // A pipe may deliver fewer bytes per read than the magic number has.
@@ -82,8 +107,14 @@ pub fn decompress<R: BufRead + Send + 'static>(mut input: R) -> io::Result<Box<d
     let compression = Compression::detect(&start);
     let whole = Cursor::new(start).chain(input);
     Ok(match compression {
-        Compression::Xz => Box::new(BufReader::with_capacity(1 << 16, lzma_rust2::XzReader::new(whole, true))),
-        Compression::Gzip => Box::new(BufReader::with_capacity(1 << 16, flate2::bufread::MultiGzDecoder::new(whole))),
+        Compression::Xz => Box::new(BufReader::with_capacity(
+            1 << 16,
+            Named { inner: lzma_rust2::XzReader::new(whole, true), format: "xz" },
+        )),
+        Compression::Gzip => Box::new(BufReader::with_capacity(
+            1 << 16,
+            Named { inner: flate2::bufread::MultiGzDecoder::new(whole), format: "gzip" },
+        )),
         _ => Box::new(whole),
     })
 }
