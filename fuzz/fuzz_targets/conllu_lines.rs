@@ -28,7 +28,9 @@ fn line(byte: u8, word: &mut usize, out: &mut Vec<u8>) {
             out.extend_from_slice(format!("{id}\tw{id}\t_\tNOUN\t_\t_\t{head}\t{label}\t_\t_").as_bytes());
         }
         3 => out.extend_from_slice(format!("{}-{}\tmw\t_\t_\t_\t_\t_\t_\t_\t_", *word + 1, *word + small).as_bytes()),
-        4 => out.extend_from_slice(format!("{}.{}\te\t_\t_\t_\t_\t_\t_\t_\t_", word.saturating_sub(small & 1), small).as_bytes()),
+        4 => out.extend_from_slice(
+            format!("{}.{}\te\t_\t_\t_\t_\t_\t_\t_\t_", word.saturating_sub(small & 1), small).as_bytes(),
+        ),
         5 => out.extend_from_slice(b"# sent_id = s"),
         6 => {}
         _ => {
@@ -82,8 +84,11 @@ fuzz_target!(|data: &[u8]| {
                 let mut out = Vec::new();
                 sentence.write_with_heads(sentence.tree(), &mut out).unwrap();
                 assert_eq!(out, raw.text);
-                let labels: Vec<String> =
-                    cols.words.iter().map(|w| String::from_utf8(raw.text[w.deprel.clone()].to_vec()).unwrap()).collect();
+                let labels: Vec<String> = cols
+                    .words
+                    .iter()
+                    .map(|w| String::from_utf8(raw.text[w.deprel.clone()].to_vec()).unwrap())
+                    .collect();
                 let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
                 out.clear();
                 cols.write_with(&raw.text, sentence.tree().heads(), &labels, &mut out).unwrap();

@@ -133,7 +133,10 @@ pub fn check_block(raw: &RawSentence) -> Result<CheckedBlock, (usize, ErrorKind)
                     return Err((line_no, ErrorKind::EmptyNodeTwice { id: lossy(id), first }));
                 }
                 if last_k == k && m < last_m {
-                    return Err((line_no, ErrorKind::EmptyNodeOrder { id: lossy(id), previous: format!("{k}.{last_m}") }));
+                    return Err((
+                        line_no,
+                        ErrorKind::EmptyNodeOrder { id: lossy(id), previous: format!("{k}.{last_m}") },
+                    ));
                 }
             }
             if k + 1 < expected {

@@ -80,7 +80,10 @@ impl<R: Read> Read for Named<R> {
             let format = self.format;
             let message = e.to_string();
             if e.kind() == io::ErrorKind::UnexpectedEof || message.contains("incomplete") {
-                io::Error::new(io::ErrorKind::InvalidData, format!("the {format} stream is truncated (the file ends inside it)"))
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("the {format} stream is truncated (the file ends inside it)"),
+                )
             } else if e.kind() == io::ErrorKind::Interrupted {
                 e
             } else {

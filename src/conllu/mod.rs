@@ -475,7 +475,9 @@ fn other_kind(line: &[u8], first: bool) -> Option<ErrorKind> {
         "a tabula tagger model (`tabula train-tagger` writes it; `tabula tag --tagger` reads it)"
     } else if line.starts_with(b"PK\x03\x04") {
         "a zip archive (a PyTorch model?)"
-    } else if memchr::memchr(b'\t', line).is_none() && (trimmed.starts_with(b"start ") || memchr::memmem::find(trimmed, b" -> ").is_some()) {
+    } else if memchr::memchr(b'\t', line).is_none()
+        && (trimmed.starts_with(b"start ") || memchr::memmem::find(trimmed, b" -> ").is_some())
+    {
         "a tabula grammar (`tabula grammar` reads it)"
     } else {
         return None;

@@ -312,7 +312,9 @@ impl<'a> ParseJob<'a> {
             return Err(SettingsError(format!("{}: at least one thread", style.given("threads", "0", false))).into());
         }
         if settings.max_words == 0 {
-            return Err(SettingsError(format!("{}: no sentence is that short", style.given("max-words", "0", false))).into());
+            return Err(
+                SettingsError(format!("{}: no sentence is that short", style.given("max-words", "0", false))).into()
+            );
         }
         if settings.constraint_kind != ConstraintKind::Arcs && !settings.constraints {
             return Err(SettingsError(format!(

@@ -831,7 +831,16 @@ impl<'m> Parser<'m> {
                         (0..scores.label_count() as u32)
                             .filter(|&l| Some(l) != model.known_root_label())
                             .filter_map(|l| scores.label_weight(i, l).map(|w| (l, w)))
-                            .fold(None, |b: Option<(u32, f32)>, (l, w)| if b.is_none_or(|(_, bw)| w > bw) { Some((l, w)) } else { b })
+                            .fold(
+                                None,
+                                |b: Option<(u32, f32)>, (l, w)| {
+                                    if b.is_none_or(|(_, bw)| w > bw) {
+                                        Some((l, w))
+                                    } else {
+                                        b
+                                    }
+                                },
+                            )
                             .map(|(l, _)| l)
                     };
                     self.arcs.add(h, d, model.ud_label(to_root, label.unwrap_or(0), other))
