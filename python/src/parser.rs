@@ -334,7 +334,7 @@ impl PyParser {
     /// >>> len(parsed), parsed[0].forms[:2], len(parsed[0].heads)
     /// (6, ['Kim', 'saw'], 8)
     #[pyo3(signature = (sentences, *, tagger = None, beam = None, constraints = false, constraint_kind = "arcs",
-        threads = 1, max_words = tabula::parser::job::DEFAULT_PARSE_MAX_WORDS))]
+        threads = 1, max_words = 10000))] // max_words: DEFAULT_PARSE_MAX_WORDS (test_parity checks)
     #[allow(clippy::too_many_arguments)]
     fn parse<'py>(
         &self,
