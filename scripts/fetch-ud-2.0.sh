@@ -17,11 +17,16 @@
 # Environment: UD_GIT_BASE, where the repositories are
 #   (default https://github.com/UniversalDependencies; a local mirror:
 #   file:///path/to/mirrors, holding UD_NAME.git).
-# A treebank already laid out (its folder has a test file) is skipped, so an
-# interrupted run continues. A repository without the tag r2.0 is reported
-# and skipped (as is any that cannot be cloned); one without a test file at
-# r2.0-test is laid out without it (and the sweep leaves it out). Network and git
-# needed; about 1.5 GB in all, shallow clones.
+#   A mirror must hold the repositories by the names above: UD_Portuguese is
+#   now UD_Portuguese-Bosque on GitHub (which redirects the old name).
+# Only the release's files are downloaded (a shallow clone without file
+# contents, then the top-level CoNLL-U, LICENSE and README files), never a
+# repository's sources (not-to-release/). A treebank already laid out (its
+# folder has a test file) is skipped, so an interrupted run continues. A
+# repository without the tag r2.0, or whose files cannot be had there, is
+# reported and skipped; one without a test file at r2.0-test is laid out
+# without it (and the sweep leaves it out). Network and git 2.25 or later
+# needed.
 set -euo pipefail
 DEST=${1:-ud-treebanks-v2.0}
 [ $# -gt 0 ] && shift
@@ -48,6 +53,22 @@ UD20=(
 mkdir -p "$DEST"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# tag_files TAG DIR: the top-level CoNLL-U, LICENSE and README files of
+# $BASE/$repo.git at TAG, in DIR. A shallow clone without file contents
+# (`--filter=blob:none`, which a local mirror is told to allow) and then only
+# those files: the rest of a repository (not-to-release/ sources, in some
+# repositories hundreds of megabytes) is never downloaded.
+LOCAL=()
+case $BASE in file://* | /*) LOCAL=(--upload-pack 'git -c uploadpack.allowFilter=true upload-pack') ;; esac
+tag_files() {
+  local tag=$1 dir=$2 files
+  git clone --quiet --depth 1 --filter=blob:none --no-checkout --branch "$tag" \
+    "${LOCAL[@]}" "$BASE/$repo.git" "$dir" || return 1
+  mapfile -t files < <(git -C "$dir" ls-tree --name-only HEAD |
+    grep -E '^([^/]*-ud-(train|dev|test)[^/]*\.conllu|LICENSE[^/]*|README[^/]*)$')
+  [ ${#files[@]} -eq 0 ] || git -C "$dir" checkout --quiet HEAD -- "${files[@]}"
+}
+
 laid=0 skipped=()
 for repo in "${UD20[@]}"; do
   out="$DEST/$repo"
@@ -57,8 +78,8 @@ for repo in "${UD20[@]}"; do
     continue
   fi
   rm -rf "$TMP/r2.0" "$TMP/r2.0-test" "$out"
-  if ! git clone --quiet --depth 1 --branch r2.0 "$BASE/$repo.git" "$TMP/r2.0" 2> "$TMP/err"; then
-    echo "$repo: cannot clone at tag r2.0, left out: $(grep -m1 -E 'fatal|error' "$TMP/err" || tail -1 "$TMP/err")" >&2
+  if ! tag_files r2.0 "$TMP/r2.0" 2> "$TMP/err"; then
+    echo "$repo: cannot fetch its files at tag r2.0, left out: $(grep -m1 -E 'fatal|error' "$TMP/err" || tail -1 "$TMP/err")" >&2
     skipped+=("$repo")
     continue
   fi
@@ -71,7 +92,7 @@ for repo in "${UD20[@]}"; do
     code=$(basename "${parts[0]}" | sed 's/-ud-train-.*//')
     cat "${parts[@]}" > "$out/$code-ud-train.conllu"
   fi
-  if git clone --quiet --depth 1 --branch r2.0-test "$BASE/$repo.git" "$TMP/r2.0-test" 2> "$TMP/err" \
+  if tag_files r2.0-test "$TMP/r2.0-test" 2> "$TMP/err" \
     && compgen -G "$TMP/r2.0-test/*-ud-test.conllu" > /dev/null; then
     cp "$TMP"/r2.0-test/*-ud-test.conllu "$out"/
   else
