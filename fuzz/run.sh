@@ -13,7 +13,7 @@ cd "$(dirname "$0")"
 secs=${1:-20}
 [ $# -gt 0 ] && shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(conllu_roundtrip grammar_text oracle_json weights model_read eval_align)
+[ ${#targets[@]} -gt 0 ] || targets=(conllu_roundtrip conllu_lines grammar_text oracle_json weights model_read eval_align)
 
 if ! command -v rustup >/dev/null || ! rustup toolchain list | grep -q '^nightly'; then
   echo "fuzz/run.sh: no nightly toolchain installed (rustup toolchain install nightly); skipping the fuzz smoke"
@@ -30,6 +30,14 @@ seed() {
   mkdir -p "$dir"
   case $1 in
     conllu_roundtrip) cp ../tests/data/conllu/*.conllu ../tests/data/oracle/*.conllu ../data/*.conllu "$dir"/ ;;
+    conllu_lines)
+      # Bytes that build lines (see the target): words, ranges, empty nodes, comments, line ends.
+      printf '\x00\x00\x06' > "$dir/seed-two-words"
+      printf '\x0b\x00\x00\x04\x06\x00' > "$dir/seed-range-empty-node"
+      printf '\x85\x80\x80\x86' > "$dir/seed-crlf"
+      printf '\xc0\xc0\xc6' > "$dir/seed-cr"
+      printf '\x05\x06\x00\x06' > "$dir/seed-comment-block"
+      cp ../data/*.conllu "$dir"/ ;;
     grammar_text) cp ../grammars/*.grammar ../tests/data/grammars/*.grammar "$dir"/ ;;
     oracle_json)
       local i=0

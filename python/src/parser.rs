@@ -332,7 +332,8 @@ impl PyParser {
     /// HEAD and DEPREL may be `_`. `beam`: the beam width (default: the
     /// model's training width). `threads`: worker threads (the output does
     /// not depend on them). The GIL is released while parsing. A sentence
-    /// without any UPOS is a `ValueError`; some words without UPOS, or no
+    /// without any UPOS is a `ValueError`, and so is one longer than
+    /// `max_words` words; some words without UPOS, or no
     /// FEATS (LEMMA, XPOS) at all for a model that reads them, a
     /// `UserWarning`.
     ///
@@ -341,7 +342,7 @@ impl PyParser {
     /// >>> len(parsed), parsed[0].forms[:2], len(parsed[0].heads)
     /// (6, ['Kim', 'saw'], 8)
     #[pyo3(signature = (sentences, *, tagger = None, beam = None, constraints = false, constraint_kind = "arcs",
-        threads = 1))]
+        threads = 1, max_words = 10000))] // max_words: DEFAULT_PARSE_MAX_WORDS (test_parity checks)
     #[allow(clippy::too_many_arguments)]
     fn parse<'py>(
         &self,
@@ -352,6 +353,7 @@ impl PyParser {
         constraints: bool,
         constraint_kind: &str,
         threads: u32,
+        max_words: usize,
     ) -> PyResult<Vec<Sentence>> {
         let sentences = sentences_of(sentences, "sentences")?;
         let kinds = [("arcs", ConstraintKind::Arcs), ("direction", ConstraintKind::Direction)];
@@ -360,6 +362,7 @@ impl PyParser {
             constraints,
             constraint_kind: choice("constraint_kind", constraint_kind, &kinds)?,
             threads,
+            max_words,
         };
         let tagger = tagger.map(|t| crate::tagger::tagger_of(py, t)).transpose()?;
         let model = &*self.model;

@@ -608,10 +608,12 @@ class Parser:
         constraints: bool = False,
         constraint_kind: str = "arcs",
         threads: int = 1,
+        max_words: int = 10000,
     ) -> list[Sentence]:
         """New sentences with HEAD and DEPREL filled, as ``tabula parse`` writes them
         (with ``tagger``: UPOS, and FEATS, predicted first; with ``constraints``: the
-        input's arcs, or with ``constraint_kind="direction"`` their directions, kept)."""
+        input's arcs, or with ``constraint_kind="direction"`` their directions, kept).
+        A sentence longer than ``max_words`` words is a ``ValueError`` naming its line."""
     @property
     def system(self) -> str: ...
     @property

@@ -227,6 +227,11 @@ def test_parse_warnings_and_errors_are_the_command_lines(cli, tmp_path):
         parser.parse(tp.read_conllu(SAMPLE), beam=0)
     with pytest.raises(ValueError, match="threads=0"):
         parser.parse(tp.read_conllu(SAMPLE), threads=0)
+    # max_words: as `tabula parse --max-words`, a longer sentence is an error naming its line.
+    with pytest.raises(ValueError, match="sample.conllu:1: a sentence of 8 words, longer than max_words=7"):
+        parser.parse(tp.read_conllu(SAMPLE), max_words=7)
+    with pytest.raises(ValueError, match="max_words=0: no sentence is that short"):
+        parser.parse(tp.read_conllu(SAMPLE), max_words=0)
     with pytest.raises(TypeError, match="list of Sentences"):
         parser.parse("not sentences")  # type: ignore[arg-type]
 

@@ -52,6 +52,10 @@ pub struct Args {
     /// Worker threads (at most 4 per core).
     #[arg(long, default_value_t = 1, value_parser = tabula::limits::parse_threads::<u32>)]
     threads: u32,
+    /// Refuse sentences longer than N words (an error naming the line, as
+    /// `ensemble` does): a bound on the time and memory of one sentence.
+    #[arg(long, value_name = "N", default_value_t = tabula::parser::job::DEFAULT_PARSE_MAX_WORDS)]
+    max_words: usize,
     /// Print sentences, tokens and tokens/s to standard error.
     #[arg(long)]
     stats: bool,
@@ -91,6 +95,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         constraints: args.constraints,
         constraint_kind: args.constraint_kind.into(),
         threads: args.threads,
+        max_words: args.max_words,
     };
     let model_name = args.model.display().to_string();
     let tagger_name = args.tagger.as_deref().map(|p| p.display().to_string()).unwrap_or_default();

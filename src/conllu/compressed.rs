@@ -113,7 +113,8 @@ const MAGIC: usize = 6;
 /// `input`, decompressed if it starts with the xz or gzip magic number, else
 /// unchanged (its first bytes are read ahead and given back). Reading the
 /// result fails with an I/O error of kind `InvalidData` on corrupt
-/// compressed data. O(1) here; decompression is O(size) as the result is read.
+/// compressed data: "the xz stream is truncated (the file ends inside it)"
+/// or "the gzip stream is corrupt (…)". O(1) here; decompression is O(size) as the result is read.
 pub fn decompress<R: BufRead + Send + 'static>(mut input: R) -> io::Result<Box<dyn BufRead + Send>> {
     let mut start = Vec::with_capacity(MAGIC);
     // A pipe may deliver fewer bytes per read than the magic number has.

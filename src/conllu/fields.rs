@@ -41,6 +41,25 @@ impl FieldLine {
     }
 }
 
+impl FieldLine {
+    /// Splits the line `range` of `block` (without its line end), the
+    /// `index`-th of the block, at its tabs. O(bytes of the line).
+    pub fn split(block: &[u8], index: usize, range: Range<usize>) -> FieldLine {
+        let (line_start, stop) = (range.start, range.end);
+        let mut line = FieldLine { index, ends: [stop; MAX_FIELDS], start: line_start, fields: 1 };
+        for k in memchr::memchr_iter(b'\t', &block[line_start..stop]) {
+            if line.fields <= MAX_FIELDS {
+                line.ends[line.fields - 1] = line_start + k;
+            }
+            line.fields += 1;
+        }
+        if line.fields <= MAX_FIELDS {
+            line.ends[line.fields - 1] = stop;
+        }
+        line
+    }
+}
+
 /// The non-blank, non-comment lines of `block`. O(bytes), no allocation.
 pub fn field_lines(block: &[u8]) -> impl Iterator<Item = FieldLine> + '_ {
     let mut start = 0;
@@ -58,17 +77,7 @@ pub fn field_lines(block: &[u8]) -> impl Iterator<Item = FieldLine> + '_ {
             if stop == line_start || block[line_start] == b'#' {
                 continue;
             }
-            let mut line = FieldLine { index: line_index, ends: [stop; MAX_FIELDS], start: line_start, fields: 1 };
-            for k in memchr::memchr_iter(b'\t', &block[line_start..stop]) {
-                if line.fields <= MAX_FIELDS {
-                    line.ends[line.fields - 1] = line_start + k;
-                }
-                line.fields += 1;
-            }
-            if line.fields <= MAX_FIELDS {
-                line.ends[line.fields - 1] = stop;
-            }
-            return Some(line);
+            return Some(FieldLine::split(block, line_index, line_start..stop));
         }
         None
     })

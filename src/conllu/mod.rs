@@ -25,11 +25,12 @@
 //! assert_eq!(out, text.as_bytes());
 //! ```
 
+pub mod block;
 pub mod compressed;
 pub mod fields;
 
 use crate::tree::{DepTree, TreeError};
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::sync::Arc;
 
 /// What is wrong with a line or a sentence of a CoNLL-U file.
@@ -74,6 +75,25 @@ pub enum ErrorKind {
     /// An empty node given twice.
     #[error("empty node `{id}` already given on line {first}")]
     EmptyNodeTwice { id: String, first: usize },
+    /// A multiword range starting inside the previous one.
+    #[error("multiword range `{id}` overlaps the range `{previous}` on line {line}")]
+    RangeOverlap { id: String, previous: String, line: usize },
+    /// An empty node `0.m`: an empty node follows a word.
+    #[error("empty node `{id}`: an empty node k.m comes after word k, so k must be 1 or more")]
+    EmptyNodeBeforeWords { id: String },
+    /// An empty node `k.m` not between word k and word k + 1.
+    #[error("empty node `{id}` must come right after word {k}, but it follows word {after}")]
+    EmptyNodeOutOfPlace { id: String, k: usize, after: usize },
+    /// Empty nodes after a word not numbered k.1, k.2, … in order.
+    #[error("empty node `{id}` comes after `{previous}`: empty nodes after a word are numbered k.1, k.2, … in order")]
+    EmptyNodeOrder { id: String, previous: String },
+    /// A line longer than [`MAX_LINE_BYTES`] (no CoNLL-U line is: the
+    /// input is binary data, `/dev/zero`, or a file without line ends).
+    #[error("a line longer than {} without a line end: this is not CoNLL-U", crate::memory::human(MAX_LINE_BYTES as u64))]
+    LineTooLong,
+    /// A sentence's block larger than the memory limit allows.
+    #[error("a sentence of more than {} (a quarter of the memory limit, --max-memory): this is not CoNLL-U, or raise the limit", crate::memory::human(*limit))]
+    SentenceTooLarge { limit: u64 },
     /// An empty node `k.m` with k beyond the last word.
     #[error("empty node `{id}` comes after word {k}, but the last word is {n}")]
     EmptyNodeAfterEnd { id: String, k: usize, n: usize },
@@ -153,18 +173,6 @@ pub struct InvalidSentence {
     pub raw: RawSentence,
 }
 
-/// What [`Sentence::parse_fields`] reads of a block.
-struct Fields {
-    heads: Vec<usize>,
-    head_fields: Vec<(u32, u32)>,
-    head_lines: Vec<usize>,
-    sent_id: Option<(u32, u32)>,
-    /// The multiword range ending last: (line, end, ID).
-    last_range: Option<(usize, usize, String)>,
-    /// The empty node of the largest k: (line, k, ID).
-    last_empty_node: Option<(usize, usize, String)>,
-}
-
 /// The names of the ten columns, for messages.
 pub(crate) const COLUMN_NAMES: [&str; 10] =
     ["ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC"];
@@ -235,165 +243,53 @@ pub(crate) fn elide(s: &str) -> String {
 }
 
 impl Sentence {
-    /// Checks and parses a block: exactly ten columns on every non-comment
-    /// line, word IDs 1 … n in order, integer HEADs in 0 … n, no cycle, at
-    /// least one word with HEAD 0. O(bytes + n).
+    /// Checks and parses a block: its lines as every reader checks them
+    /// ([`block::check_block`]: ten columns, word IDs 1 … n in order, valid
+    /// multiword ranges and empty nodes, at least one word), then integer
+    /// HEADs in 0 … n, no cycle, at least one word with HEAD 0. O(bytes + n).
     ///
     /// `file` is the name used in errors. On error the block is handed back.
     pub fn parse(raw: RawSentence, file: &Arc<str>) -> Result<Sentence, Box<InvalidSentence>> {
-        match Self::parse_fields(&raw) {
-            Ok(Fields { heads, head_fields, head_lines, sent_id, last_range, last_empty_node }) => {
-                let fail = |line: usize, kind: ErrorKind| ConlluError { file: file.clone(), line, kind };
-                let n = heads.len();
-                let mut error = None;
-                if let Some((line, k, id)) = last_empty_node {
-                    if k > n {
-                        error = Some(fail(line, ErrorKind::EmptyNodeAfterEnd { id, k, n }));
-                    }
+        let fail = |line: usize, kind: ErrorKind| ConlluError { file: file.clone(), line, kind };
+        let block = match block::check_block(&raw) {
+            Ok(block) => block,
+            Err((line, kind)) => return Err(Box::new(InvalidSentence { error: fail(line, kind), raw })),
+        };
+        let n = block.words.len();
+        let mut heads = Vec::with_capacity(n);
+        let mut head_fields = Vec::with_capacity(n);
+        for (i, w) in block.words.iter().enumerate() {
+            let range = w.field(6);
+            let field = &raw.text[range.clone()];
+            let error = match parse_usize(field) {
+                Some(h) if h <= n => {
+                    heads.push(h);
+                    head_fields.push((range.start as u32, range.end as u32));
+                    continue;
                 }
-                if let Some((line, end, id)) = last_range {
-                    if end > n {
-                        error = Some(fail(line, ErrorKind::DanglingRange { id, n }));
-                    }
+                Some(h) => ErrorKind::HeadOutOfRange { word: i + 1, head: h, n },
+                None if field.iter().all(u8::is_ascii_digit) => {
+                    ErrorKind::HeadTooLarge { word: i + 1, head: lossy(field) }
                 }
-                for (i, &h) in heads.iter().enumerate() {
-                    if h > n {
-                        error = Some(fail(head_lines[i], ErrorKind::HeadOutOfRange { word: i + 1, head: h, n }));
-                        break;
-                    }
-                }
-                if error.is_none() && heads.is_empty() {
-                    error = Some(fail(raw.first_line, ErrorKind::NoWords));
-                }
-                if error.is_none() && !heads.contains(&0) {
-                    error = Some(fail(raw.first_line, ErrorKind::NoRoot));
-                }
-                if let Some(error) = error {
-                    return Err(Box::new(InvalidSentence { error, raw }));
-                }
-                match DepTree::from_heads(&heads) {
-                    Ok(tree) => Ok(Sentence { raw, tree, head_fields, sent_id }),
-                    Err(e) => {
-                        let word = match e {
-                            TreeError::Cycle(w) | TreeError::SelfLoop(w) => w,
-                            TreeError::HeadOutOfRange { dependent, .. } => dependent,
-                        };
-                        let error = fail(head_lines[word - 1], ErrorKind::Cycle { word });
-                        Err(Box::new(InvalidSentence { error, raw }))
-                    }
-                }
-            }
-            Err((line, kind)) => {
-                let error = ConlluError { file: file.clone(), line, kind };
+                None => ErrorKind::BadHead { head: lossy(field) },
+            };
+            return Err(Box::new(InvalidSentence { error: fail(w.line, error), raw }));
+        }
+        if !heads.contains(&0) {
+            return Err(Box::new(InvalidSentence { error: fail(raw.first_line, ErrorKind::NoRoot), raw }));
+        }
+        let sent_id = block.sent_id.map(|r| (r.start as u32, r.end as u32));
+        match DepTree::from_heads(&heads) {
+            Ok(tree) => Ok(Sentence { raw, tree, head_fields, sent_id }),
+            Err(e) => {
+                let word = match e {
+                    TreeError::Cycle(w) | TreeError::SelfLoop(w) => w,
+                    TreeError::HeadOutOfRange { dependent, .. } => dependent,
+                };
+                let error = fail(block.words[word - 1].line, ErrorKind::Cycle { word });
                 Err(Box::new(InvalidSentence { error, raw }))
             }
         }
-    }
-
-    fn parse_fields(raw: &RawSentence) -> Result<Fields, (usize, ErrorKind)> {
-        let mut heads = Vec::new();
-        let mut head_fields = Vec::new();
-        let mut head_lines = Vec::new();
-        let mut sent_id = None;
-        let mut last_range = None;
-        let mut last_empty_node: Option<(usize, usize, String)> = None;
-        // Empty nodes seen: (k, m, line).
-        let mut empty_nodes: Vec<(usize, usize, usize)> = Vec::new();
-        for (number, (at, line)) in lines(&raw.text).enumerate() {
-            let line_no = raw.first_line + number;
-            if line_no == 1 && at == 0 && line.starts_with(b"\xEF\xBB\xBF") {
-                return Err((line_no, ErrorKind::ByteOrderMark));
-            }
-            if memchr::memchr(b'\r', line).is_some() {
-                return Err((line_no, ErrorKind::CarriageReturn));
-            }
-            if line.is_empty() {
-                continue;
-            }
-            if line[0] == b'#' {
-                if sent_id.is_none() {
-                    if let Some(rest) = line.strip_prefix(b"# sent_id") {
-                        let rest_trim = rest.trim_ascii_start();
-                        if let Some(value) = rest_trim.strip_prefix(b"=") {
-                            let value = value.trim_ascii();
-                            let start = at + (value.as_ptr() as usize - line.as_ptr() as usize);
-                            sent_id = Some((start as u32, (start + value.len()) as u32));
-                        }
-                    }
-                }
-                continue;
-            }
-            // The ten fields: ID is the 1st, HEAD the 7th.
-            let mut tabs = [0usize; 9];
-            let mut columns = 1;
-            for k in memchr::memchr_iter(b'\t', line) {
-                if columns <= 9 {
-                    tabs[columns - 1] = k;
-                }
-                columns += 1;
-            }
-            if columns != 10 {
-                return Err((line_no, ErrorKind::ColumnCount { found: columns }));
-            }
-            let start = |i: usize| if i == 0 { 0 } else { tabs[i - 1] + 1 };
-            let end = |i: usize| if i == 9 { line.len() } else { tabs[i] };
-            if let Some(i) = (0..10).find(|&i| start(i) == end(i)) {
-                return Err((line_no, ErrorKind::EmptyField { column: COLUMN_NAMES[i] }));
-            }
-            let id = &line[..tabs[0]];
-            let head = (tabs[5] + 1, tabs[6]);
-            let expected = heads.len() + 1;
-            if let Some(word) = parse_usize(id) {
-                if id.len() > 1 && id[0] == b'0' {
-                    return Err((line_no, ErrorKind::LeadingZero { id: lossy(id) }));
-                }
-                if word != expected {
-                    return Err((line_no, ErrorKind::IdOutOfOrder { id: lossy(id), expected }));
-                }
-                let field = &line[head.0..head.1];
-                let Some(h) = parse_usize(field) else {
-                    if !field.is_empty() && field.iter().all(u8::is_ascii_digit) {
-                        return Err((line_no, ErrorKind::HeadTooLarge { word, head: lossy(field) }));
-                    }
-                    return Err((line_no, ErrorKind::BadHead { head: lossy(field) }));
-                };
-                heads.push(h);
-                head_fields.push(((at + head.0) as u32, (at + head.1) as u32));
-                head_lines.push(line_no);
-            } else {
-                let ok = |sep: u8| {
-                    let mut parts = id.splitn(2, |&b| b == sep);
-                    matches!((parts.next(), parts.next()), (Some(a), Some(b)) if parse_usize(a).is_some() && parse_usize(b).is_some())
-                };
-                if ok(b'-') {
-                    let (a, b) = id.split_at(id.iter().position(|&c| c == b'-').expect("has a dash"));
-                    let (a, b) = (parse_usize(a).expect("checked"), parse_usize(&b[1..]).expect("checked"));
-                    if a >= b || a != expected {
-                        return Err((line_no, ErrorKind::BadRange { id: lossy(id), expected }));
-                    }
-                    if last_range.as_ref().is_none_or(|&(_, end, _)| b > end) {
-                        last_range = Some((line_no, b, lossy(id)));
-                    }
-                } else if ok(b'.') {
-                    let dot = id.iter().position(|&c| c == b'.').expect("has a dot");
-                    let (k, m) =
-                        (parse_usize(&id[..dot]).expect("checked"), parse_usize(&id[dot + 1..]).expect("checked"));
-                    if m == 0 {
-                        return Err((line_no, ErrorKind::EmptyNodeZero { id: lossy(id) }));
-                    }
-                    if let Some(&(_, _, first)) = empty_nodes.iter().find(|&&(a, b, _)| (a, b) == (k, m)) {
-                        return Err((line_no, ErrorKind::EmptyNodeTwice { id: lossy(id), first }));
-                    }
-                    empty_nodes.push((k, m, line_no));
-                    if last_empty_node.as_ref().is_none_or(|&(_, last, _)| k > last) {
-                        last_empty_node = Some((line_no, k, lossy(id)));
-                    }
-                } else {
-                    return Err((line_no, ErrorKind::BadId { id: lossy(id) }));
-                }
-            }
-        }
-        Ok(Fields { heads, head_fields, head_lines, sent_id, last_range, last_empty_node })
     }
 
     /// The gold tree.
@@ -486,7 +382,18 @@ pub struct Reader<R> {
     checked_kind: bool,
 }
 
+/// The longest line a reader reads: 64 MiB. No CoNLL-U line comes near
+/// it; a longer one (binary data, `/dev/zero`, a file without line ends)
+/// is an error at its line instead of an allocation that aborts.
+pub const MAX_LINE_BYTES: usize = 64 << 20;
+
 impl<R: BufRead> Reader<R> {
+    /// Ends the reading with an error at the current line.
+    fn stop(&mut self, kind: ErrorKind) -> ConlluError {
+        self.done = true;
+        ConlluError { file: self.file.clone(), line: self.line, kind }
+    }
+
     /// A reader over `input`; `file` names it in errors.
     pub fn new(input: R, file: impl Into<Arc<str>>) -> Self {
         Reader { input, file: file.into(), line: 1, pending: Vec::new(), done: false, checked_kind: false }
@@ -510,16 +417,18 @@ impl<R: BufRead> Reader<R> {
         }
         let mut seen_content = !raw.text.is_empty() && !is_blank(&raw.text);
         let mut ended = false;
+        let block_limit = (crate::memory::max_memory() / 4).max(MAX_LINE_BYTES as u64);
         loop {
             let start = raw.text.len();
-            match self.input.read_until(b'\n', &mut raw.text) {
+            // At most one byte past the longest line: `/dev/zero` or a file
+            // without line ends is an error here, not an allocation abort.
+            match (&mut self.input).take(MAX_LINE_BYTES as u64 + 1).read_until(b'\n', &mut raw.text) {
                 Err(e) => {
-                    self.done = true;
                     let kind = match compressed::StreamError::of(&e) {
                         Some(stream) => ErrorKind::Stream(stream.to_string()),
                         None => ErrorKind::Io(e.to_string()),
                     };
-                    return Some(Err(ConlluError { file: self.file.clone(), line: self.line, kind }));
+                    return Some(Err(self.stop(kind)));
                 }
                 Ok(0) => {
                     self.done = true;
@@ -532,21 +441,20 @@ impl<R: BufRead> Reader<R> {
             // first line before anything else is said of it.
             if !self.checked_kind {
                 if let Some(what) = magic_kind(line) {
-                    self.done = true;
-                    let kind = ErrorKind::OtherFile { what };
-                    return Some(Err(ConlluError { file: self.file.clone(), line: self.line, kind }));
+                    return Some(Err(self.stop(ErrorKind::OtherFile { what })));
                 }
+            }
+            if line.len() > MAX_LINE_BYTES && !line.ends_with(b"\n") {
+                return Some(Err(self.stop(ErrorKind::LineTooLong)));
+            }
+            if raw.text.len() as u64 > block_limit {
+                return Some(Err(self.stop(ErrorKind::SentenceTooLarge { limit: block_limit })));
             }
             // A CR alone (old Mac line ends) would make the whole file one
             // line: every command refuses it here, at its line.
             let body = line.strip_suffix(b"\n").unwrap_or(line);
             if memchr::memchr(b'\r', body).is_some_and(|i| i + 1 != body.len()) {
-                self.done = true;
-                return Some(Err(ConlluError {
-                    file: self.file.clone(),
-                    line: self.line,
-                    kind: ErrorKind::CarriageReturn,
-                }));
+                return Some(Err(self.stop(ErrorKind::CarriageReturn)));
             }
             let blank = is_blank(line);
             if ended && !blank {
@@ -587,6 +495,7 @@ fn magic_kind(line: &[u8]) -> Option<&'static str> {
         (b"<!DOCTYPE", "HTML"),
         (b"%PDF", "a PDF document"),
         (b"\x89PNG", "a PNG image"),
+        (b"PK\x03\x04", "a zip archive (a PyTorch model?)"),
     ]
     .into_iter()
     .find(|(magic, _)| head.starts_with(magic))

@@ -254,14 +254,20 @@ impl Reparser {
 /// DEPRELs of each parser, weighted by `weights`) that have the word's
 /// arc, the DEPREL of the most total weight (the first on ties); if none
 /// has it, that of the parser of the most weight (the first on ties).
-/// O(K² n).
+/// DEPREL `root` is given exactly to the words under the root, as Universal
+/// Dependencies requires: a vote for `root` under a word (or for another
+/// label under the root) does not count, and where no vote is left the
+/// word gets `root` under the root, else the heaviest parser's label or
+/// `dep`. O(K² n).
 pub fn labels<'a>(heads: &[usize], predictions: &[(&[usize], &[&'a str])], weights: &Weights) -> Vec<&'a str> {
     let w = &weights.units;
     let heaviest = (0..predictions.len()).fold(0, |b, k| if w[k] > w[b] { k } else { b });
     let mut out = Vec::with_capacity(heads.len());
     for (i, &h) in heads.iter().enumerate() {
+        // Universal Dependencies: DEPREL `root` exactly under the root.
+        let fits = |label: &str| (label == "root") == (h == 0);
         let mut best: Option<(&str, i64)> = None;
-        for (_, ls) in predictions.iter().filter(|(hs, _)| hs[i] == h) {
+        for (_, ls) in predictions.iter().filter(|(hs, l)| hs[i] == h && fits(l[i])) {
             let label = ls[i];
             let total: i64 =
                 predictions.iter().zip(w).filter(|((h2, l2), _)| h2[i] == h && l2[i] == label).map(|(_, &u)| u).sum();
@@ -269,7 +275,12 @@ pub fn labels<'a>(heads: &[usize], predictions: &[(&[usize], &[&'a str])], weigh
                 best = Some((label, total));
             }
         }
-        out.push(best.map_or(predictions[heaviest].1[i], |(l, _)| l));
+        let fallback = || match predictions[heaviest].1[i] {
+            l if fits(l) => l,
+            _ if h == 0 => "root",
+            _ => "dep",
+        };
+        out.push(best.map_or_else(fallback, |(l, _)| l));
     }
     out
 }
@@ -370,8 +381,14 @@ mod tests {
         let p: Vec<(&[usize], &[&str])> = vec![(&a, &la), (&b, &lb), (&c, &lc)];
         let w = Weights::new(&[1.0, 2.0, 1.5]).unwrap();
         assert_eq!(labels(&[2, 0], &p, &w), ["obj", "root"]);
-        // An arc nobody predicted takes the heaviest parser's label.
-        assert_eq!(labels(&[0, 1], &p[..2], &Weights::new(&[1.0, 2.0]).unwrap()), ["obj", "root"]);
+        // An arc nobody predicted takes the heaviest parser's label, unless
+        // that breaks the rule of `root`: then `root` under the root, `dep` elsewhere.
+        assert_eq!(labels(&[0, 1], &p[..2], &Weights::new(&[1.0, 2.0]).unwrap()), ["root", "dep"]);
+        assert_eq!(labels(&[2, 1], &p[..2], &Weights::new(&[1.0, 2.0]).unwrap()), ["obj", "dep"]);
+        // A vote for `root` under a word does not count; nor another label under the root.
+        let (x, lx) = ([0usize, 1], ["nsubj", "root"]);
+        let q: Vec<(&[usize], &[&str])> = vec![(&x, &lx), (&c, &lc)];
+        assert_eq!(labels(&[0, 1], &q, &Weights::new(&[5.0, 1.0]).unwrap()), ["root", "dep"]);
     }
 
     /// Regression: weights were rounded to millionths, so 1e-7 became 0

@@ -3,12 +3,13 @@
 //!
 //! Unlike [`crate::conllu::Sentence`], a HEAD need not be a number here
 //! (text to be parsed usually has `_`); [`Columns::heads`] checks it when
-//! a tree is needed. Multiword-token lines (`3-4`) and empty nodes (`5.1`)
+//! a tree is needed. The lines are checked as every reader checks them
+//! ([`check_block`]); multiword-token lines (`3-4`) and empty nodes (`5.1`)
 //! are skipped and kept byte for byte by [`Columns::write_with`].
 //! O(bytes) to scan, no copy of the text.
 
 use super::ParserError;
-use crate::conllu::fields::field_lines;
+use crate::conllu::block::check_block;
 use crate::conllu::RawSentence;
 use crate::conllu::COLUMN_NAMES;
 use crate::tree::DepTree;
@@ -37,17 +38,6 @@ pub struct Columns {
     pub first_line: usize,
 }
 
-/// `s` for a message, lossily decoded.
-fn lossy(s: &[u8]) -> String {
-    String::from_utf8_lossy(s).into_owned()
-}
-
-/// An empty node's ID `k.m` as (k, m).
-fn empty_node(id: &[u8]) -> Option<(usize, usize)> {
-    let dot = id.iter().position(|&b| b == b'.')?;
-    Some((parse_usize(&id[..dot])?, parse_usize(&id[dot + 1..])?))
-}
-
 fn parse_usize(s: &[u8]) -> Option<usize> {
     if s.is_empty() || s.len() > 18 || !s.iter().all(u8::is_ascii_digit) {
         return None;
@@ -56,75 +46,40 @@ fn parse_usize(s: &[u8]) -> Option<usize> {
 }
 
 impl Columns {
-    /// Scans a block: ten tab-separated columns, none empty, in UTF-8, on
-    /// every non-comment line; word IDs 1 … n in order; ranges `n-m` and
-    /// empty nodes `k.m` (m ≥ 1, each once, k ≤ n) skipped. A byte-order
-    /// mark at the start of the file is named. Errors name `file` and the
-    /// line. O(bytes).
+    /// Scans a block: its lines as every reader checks them
+    /// ([`check_block`]: ten columns, none empty, word IDs 1 … n in order,
+    /// valid multiword ranges and empty nodes, at least one word), and the
+    /// fields of its words in UTF-8. Ranges `a-b` and empty nodes `k.m` are
+    /// skipped. Errors name `file` and the line. O(bytes).
     pub fn scan(raw: &RawSentence, file: &str) -> Result<Columns, ParserError> {
-        let mut cols = Columns { words: Vec::new(), first_line: raw.first_line };
         let text = &raw.text;
         let fail = |line: usize, reason: String| ParserError::Conllu { file: file.to_owned(), line, reason };
-        if raw.first_line == 1 && text.starts_with(b"\xEF\xBB\xBF") {
-            return Err(fail(1, crate::conllu::ErrorKind::ByteOrderMark.to_string()));
-        }
-        // Empty nodes seen (k, m, line): checked at the end against n.
-        let mut empty_nodes: Vec<(usize, usize, usize)> = Vec::new();
-        for l in field_lines(text) {
-            let line_no = raw.first_line + l.index;
-            let bad = |reason: String| fail(line_no, reason);
-            if l.fields != 10 {
-                return Err(bad(format!("expected 10 tab-separated columns, found {}", l.fields)));
-            }
-            let field = |i: usize| l.field(i).expect("10 fields");
+        let block = check_block(raw).map_err(|(line, kind)| fail(line, kind.to_string()))?;
+        let mut cols = Columns { words: Vec::with_capacity(block.words.len()), first_line: raw.first_line };
+        for w in &block.words {
+            let field = |i: usize| w.field(i);
             let line = &text[field(0).start..field(9).end];
             if let Err(e) = std::str::from_utf8(line) {
                 let column = line[..e.valid_up_to()].iter().filter(|&&b| b == b'\t').count();
-                return Err(bad(format!(
-                    "the {} field is not valid UTF-8 (byte 0x{:02X})",
-                    COLUMN_NAMES[column],
-                    line[e.valid_up_to()]
-                )));
+                return Err(fail(
+                    w.line,
+                    format!(
+                        "the {} field is not valid UTF-8 (byte 0x{:02X})",
+                        COLUMN_NAMES[column],
+                        line[e.valid_up_to()]
+                    ),
+                ));
             }
-            if let Some(empty) = (0..10).find(|&i| field(i).is_empty()) {
-                return Err(bad(format!("empty {} field (CoNLL-U writes `_` for no value)", COLUMN_NAMES[empty])));
-            }
-            let id = &text[field(0)];
-            if let Some((k, m)) = empty_node(id) {
-                if m == 0 {
-                    return Err(bad(format!("empty node `{}`: the part after the dot must be 1 or more", lossy(id))));
-                }
-                if let Some(&(_, _, first)) = empty_nodes.iter().find(|&&(a, b, _)| (a, b) == (k, m)) {
-                    return Err(bad(format!("empty node `{}` already given on line {first}", lossy(id))));
-                }
-                empty_nodes.push((k, m, line_no));
-                continue;
-            }
-            if let Some(w) = parse_usize(id) {
-                if w != cols.words.len() + 1 {
-                    return Err(bad(format!(
-                        "word ID {} out of order: expected {}",
-                        String::from_utf8_lossy(id),
-                        cols.words.len() + 1
-                    )));
-                }
-                cols.words.push(Word {
-                    form: field(1),
-                    lemma: field(2),
-                    upos: field(3),
-                    xpos: field(4),
-                    feats: field(5),
-                    head: field(6),
-                    deprel: field(7),
-                    line: line_no,
-                });
-            } else if !id.contains(&b'-') {
-                return Err(bad(format!("ID `{}` is not an integer, a range n-m or an empty node n.k", lossy(id))));
-            }
-        }
-        let n = cols.words.len();
-        if let Some(&(k, m, line)) = empty_nodes.iter().find(|&&(k, _, _)| k > n) {
-            return Err(fail(line, format!("empty node `{k}.{m}` comes after word {k}, but the last word is {n}")));
+            cols.words.push(Word {
+                form: field(1),
+                lemma: field(2),
+                upos: field(3),
+                xpos: field(4),
+                feats: field(5),
+                head: field(6),
+                deprel: field(7),
+                line: w.line,
+            });
         }
         Ok(cols)
     }

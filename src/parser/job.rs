@@ -245,11 +245,25 @@ pub struct ParseSettings {
     pub constraint_kind: ConstraintKind,
     /// Worker threads (the output does not depend on them).
     pub threads: u32,
+    /// The longest sentence parsed: a longer one is an error naming its
+    /// line ([`DEFAULT_PARSE_MAX_WORDS`]).
+    pub max_words: usize,
 }
+
+/// The default of `tabula parse --max-words` (Python's `max_words`): far
+/// beyond any sentence of a treebank, and a bound on the time and memory of
+/// one sentence (the beam's per-sentence tables grow with it).
+pub const DEFAULT_PARSE_MAX_WORDS: usize = 10_000;
 
 impl Default for ParseSettings {
     fn default() -> Self {
-        ParseSettings { beam: None, constraints: false, constraint_kind: ConstraintKind::Arcs, threads: 1 }
+        ParseSettings {
+            beam: None,
+            constraints: false,
+            constraint_kind: ConstraintKind::Arcs,
+            threads: 1,
+            max_words: DEFAULT_PARSE_MAX_WORDS,
+        }
     }
 }
 
@@ -269,6 +283,8 @@ pub struct ParseJob<'a> {
     tagger: Option<&'a TaggerModel>,
     width: usize,
     constraints: Option<ConstraintKind>,
+    max_words: usize,
+    style: OptionStyle,
 }
 
 impl<'a> ParseJob<'a> {
@@ -294,6 +310,11 @@ impl<'a> ParseJob<'a> {
         }
         if settings.threads == 0 {
             return Err(SettingsError(format!("{}: at least one thread", style.given("threads", "0", false))).into());
+        }
+        if settings.max_words == 0 {
+            return Err(
+                SettingsError(format!("{}: no sentence is that short", style.given("max-words", "0", false))).into()
+            );
         }
         if settings.constraint_kind != ConstraintKind::Arcs && !settings.constraints {
             return Err(SettingsError(format!(
@@ -339,7 +360,8 @@ impl<'a> ParseJob<'a> {
             // A model of a system without a partial-tree oracle: said before any input is read.
             BlockParser::constrained_by(model, width, kind)?;
         }
-        Ok((ParseJob { model, tagger: tagger.map(|(t, _)| t), width, constraints }, notices))
+        let max_words = settings.max_words;
+        Ok((ParseJob { model, tagger: tagger.map(|(t, _)| t), width, constraints, max_words, style }, notices))
     }
 
     /// The beam width parsed with.
@@ -355,7 +377,12 @@ impl<'a> ParseJob<'a> {
                 .unwrap_or_else(|_| BlockParser::new(self.model, self.width)),
             None => BlockParser::new(self.model, self.width),
         };
-        ParseWorker { parser, tagger: self.tagger.map(|t| Tagger::new(t, t.options.decode)) }
+        ParseWorker {
+            parser,
+            tagger: self.tagger.map(|t| Tagger::new(t, t.options.decode)),
+            max_words: self.max_words,
+            style: self.style,
+        }
     }
 
     /// Each block of `blocks` (read from `file`) parsed, in parallel on
@@ -370,12 +397,29 @@ impl<'a> ParseJob<'a> {
 pub struct ParseWorker<'a> {
     parser: BlockParser<'a>,
     tagger: Option<Tagger<'a>>,
+    max_words: usize,
+    style: OptionStyle,
 }
 
 impl ParseWorker<'_> {
     /// The block tagged (with a tagger), parsed under the constraints, its
     /// labels decoded, written ([`BlockParser::parse`]).
+    /// A sentence longer than the job's `max_words` is an error naming its
+    /// first line (nothing of it is written).
     pub fn parse(&mut self, raw: &RawSentence, file: &str) -> Result<ParsedBlock, JobError> {
+        let text = &raw.text;
+        let words = crate::conllu::fields::field_lines(text).filter(|l| l.is_word(text)).count();
+        if words > self.max_words {
+            return Err(ParserError::Conllu {
+                file: file.to_owned(),
+                line: raw.first_line,
+                reason: format!(
+                    "a sentence of {words} words, longer than {}",
+                    self.style.given("max-words", &self.max_words.to_string(), false)
+                ),
+            }
+            .into());
+        }
         match &mut self.tagger {
             Some(t) => {
                 let mut text = Vec::with_capacity(raw.text.len() + 16);

@@ -260,6 +260,32 @@ impl Model {
         self.labels.iter().position(|l| l == "root").unwrap_or(0) as u32
     }
 
+    /// The label `root`, if the model has it.
+    pub fn known_root_label(&self) -> Option<u32> {
+        self.labels.iter().position(|l| l == "root").map(|l| l as u32)
+    }
+
+    /// The label of an arc by the rule of Universal Dependencies: DEPREL
+    /// `root` exactly on the arcs from the root (for a model that knows the
+    /// label `root`; otherwise `label` unchanged). An arc from the root gets
+    /// `root`; another arc labelled `root` gets `other()` (the best other
+    /// label where the scores are at hand), or `dep`, or the first other
+    /// label. O(labels).
+    pub fn ud_label(&self, to_root: bool, label: u32, other: impl FnOnce() -> Option<u32>) -> u32 {
+        let Some(root) = self.known_root_label() else { return label };
+        if to_root {
+            return root;
+        }
+        if label != root {
+            return label;
+        }
+        other()
+            .filter(|&l| l != root)
+            .or_else(|| self.labels.iter().position(|l| l == "dep").map(|l| l as u32))
+            .or_else(|| (0..self.labels.len() as u32).find(|&l| l != root))
+            .unwrap_or(label)
+    }
+
     /// The bytes of the model file. O(size).
     pub fn to_bytes(&self) -> Vec<u8> {
         let (steps, arcs) = (&self.steps.w[..], self.arcs.values());
@@ -796,7 +822,29 @@ impl<'m> Parser<'m> {
                 break;
             };
             match config.apply(steps[i]) {
-                Ok(Some((h, d))) => self.arcs.add(h, d, label.unwrap_or(0)),
+                Ok(Some((h, d))) => {
+                    // DEPREL `root` exactly under the root: otherwise the
+                    // best other label of this step.
+                    let to_root = config.root().head_in_sentence(h, n) == 0;
+                    let scores = &self.scores;
+                    let other = || {
+                        (0..scores.label_count() as u32)
+                            .filter(|&l| Some(l) != model.known_root_label())
+                            .filter_map(|l| scores.label_weight(i, l).map(|w| (l, w)))
+                            .fold(
+                                None,
+                                |b: Option<(u32, f32)>, (l, w)| {
+                                    if b.is_none_or(|(_, bw)| w > bw) {
+                                        Some((l, w))
+                                    } else {
+                                        b
+                                    }
+                                },
+                            )
+                            .map(|(l, _)| l)
+                    };
+                    self.arcs.add(h, d, model.ud_label(to_root, label.unwrap_or(0), other))
+                }
                 Ok(None) => {}
                 // Never: the step is applicable. Stop rather than loop.
                 Err(_) => break,
@@ -809,7 +857,8 @@ impl<'m> Parser<'m> {
 /// The heads and labels of words 1 … n from a final configuration and its
 /// labels, in the sentence's numbering (with the root last, position n is
 /// the root); words left without a head (arc-eager) go to the root with
-/// [`Model::root_label`]. O(n).
+/// [`Model::root_label`]; DEPREL `root` only under the root
+/// ([`Model::ud_label`]). O(n).
 pub(super) fn read_tree(
     model: &Model,
     config: &Configuration,
@@ -825,8 +874,9 @@ pub(super) fn read_tree(
     for d in 1..=words {
         match config.head(d) {
             Some(h) => {
-                heads.push(config.root().head_in_sentence(h, n));
-                labels.push(arcs.label(d).unwrap_or(root));
+                let head = config.root().head_in_sentence(h, n);
+                heads.push(head);
+                labels.push(model.ud_label(head == 0, arcs.label(d).unwrap_or(root), || None));
             }
             None => {
                 heads.push(0);
