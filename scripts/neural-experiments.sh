@@ -13,7 +13,7 @@
 # Environment: UD (../shared/ud/v2.2), OUT (target/neural-experiments),
 # SEEDS ("1 2 3"), EPOCHS (20), NICE (10), THREADS (PyTorch's, default 2),
 # PYTHON (python3 with tabula_parsing[torch] installed), VARIANTS
-# (NAME=OPTIONS separated by `;`, default below), PERCEPTRON (the same for
+# (NAME=OPTIONS separated by `;`, default below; empty: none), PERCEPTRON (the same for
 # `tabula train`; empty: none).
 set -euo pipefail
 UD=${UD:-../shared/ud/v2.2}
@@ -23,12 +23,13 @@ SEEDS=${SEEDS:-1 2 3}
 EPOCHS=${EPOCHS:-20}
 THREADS=${THREADS:-2}
 PYTHON=${PYTHON:-python3}
-VARIANTS=${VARIANTS:-"ah-static=--system arc-hybrid --oracle static;ah-dynamic=--system arc-hybrid;ae-dynamic=--system arc-eager;nm=--system arc-eager-nm --projectivize none;attardi=--system attardi --projectivize none;ah-pseudo=--system arc-hybrid --pseudo-projective head"}
+VARIANTS=${VARIANTS-"ah-static=--system arc-hybrid --oracle static;ah-dynamic=--system arc-hybrid;ae-dynamic=--system arc-eager;nm=--system arc-eager-nm --projectivize none;attardi=--system attardi --projectivize none;ah-pseudo=--system arc-hybrid --pseudo-projective head"}
 PERCEPTRON=${PERCEPTRON-"perceptron-greedy=--epochs 15;perceptron-beam8=--beam 8 --update max-violation --restart --epochs 15"}
 BIN=${BIN:-target/release/tabula}
 [ -x "$BIN" ] || cargo build --release --quiet
 mkdir -p "$OUT"
-IFS=';' read -r -a variants <<< "$VARIANTS"
+variants=()
+[ -n "$VARIANTS" ] && IFS=';' read -r -a variants <<< "$VARIANTS"
 perceptrons=()
 [ -n "$PERCEPTRON" ] && IFS=';' read -r -a perceptrons <<< "$PERCEPTRON"
 ROWS="$OUT/results.tsv"
@@ -43,7 +44,7 @@ for TB in ${@:-en_ewt el_gdt la_perseus}; do
   dev=()
   [ -f "$D/dev.conllu" ] && dev=(--dev "$D/dev.conllu")
   for seed in $SEEDS; do
-    for v in "${variants[@]}"; do
+    for v in ${variants[@]+"${variants[@]}"}; do
       name=${v%%=*}
       read -r -a opts <<< "${v#*=}"
       m="$D/$name.s$seed.pt"
