@@ -11,8 +11,7 @@
 
 mod common;
 
-use common::{scratch_in, stderr_of, tabula_in, toy_treebank};
-use std::io::Write;
+use common::{gz, scratch_in, stderr_of, tabula_in, toy_treebank, xz};
 use std::path::Path;
 
 const WORD: &str = "\t_\t_\tNOUN\t_\t_\t0\troot\t_\t_";
@@ -32,18 +31,6 @@ fn commands() -> Vec<Vec<&'static str>> {
         vec!["eval", "ok.conllu"],
         vec!["ensemble", "ok.conllu"],
     ]
-}
-
-fn xz(data: &[u8]) -> Vec<u8> {
-    let mut w = lzma_rust2::XzWriter::new(Vec::new(), lzma_rust2::XzOptions::with_preset(6)).unwrap();
-    w.write_all(data).unwrap();
-    w.finish().unwrap()
-}
-
-fn gz(data: &[u8]) -> Vec<u8> {
-    let mut w = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    w.write_all(data).unwrap();
-    w.finish().unwrap()
 }
 
 /// A folder with a model, a tagger, a good file and the bad ones: (file, message).

@@ -15,12 +15,11 @@
 
 mod common;
 
-use common::{scratch_in, tabula_with_stdin, tabula_with_stdin_bytes};
+use common::{gz, scratch_in, tabula_with_stdin, tabula_with_stdin_bytes, xz};
 
 fn scratch(name: &str) -> PathBuf {
     scratch_in("cli_wrong_input", name)
 }
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -43,18 +42,6 @@ fn fails_with(args: &[&str], message: &str) {
     let o = run(args, "");
     assert_eq!(o.status.code(), Some(1), "tabula {args:?}: {}", stderr(&o));
     assert_eq!(stderr(&o), format!("error: {message}\n"), "tabula {args:?}");
-}
-
-fn xz(data: &[u8]) -> Vec<u8> {
-    let mut w = lzma_rust2::XzWriter::new(Vec::new(), lzma_rust2::XzOptions::with_preset(6)).unwrap();
-    w.write_all(data).unwrap();
-    w.finish().unwrap()
-}
-
-fn gz(data: &[u8]) -> Vec<u8> {
-    let mut w = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    w.write_all(data).unwrap();
-    w.finish().unwrap()
 }
 
 #[test]

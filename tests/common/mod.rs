@@ -723,3 +723,19 @@ pub fn toy_treebank(n: usize, seed: u64) -> String {
     }
     out
 }
+
+/// `data` compressed as xz (preset 6).
+pub fn xz(data: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut w = lzma_rust2::XzWriter::new(Vec::new(), lzma_rust2::XzOptions::with_preset(6)).unwrap();
+    w.write_all(data).unwrap();
+    w.finish().unwrap()
+}
+
+/// `data` compressed as gzip.
+pub fn gz(data: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut w = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    w.write_all(data).unwrap();
+    w.finish().unwrap()
+}
