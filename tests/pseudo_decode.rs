@@ -15,7 +15,7 @@ use common::{random_projective, random_tree};
 use pseudo_reference::reference_decode;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use tabula::projectivize::pseudo::decode;
+use tabula::projectivize::pseudo::{decode, search_budget, PseudoError};
 use tabula::tree::DepTree;
 
 /// A label drawn among plain relations, moved words (naming a relation,
@@ -75,5 +75,30 @@ fn crafted_labels_decode_in_one_pass() {
         let mut labels = vec![l.to_owned(); 300];
         labels[0] = "root".to_owned();
         assert_eq!(decode(&small, &labels).unwrap(), reference_decode(&small, &labels).unwrap(), "{l}");
+    }
+}
+
+/// Labels that make every moved word search the whole tree (each names
+/// the relation of the last word only) would cost n² and more: within
+/// `search_budget` they are decoded as before (300 words, against the
+/// reference), past it they are refused with `SearchBudget`, after looking
+/// at no more words than the budget (20,000 words: n² = 4 · 10⁸).
+#[test]
+fn labels_that_search_the_whole_tree_are_refused_past_the_budget() {
+    let star = |n: usize| {
+        let heads: Vec<usize> = (1..=n).map(|d| if d == 1 { 0 } else { 1 }).collect();
+        let mut labels = vec!["a|b".to_owned(); n];
+        labels[0] = "root".to_owned();
+        labels[n - 1] = "b".to_owned();
+        (DepTree::from_heads(&heads).unwrap(), labels)
+    };
+    let (small, labels) = star(300);
+    assert_eq!(decode(&small, &labels).unwrap(), reference_decode(&small, &labels).unwrap());
+    let (big, labels) = star(20_000);
+    match decode(&big, &labels) {
+        Err(PseudoError::SearchBudget { words, moved, budget }) => {
+            assert_eq!((words, moved, budget), (20_000, 19_998, search_budget(20_000)));
+        }
+        other => panic!("expected the search budget's error, got {other:?}"),
     }
 }

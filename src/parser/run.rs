@@ -720,7 +720,14 @@ impl<'m> BlockParser<'m> {
         let mut bytes = Vec::with_capacity(raw.text.len() + 16);
         // A pseudo-projective model: its output decoded (Nivre & Nilsson 2005).
         let decoded = match model.pseudo_projective {
-            Some(_) => DepTree::from_heads(heads).ok().and_then(|t| pseudo::decode(&t, &self.labels).ok()),
+            Some(_) => match DepTree::from_heads(heads) {
+                Ok(tree) => Some(pseudo::decode(&tree, &self.labels).map_err(|e| ParserError::Conllu {
+                    file: file.to_owned(),
+                    line: raw.first_line,
+                    reason: format!("pseudo-projective decoding: {e}"),
+                })?),
+                Err(_) => None,
+            },
             None => None,
         };
         match decoded {

@@ -161,6 +161,23 @@ pub enum PseudoError {
     /// An empty relation.
     #[error("the DEPREL of word {word} is empty")]
     Empty { word: usize },
+    /// Decoding would look at more than [`search_budget`] words: labels
+    /// crafted so that many moved words each search the whole tree.
+    #[error(
+        "decoding the pseudo-projective labels would look at more than {budget} words \
+         ({moved} moved words, most searching the whole tree of {words}): \
+         these are not labels a pseudo-projective parser writes"
+    )]
+    SearchBudget { words: usize, moved: usize, budget: usize },
+}
+
+/// How many words [`decode`] may look at for a sentence of `n` words: 64
+/// per word and 4 million more. Decoding a parser's output looks at a few
+/// times n (a moved word's search stops near its head); labels crafted so
+/// that every word is moved and searches the whole tree would need n² or
+/// more, and are refused within this bound instead.
+pub fn search_budget(n: usize) -> usize {
+    4_000_000 + 64 * n
 }
 
 /// The encoded labels of a sentence.
@@ -346,11 +363,11 @@ pub struct Decoded {
 
 /// Undoes [`encode`] on any tree with encoded labels (a parser's output
 /// included; see the [module documentation](self) for the search).
-/// Errors only if there is not one label per word. O(n) per pass, and
-/// O(n log n) per moved word whose search runs; a moved word whose search
-/// cannot succeed (no word has the relation it names, no word is marked)
-/// is answered in O(1), so that crafted labels such as `a|nowhere` on
-/// every word cost O(n) in all.
+/// Errors if there is not one label per word, or if decoding would look at
+/// more than [`search_budget`] words (so O(n) time on any labels). A moved
+/// word whose search cannot succeed (no word has the relation it names, no
+/// word is marked) is answered without looking, so that labels such as
+/// `a|nowhere` on every word cost O(n) in all.
 pub fn decode<S: AsRef<str>>(tree: &DepTree, labels: &[S]) -> Result<Decoded, PseudoError> {
     let n = tree.len();
     if labels.len() != n {
@@ -360,17 +377,24 @@ pub fn decode<S: AsRef<str>>(tree: &DepTree, labels: &[S]) -> Result<Decoded, Ps
     let malformed = marks.iter().filter(|m| m.malformed).count();
     let moved = marks.iter().filter(|m| m.moved.is_some()).count();
     let mut search = Search::new(tree, &marks);
+    let budget = search_budget(n);
+    search.left = budget;
     let mut pending: Vec<bool> = std::iter::once(false).chain(marks.iter().map(|m| m.moved.is_some())).collect();
     let mut reattached = 0;
     let mut order = Vec::with_capacity(n + 1);
     loop {
         let before = reattached;
         search.preorder(&mut order);
+        search.spend(order.len());
         for &d in &order {
             if !pending[d] {
                 continue;
             }
-            if let Some(h) = search.find(d) {
+            let found = search.find(d);
+            if search.left == 0 {
+                return Err(PseudoError::SearchBudget { words: n, moved, budget });
+            }
+            if let Some(h) = found {
                 if search.heads[d] != h {
                     search.heads[d] = h;
                     search.dirty = true;
@@ -409,6 +433,9 @@ struct Search<'m, 'a> {
     stamp: u32,
     queue: VecDeque<usize>,
     buf: Vec<usize>,
+    /// Words decoding may still look at (see [`search_budget`]); at 0 every
+    /// search fails at once and `decode` returns the error.
+    left: usize,
 }
 
 /// What a level of the search looks for.
@@ -442,7 +469,14 @@ impl<'m, 'a> Search<'m, 'a> {
             stamp: 0,
             queue: VecDeque::new(),
             buf: Vec::new(),
+            left: usize::MAX,
         }
+    }
+
+    /// Counts `words` looked at against the budget; false once it is spent.
+    fn spend(&mut self, words: usize) -> bool {
+        self.left = self.left.saturating_sub(words);
+        self.left > 0
     }
 
     /// The children of every position, from `heads`, unless up to date. O(n).
@@ -496,6 +530,9 @@ impl<'m, 'a> Search<'m, 'a> {
         while let Some(v) = stack.pop() {
             self.inside[v] = self.stamp;
             stack.extend_from_slice(&self.children[v]);
+            if !self.spend(1) {
+                return None;
+            }
         }
         if moved.is_empty() {
             if self.named {
@@ -514,7 +551,7 @@ impl<'m, 'a> Search<'m, 'a> {
             if let Some(found) = self.level(d, top, below, want) {
                 return Some(found);
             }
-            if top == 0 {
+            if top == 0 || self.left == 0 {
                 return None;
             }
             below = Some(top);
@@ -526,6 +563,9 @@ impl<'m, 'a> Search<'m, 'a> {
     /// level below), nearest to `d` first, into `self.buf`.
     fn searchable_children(&mut self, v: usize, d: usize, below: Option<usize>, marked_only: bool) {
         self.buf.clear();
+        if !self.spend(1 + self.children[v].len()) {
+            return;
+        }
         for &c in &self.children[v] {
             if self.inside[c] != self.stamp && Some(c) != below && (!marked_only || self.marked(c)) {
                 self.buf.push(c);
