@@ -124,9 +124,14 @@ fn nothing_to_score_is_an_error_and_an_empty_bin_has_no_score() {
     let dir = scratch_in("cli_eval_plot", "empty");
     fs::write(dir.join("empty.conllu"), "").unwrap();
     fs::write(dir.join("comments.conllu"), "# only a comment\n\n").unwrap();
-    for file in ["empty.conllu", "comments.conllu"] {
-        fails_in(&dir, &["eval", file, file], &format!("{file} and {file} have no words: nothing to score"));
-    }
+    fails_in(
+        &dir,
+        &["eval", "empty.conllu", "empty.conllu"],
+        "empty.conllu and empty.conllu have no words: nothing to score",
+    );
+    // A block of comments alone is not a sentence: the reader's error.
+    let comments = "comments.conllu:1: the sentence has no words (only comment lines)";
+    fails_in(&dir, &["eval", "comments.conllu", "comments.conllu"], comments);
     fs::write(dir.join("short.conllu"), toy_treebank(3, 4)).unwrap();
     let o = tabula_in(&dir, &["eval", "short.conllu", "short.conllu"]);
     assert!(o.status.success(), "{}", stderr_of(&o));
