@@ -8,7 +8,6 @@ use crate::convert::value_error;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
-use rayon::prelude::*;
 use tabula::distribution::DistributionError;
 use tabula::engine::EngineError;
 use tabula::nonprojective::{self, NonProjectiveError, Roots};
@@ -80,15 +79,10 @@ pub(crate) fn item_error(i: usize, e: PyErr, py: Python<'_>) -> PyErr {
     }
 }
 
-/// `f` of every item on rayon's threads, or on the calling thread when
-/// the pool has one thread (rather than handing the work to the pool's
-/// thread and waiting for it).
-fn on_threads<I: Sync, T: Send>(items: &[I], f: impl Fn(&I) -> T + Sync + Send) -> Vec<T> {
-    if rayon::current_num_threads() == 1 {
-        items.iter().map(f).collect()
-    } else {
-        items.par_iter().map(f).collect()
-    }
+/// `f` of every item on rayon's threads with the GIL released, Ctrl-C
+/// honoured between items ([`crate::interrupt::map_interruptible`]).
+fn on_threads<I: Sync, T: Send>(py: Python<'_>, items: &[I], f: impl Fn(&I) -> T + Sync + Send) -> PyResult<Vec<T>> {
+    crate::interrupt::map_interruptible(py, items, |_, item| f(item))
 }
 
 fn roots(single_root: bool) -> Roots {
@@ -144,7 +138,7 @@ pub fn nonprojective_log_partition_batch<'py>(
         .map(|(i, s)| square(s, "the scores").map_err(|e| item_error(i, e, py)))
         .collect::<PyResult<_>>()?;
     let one = |(s, side): &(Vec<f64>, usize)| nonprojective::log_partition(s, *side, roots(single_root));
-    let results: Vec<Result<f64, NonProjectiveError>> = py.detach(|| on_threads(&inputs, one));
+    let results: Vec<Result<f64, NonProjectiveError>> = on_threads(py, &inputs, one)?;
     let values = results
         .into_iter()
         .enumerate()
@@ -170,7 +164,7 @@ pub fn nonprojective_marginals_batch<'py>(
         let mut out = Vec::new();
         nonprojective::marginals(s, *side, roots(single_root), &mut out).map(|_| out)
     };
-    let results: Vec<Result<Vec<f64>, NonProjectiveError>> = py.detach(|| on_threads(&inputs, one));
+    let results: Vec<Result<Vec<f64>, NonProjectiveError>> = on_threads(py, &inputs, one)?;
     results
         .into_iter()
         .zip(&inputs)

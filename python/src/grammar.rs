@@ -144,19 +144,23 @@ impl PyGrammar {
             })
             .collect::<PyResult<_>>()?;
         let g = &self.grammar;
-        let results: Vec<Result<T, DistributionError>> = py.detach(|| {
+        // Ctrl-C is honoured between sentences (a sentence not started is None).
+        let results: Vec<Option<Result<T, DistributionError>>> = crate::interrupt::interruptible(py, |watch| {
+            let one = |i: usize, dist: &mut TreeDistribution<'_>, (input, s): &(Vec<Terminal>, Vec<f64>)| {
+                (!watch.interrupted()).then(|| f(i, dist, input, s))
+            };
             if rayon::current_num_threads() == 1 {
-                // One thread: on the calling thread, one distribution for all,
-                // without handing the work to the pool's thread and waiting.
+                // One thread: one distribution for all, without handing
+                // the work to the pool's thread and waiting.
                 let mut dist = TreeDistribution::new(g);
-                return inputs.iter().enumerate().map(|(i, (input, s))| f(i, &mut dist, input, s)).collect();
+                return inputs.iter().enumerate().map(|(i, x)| one(i, &mut dist, x)).collect();
             }
-            inputs
-                .par_iter()
-                .enumerate()
-                .map_init(|| TreeDistribution::new(g), |dist, (i, (input, s))| f(i, dist, input, s))
-                .collect()
-        });
+            inputs.par_iter().enumerate().map_init(|| TreeDistribution::new(g), |dist, (i, x)| one(i, dist, x)).collect()
+        })?;
+        let results = results
+            .into_iter()
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err("interrupted"))?;
         results.into_iter().enumerate().map(|(i, r)| r.map_err(|e| item_error(i, error(e), py))).collect()
     }
 

@@ -7,6 +7,7 @@
 
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
+use rayon::prelude::*;
 use std::time::Duration;
 
 /// Runs `work` with the GIL released, honouring Ctrl-C (see the module
@@ -45,4 +46,24 @@ pub(crate) fn interruptible<T: Send>(
             }
         })
     })
+}
+
+/// `f(index, item)` of every item with the GIL released, on rayon's
+/// threads (one after the other when the pool has one thread), Ctrl-C
+/// honoured between items ([`interruptible`]): KeyboardInterrupt, and the
+/// items not yet started are not run.
+pub(crate) fn map_interruptible<I: Sync, T: Send>(
+    py: Python<'_>,
+    items: &[I],
+    f: impl Fn(usize, &I) -> T + Sync,
+) -> PyResult<Vec<T>> {
+    let results: Vec<Option<T>> = interruptible(py, |watch| {
+        let one = |(i, item): (usize, &I)| (!watch.interrupted()).then(|| f(i, item));
+        if rayon::current_num_threads() == 1 {
+            items.iter().enumerate().map(one).collect()
+        } else {
+            items.par_iter().enumerate().map(one).collect()
+        }
+    })?;
+    results.into_iter().collect::<Option<Vec<T>>>().ok_or_else(|| PyKeyboardInterrupt::new_err("interrupted"))
 }

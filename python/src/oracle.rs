@@ -502,11 +502,14 @@ impl PyOracle {
         let (system, strategy, algorithm) = (self.system, self.strategy, self.algorithm);
         let width = columns(system).len();
         let mut out = vec![0i64; items.len() * width];
-        let errors: Vec<Option<OracleError>> = py.detach(|| {
+        let errors: Vec<Option<OracleError>> = crate::interrupt::interruptible(py, |watch| {
             out.par_chunks_mut(width.max(1))
                 .zip(items.par_iter())
                 .with_min_len(32)
                 .map(|(row, &(config, gold))| {
+                    if watch.interrupted() {
+                        return None;
+                    }
                     let answer = if config.system() != system {
                         Err(OracleError::WrongSystem { expected: system, found: config.system() })
                     } else {
@@ -526,7 +529,7 @@ impl PyOracle {
                     }
                 })
                 .collect()
-        });
+        })?;
         if let Some((i, e)) = errors.iter().enumerate().find_map(|(i, e)| e.as_ref().map(|e| (i, e))) {
             return Err(value_error(format!("configuration {i}: {e}")));
         }
@@ -798,19 +801,24 @@ pub fn scores_batch<'py>(py: Python<'py>, sessions: Vec<Bound<'py, PyAny>>) -> P
     let width = columns(system).len();
     let mut out = vec![0i64; guards.len() * width];
     let mut lives: Vec<&mut PySession> = guards.iter_mut().map(|g| &mut **g).collect();
-    let errors: Vec<Option<OracleError>> = py.detach(|| {
+    let errors: Vec<Option<OracleError>> = crate::interrupt::interruptible(py, |watch| {
         out.par_chunks_mut(width.max(1))
             .zip(lives.par_iter_mut())
             .with_min_len(32)
-            .map(|(row, s)| match s.with_session(|s| s.scores()) {
-                Ok(scores) => {
-                    fill_row(row, system, &scores);
-                    None
+            .map(|(row, s)| {
+                if watch.interrupted() {
+                    return None;
                 }
-                Err(e) => Some(e),
+                match s.with_session(|s| s.scores()) {
+                    Ok(scores) => {
+                        fill_row(row, system, &scores);
+                        None
+                    }
+                    Err(e) => Some(e),
+                }
             })
             .collect()
-    });
+    })?;
     if let Some((i, e)) = errors.iter().enumerate().find_map(|(i, e)| e.as_ref().map(|e| (i, e))) {
         return Err(value_error(format!("session {i}: {e}")));
     }

@@ -33,6 +33,20 @@ CHILD = textwrap.dedent(
     if call == "parse":
         parser = tp.Parser.train(path, epochs=1, step_bits=12, label_bits=10)
         sentences = tp.read_conllu(path) * 200
+    if call in ("grammar", "nonprojective"):
+        import numpy as np
+        n = 120
+        scores = [np.random.default_rng(1).normal(size=(n + 1, n + 1))] * 2000
+        texts = [["a"] * (n + 1)] * len(scores)
+        grammar = tp.Grammar.shipped("projective")
+    if call in ("oracle", "oracle_batch"):
+        # Non-projective gold trees of 150 words: the cubic oracles' tables.
+        golds = [[0, 1] + [j - 2 if (j + s) % 7 else 1 for j in range(3, 151)] for s in range(8000)]
+        if call == "oracle":
+            config = tp.Configuration.initial(150, "arc-standard")
+            configurations = [config] * len(golds)
+        else:
+            batch = tp.OracleBatch(golds, system="arc-hybrid", algorithm="cubic")
     print("started", flush=True)
     if call == "train":
         tp.Parser.train(path, epochs=1000, step_bits=12, label_bits=10, threads=1)
@@ -42,12 +56,24 @@ CHILD = textwrap.dedent(
         tp.Tagger.train(path, epochs=1000, bits=12, threads=1)
     elif call == "parse":
         parser.parse(sentences)
+    elif call == "grammar":
+        grammar.marginals_batch(texts, scores)
+    elif call == "nonprojective":
+        from tabula_parsing import nonprojective
+
+        nonprojective.marginals_batch(scores)
+    elif call == "oracle":
+        tp.Oracle("arc-standard", algorithm="cubic").scores_batch(configurations, golds)
+    elif call == "oracle_batch":
+        batch.scores()
     print("finished", flush=True)
     """
 )
 
 
-@pytest.mark.parametrize("call", ["train", "beam", "tagger", "parse"])
+@pytest.mark.parametrize(
+    "call", ["train", "beam", "tagger", "parse", "grammar", "nonprojective", "oracle", "oracle_batch"]
+)
 def test_ctrl_c_interrupts_a_long_call(tmp_path, call):
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD, str(tmp_path / "train.conllu"), call],
