@@ -155,7 +155,11 @@ impl PyGrammar {
                 let mut dist = TreeDistribution::new(g);
                 return inputs.iter().enumerate().map(|(i, x)| one(i, &mut dist, x)).collect();
             }
-            inputs.par_iter().enumerate().map_init(|| TreeDistribution::new(g), |dist, (i, x)| one(i, dist, x)).collect()
+            inputs
+                .par_iter()
+                .enumerate()
+                .map_init(|| TreeDistribution::new(g), |dist, (i, x)| one(i, dist, x))
+                .collect()
         })?;
         let results = results
             .into_iter()
