@@ -405,7 +405,7 @@ pub trait TransitionSystem: Send + Sync + 'static {
 /// A configuration of a transition system for a sentence of n words: the
 /// stack a₀ … a_k (a₀ = 0), the remaining input b₁ … b_m (a suffix of
 /// 1 … n) and the arcs built so far.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug)]
 pub struct Configuration {
     pub(crate) system: System,
     pub(crate) stack: Vec<usize>,
@@ -418,12 +418,41 @@ pub struct Configuration {
     /// `outer[v]`: the leftmost and the rightmost dependent given to v so
     /// far ([`DepTree::NO_HEAD`] if none); the spines of LR-spine.
     pub(crate) outer: Vec<[usize; 2]>,
+    /// Non-monotonic arc-eager only (empty for the other systems):
+    /// `before[d]`, the outer dependents of d's head just before d was
+    /// attached, which its head-replacing `left_arc` restores in O(1) (the
+    /// replaced arc is always its head's last). History, not state: equality
+    /// and hashing leave it out.
+    pub(crate) before: Vec<[usize; 2]>,
     /// Where the root is (see the module documentation).
     pub(crate) root: Root,
     /// Non-monotonic arc-eager: the word that `reduce` moved back onto the
     /// empty input (unshift, Honnibal & Johnson 2015), which is then the
     /// whole remaining input (`next` is n + 1); [`DepTree::NO_HEAD`] if none.
     pub(crate) unshifted: usize,
+}
+
+/// Two configurations are equal when their stacks, inputs and arcs are
+/// (not how the arcs came: `before` is left out).
+impl PartialEq for Configuration {
+    fn eq(&self, other: &Self) -> bool {
+        self.system == other.system
+            && self.stack == other.stack
+            && self.next == other.next
+            && self.n == other.n
+            && self.heads == other.heads
+            && self.outer == other.outer
+            && self.root == other.root
+            && self.unshifted == other.unshifted
+    }
+}
+
+impl Eq for Configuration {}
+
+impl std::hash::Hash for Configuration {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.system, &self.stack, self.next, self.n, &self.heads, &self.outer, self.root, self.unshifted).hash(state);
+    }
 }
 
 impl Configuration {
@@ -443,6 +472,7 @@ impl Configuration {
             n,
             heads: vec![DepTree::NO_HEAD; n + 1],
             outer: vec![[DepTree::NO_HEAD; 2]; n + 1],
+            before: Self::history(system, n),
             root,
             unshifted: DepTree::NO_HEAD,
         }
@@ -559,6 +589,7 @@ impl Configuration {
             n,
             heads: vec![DepTree::NO_HEAD; n + 1],
             outer: vec![[DepTree::NO_HEAD; 2]; n + 1],
+            before: Self::history(system, n),
             root: Root::First,
             unshifted: DepTree::NO_HEAD,
         })
@@ -694,8 +725,19 @@ impl Configuration {
         Ok(())
     }
 
-    /// Records d as a dependent of h in `outer`.
+    /// The `before` table of `system` for n words: n + 1 entries for
+    /// non-monotonic arc-eager, none otherwise.
+    fn history(system: System, n: usize) -> Vec<[usize; 2]> {
+        let len = if system.definition().is_monotonic() { 0 } else { n + 1 };
+        vec![[DepTree::NO_HEAD; 2]; len]
+    }
+
+    /// Records d as a dependent of h in `outer` (and, for non-monotonic
+    /// arc-eager, h's outer dependents before it in `before`).
     pub(crate) fn note_arc(&mut self, h: usize, d: usize) {
+        if let Some(b) = self.before.get_mut(d) {
+            *b = self.outer[h];
+        }
         let o = &mut self.outer[h];
         if o[0] == DepTree::NO_HEAD || d < o[0] {
             o[0] = d;
@@ -723,6 +765,10 @@ impl Configuration {
         self.heads.resize(n + 1, DepTree::NO_HEAD);
         self.outer.clear();
         self.outer.resize(n + 1, [DepTree::NO_HEAD; 2]);
+        self.before.clear();
+        if !system.definition().is_monotonic() {
+            self.before.resize(n + 1, [DepTree::NO_HEAD; 2]);
+        }
         self.unshifted = DepTree::NO_HEAD;
     }
 
@@ -736,6 +782,7 @@ impl Configuration {
         self.n = other.n;
         self.heads.clone_from(&other.heads);
         self.outer.clone_from(&other.outer);
+        self.before.clone_from(&other.before);
         self.unshifted = other.unshifted;
     }
 
@@ -758,6 +805,9 @@ impl Configuration {
             let w = w as usize;
             self.heads[w] = other.heads[w];
             self.outer[w] = other.outer[w];
+            if let (Some(to), Some(&from)) = (self.before.get_mut(w), other.before.get(w)) {
+                *to = from;
+            }
         }
     }
 

@@ -26,13 +26,14 @@
 //! parent) by copying only what differs: the words touched on the two paths
 //! of the history up to their common ancestor, and the top of the stack.
 //! Goldberg, Zhao & Huang (2013) share the stack and the history between
-//! hypotheses for the same reason: the cost of a step does not grow with
-//! the sentence (a full copy is O(n)), and a beam parse is linear in the
-//! sentence's length (`tests/beam.rs` counts the words copied per step).
-//! The paths are short when the beam's hypotheses share a recent ancestor,
-//! as they do; a path that touched more than half the words falls back to a
-//! full copy. Non-monotonic arc-eager's `left_arc` over a word that has a
-//! head still scans the sentence (the system's own step is O(n)).
+//! hypotheses for the same reason: a full copy is O(n). A successor here
+//! costs the words touched on the two paths since their common ancestor,
+//! which is short when the beam's hypotheses share a recent ancestor, as
+//! they mostly do (`tests/beam.rs` counts the words copied per step: far
+//! below a full copy, though not constant, when hypotheses diverged long
+//! before); a path that touched more than half the words falls back to a
+//! full copy. Every step itself is O(1), non-monotonic arc-eager's
+//! head-replacing `left_arc` included (`Configuration`'s `before`).
 //!
 //! Memory: two generations of K hypotheses of O(n) each, and the history
 //! arena of K nodes per step ([`beam_memory`], checked against
