@@ -2,7 +2,10 @@
 //! buffer, gold, optional arcs, system, strategy), validated into a
 //! configuration, then scored by every algorithm. Nothing may panic; with a
 //! projective gold tree every algorithm available for the system (cubic,
-//! quadratic, linear or closed form, auto) gives the same scores.
+//! quadratic, linear or closed form, auto) gives the same scores. Every
+//! applicable step then leads to the configuration that the checked
+//! constructors rebuild from its stack, input and arcs (what a step keeps
+//! of the arcs, e.g. arc-eager-nm's replaced heads, equals the arcs).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -68,6 +71,22 @@ fuzz_target!(|data: &[u8]| {
     if gold.is_projective() {
         for w in answers.windows(2) {
             assert_eq!(w[0].1, w[1].1, "{:?} and {:?} disagree", w[0].0, w[1].0);
+        }
+    }
+    for step in config.applicable_steps().collect::<Vec<_>>() {
+        let mut next = config.clone();
+        next.apply(step).expect("an applicable step applies");
+        let arcs: Vec<(usize, usize)> = next.arcs().collect();
+        let rebuilt = match next.unshifted() {
+            Some(u) => Configuration::with_unshifted(system, next.stack(), u, &arcs, gold.len()),
+            None => {
+                let buffer: Vec<usize> = next.buffer().collect();
+                Configuration::with_arcs(system, next.stack(), &buffer, &arcs, gold.len())
+            }
+        };
+        // Systems whose configurations need more than arcs (LR-spine's spines) are left out.
+        if let Ok(rebuilt) = rebuilt {
+            assert_eq!(next, rebuilt, "after {step}");
         }
     }
 });
