@@ -161,10 +161,7 @@ impl PyGrammar {
                 .map_init(|| TreeDistribution::new(g), |dist, (i, x)| one(i, dist, x))
                 .collect()
         })?;
-        let results = results
-            .into_iter()
-            .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err("interrupted"))?;
+        let results = crate::interrupt::all_run(results)?;
         results.into_iter().enumerate().map(|(i, r)| r.map_err(|e| item_error(i, error(e), py))).collect()
     }
 

@@ -65,5 +65,11 @@ pub(crate) fn map_interruptible<I: Sync, T: Send>(
             items.par_iter().enumerate().map(one).collect()
         }
     })?;
+    all_run(results)
+}
+
+/// The results of an interruptible map (None: an item not run after an
+/// interrupt), or KeyboardInterrupt if any was not run.
+pub(crate) fn all_run<T>(results: Vec<Option<T>>) -> PyResult<Vec<T>> {
     results.into_iter().collect::<Option<Vec<T>>>().ok_or_else(|| PyKeyboardInterrupt::new_err("interrupted"))
 }

@@ -472,7 +472,7 @@ impl Configuration {
             n,
             heads: vec![DepTree::NO_HEAD; n + 1],
             outer: vec![[DepTree::NO_HEAD; 2]; n + 1],
-            before: Self::history(system, n),
+            before: vec![[DepTree::NO_HEAD; 2]; Self::history_len(system, n)],
             root,
             unshifted: DepTree::NO_HEAD,
         }
@@ -589,7 +589,7 @@ impl Configuration {
             n,
             heads: vec![DepTree::NO_HEAD; n + 1],
             outer: vec![[DepTree::NO_HEAD; 2]; n + 1],
-            before: Self::history(system, n),
+            before: vec![[DepTree::NO_HEAD; 2]; Self::history_len(system, n)],
             root: Root::First,
             unshifted: DepTree::NO_HEAD,
         })
@@ -725,11 +725,14 @@ impl Configuration {
         Ok(())
     }
 
-    /// The `before` table of `system` for n words: n + 1 entries for
-    /// non-monotonic arc-eager, none otherwise.
-    fn history(system: System, n: usize) -> Vec<[usize; 2]> {
-        let len = if system.definition().is_monotonic() { 0 } else { n + 1 };
-        vec![[DepTree::NO_HEAD; 2]; len]
+    /// The length of the `before` table of `system` for n words: n + 1 for
+    /// non-monotonic arc-eager, 0 otherwise.
+    fn history_len(system: System, n: usize) -> usize {
+        if system.definition().is_monotonic() {
+            0
+        } else {
+            n + 1
+        }
     }
 
     /// Records d as a dependent of h in `outer` (and, for non-monotonic
@@ -766,9 +769,7 @@ impl Configuration {
         self.outer.clear();
         self.outer.resize(n + 1, [DepTree::NO_HEAD; 2]);
         self.before.clear();
-        if !system.definition().is_monotonic() {
-            self.before.resize(n + 1, [DepTree::NO_HEAD; 2]);
-        }
+        self.before.resize(Self::history_len(system, n), [DepTree::NO_HEAD; 2]);
         self.unshifted = DepTree::NO_HEAD;
     }
 
