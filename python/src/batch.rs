@@ -16,7 +16,6 @@ use crate::oracle::{columns, session_algorithm, settings, step_names, Live};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use rayon::prelude::*;
 use tabula::oracle::session::OracleSession;
 use tabula::oracle::{Algorithm, Configuration, OracleError, Step, StepScores, Strategy, System};
 use tabula::parser::train::arc_standard_static;
@@ -221,14 +220,8 @@ impl PyOracleBatch {
         Ok(())
     }
 
-    /// Whether every session answers in closed form (microseconds for the
-    /// whole batch: no thread pool).
-    fn cheap(&self) -> bool {
-        self.items.iter().all(|item| item.live.borrow_session().is_incremental())
-    }
-
     /// Runs `f` on every unfinished sentence with its row of `out` (width
-    /// `width`), in parallel unless cheap; the first error is raised (or,
+    /// `width`), one after the other; the first error is raised (or,
     /// with `abandon`, the sentence abandoned and its row left as `fill`).
     fn each_row(
         &mut self,
@@ -238,7 +231,6 @@ impl PyOracleBatch {
         fill: i64,
         f: impl Fn(&mut Item, &mut [i64]) -> Result<(), OracleError> + Sync,
     ) -> PyResult<()> {
-        let cheap = self.cheap();
         let abandon = self.abandon;
         let run = |(item, row): (&mut Item, &mut [i64])| -> Option<OracleError> {
             row.fill(fill);
@@ -257,21 +249,22 @@ impl PyOracleBatch {
         };
         let items = &mut self.items;
         let width = width.max(1);
-        let errors: Vec<(usize, OracleError)> = if cheap {
-            // Closed forms: microseconds per sentence, on this thread.
-            py.detach(|| {
-                let pairs = items.iter_mut().zip(out.chunks_mut(width));
-                pairs.map(run).enumerate().filter_map(|(i, e)| e.map(|e| (i, e))).collect()
-            })
-        } else {
-            // Tables: Ctrl-C honoured between sentences. A query leaves the
-            // batch as it was; an interrupted call answers nothing.
-            crate::interrupt::interruptible(py, |watch| {
-                let pairs = items.par_iter_mut().zip(out.par_chunks_mut(width));
-                let run = |pair| if watch.interrupted() { None } else { run(pair) };
-                pairs.map(run).enumerate().filter_map(|(i, e)| e.map(|e| (i, e))).collect()
-            })?
-        };
+        // On this thread, the lock released, Ctrl-C honoured between
+        // sentences: a step of a batch takes microseconds (closed forms) to
+        // milliseconds (tables), and a thread woken per call would wait for
+        // a core on a busy machine. A query leaves the batch as it was; an
+        // interrupted call answers nothing.
+        let (errors, signals): (Vec<(usize, OracleError)>, _) = py.detach(|| {
+            let mut signals = crate::interrupt::Signals::new();
+            let pairs = items.iter_mut().zip(out.chunks_mut(width));
+            let errors = pairs
+                .map_while(|pair| (!signals.interrupted()).then(|| run(pair)))
+                .enumerate()
+                .filter_map(|(i, e)| e.map(|e| (i, e)))
+                .collect();
+            (errors, signals)
+        });
+        signals.result()?;
         match errors.into_iter().next() {
             Some((i, e)) => Err(value_error(format!("sentence {i}: {e}"))),
             None => Ok(()),

@@ -8,7 +8,8 @@
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use rayon::prelude::*;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 /// Runs `work` with the GIL released, honouring Ctrl-C (see the module
 /// documentation); `work` gets the watch to check between sentences. An
@@ -21,17 +22,23 @@ pub(crate) fn interruptible<T: Send>(
 ) -> PyResult<T> {
     let watch = tabula::interrupt::Watch::start();
     py.detach(|| {
+        // `done` is set before the worker wakes the caller: the worker's
+        // thread may still be running then, and a caller that waited for
+        // it to end would sleep a whole period after every call.
+        let done = AtomicBool::new(false);
         std::thread::scope(|scope| {
             let caller = std::thread::current();
+            let done = &done;
             let worker = scope.spawn(move || {
                 let result = work(watch);
+                done.store(true, Ordering::Release);
                 caller.unpark();
                 result
             });
             let mut raised = None;
-            while !worker.is_finished() {
-                std::thread::park_timeout(Duration::from_millis(100));
-                if raised.is_none() && !worker.is_finished() {
+            while !done.load(Ordering::Acquire) {
+                std::thread::park_timeout(PERIOD);
+                if raised.is_none() && !done.load(Ordering::Acquire) {
                     if let Err(e) = Python::attach(|py| py.check_signals()) {
                         tabula::interrupt::interrupt();
                         raised = Some(e);
@@ -46,6 +53,39 @@ pub(crate) fn interruptible<T: Send>(
             }
         })
     })
+}
+
+/// How often a call working on the calling thread looks for a signal.
+const PERIOD: Duration = Duration::from_millis(100);
+
+/// Ctrl-C for work done on the calling thread with the interpreter's lock
+/// released, item after item: [`Signals::interrupted`], asked between
+/// items, takes the lock back at most every 100 ms to run Python's signal
+/// handlers. For calls that are usually short (a step of a minibatch): no
+/// thread to start and wake, which [`interruptible`] costs every call.
+pub(crate) struct Signals {
+    last: Instant,
+    raised: Option<PyErr>,
+}
+
+impl Signals {
+    pub(crate) fn new() -> Signals {
+        Signals { last: Instant::now(), raised: None }
+    }
+
+    /// Whether a signal handler raised (now or before): the work stops.
+    pub(crate) fn interrupted(&mut self) -> bool {
+        if self.raised.is_none() && self.last.elapsed() >= PERIOD {
+            self.last = Instant::now();
+            self.raised = Python::attach(|py| py.check_signals()).err();
+        }
+        self.raised.is_some()
+    }
+
+    /// The handler's exception, if one was raised.
+    pub(crate) fn result(self) -> PyResult<()> {
+        self.raised.map_or(Ok(()), Err)
+    }
 }
 
 /// `f(index, item)` of every item with the GIL released, on rayon's
