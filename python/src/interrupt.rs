@@ -1,15 +1,26 @@
-//! Ctrl-C during a long call: the work runs on a scoped thread with the
-//! interpreter's lock released, while the calling thread takes the lock
-//! every 100 ms to let Python run its signal handlers
-//! (`PyErr_CheckSignals`). On a signal, the handler's exception
-//! (KeyboardInterrupt) is raised once the work has stopped: it checks
-//! `tabula::interrupt` between sentences, so within a sentence's time.
+//! Ctrl-C during a long call. Python runs its signal handlers
+//! (`PyErr_CheckSignals`) only on the main thread, with the interpreter's
+//! lock held, so the calling thread has to check while the work runs
+//! without the lock. Two ways:
+//!
+//! - [`interruptible`]: the work runs on a scoped thread, and the calling
+//!   thread takes the lock every 100 ms to check; on a signal, the
+//!   handler's exception (KeyboardInterrupt) is raised once the work has
+//!   stopped: it checks `tabula::interrupt` between sentences, so within a
+//!   sentence's time. For long calls (training, a file).
+//! - [`Signals`]: the work runs on the calling thread and, between items,
+//!   takes the lock back at most every 100 ms to check. For calls that are
+//!   usually short (a step of a minibatch), where a thread started and
+//!   woken per call would cost more than the work.
 
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+/// How often the calling thread looks for a signal.
+const PERIOD: Duration = Duration::from_millis(100);
 
 /// Runs `work` with the GIL released, honouring Ctrl-C (see the module
 /// documentation); `work` gets the watch to check between sentences. An
@@ -55,14 +66,10 @@ pub(crate) fn interruptible<T: Send>(
     })
 }
 
-/// How often a call working on the calling thread looks for a signal.
-const PERIOD: Duration = Duration::from_millis(100);
-
 /// Ctrl-C for work done on the calling thread with the interpreter's lock
 /// released, item after item: [`Signals::interrupted`], asked between
 /// items, takes the lock back at most every 100 ms to run Python's signal
-/// handlers. For calls that are usually short (a step of a minibatch): no
-/// thread to start and wake, which [`interruptible`] costs every call.
+/// handlers (see the module documentation).
 pub(crate) struct Signals {
     last: Instant,
     raised: Option<PyErr>,
