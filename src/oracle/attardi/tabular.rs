@@ -274,6 +274,11 @@ pub struct TableStats {
     /// all) only which steps reach the known best, one pass per table,
     /// instead of every step's exact score.
     pub optimal_only: bool,
+    /// [`TabularOracle::optimal`] only: the steps the bounds left open and
+    /// the table was asked about (summed over the levels tried), and how
+    /// many of them it found optimal.
+    pub open_steps: u32,
+    pub open_optimal: u32,
 }
 
 /// The pruning of the table: lower bounds from greedy computations and, per
@@ -525,11 +530,13 @@ impl TabularOracle {
                 self.floor = Some(level);
                 let found = self.scores_open(config, gold, StepScores::default(), open);
                 self.floor = None;
+                self.stats.open_steps += left as u32;
                 match found {
                     Err(e) => break Err(e),
                     Ok(found) => {
                         for t in (0..5).filter(|&t| open[t] && found.get(STEPS[t]) == Some(level)) {
                             optimal.set(STEPS[t], Some(level));
+                            self.stats.open_optimal += 1;
                         }
                     }
                 }
