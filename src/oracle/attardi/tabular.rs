@@ -1525,30 +1525,19 @@ fn arc(stack: &[usize], step: Step) -> (usize, usize) {
 mod tests {
     use super::*;
 
-    /// `Bounds::uppers` (one pass) equals `Bounds::upper` step by step, at
-    /// the configurations of walks over every head vector of up to 5 words
-    /// that is a tree.
-    #[test]
-    fn every_steps_upper_bound_in_one_pass_equals_the_step_by_step_one() {
-        let mut bounds = Bounds::default();
-        let mut checked = 0;
-        for n in 1..=5usize {
+    /// `visit(gold, c)` at the configurations of `walks` walks (pseudo-random
+    /// steps) over every head vector of up to `most` words that is a tree.
+    fn walk_every_tree(most: usize, walks: usize, mut visit: impl FnMut(&DepTree, &Configuration)) {
+        for n in 1..=most {
             let count = (n + 1).pow(n as u32);
             for code in 0..count {
                 let heads: Vec<usize> = (0..n).map(|i| code / (n + 1).pow(i as u32) % (n + 1)).collect();
                 let Ok(gold) = DepTree::from_heads(&heads) else { continue };
-                for walk in 0..3usize {
+                for walk in 0..walks {
                     let mut c = Configuration::initial(System::Attardi, n);
                     let mut i = walk;
                     while !c.is_final() {
-                        let (stack, next) = (c.stack().to_vec(), c.next);
-                        let all = bounds.uppers(&stack, next, &gold);
-                        for (t, step) in STEPS.iter().enumerate() {
-                            if c.is_applicable(*step) {
-                                assert_eq!(all[t], bounds.upper(&stack, next, &gold, *step), "{gold:?} {c:?} {step}");
-                                checked += 1;
-                            }
-                        }
+                        visit(&gold, &c);
                         let steps: Vec<Step> = c.applicable_steps().collect();
                         i = (i * 7 + 3) % 1_000_003;
                         c.apply(steps[i % steps.len()]).unwrap();
@@ -1556,6 +1545,24 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `Bounds::uppers` (one pass) equals `Bounds::upper` step by step, at
+    /// the configurations of walks over every tree of up to 5 words.
+    #[test]
+    fn every_steps_upper_bound_in_one_pass_equals_the_step_by_step_one() {
+        let mut bounds = Bounds::default();
+        let mut checked = 0;
+        walk_every_tree(5, 3, |gold, c| {
+            let (stack, next) = (c.stack().to_vec(), c.next);
+            let all = bounds.uppers(&stack, next, gold);
+            for (t, step) in STEPS.iter().enumerate() {
+                if c.is_applicable(*step) {
+                    assert_eq!(all[t], bounds.upper(&stack, next, gold, *step), "{gold:?} {c:?} {step}");
+                    checked += 1;
+                }
+            }
+        });
         assert!(checked > 10_000, "only {checked}");
     }
 
@@ -1569,35 +1576,21 @@ mod tests {
         let mut exact = TabularOracle::new();
         exact.set_pruning(false);
         let (mut checked, mut lowered) = (0, 0);
-        for n in 1..=6usize {
-            let count = (n + 1).pow(n as u32);
-            for code in 0..count {
-                let heads: Vec<usize> = (0..n).map(|i| code / (n + 1).pow(i as u32) % (n + 1)).collect();
-                let Ok(gold) = DepTree::from_heads(&heads) else { continue };
-                for walk in 0..2usize {
-                    let mut c = Configuration::initial(System::Attardi, n);
-                    let mut i = walk;
-                    while !c.is_final() {
-                        let (stack, next) = (c.stack().to_vec(), c.next);
-                        let scores = exact.scores(&c, &gold).unwrap();
-                        for step in STEPS.iter().filter(|&&step| c.is_applicable(step)) {
-                            let upper = bounds.upper(&stack, next, &gold, *step);
-                            let score = scores.get(*step).unwrap();
-                            assert!(upper >= score, "{gold:?} {c:?} {step}: bound {upper} < score {score}");
-                            bounds.start(&stack, next, &gold);
-                            let mut after = next;
-                            bounds.apply(*step, &mut after, &gold);
-                            let stack_after = std::mem::take(&mut bounds.stack);
-                            lowered += (bounds.conflicts(&stack_after, &gold) > 0) as usize;
-                            checked += 1;
-                        }
-                        let steps: Vec<Step> = c.applicable_steps().collect();
-                        i = (i * 7 + 3) % 1_000_003;
-                        c.apply(steps[i % steps.len()]).unwrap();
-                    }
-                }
+        walk_every_tree(6, 2, |gold, c| {
+            let (stack, next) = (c.stack().to_vec(), c.next);
+            let scores = exact.scores(c, gold).unwrap();
+            for step in STEPS.iter().filter(|&&step| c.is_applicable(step)) {
+                let upper = bounds.upper(&stack, next, gold, *step);
+                let score = scores.get(*step).unwrap();
+                assert!(upper >= score, "{gold:?} {c:?} {step}: bound {upper} < score {score}");
+                bounds.start(&stack, next, gold);
+                let mut after = next;
+                bounds.apply(*step, &mut after, gold);
+                let stack_after = std::mem::take(&mut bounds.stack);
+                lowered += (bounds.conflicts(&stack_after, gold) > 0) as usize;
+                checked += 1;
             }
-        }
+        });
         assert!(checked > 100_000 && lowered > 1_000, "{checked} steps, {lowered} with a conflict");
     }
 }
