@@ -43,6 +43,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         None => None,
     };
     let path = replay.as_ref().or(args.first()).ok_or(usage)?;
+    if replay.is_some() && args.iter().any(|a| a == "--stray") {
+        return Err("--stray is for random walks; --replay follows the recorded steps".into());
+    }
     let only_optimal = args.iter().any(|a| a == "--optimal");
     let stray: f64 = match args.iter().position(|a| a == "--stray") {
         Some(i) => args.get(i + 1).ok_or(usage)?.parse()?,
