@@ -102,6 +102,49 @@ def test_save_load_parses_identically_and_is_deterministic(tmp_path):
     assert c.epoch == a.epoch and [r.loss for r in c.history] == [r.loss for r in a.history]
 
 
+def test_average_is_the_moving_average_of_the_updates():
+    """--average: the first update copies the weights, each later one moves
+    the average by 1 − min(decay, (1 + k) / (10 + k)) of the way to the new
+    weights; the parsing model is the average, saved and reloaded as such."""
+    from tabula_parsing.neural import data, parser
+    from tabula_parsing.neural.train import Options, Trainer, seed_everything
+
+    sentences = tp.read_conllu(SAMPLE)
+    options = Options(dims=TINY, average=0.5, seed=2)
+    golds, labels, _ = parser._training_trees(SAMPLE, sentences, options)
+    vocab = data.Vocabularies.build(sentences, labels)
+    items = [data.encode(s, vocab, k, golds[k], labels[k]) for k, s in enumerate(sentences)]
+    trainer = Trainer(options, vocab)
+    rng, nrng = seed_everything(2)
+    before = None
+    for k in range(3):
+        trainer.train_batch(items[:4], False, rng, nrng)
+        new = [p.detach().clone() for p in trainer.net.parameters()]
+        avg = [p.detach().clone() for p in trainer.model.parameters()]
+        if before is None:
+            expected = new
+        else:
+            w = 1 - min(0.5, (1 + k) / (10 + k))  # k updates averaged before this one
+            expected = [b + w * (n - b) for b, n in zip(before, new)]
+        assert all(torch.allclose(a, e) for a, e in zip(avg, expected)), k
+        assert k == 0 or any(not torch.equal(a, n) for a, n in zip(avg, new)), "the average is not the last weights"
+        before = avg
+
+
+def test_average_saves_and_reloads_the_averaged_model(tmp_path):
+    a = neural.train(str(SAMPLE), epochs=2, seed=5, dims=TINY, average=0.9)
+    plain = neural.train(str(SAMPLE), epochs=2, seed=5, dims=TINY)
+    weights = lambda m: torch.cat([p.detach().flatten() for p in m.net.parameters()])  # noqa: E731
+    assert not torch.equal(weights(a), weights(plain)), "the averaged model differs from the trained one"
+    a.save(tmp_path / "m.pt")
+    b = neural.load(tmp_path / "m.pt")
+    assert torch.equal(weights(a), weights(b))
+    sentences = tp.read_conllu(SAMPLE)
+    assert a.parse(sentences) == b.parse(sentences)
+    with pytest.raises(ValueError, match="--average must be"):
+        neural.train(str(SAMPLE), epochs=1, dims=TINY, average=1.0)
+
+
 def test_parse_fills_head_and_deprel_only(tmp_path):
     model = neural.train(str(SAMPLE), epochs=1, seed=1, dims=TINY)
     text = model.parse_file(SAMPLE)

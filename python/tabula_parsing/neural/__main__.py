@@ -42,6 +42,13 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--explore-p", type=float, default=0.9, help="probability of following a wrong step of the network")
     t.add_argument("--loss", choices=["ce", "hinge"], default="ce", help="step loss: cross-entropy of the optimal set, or hinge")
     t.add_argument("--learning-rate", type=float, default=1e-3)
+    t.add_argument(
+        "--average",
+        type=float,
+        default=0.0,
+        metavar="DECAY",
+        help="score dev and save a moving average of the weights, this decay per update (e.g. 0.999) [default: 0: none]",
+    )
     t.add_argument("--max-words", type=int, help="leave out training sentences longer than N words [default: 1000, 200 where the oracle builds tables]")
     t.add_argument("--device", default="cpu", help="cpu or cuda [default: cpu]")
     t.add_argument("--threads", type=int, help="PyTorch's CPU threads")
@@ -93,6 +100,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 explore_p=args.explore_p,
                 loss=args.loss,
                 learning_rate=args.learning_rate,
+                average=args.average,
                 max_words=args.max_words,
                 device=args.device,
                 threads=args.threads,

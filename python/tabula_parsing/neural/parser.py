@@ -47,6 +47,8 @@ def _check(options: Options) -> None:
         raise ValueError("--explore-from has no effect with --oracle static")
     if not 0.0 <= o.explore_p <= 1.0:
         raise ValueError(f"--explore-p must be between 0 and 1, found {o.explore_p}")
+    if not 0.0 <= o.average < 1.0:
+        raise ValueError(f"--average must be at least 0 and below 1, found {o.average}")
     if o.batch_size < 1:
         raise ValueError(f"--batch-size must be at least 1, found {o.batch_size}")
     if o.max_gamma is not None and o.system != "attardi":
@@ -301,25 +303,25 @@ def train(
             time.process_time() - cpu,
             trainer.oracle_cpu_seconds,
         )
-        parser = NeuralParser(trainer.net, vocab, options, epoch, history)
+        parser = NeuralParser(trainer.model, vocab, options, epoch, history)
         if dev_sentences is not None:
             scores = parser.evaluate(dev_sentences)["all"]
             report.dev_uas, report.dev_las = scores["uas"], scores["las"] or 0.0
             key = report.dev_las
             if best is None or key > best[0]:
-                best = (key, epoch, {k: v.detach().clone() for k, v in trainer.net.state_dict().items()})
+                best = (key, epoch, {k: v.detach().clone() for k, v in trainer.model.state_dict().items()})
         history.append(report)
         if verbose:
             print(report.text(), file=sys.stderr, flush=True)
         if output is not None and (best is None or best[1] == epoch):
             # The model kept so far is on disk after every epoch: an
             # interrupted run leaves it.
-            NeuralParser(trainer.net, vocab, options, epoch, history).save(output)
+            NeuralParser(trainer.model, vocab, options, epoch, history).save(output)
     kept_epoch = len(history)
     if best is not None:
-        trainer.net.load_state_dict(best[2])
+        trainer.model.load_state_dict(best[2])
         kept_epoch = best[1]
-    parser = NeuralParser(trainer.net, vocab, options, kept_epoch, history)
+    parser = NeuralParser(trainer.model, vocab, options, kept_epoch, history)
     if output is not None:
         parser.save(output)
     return parser

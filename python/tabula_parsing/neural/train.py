@@ -23,10 +23,11 @@ import random
 import sys
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence, cast
 
 import numpy as np
 import torch
+from torch.optim.swa_utils import AveragedModel
 
 from .. import _tabula as tp
 from .data import PAD, UNK, Encoded, Vocabularies, batches
@@ -53,6 +54,7 @@ class Options:
     explore_p: float = 0.9
     loss: str = "ce"  # ce | hinge
     learning_rate: float = 1e-3
+    average: float = 0.0  # decay of the weights' moving average per update; 0: none
     word_dropout: float = 0.25
     max_words: Optional[int] = None
     max_gamma: Optional[int] = None
@@ -190,9 +192,27 @@ class Trainer:
             len(vocab.labels),
         ).to(self.device)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=options.learning_rate, betas=(0.9, 0.9))
+        # The moving average of the weights that dev scoring and the saved
+        # model use (``--average``); its decay warms up as (1 + k) / (10 + k)
+        # over the first updates, so early averages do not lean on the
+        # random initial weights.
+        decay = options.average
+        self.averaged = (
+            AveragedModel(self.net, avg_fn=lambda avg, new, k: avg + (1 - min(decay, (1 + k) / (10 + k))) * (new - avg))
+            if decay > 0
+            else None
+        )
         self.oracle: Optional[Any] = None
         self.oracle_seconds = 0.0
         self.oracle_cpu_seconds = 0.0
+
+    @property
+    def model(self) -> Network:
+        """The network that parses: the moving average of the weights with
+        ``--average``, else the trained one."""
+        if self.averaged is None:
+            return self.net
+        return cast(Network, self.averaged.module)
 
     def _count(self, t: float, c: float) -> None:
         """Adds the wall and CPU time since (t, c) to the oracle's."""
@@ -296,6 +316,8 @@ class Trainer:
         loss.backward()  # type: ignore[no-untyped-call]
         torch.nn.utils.clip_grad_norm_(self.net.parameters(), 5.0)
         self.optimizer.step()
+        if self.averaged is not None:
+            self.averaged.update_parameters(self.net)
         return float(loss.detach()), decisions, int(ob.abandoned.sum())
 
 
