@@ -16,6 +16,7 @@ use crate::oracle::{columns, session_algorithm, settings, step_names, Live};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use tabula::oracle::attardi::tabular::DEFAULT_MAX_GAMMA;
 use tabula::oracle::session::OracleSession;
 use tabula::oracle::{Algorithm, Configuration, OracleError, Step, StepScores, Strategy, System};
 use tabula::parser::train::arc_standard_static;
@@ -96,6 +97,8 @@ impl Item {
 /// exact algorithm). `abandon=True`: a sentence at which the oracle refuses
 /// a configuration (Attardi's table past `max_gamma`, an LR-spine spine
 /// past the columns) is marked `abandoned` and finished instead of raising.
+/// `max_gamma` (Attardi only): the limit of its table on the stack and the
+/// reduced buffer (default 48), as `tabula train --max-gamma`.
 #[pyclass(module = "tabula_parsing", name = "OracleBatch")]
 pub struct PyOracleBatch {
     system: System,
@@ -106,6 +109,9 @@ pub struct PyOracleBatch {
     /// Whether the batch was made without gold trees (`without_gold`).
     gold: bool,
     abandon: bool,
+    /// The limit of Attardi's table (its oracles are pooled, so every
+    /// oracle taken is given it).
+    max_gamma: usize,
     /// Oracles of sentences dropped by a smaller `reset`, for the next one.
     spare: Vec<Live>,
     /// `optimal`'s scores, reused.
@@ -146,10 +152,11 @@ impl PyOracleBatch {
         self.spare.extend(self.items.drain(..).map(|item| item.live));
         for (i, (tree, labels)) in trees.into_iter().zip(labels).enumerate() {
             let n = tree.len();
-            let oracle = match self.spare.pop() {
+            let mut oracle = match self.spare.pop() {
                 Some(live) => live.into_heads().oracle,
                 None => crate::oracle::pooled_oracle(),
             };
+            oracle.attardi_mut().set_max_gamma(self.max_gamma);
             let config = Configuration::initial(system, n);
             let gold = tree.clone();
             let live = Live::try_new(oracle, |o| OracleSession::at(o, tree, config, strategy, algorithm))
@@ -283,7 +290,7 @@ impl Drop for PyOracleBatch {
 #[pymethods]
 impl PyOracleBatch {
     #[new]
-    #[pyo3(signature = (golds, system = "arc-standard", strategy = None, algorithm = "auto", labels = None, abandon = false))]
+    #[pyo3(signature = (golds, system = "arc-standard", strategy = None, algorithm = "auto", labels = None, abandon = false, max_gamma = None))]
     fn new(
         golds: Vec<Bound<'_, PyAny>>,
         system: &str,
@@ -291,8 +298,14 @@ impl PyOracleBatch {
         algorithm: &str,
         labels: Option<Vec<Bound<'_, PyAny>>>,
         abandon: bool,
+        max_gamma: Option<usize>,
     ) -> PyResult<Self> {
         let (system, strategy, algorithm) = settings(system, strategy, algorithm)?;
+        if max_gamma.is_some() && system != System::Attardi {
+            return Err(value_error(format!(
+                "max_gamma applies to system attardi only (its tabular oracle), not {system}"
+            )));
+        }
         let algorithm = session_algorithm(system, algorithm);
         let mut batch = PyOracleBatch {
             system,
@@ -302,6 +315,7 @@ impl PyOracleBatch {
             items: Vec::new(),
             gold: true,
             abandon,
+            max_gamma: max_gamma.unwrap_or(DEFAULT_MAX_GAMMA),
             spare: Vec::new(),
             scratch: Vec::new(),
         };
@@ -333,6 +347,7 @@ impl PyOracleBatch {
             items: Vec::new(),
             gold: false,
             abandon: false,
+            max_gamma: DEFAULT_MAX_GAMMA,
             spare: Vec::new(),
             scratch: Vec::new(),
         };

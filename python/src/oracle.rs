@@ -568,7 +568,9 @@ pub(crate) fn pooled_oracle() -> Oracle<'static> {
     POOL.lock().unwrap_or_else(|e| e.into_inner()).pop().unwrap_or_default()
 }
 
-pub(crate) fn return_oracle(oracle: Oracle<'static>) {
+pub(crate) fn return_oracle(mut oracle: Oracle<'static>) {
+    // Back to the defaults: the next session may be another kind.
+    oracle.attardi_mut().set_max_gamma(tabula::oracle::attardi::tabular::DEFAULT_MAX_GAMMA);
     let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
     if pool.len() < POOL_SIZE {
         pool.push(oracle);

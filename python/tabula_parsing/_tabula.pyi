@@ -256,7 +256,9 @@ class OracleBatch:
     :meth:`apply`. ``golds``: heads of words 1..n (None: no gold head),
     ``Tree`` or ``Sentence`` objects; ``labels``: optional gold label ids per
     word (-1: none). ``abandon=True``: a sentence whose configuration the
-    oracle refuses is marked abandoned (and finished) instead of raising."""
+    oracle refuses is marked abandoned (and finished) instead of raising.
+    ``max_gamma`` (Attardi only): the limit of its table on the stack and
+    reduced buffer (default 48), as ``tabula train --max-gamma``."""
 
     POSITIONS: list[str]
     def __new__(
@@ -267,6 +269,7 @@ class OracleBatch:
         algorithm: str = "auto",
         labels: Optional[Sequence[Any]] = None,
         abandon: bool = False,
+        max_gamma: Optional[int] = None,
     ) -> "OracleBatch": ...
     @staticmethod
     def without_gold(lengths: Sequence[int], system: str = "arc-standard") -> "OracleBatch":

@@ -243,3 +243,20 @@ def test_attardi_abandons_what_its_table_refuses_when_asked():
     assert batch.finished.tolist() == [True, False]
     batch.apply(np.array([0, 0]))  # the abandoned sentence's step is ignored
     assert batch.positions()[1, 0] == 1
+
+
+def test_attardi_max_gamma_is_the_tables_limit():
+    gold = random_tree(20, random.Random(0))  # its first table: γ of 21 words
+    with pytest.raises(ValueError, match=r"\|γ\| = 21 words .* more than the limit of 20"):
+        tp.OracleBatch([gold], system="attardi", max_gamma=20).scores()
+    small = tp.OracleBatch([gold, [0]], system="attardi", abandon=True, max_gamma=20)
+    small.scores()
+    assert small.abandoned.tolist() == [True, False]
+    default = tp.OracleBatch([gold], system="attardi").scores()
+    assert (default[0] >= 0).any()
+    assert (tp.OracleBatch([gold], system="attardi", max_gamma=21).scores() == default).all()
+    del small  # its oracles go back to the pool, with the default limit again
+    sessions = [tp.Session(gold, system="attardi") for _ in range(4)]
+    assert all(max(v for v in s.scores().values() if v is not None) == default.max() for s in sessions)
+    with pytest.raises(ValueError, match="max_gamma applies to system attardi only"):
+        tp.OracleBatch([[0]], system="arc-hybrid", max_gamma=10)

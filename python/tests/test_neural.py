@@ -145,6 +145,16 @@ def test_average_saves_and_reloads_the_averaged_model(tmp_path):
         neural.train(str(SAMPLE), epochs=1, dims=TINY, average=1.0)
 
 
+def test_max_gamma_reaches_attardis_oracle(tmp_path):
+    train = tmp_path / "train.conllu"
+    toy_treebank(train, 20, 5, nonprojective=True)
+    kw = dict(system="attardi", projectivize="none", epochs=1, seed=1, dims=TINY, batch_size=8)
+    assert neural.train(str(train), **kw).history[0].abandoned == 0
+    assert neural.train(str(train), max_gamma=2, **kw).history[0].abandoned > 0, "a table past 2 words is refused"
+    with pytest.raises(ValueError, match="--max-gamma is for --system attardi"):
+        neural.train(str(train), epochs=1, dims=TINY, max_gamma=10)
+
+
 def test_parse_fills_head_and_deprel_only(tmp_path):
     model = neural.train(str(SAMPLE), epochs=1, seed=1, dims=TINY)
     text = model.parse_file(SAMPLE)

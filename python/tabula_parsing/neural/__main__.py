@@ -50,6 +50,12 @@ def _parser() -> argparse.ArgumentParser:
         help="score dev and save a moving average of the weights, this decay per update (e.g. 0.999) [default: 0: none]",
     )
     t.add_argument("--max-words", type=int, help="leave out training sentences longer than N words [default: 1000, 200 where the oracle builds tables]")
+    t.add_argument(
+        "--max-gamma",
+        type=int,
+        help="Attardi only: the limit of its oracle's table on the stack and reduced input; "
+        "a sentence past it is left for the rest of the epoch [default: 48]",
+    )
     t.add_argument("--device", default="cpu", help="cpu or cuda [default: cpu]")
     t.add_argument("--threads", type=int, help="PyTorch's CPU threads")
     d = Dimensions()
@@ -102,6 +108,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 learning_rate=args.learning_rate,
                 average=args.average,
                 max_words=args.max_words,
+                max_gamma=args.max_gamma,
                 device=args.device,
                 threads=args.threads,
                 dims=dims,

@@ -225,7 +225,13 @@ class Trainer:
         t, c = time.perf_counter(), time.process_time()
         if self.oracle is None:
             self.oracle = tp.OracleBatch(
-                golds, system=o.system, strategy=o.strategy, algorithm=o.algorithm, labels=labels, abandon=True
+                golds,
+                system=o.system,
+                strategy=o.strategy,
+                algorithm=o.algorithm,
+                labels=labels,
+                abandon=True,
+                max_gamma=o.max_gamma,
             )
         else:
             self.oracle.reset(golds, labels)
