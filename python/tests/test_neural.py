@@ -153,6 +153,8 @@ def test_max_gamma_reaches_attardis_oracle(tmp_path):
     assert neural.train(str(train), max_gamma=2, **kw).history[0].abandoned > 0, "a table past 2 words is refused"
     with pytest.raises(ValueError, match="--max-gamma is for --system attardi"):
         neural.train(str(train), epochs=1, dims=TINY, max_gamma=10)
+    with pytest.raises(ValueError, match="--max-gamma must be at least 0"):
+        neural.train(str(train), epochs=1, dims=TINY, system="attardi", projectivize="none", max_gamma=-1)
 
 
 def test_parse_fills_head_and_deprel_only(tmp_path):

@@ -53,6 +53,8 @@ def _check(options: Options) -> None:
         raise ValueError(f"--batch-size must be at least 1, found {o.batch_size}")
     if o.max_gamma is not None and o.system != "attardi":
         raise ValueError("--max-gamma is for --system attardi")
+    if o.max_gamma is not None and o.max_gamma < 0:
+        raise ValueError(f"--max-gamma must be at least 0, found {o.max_gamma}")
     if o.device.startswith("cuda") and not torch.cuda.is_available():
         raise ValueError(f"--device {o.device}: no CUDA device is available to PyTorch here")
     epochs_of(o)
