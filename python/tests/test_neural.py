@@ -206,3 +206,38 @@ def test_errors_are_the_command_lines(tmp_path):
     notag.write_text("1\ta\ta\t_\t_\t_\t0\troot\t_\t_\n\n")
     with pytest.raises(ValueError, match="UPOS column is empty"):
         neural.train(str(notag), epochs=1)
+
+
+def test_device_batch_size_and_threads_are_checked(tmp_path):
+    with pytest.raises(ValueError, match="--device must be cpu, cuda or cuda:N, found `tpu`"):
+        neural.train(str(SAMPLE), device="tpu", epochs=1)
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="--device cuda:1: no CUDA device"):
+            neural.train(str(SAMPLE), device="cuda:1", epochs=1)
+    model = neural.train(str(SAMPLE), epochs=1, dims=TINY)
+    sentences = tp.read_conllu(SAMPLE)
+    for bad in (0, -1):
+        with pytest.raises(ValueError, match=f"--batch-size must be at least 1, found {bad}"):
+            model.parse(sentences, batch_size=bad)
+        with pytest.raises(ValueError, match=f"--batch-size must be at least 1, found {bad}"):
+            model.parse_file(SAMPLE, batch_size=bad)
+    with pytest.raises(ValueError, match="--device must be"):
+        model.parse_file(SAMPLE, device="gpu")
+    with pytest.raises(ValueError, match="--threads must be between 1 and"):
+        model.parse_file(SAMPLE, threads=0)
+    threads = torch.get_num_threads()
+    try:
+        assert model.parse_file(SAMPLE, threads=1, batch_size=1) == model.parse_file(SAMPLE)
+        assert torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(threads)
+    # From the shell: an error line, no traceback, no output.
+    out = tmp_path / "out.conllu"
+    model.save(tmp_path / "m.pt")
+    r = subprocess.run(
+        [sys.executable, "-m", "tabula_parsing.neural", "parse", "--model", str(tmp_path / "m.pt"), str(SAMPLE),
+         "-o", str(out), "--batch-size", "-1"],
+        capture_output=True, text=True,
+    )
+    assert r.returncode == 1 and r.stderr.startswith("error: --batch-size must be at least 1")
+    assert "Traceback" not in r.stderr and not out.exists()

@@ -4,8 +4,9 @@ shell, with ``tabula train``'s and ``tabula parse``'s option names.
     python -m tabula_parsing.neural train TRAIN -o MODEL [--dev DEV] [--system S]
         [--oracle static|dynamic] [--projectivize none|optimal|lift]
         [--pseudo-projective head|path|head+path] [--feats] [--epochs N] [--seed S]
-        [--device cpu|cuda] …
-    python -m tabula_parsing.neural parse --model MODEL [IN] [-o OUT] [--device cpu|cuda]
+        [--device cpu|cuda|cuda:N] [--threads N] …
+    python -m tabula_parsing.neural parse --model MODEL [IN] [-o OUT] [--device cpu|cuda|cuda:N]
+        [--batch-size N] [--threads N]
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def _parser() -> argparse.ArgumentParser:
         help="Attardi only: the limit of its oracle's table on the stack and reduced input; "
         "a sentence past it is left for the rest of the epoch [default: 48]",
     )
-    t.add_argument("--device", default="cpu", help="cpu or cuda [default: cpu]")
+    t.add_argument("--device", default="cpu", help="cpu, cuda or cuda:N [default: cpu]")
     t.add_argument("--threads", type=int, help="PyTorch's CPU threads")
     d = Dimensions()
     t.add_argument("--word-dim", type=int, default=d.word)
@@ -68,10 +69,11 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--quiet", action="store_true", help="no epoch lines on standard error")
     q = sub.add_parser("parse", help="fill HEAD and DEPREL of a CoNLL-U file, nothing else changes")
     q.add_argument("input", nargs="?", default="-", help="CoNLL-U to parse [default: standard input]")
-    q.add_argument("--model", required=True)
+    q.add_argument("--model", required=True, help="a model saved by train")
     q.add_argument("-o", "--output", help="where to write [default: standard output]")
-    q.add_argument("--device", default="cpu")
+    q.add_argument("--device", default="cpu", help="cpu, cuda or cuda:N [default: cpu]")
     q.add_argument("--batch-size", type=int, help="sentences per batch [default: 128]")
+    q.add_argument("--threads", type=int, help="PyTorch's CPU threads [default: PyTorch's]")
     return p
 
 
@@ -117,7 +119,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         else:
             model = load(args.model)
             source = "/dev/stdin" if args.input == "-" else args.input
-            text = model.parse_file(source, args.output, device=args.device, batch_size=args.batch_size, progress=True)
+            text = model.parse_file(
+                source, args.output, device=args.device, batch_size=args.batch_size, progress=True, threads=args.threads
+            )
             if args.output is None:
                 sys.stdout.write(text)
     except (ValueError, OSError) as e:

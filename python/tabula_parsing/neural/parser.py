@@ -16,7 +16,17 @@ import torch
 from .. import _tabula as tp
 from .data import Encoded, Vocabularies, batches, check_columns, encode, with_tree
 from .model import Network
-from .train import EpochReport, Options, Progress, Trainer, epochs_of, parse_batches, seed_everything, threads_of
+from .train import (
+    EpochReport,
+    Options,
+    Progress,
+    Trainer,
+    device_of,
+    epochs_of,
+    parse_batches,
+    seed_everything,
+    threads_of,
+)
 
 FORMAT = "tabula-neural-1"
 # Sentences per batch when parsing (sorted by length, so little padding).
@@ -55,11 +65,22 @@ def _check(options: Options) -> None:
         raise ValueError("--max-gamma is for --system attardi")
     if o.max_gamma is not None and o.max_gamma < 0:
         raise ValueError(f"--max-gamma must be at least 0, found {o.max_gamma}")
-    if o.device.startswith("cuda") and not torch.cuda.is_available():
-        raise ValueError(f"--device {o.device}: no CUDA device is available to PyTorch here")
+    device_of(o.device)
     epochs_of(o)
     # The oracle settings, checked by the library (its messages).
     tp.Oracle(o.system, o.strategy, o.algorithm)
+
+
+def _parse_settings(device: Optional[str], batch_size: Optional[int], threads: Optional[int]) -> tuple[torch.device, int]:
+    """Parsing's ``--device``, ``--batch-size`` (default ``PARSE_BATCH``)
+    and ``--threads``, checked; the threads set."""
+    dev = device_of(device or "cpu")
+    if batch_size is not None and batch_size < 1:
+        raise ValueError(f"--batch-size must be at least 1, found {batch_size}")
+    checked = threads_of(threads)
+    if checked is not None:
+        torch.set_num_threads(checked)
+    return dev, batch_size or PARSE_BATCH
 
 
 def _projectivization(options: Options) -> str:
@@ -91,13 +112,18 @@ class NeuralParser:
         return [encode(s, self.vocab, i) for i, s in enumerate(sentences)]
 
     def parse(
-        self, sentences: Sequence[Any], device: Optional[str] = None, batch_size: Optional[int] = None
+        self,
+        sentences: Sequence[Any],
+        device: Optional[str] = None,
+        batch_size: Optional[int] = None,
+        threads: Optional[int] = None,
     ) -> list[tuple[list[int], list[str]]]:
-        """(heads, DEPRELs) of every sentence (``Sentence`` objects), greedy."""
-        dev = torch.device(device or "cpu")
+        """(heads, DEPRELs) of every sentence (``Sentence`` objects), greedy;
+        ``threads``: PyTorch's CPU threads (default: as they are)."""
+        dev, size = _parse_settings(device, batch_size, threads)
         self.net.to(dev)
         items = self._encode(sentences)
-        return parse_batches(self.net, self.system, items, self.vocab, dev, batch_size or PARSE_BATCH)
+        return parse_batches(self.net, self.system, items, self.vocab, dev, size)
 
     def parse_file(
         self,
@@ -106,17 +132,16 @@ class NeuralParser:
         device: Optional[str] = None,
         batch_size: Optional[int] = None,
         progress: bool = False,
+        threads: Optional[int] = None,
     ) -> str:
         """Parses a CoNLL-U file; writes (atomically) or returns the text
-        with HEAD and DEPREL filled."""
+        with HEAD and DEPREL filled. Options as :meth:`parse`."""
+        dev, size = _parse_settings(device, batch_size, threads)
         sentences = _read(path, "parse")
-        dev = torch.device(device or "cpu")
         self.net.to(dev)
         items = self._encode(sentences)
         bar = Progress(len(items), "parsing", progress)
-        trees = parse_batches(
-            self.net, self.system, items, self.vocab, dev, batch_size or PARSE_BATCH, bar.step
-        )
+        trees = parse_batches(self.net, self.system, items, self.vocab, dev, size, bar.step)
         bar.close()
         if self.options.pseudo_projective:
             trees = _decode(sentences, trees)
@@ -259,7 +284,7 @@ def train(
     progress line on a terminal."""
     options = Options(**settings)
     _check(options)
-    threads = threads_of(options)
+    threads = threads_of(options.threads)
     if threads is not None:
         torch.set_num_threads(threads)
     rng, nrng = seed_everything(options.seed)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import os
 import random
+import re
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -180,7 +181,7 @@ class Trainer:
 
     def __init__(self, options: Options, vocab: Vocabularies) -> None:
         self.options, self.vocab = options, vocab
-        self.device = torch.device(options.device)
+        self.device = device_of(options.device)
         self.steps = tp.steps(options.system)
         self.net = Network(
             options.dims,
@@ -396,10 +397,24 @@ def epochs_of(options: Options) -> int:
     return options.epochs
 
 
-def threads_of(options: Options) -> Optional[int]:
+def device_of(name: str) -> torch.device:
+    """``--device``, checked: cpu, cuda or cuda:N, the CUDA device one that
+    PyTorch sees here."""
+    m = re.fullmatch(r"cpu|cuda(?::(\d+))?", name)
+    if m is None:
+        raise ValueError(f"--device must be cpu, cuda or cuda:N, found `{name}`")
+    if name != "cpu":
+        if not torch.cuda.is_available():
+            raise ValueError(f"--device {name}: no CUDA device is available to PyTorch here")
+        seen = torch.cuda.device_count()
+        if int(m.group(1) or 0) >= seen:
+            raise ValueError(f"--device {name}: PyTorch sees {seen} CUDA device(s) here, numbered from 0")
+    return torch.device(name)
+
+
+def threads_of(t: Optional[int]) -> Optional[int]:
     """``--threads``, checked: at least 1 and at most 4 per core of this
     machine, as ``tabula parse --threads``."""
-    t = options.threads
     if t is None:
         return None
     most = 4 * (os.cpu_count() or 1)
