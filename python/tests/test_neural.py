@@ -241,3 +241,43 @@ def test_device_batch_size_and_threads_are_checked(tmp_path):
     )
     assert r.returncode == 1 and r.stderr.startswith("error: --batch-size must be at least 1")
     assert "Traceback" not in r.stderr and not out.exists()
+
+
+def test_the_networks_options_are_checked_before_training(tmp_path):
+    """Each size and rate with the command's option name, before any epoch;
+    an option that would do nothing is refused too."""
+    for kw, message in [
+        (dict(dims=neural.Dimensions(lstm=0)), "--lstm-dim must be at least 1, found 0"),
+        (dict(dims=neural.Dimensions(mlp=-3)), "--mlp-dim must be at least 1, found -3"),
+        (dict(dims=neural.Dimensions(layers=0)), "--layers must be at least 1, found 0"),
+        (dict(dims=neural.Dimensions(dropout=1.0)), "--dropout must be at least 0 and below 1"),
+        (dict(dims=neural.Dimensions(feats=8)), "--feats-dim 8 has no effect without --feats"),
+        (dict(learning_rate=-1.0), "--learning-rate must be above 0"),
+        (dict(word_dropout=-0.5), "--word-dropout must be at least 0"),
+        (dict(explore_from=-1), "--explore-from must be at least 0"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            neural.train(str(SAMPLE), epochs=1, **kw)
+    with pytest.raises(ValueError, match="no such directory"):
+        neural.train(str(SAMPLE), tmp_path / "missing" / "m.pt", epochs=1)
+    with_feats = tmp_path / "feats.conllu"
+    lines = SAMPLE.read_text(encoding="utf-8").splitlines()
+    cols = [line.split("\t") for line in lines]
+    with_feats.write_text(
+        "".join("\t".join(c[:5] + ["Number=Sing"] + c[6:]) + "\n" if len(c) == 10 else line + "\n"
+                for c, line in zip(cols, lines)),
+        encoding="utf-8",
+    )
+    model = neural.train(str(with_feats), epochs=1, feats=True, dims=TINY)
+    assert model.options.dims.feats == 32, "--feats reads FEATS at the default size"
+    run = lambda *args: subprocess.run(  # noqa: E731
+        [sys.executable, "-m", "tabula_parsing.neural", "train", str(SAMPLE), "-o", str(tmp_path / "m.pt"), *args],
+        capture_output=True, text=True,
+    )
+    for args, message in [
+        (["--char-dim", "0", "--char-filters", "8"], "--char-filters has no effect with --char-dim 0"),
+        (["--feats", "--feats-dim", "0"], "--feats-dim must be at least 1, found 0"),
+        (["--feats-dim", "8"], "--feats-dim 8 has no effect without --feats"),
+    ]:
+        r = run(*args)
+        assert r.returncode == 1 and message in r.stderr and "epoch" not in r.stderr, (args, r.stderr)

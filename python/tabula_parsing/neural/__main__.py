@@ -17,6 +17,7 @@ from typing import Optional, Sequence
 
 from .model import Dimensions
 from .parser import load, train
+from .train import Options
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -62,10 +63,23 @@ def _parser() -> argparse.ArgumentParser:
     d = Dimensions()
     t.add_argument("--word-dim", type=int, default=d.word)
     t.add_argument("--upos-dim", type=int, default=d.upos)
-    t.add_argument("--feats-dim", type=int, default=32, help="with --feats [default: 32]")
+    t.add_argument("--feats-dim", type=int, help="with --feats [default: 32]")
     t.add_argument("--char-dim", type=int, default=d.char, help="0: no character encoder")
+    t.add_argument(
+        "--char-filters", type=int, help=f"the character encoder's output [default: {d.char_filters}]"
+    )
     t.add_argument("--lstm-dim", type=int, default=d.lstm, help="BiLSTM units per direction")
+    t.add_argument("--layers", type=int, default=d.layers, help="BiLSTM layers")
     t.add_argument("--mlp-dim", type=int, default=d.mlp)
+    t.add_argument("--dropout", type=float, default=d.dropout, help="on the BiLSTM's input and output and the MLP")
+    t.add_argument(
+        "--word-dropout",
+        type=float,
+        default=Options.word_dropout,
+        metavar="ALPHA",
+        help="a training word seen c times is read as the unknown word with probability ALPHA / (ALPHA + c) "
+        "[default: 0.25]",
+    )
     t.add_argument("--quiet", action="store_true", help="no epoch lines on standard error")
     q = sub.add_parser("parse", help="fill HEAD and DEPREL of a CoNLL-U file, nothing else changes")
     q.add_argument("input", nargs="?", default="-", help="CoNLL-U to parse [default: standard input]")
@@ -84,11 +98,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             dims = Dimensions(
                 word=args.word_dim,
                 upos=args.upos_dim,
-                feats=args.feats_dim if args.feats else 0,
+                feats=args.feats_dim if args.feats_dim is not None else 0,
                 char=args.char_dim,
+                char_filters=args.char_filters if args.char_filters is not None else Dimensions().char_filters,
                 lstm=args.lstm_dim,
+                layers=args.layers,
                 mlp=args.mlp_dim,
+                dropout=args.dropout,
             )
+            if args.char_filters is not None and args.char_dim == 0:
+                raise ValueError("--char-filters has no effect with --char-dim 0 (no character encoder)")
+            if args.feats and args.feats_dim == 0:
+                raise ValueError("--feats-dim must be at least 1, found 0")
             model = train(
                 args.train,
                 args.output,
@@ -109,6 +130,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 loss=args.loss,
                 learning_rate=args.learning_rate,
                 average=args.average,
+                word_dropout=args.word_dropout,
                 max_words=args.max_words,
                 max_gamma=args.max_gamma,
                 device=args.device,

@@ -8,6 +8,7 @@ import io
 import os
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Optional, Sequence, Union
 
@@ -29,6 +30,8 @@ from .train import (
 )
 
 FORMAT = "tabula-neural-1"
+# The size of the FEATS embeddings with --feats unless given.
+FEATS_DIM = 32
 # Sentences per batch when parsing (sorted by length, so little padding).
 PARSE_BATCH = 128
 PathLike = Union[str, "os.PathLike[str]"]
@@ -57,6 +60,13 @@ def _check(options: Options) -> None:
         raise ValueError("--explore-from has no effect with --oracle static")
     if not 0.0 <= o.explore_p <= 1.0:
         raise ValueError(f"--explore-p must be between 0 and 1, found {o.explore_p}")
+    if o.explore_from < 0:
+        raise ValueError(f"--explore-from must be at least 0, found {o.explore_from}")
+    if not o.learning_rate > 0.0:
+        raise ValueError(f"--learning-rate must be above 0, found {o.learning_rate}")
+    if not o.word_dropout >= 0.0:
+        raise ValueError(f"--word-dropout must be at least 0, found {o.word_dropout}")
+    _check_dims(o)
     if not 0.0 <= o.average < 1.0:
         raise ValueError(f"--average must be at least 0 and below 1, found {o.average}")
     if o.batch_size < 1:
@@ -69,6 +79,38 @@ def _check(options: Options) -> None:
     epochs_of(o)
     # The oracle settings, checked by the library (its messages).
     tp.Oracle(o.system, o.strategy, o.algorithm)
+
+
+def _check_dims(o: Options) -> None:
+    """The network's sizes: each at least 1 (the character encoder's 0: none;
+    FEATS' 0 without ``--feats``)."""
+    d = o.dims
+    for name, value, least in [
+        ("--word-dim", d.word, 1),
+        ("--upos-dim", d.upos, 1),
+        ("--char-dim", d.char, 0),
+        ("--char-filters", d.char_filters, 1),
+        ("--lstm-dim", d.lstm, 1),
+        ("--layers", d.layers, 1),
+        ("--mlp-dim", d.mlp, 1),
+        ("--feats-dim", d.feats, 1 if o.feats else 0),
+    ]:
+        if value < least:
+            raise ValueError(f"{name} must be at least {least}, found {value}")
+    if d.feats and not o.feats:
+        raise ValueError(f"--feats-dim {d.feats} has no effect without --feats")
+    if not 0.0 <= d.dropout < 1.0:
+        raise ValueError(f"--dropout must be at least 0 and below 1, found {d.dropout}")
+
+
+def _writable(output: PathLike) -> None:
+    """Refuses an output path whose directory is missing or not writable
+    (before training, not after the first epoch)."""
+    directory = Path(output).parent
+    if not directory.is_dir():
+        raise ValueError(f"{output}: no such directory {directory}")
+    if not os.access(directory, os.W_OK):
+        raise ValueError(f"{output}: directory {directory} is not writable")
 
 
 def _parse_settings(device: Optional[str], batch_size: Optional[int], threads: Optional[int]) -> tuple[torch.device, int]:
@@ -283,7 +325,12 @@ def train(
     interrupted run leaves the best model so far). ``verbose``: an epoch line on standard error per epoch, and a
     progress line on a terminal."""
     options = Options(**settings)
+    if options.feats and options.dims.feats == 0:
+        # FEATS read at the command's default size.
+        options.dims = replace(options.dims, feats=FEATS_DIM)
     _check(options)
+    if output is not None:
+        _writable(output)
     threads = threads_of(options.threads)
     if threads is not None:
         torch.set_num_threads(threads)
