@@ -37,6 +37,7 @@ pub mod limits;
 pub mod memory;
 pub mod nonprojective;
 pub mod oracle;
+pub mod output;
 pub mod parser;
 pub mod projectivize;
 pub mod semiring;

@@ -70,7 +70,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut read: Vec<&Path> = inputs.iter().map(|p| p.unwrap_or(Path::new("-"))).collect();
     read.extend(args.grammar.as_deref());
     if let (Some(tsv), Some(plot)) = (&args.tsv, &args.plot) {
-        if super::output::same_target(tsv, plot) {
+        if tabula::output::same_target(tsv, plot) {
             return Err(format!("--tsv {} and --plot {} are the same file", tsv.display(), plot.display()).into());
         }
     }

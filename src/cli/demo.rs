@@ -2,13 +2,13 @@
 //! clone shows what tabula does without any data: optimal projectivization
 //! against lifting, the number of optimal trees, and optimal steps.
 
-use super::output::Output;
 use super::CliError;
 use std::io::Write;
 use std::process::ExitCode;
 use tabula::conllu::Reader;
 use tabula::grammar::text;
 use tabula::oracle::{Algorithm, Configuration, Oracle, Step, Strategy, System};
+use tabula::output::Output;
 use tabula::projectivize::{
     lift, Counter, OptimalProjectivizer, PreferringProjectivizer, TreeClass, Weights, WordLabels,
 };

@@ -2,11 +2,11 @@
 //! `tabula projectivize --encode` (Nivre & Nilsson 2005) on any CoNLL-U
 //! file, a parser's output included.
 
-use super::output::Output;
 use super::projectivize::open_input;
 use super::CliError;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use tabula::output::Output;
 use tabula::parser::deprojectivize::deprojectivize;
 
 /// Arguments of `tabula deprojectivize`.

@@ -1,7 +1,6 @@
 //! `tabula draw`: pictures of the trees of one CoNLL-U file, or of several
 //! files of the same words compared (the library's `draw` module).
 
-use super::output::Output;
 use super::CliError;
 use rayon::prelude::*;
 use std::io::IsTerminal;
@@ -10,6 +9,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use tabula::conllu::{RawSentence, Reader, Sentence};
 use tabula::draw::{html::Page, Annotated, Filter, Picture};
+use tabula::output::Output;
 
 /// Arguments of `tabula draw`.
 #[derive(clap::Args)]
@@ -282,6 +282,6 @@ impl MovedPage {
             page.add(p)?;
         }
         page.finish()?;
-        self.output.commit()
+        Ok(self.output.commit()?)
     }
 }

@@ -1,10 +1,10 @@
 //! `tabula ensemble`: the weighted vote of several parsers' trees, reparsed.
 
 use super::eval::open;
-use super::output::Output;
 use super::CliError;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use tabula::output::Output;
 use tabula::parser::ensemble::{ensemble, weights, EnsembleSettings};
 use tabula::parser::OptionStyle;
 

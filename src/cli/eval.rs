@@ -1,12 +1,12 @@
 //! `tabula eval`: UAS and LAS of a predicted CoNLL-U file against the gold one.
 
-use super::output::Output;
 use super::CliError;
 use plotters::prelude::*;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tabula::conllu::compressed::decompress;
+use tabula::output::Output;
 use tabula::parser::breakdown::{Breakdown, GroupKey};
 use tabula::parser::eval::{evaluate_report, form_counts, EvalOptions};
 

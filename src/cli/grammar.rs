@@ -4,7 +4,6 @@
 //! [`tabula::grammar::text`]; results go to stdout, the value alone on the
 //! last line.
 
-use super::output::Output;
 use super::CliError;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -13,6 +12,7 @@ use tabula::engine::Parser;
 use tabula::grammar::text::{self, GrammarFileError};
 use tabula::grammar::weights::{read_weights, WeightsError};
 use tabula::grammar::Grammar;
+use tabula::output::Output;
 use tabula::semiring::{Boolean, Count, MaxPlus, Semiring};
 
 /// The subcommands of `tabula grammar`.

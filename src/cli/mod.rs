@@ -10,7 +10,6 @@ pub mod eval;
 pub mod grammar;
 pub mod options;
 pub mod oracle;
-pub mod output;
 pub mod parse;
 pub mod plot;
 pub mod progress;

@@ -13,7 +13,6 @@
 //! reported on stderr as `line N: …` and produces no output line, and the
 //! exit status is 1 if any line was bad. Blank lines are skipped.
 
-use super::output::Output;
 use super::CliError;
 use serde_json::{Map, Value};
 use std::io::{BufRead, Write};
@@ -26,6 +25,7 @@ use tabula::oracle::arc_standard::cubic::{self, CubicOracle};
 use tabula::oracle::grammar_oracle::{GrammarOracle, TerminalMapping};
 use tabula::oracle::walk::{self, WalkOptions, WalkStats};
 use tabula::oracle::{Algorithm, Configuration, Oracle, Strategy, System};
+use tabula::output::Output;
 use tabula::tree::DepTree;
 
 #[derive(clap::Args)]
@@ -561,7 +561,7 @@ fn print_walk(args: &Args, stats: &WalkStats) -> Result<(), CliError> {
         serde_json::to_writer(&mut out, &Value::Object(obj))?;
         writeln!(out)?;
     }
-    out.commit()
+    Ok(out.commit()?)
 }
 
 /// Draws Fig. 9 (Nederhof 2019): mean µs per configuration against k + m,

@@ -1,12 +1,12 @@
 //! `tabula parse`: fills HEAD and DEPREL of a CoNLL-U file with a trained model.
 
 use super::batches::in_batches;
-use super::output::Output;
 use super::CliError;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 use tabula::conllu::Reader;
+use tabula::output::Output;
 use tabula::parser::job::{open, ParseJob, ParseSettings, ParseTotals};
 use tabula::parser::run::ConstraintKind;
 use tabula::parser::{Model, OptionStyle};

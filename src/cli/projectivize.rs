@@ -1,7 +1,6 @@
 //! `tabula projectivize`: optimal projectivization (Nederhof 2019, Sec. 3 and
 //! 8.1) or pseudo-projective lifting of a CoNLL-U treebank.
 
-pub(crate) use super::output::Output;
 use super::progress::{self, Bars};
 use super::CliError;
 use rand::SeedableRng;
@@ -16,6 +15,7 @@ use std::time::Instant;
 use tabula::conllu::compressed::{decompress, Compression};
 use tabula::conllu::{ConlluError, InvalidSentence, RawSentence, Reader, Sentence};
 use tabula::grammar::{text, Grammar};
+pub(crate) use tabula::output::Output;
 use tabula::projectivize::pseudo::{encode_block, EncodedBlock, Scheme};
 use tabula::projectivize::{
     lift, FunctionWords, Objective, OptimalProjectivizer, OptimalSampler, PreferringProjectivizer, ProjectivizeError,

@@ -2,13 +2,13 @@
 
 use super::batches::in_batches;
 use super::eval::open;
-use super::output::Output;
 use super::CliError;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 use tabula::conllu::{RawSentence, Reader};
+use tabula::output::Output;
 use tabula::parser::OptionStyle;
 use tabula::tagger::settings::TaggerSettings;
 use tabula::tagger::train::{compare, read_blocks, sentences, train, Accuracy};

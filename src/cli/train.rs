@@ -1,10 +1,10 @@
 //! `tabula train`: trains the greedy parser with a static or dynamic oracle.
 
-use super::output::Output;
 use super::CliError;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use tabula::output::Output;
 use tabula::parser::features::FeatureColumns;
 use tabula::parser::global::Update;
 use tabula::parser::job::{TrainJob, Treebank};

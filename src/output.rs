@@ -1,12 +1,14 @@
 //! Output files that never harm their target.
 //!
-//! `-o`, `--tsv` and `--plot` go through [`Output`]:
+//! The command line's `-o`, `--tsv` and `--plot`, and the Python module's
+//! writes (models, CoNLL-U files), go through [`Output`]:
 //! - `-` or nothing: standard output;
 //! - a regular file, or a path that does not exist yet: a temporary file in
 //!   the target's directory (symbolic links followed to their final target),
 //!   renamed over the target by [`Output::commit`]. It is deleted if the run
-//!   fails, and on SIGINT, SIGTERM and SIGHUP, so neither a truncated output
-//!   nor a stray temporary file is ever left behind;
+//!   fails, and (built with the `cli` feature, the command line) on SIGINT,
+//!   SIGTERM and SIGHUP, so neither a truncated output nor a stray temporary
+//!   file is ever left behind;
 //! - anything else (a device such as `/dev/null`, a FIFO, `/dev/stdout`, any
 //!   path under `/dev` or `/proc`): written straight through, never replaced.
 //!
@@ -17,20 +19,26 @@
 //! not replaced. [`Output::create_apart`] also refuses an output that is the
 //! same file as one of the command's inputs (same device and inode: hard and
 //! symbolic links, `./x` and `x` are all caught), naming both paths.
+//!
+//! Errors are [`io::Error`]s whose message names the output (`cannot write
+//! PATH: …`) and whose kind is the system's where there is one (a broken
+//! pipe stays [`io::ErrorKind::BrokenPipe`]).
 
-use super::CliError;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, Once};
+use std::sync::Mutex;
 
 /// Temporary files not yet committed, deleted by the signal handler.
 static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
-static HANDLER: Once = Once::new();
 
 /// Installs (once) the SIGINT/SIGTERM/SIGHUP handler that deletes the
-/// pending temporary files and exits with status 130.
+/// pending temporary files and exits with status 130: the command line's
+/// (a Python process keeps its own handlers; its temporary files are
+/// deleted when the write fails or is dropped).
+#[cfg(feature = "cli")]
 fn install_handler() {
+    static HANDLER: std::sync::Once = std::sync::Once::new();
     HANDLER.call_once(|| {
         // If another handler is already installed the temporary files are
         // still deleted on every ordinary failure; nothing more to do.
@@ -44,6 +52,12 @@ fn install_handler() {
         });
     });
 }
+
+/// Without the command line's handler, a signal ends the process as the
+/// program using the library decides (Python: KeyboardInterrupt, and the
+/// output dropped with its temporary file).
+#[cfg(not(feature = "cli"))]
+fn install_handler() {}
 
 fn register(p: &Path) {
     PENDING.lock().unwrap_or_else(|e| e.into_inner()).push(p.to_path_buf());
@@ -80,6 +94,11 @@ fn remove_stale(dir: &Path, name: &std::ffi::OsStr) {
     let _ = (dir, name);
 }
 
+/// An output refused before anything is written (the message says why).
+fn refused(message: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidInput, message)
+}
+
 /// An I/O error without the temporary file's name that tempfile adds.
 fn plain(e: io::Error) -> io::Error {
     if let Some(code) = e.raw_os_error() {
@@ -107,7 +126,7 @@ enum Sink {
 }
 
 /// An output stream (see the module documentation).
-pub(crate) struct Output {
+pub struct Output {
     sink: Sink,
     /// The path as the user gave it, for messages.
     shown: String,
@@ -159,7 +178,7 @@ fn identity(p: &Path) -> Option<PathBuf> {
 
 /// Refuses an `output` that is the same existing regular file as one of
 /// `inputs` (`-`: standard input): writing it would replace the input.
-pub(crate) fn check_apart(output: Option<&Path>, inputs: &[&Path]) -> Result<(), CliError> {
+pub fn check_apart(output: Option<&Path>, inputs: &[&Path]) -> io::Result<()> {
     let Some(out) = output.filter(|p| *p != Path::new("-")) else { return Ok(()) };
     if !fs::metadata(out).is_ok_and(|m| m.is_file()) {
         return Ok(());
@@ -172,11 +191,10 @@ pub(crate) fn check_apart(output: Option<&Path>, inputs: &[&Path]) -> Result<(),
             } else {
                 format!("the input {}", input.display())
             };
-            return Err(format!(
+            return Err(refused(format!(
                 "cannot write {}: it is the same file as {shown}, which would be replaced",
                 out.display()
-            )
-            .into());
+            )));
         }
     }
     Ok(())
@@ -184,7 +202,7 @@ pub(crate) fn check_apart(output: Option<&Path>, inputs: &[&Path]) -> Result<(),
 
 /// Whether two output paths name the same regular file (existing or to be
 /// made); devices and FIFOs are written in place and may be shared.
-pub(crate) fn same_target(a: &Path, b: &Path) -> bool {
+pub fn same_target(a: &Path, b: &Path) -> bool {
     if [a, b].iter().any(|p| fs::metadata(p).is_ok_and(|m| !m.is_file()) || special_dir(p)) {
         return false;
     }
@@ -205,7 +223,7 @@ pub(crate) fn same_target(a: &Path, b: &Path) -> bool {
 impl Output {
     /// [`Output::create`], after refusing an output that is the same file
     /// as one of `inputs` (`-`: standard input); see [`check_apart`].
-    pub(crate) fn create_apart(path: Option<&Path>, inputs: &[&Path]) -> Result<Output, CliError> {
+    pub fn create_apart(path: Option<&Path>, inputs: &[&Path]) -> io::Result<Output> {
         check_apart(path, inputs)?;
         Output::create(path)
     }
@@ -213,7 +231,7 @@ impl Output {
     /// Opens the output `path` (`-` or `None`: standard output). Fails, naming
     /// `path`, when it cannot be written: a directory, a missing directory, no
     /// permission.
-    pub(crate) fn create(path: Option<&Path>) -> Result<Output, CliError> {
+    pub fn create(path: Option<&Path>) -> io::Result<Output> {
         let p = match path {
             Some(p) if p != Path::new("-") => p,
             _ => {
@@ -224,9 +242,9 @@ impl Output {
             }
         };
         let shown = p.display().to_string();
-        let fail = |e: io::Error| -> CliError { format!("cannot write {shown}: {e}").into() };
+        let fail = |e: io::Error| io::Error::new(e.kind(), format!("cannot write {shown}: {e}"));
         let existing = match fs::metadata(p) {
-            Ok(m) if m.is_dir() => return Err(format!("cannot write {shown}: it is a directory").into()),
+            Ok(m) if m.is_dir() => return Err(refused(format!("cannot write {shown}: it is a directory"))),
             Ok(m) => Some(m),
             Err(e) if e.kind() == io::ErrorKind::NotFound => None,
             Err(e) => return Err(fail(e)),
@@ -248,12 +266,12 @@ impl Output {
                 use std::os::unix::fs::PermissionsExt;
                 let mode = m.permissions().mode() & 0o7777;
                 if mode & 0o222 == 0 {
-                    return Err(format!("cannot write {shown}: the file is read-only (mode {mode:04o})").into());
+                    return Err(refused(format!("cannot write {shown}: the file is read-only (mode {mode:04o})")));
                 }
             }
             #[cfg(not(unix))]
             if m.permissions().readonly() {
-                return Err(format!("cannot write {shown}: the file is read-only").into());
+                return Err(refused(format!("cannot write {shown}: the file is read-only")));
             }
             // Opened for writing without truncation: nothing changes.
             OpenOptions::new().write(true).open(&target).map_err(fail)?;
@@ -263,9 +281,12 @@ impl Output {
             _ => PathBuf::from("."),
         };
         if !dir.is_dir() {
-            return Err(format!("cannot write {shown}: directory {} does not exist", dir.display()).into());
+            return Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("cannot write {shown}: directory {} does not exist", dir.display()),
+            ));
         }
-        let name = target.file_name().ok_or_else(|| format!("cannot write {shown}: not a file name"))?;
+        let name = target.file_name().ok_or_else(|| refused(format!("cannot write {shown}: not a file name")))?;
         remove_stale(&dir, name);
         let mut prefix = std::ffi::OsString::from(".");
         prefix.push(name);
@@ -290,7 +311,7 @@ impl Output {
 
     /// The writer: write errors name the output (a broken pipe keeps its
     /// kind, so that the command can end quietly).
-    pub(crate) fn writer(&mut self) -> &mut dyn Write {
+    pub fn writer(&mut self) -> &mut dyn Write {
         self
     }
 
@@ -301,10 +322,9 @@ impl Output {
     }
 
     /// Flushes and, for a temporary file, renames it over the target.
-    pub(crate) fn commit(mut self) -> Result<(), CliError> {
+    pub fn commit(mut self) -> io::Result<()> {
         let shown = std::mem::take(&mut self.shown);
-        let fail =
-            |e: io::Error| -> CliError { Box::new(io::Error::new(e.kind(), format!("cannot write {shown}: {e}"))) };
+        let fail = |e: io::Error| io::Error::new(e.kind(), format!("cannot write {shown}: {e}"));
         match &mut self.sink {
             Sink::Stdout(w) => w.flush().map_err(fail)?,
             Sink::Direct(w) => w.flush().map_err(fail)?,
