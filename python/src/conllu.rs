@@ -4,7 +4,7 @@
 
 use crate::convert::{self, heads_of, value_error};
 use crate::tree::Tree;
-use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyValueError};
+use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyPermissionError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use std::borrow::Cow;
@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tabula::conllu::fields::field_lines;
 use tabula::conllu::{ConlluError, ErrorKind, InvalidSentence, RawSentence, Reader, Sentence as RawParsed};
+use tabula::output::Output;
 use tabula::parser::columns::Columns;
 use tabula::tree::DepTree;
 
@@ -249,7 +250,8 @@ pub fn parse_conllu(text: &str, name: &str) -> PyResult<Vec<Sentence>> {
 /// Writes sentences to a CoNLL-U file, byte for byte as read, except that
 /// where `heads[i]` is given (heads of words 1 … n or a `Tree`; `None`
 /// keeps the gold ones) only the HEAD fields that change are rewritten.
-/// The file is written beside the target and renamed over it at the end.
+/// Written as [`write_file`] writes: a regular file through a temporary
+/// file renamed over it at the end, a device or FIFO in place.
 #[pyfunction]
 #[pyo3(signature = (path, sentences, heads = None))]
 pub fn write_conllu(
@@ -293,24 +295,50 @@ pub fn write_conllu(
 }
 
 fn write_atomically(path: &Path, items: &[(&Sentence, Option<&DepTree>)]) -> PyResult<()> {
-    let name = path.file_name().ok_or_else(|| PyValueError::new_err(format!("{}: not a file name", path.display())))?;
-    let mut temp_name = std::ffi::OsString::from(".");
-    temp_name.push(name);
-    temp_name.push(format!(".tabula-{}.tmp", std::process::id()));
-    let temp = path.with_file_name(temp_name);
-    let result = (|| -> std::io::Result<()> {
-        let mut out = std::io::BufWriter::with_capacity(1 << 16, std::fs::File::create(&temp)?);
+    write_output(path, |out| {
         for (s, t) in items {
             match (&s.inner, t) {
-                (Inner::Tree(p), Some(t)) => p.write_with_heads(t, &mut out)?,
+                (Inner::Tree(p), Some(t)) => p.write_with_heads(t, out)?,
                 _ => out.write_all(s.raw_text())?,
             }
         }
-        out.flush()?;
-        std::fs::rename(&temp, path)
-    })();
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&temp);
-        os_error(path, e)
+        Ok(())
     })
+}
+
+/// Writes `path` as the command line's `-o` does ([`Output`]): a regular
+/// file through a temporary file renamed at the end (none left behind if
+/// `fill` fails), a device or FIFO in place, `-` to standard output.
+pub(crate) fn write_output(path: &Path, fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> PyResult<()> {
+    let mut out = Output::create(Some(path)).map_err(output_error)?;
+    fill(out.writer()).map_err(output_error)?;
+    out.commit().map_err(output_error)
+}
+
+/// An output's error (its message names the path) as Python's: missing
+/// directory → FileNotFoundError, no permission → PermissionError, else
+/// OSError.
+fn output_error(e: std::io::Error) -> PyErr {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(e.to_string()),
+        std::io::ErrorKind::PermissionDenied => PyPermissionError::new_err(e.to_string()),
+        _ => PyOSError::new_err(e.to_string()),
+    }
+}
+
+/// Writes `data` (bytes or text, written as UTF-8) to `path` as the command
+/// line's `-o` does: a regular file (or a new one) through a temporary file
+/// in its directory, renamed over it at the end, so that a failed write
+/// leaves the old file whole and no temporary file behind (symbolic links
+/// followed); a device or FIFO (`/dev/stdout`, `/dev/null`) written in
+/// place, never replaced; `-`: standard output. A missing directory, a
+/// directory or a read-only file is refused (FileNotFoundError, OSError).
+#[pyfunction]
+pub fn write_file(py: Python<'_>, path: PathBuf, data: &Bound<'_, PyAny>) -> PyResult<()> {
+    let bytes: Vec<u8> = if let Ok(text) = data.extract::<String>() {
+        text.into_bytes()
+    } else {
+        data.extract::<Vec<u8>>().map_err(|_| PyTypeError::new_err("data must be bytes or str"))?
+    };
+    py.detach(|| write_output(&path, |out| out.write_all(&bytes)))
 }

@@ -10,7 +10,6 @@ use pyo3::exceptions::{PyFileNotFoundError, PyMemoryError, PyOSError, PyTypeErro
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use rayon::prelude::*;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tabula::conllu::RawSentence;
@@ -493,23 +492,10 @@ impl PyParser {
     }
 }
 
-/// Writes `bytes` to a temporary file beside `path`, renamed over it.
+/// Writes `bytes` to `path` as the command line's `-o` does
+/// ([`crate::conllu::write_output`]).
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> PyResult<()> {
-    let name = path.file_name().ok_or_else(|| PyValueError::new_err(format!("{}: not a file name", path.display())))?;
-    let mut temp_name = std::ffi::OsString::from(".");
-    temp_name.push(name);
-    temp_name.push(format!(".tabula-{}.tmp", std::process::id()));
-    let temp = path.with_file_name(temp_name);
-    let result = (|| -> std::io::Result<()> {
-        let mut out = std::fs::File::create(&temp)?;
-        out.write_all(bytes)?;
-        out.flush()?;
-        std::fs::rename(&temp, path)
-    })();
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&temp);
-        os_error(path, e)
-    })
+    crate::conllu::write_output(path, |out| out.write_all(bytes))
 }
 
 /// A CoNLL-U stream for [`evaluate`]: a file, or the Sentences' lines.

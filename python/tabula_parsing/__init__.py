@@ -26,7 +26,8 @@ package exposes:
   arrays, and in :mod:`tabula_parsing.nonprojective` the same over all
   trees by the Matrix-Tree theorem (Koo et al. 2007);
 * CoNLL-U reading and byte-exact writing: :func:`read_conllu`,
-  :func:`write_conllu`, :class:`Sentence`.
+  :func:`write_conllu`, :class:`Sentence`; :func:`write_file` writes any
+  output as the command line's ``-o`` does.
 
 Gold trees are the heads of words 1..n (0 is the root), as a list, a tuple,
 a NumPy integer array or a :class:`Tree`; a leading -1 (the root's slot) is
@@ -66,6 +67,7 @@ from ._tabula import (
     steps,
     systems,
     write_conllu,
+    write_file,
 )
 
 __all__ = [
@@ -98,6 +100,7 @@ __all__ = [
     "steps",
     "systems",
     "write_conllu",
+    "write_file",
 ]
 
 # Pictures of trees, as ``tabula draw``: :func:`draw`; a :class:`Sentence`

@@ -49,6 +49,7 @@ __all__ = [
     "steps",
     "systems",
     "write_conllu",
+    "write_file",
 ]
 
 __version__: str
@@ -461,7 +462,15 @@ def write_conllu(
     path: _PathLike, sentences: Sequence[Sentence], heads: Optional[Sequence[Optional[_Heads]]] = None
 ) -> None:
     """Writes the sentences byte for byte, with new heads where given (only the
-    changed HEAD fields are rewritten); atomically (temporary file, rename)."""
+    changed HEAD fields are rewritten), as :func:`write_file` writes."""
+
+def write_file(path: _PathLike, data: Union[bytes, str]) -> None:
+    """Writes ``data`` (text as UTF-8) as the command line's ``-o`` does: a
+    regular file (or a new one) through a temporary file renamed over it at
+    the end, so that a failed write leaves the old file whole and nothing
+    behind; a device or FIFO (``/dev/stdout``, ``/dev/null``) in place, never
+    replaced; ``-``: standard output. A missing directory raises
+    FileNotFoundError; a directory or a read-only file OSError."""
 
 @final
 class Grammar:

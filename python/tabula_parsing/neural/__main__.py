@@ -84,7 +84,7 @@ def _parser() -> argparse.ArgumentParser:
     q = sub.add_parser("parse", help="fill HEAD and DEPREL of a CoNLL-U file, nothing else changes")
     q.add_argument("input", nargs="?", default="-", help="CoNLL-U to parse [default: standard input]")
     q.add_argument("--model", required=True, help="a model saved by train")
-    q.add_argument("-o", "--output", help="where to write [default: standard output]")
+    q.add_argument("-o", "--output", help="where to write (`-`: standard output) [default: standard output]")
     q.add_argument("--device", default="cpu", help="cpu, cuda or cuda:N [default: cpu]")
     q.add_argument("--batch-size", type=int, help="sentences per batch [default: 128]")
     q.add_argument("--threads", type=int, help="PyTorch's CPU threads [default: PyTorch's]")
@@ -141,10 +141,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         else:
             model = load(args.model)
             source = "/dev/stdin" if args.input == "-" else args.input
+            output = None if args.output == "-" else args.output
             text = model.parse_file(
-                source, args.output, device=args.device, batch_size=args.batch_size, progress=True, threads=args.threads
+                source, output, device=args.device, batch_size=args.batch_size, progress=True, threads=args.threads
             )
-            if args.output is None:
+            if args.output is None or args.output == "-":
                 sys.stdout.write(text)
     except (ValueError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)

@@ -104,13 +104,19 @@ def _check_dims(o: Options) -> None:
 
 
 def _writable(output: PathLike) -> None:
-    """Refuses an output path whose directory is missing or not writable
-    (before training, not after the first epoch)."""
-    directory = Path(output).parent
+    """Refuses, before training rather than after the first epoch, a model
+    path that :func:`tabula_parsing.write_file` could not write: a missing
+    or unwritable directory, a directory."""
+    path = Path(output)
+    if str(output) == "-" or (path.exists() and not path.is_file() and not path.is_dir()):
+        return  # standard output, a device or FIFO: written in place
+    if path.is_dir():
+        raise ValueError(f"cannot write {output}: it is a directory")
+    directory = path.resolve().parent
     if not directory.is_dir():
-        raise ValueError(f"{output}: no such directory {directory}")
+        raise ValueError(f"cannot write {output}: directory {directory} does not exist")
     if not os.access(directory, os.W_OK):
-        raise ValueError(f"{output}: directory {directory} is not writable")
+        raise ValueError(f"cannot write {output}: directory {directory} is not writable")
 
 
 def _parse_settings(device: Optional[str], batch_size: Optional[int], threads: Optional[int]) -> tuple[torch.device, int]:
@@ -179,6 +185,8 @@ class NeuralParser:
         """Parses a CoNLL-U file; writes (atomically) or returns the text
         with HEAD and DEPREL filled. Options as :meth:`parse`."""
         dev, size = _parse_settings(device, batch_size, threads)
+        if output is not None:
+            _writable(output)
         sentences = _read(path, "parse")
         self.net.to(dev)
         items = self._encode(sentences)
@@ -189,9 +197,7 @@ class NeuralParser:
             trees = _decode(sentences, trees)
         text = "".join(with_tree(s, h, lab) for s, (h, lab) in zip(sentences, trees))
         if output is not None:
-            tmp = Path(str(output) + ".tabula-tmp")
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, output)
+            tp.write_file(output, text)
         return text
 
     def evaluate(self, sentences: Sequence[Any]) -> dict[str, Any]:
@@ -215,9 +221,7 @@ class NeuralParser:
         }
         buf = io.BytesIO()
         torch.save(state, buf)
-        tmp = Path(str(path) + ".tabula-tmp")
-        tmp.write_bytes(buf.getvalue())
-        os.replace(tmp, path)
+        tp.write_file(path, buf.getvalue())
 
 
 def load(path: PathLike) -> NeuralParser:
