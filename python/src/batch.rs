@@ -13,8 +13,8 @@
 
 use crate::convert::{self, value_error};
 use crate::oracle::{columns, session_algorithm, settings, step_names, Live};
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
-use pyo3::exceptions::PyValueError;
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use tabula::oracle::attardi::tabular::DEFAULT_MAX_GAMMA;
 use tabula::oracle::session::OracleSession;
@@ -118,18 +118,73 @@ pub struct PyOracleBatch {
     scratch: Vec<i64>,
 }
 
-/// A 2-D int64 output: `out` (checked for its shape) or a new array.
+/// A 2-D output: `out` (checked for its type and shape) or a new array.
 fn output_2d<'py, T: numpy::Element>(
     py: Python<'py>,
-    out: Option<Bound<'py, PyArray2<T>>>,
+    out: Option<Bound<'py, PyAny>>,
     rows: usize,
     width: usize,
 ) -> PyResult<Bound<'py, PyArray2<T>>> {
-    match out {
-        Some(a) if a.shape() == [rows, width] => Ok(a),
-        Some(a) => Err(PyValueError::new_err(format!("`out` has shape {:?}, expected ({rows}, {width})", a.shape()))),
-        None => Ok(PyArray2::zeros(py, [rows, width], false)),
+    let Some(out) = out else { return Ok(PyArray2::zeros(py, [rows, width], false)) };
+    let wanted = || format!("a C-contiguous {} array of shape ({rows}, {width})", T::get_dtype(py));
+    let found = describe(&out);
+    let a = out
+        .cast_into::<PyArray2<T>>()
+        .map_err(|_| PyTypeError::new_err(format!("`out` must be {}, found {found}", wanted())))?;
+    if a.shape() != [rows, width] || !a.is_c_contiguous() {
+        return Err(PyValueError::new_err(format!("`out` must be {}, found {found}", wanted())));
     }
+    Ok(a)
+}
+
+/// A 1-D output of `len` int64 values: `out` (checked) or a new array.
+fn output_1d<'py>(py: Python<'py>, out: Option<Bound<'py, PyAny>>, len: usize) -> PyResult<Bound<'py, PyArray1<i64>>> {
+    let Some(out) = out else { return Ok(PyArray1::zeros(py, len, false)) };
+    let wanted = format!("a contiguous int64 array of length {len}");
+    let found = describe(&out);
+    let a = out
+        .cast_into::<PyArray1<i64>>()
+        .map_err(|_| PyTypeError::new_err(format!("`out` must be {wanted}, found {found}")))?;
+    if a.len() != len || !a.is_contiguous() {
+        return Err(PyValueError::new_err(format!("`out` must be {wanted}, found {found}")));
+    }
+    Ok(a)
+}
+
+/// What a value is, for messages: an array's dtype and shape, else its type.
+fn describe(obj: &Bound<'_, PyAny>) -> String {
+    match obj.cast::<PyUntypedArray>() {
+        Ok(a) => {
+            let dims: Vec<String> = a.shape().iter().map(usize::to_string).collect();
+            let shape = if dims.len() == 1 { format!("({},)", dims[0]) } else { format!("({})", dims.join(", ")) };
+            let layout = if a.is_c_contiguous() { "" } else { ", not C-contiguous" };
+            format!("an array of {}, shape {shape}{layout}", a.dtype())
+        }
+        Err(_) => obj.get_type().name().map_or_else(|_| "another type".into(), |n| format!("a {n}")),
+    }
+}
+
+/// One integer per sentence as an int64 array: an int64 array as it is (no
+/// copy), any other integer array or sequence (a list, an int32 array, a
+/// CPU tensor) converted; floats, booleans or another shape refused.
+fn int64_vector<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, PyArray1<i64>>> {
+    if let Ok(a) = obj.cast::<PyArray1<i64>>() {
+        if a.is_contiguous() {
+            return Ok(a.clone());
+        }
+    }
+    let numpy = obj.py().import("numpy")?;
+    let a = numpy.call_method1("asarray", (obj,))?;
+    let kind: String = a.getattr("dtype")?.getattr("kind")?.extract()?;
+    let (ndim, size): (usize, usize) = (a.getattr("ndim")?.extract()?, a.getattr("size")?.extract()?);
+    if ndim != 1 || !(kind == "i" || kind == "u" || size == 0) {
+        return Err(PyTypeError::new_err(format!(
+            "`{what}` must be a 1-D array of integers, one per sentence, found {}",
+            describe(&a)
+        )));
+    }
+    let a = numpy.call_method1("ascontiguousarray", (a, "int64"))?;
+    Ok(a.cast_into::<PyArray1<i64>>()?)
 }
 
 /// The label ids of one sentence of n words, at 1 … n (slot 0 unused).
@@ -171,7 +226,7 @@ impl PyOracleBatch {
     fn table<'py, T: numpy::Element>(
         &self,
         py: Python<'py>,
-        out: Option<Bound<'py, PyArray2<T>>>,
+        out: Option<Bound<'py, PyAny>>,
         width: usize,
         fill: impl Fn(&Item, &mut [T]),
     ) -> PyResult<Bound<'py, PyArray2<T>>> {
@@ -191,7 +246,7 @@ impl PyOracleBatch {
     fn arc_table<'py>(
         &self,
         py: Python<'py>,
-        out: Option<Bound<'py, PyArray2<i64>>>,
+        out: Option<Bound<'py, PyAny>>,
         value: impl Fn(&Item, usize, usize) -> i64,
     ) -> PyResult<Bound<'py, PyArray2<i64>>> {
         self.table(py, out, self.columns.len(), |item, row| {
@@ -455,11 +510,7 @@ impl PyOracleBatch {
     /// the step does not apply or the sentence is finished. Equal to
     /// `Session.scores` at the same configuration.
     #[pyo3(signature = (out = None))]
-    fn scores<'py>(
-        &mut self,
-        py: Python<'py>,
-        out: Option<Bound<'py, PyArray2<i64>>>,
-    ) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    fn scores<'py>(&mut self, py: Python<'py>, out: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyArray2<i64>>> {
         let out = output_2d(py, out, self.items.len(), self.columns.len())?;
         {
             let mut rw = out.readwrite();
@@ -475,7 +526,7 @@ impl PyOracleBatch {
     fn optimal<'py>(
         &mut self,
         py: Python<'py>,
-        out: Option<Bound<'py, PyArray2<bool>>>,
+        out: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray2<bool>>> {
         let width = self.columns.len();
         let out = output_2d(py, out, self.items.len(), width)?;
@@ -506,16 +557,12 @@ impl PyOracleBatch {
     fn static_steps<'py>(
         &mut self,
         py: Python<'py>,
-        out: Option<Bound<'py, PyArray1<i64>>>,
+        out: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
         self.check_gold()?;
         let columns = self.columns;
         let b = self.items.len();
-        let out = match out {
-            Some(a) if a.len() == b => a,
-            Some(a) => return Err(PyValueError::new_err(format!("`out` has length {}, expected {b}", a.len()))),
-            None => PyArray1::zeros(py, b, false),
-        };
+        let out = output_1d(py, out, b)?;
         {
             let mut rw = out.readwrite();
             let data = rw.as_slice_mut().map_err(|_| PyValueError::new_err("`out` must be contiguous"))?;
@@ -530,11 +577,7 @@ impl PyOracleBatch {
 
     /// Which steps apply (bool, B × steps; none in a finished sentence's row).
     #[pyo3(signature = (out = None))]
-    fn applicable<'py>(
-        &self,
-        py: Python<'py>,
-        out: Option<Bound<'py, PyArray2<bool>>>,
-    ) -> PyResult<Bound<'py, PyArray2<bool>>> {
+    fn applicable<'py>(&self, py: Python<'py>, out: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyArray2<bool>>> {
         self.table(py, out, self.columns.len(), |item, row| {
             let done = item.is_done();
             let c = item.config();
@@ -550,11 +593,7 @@ impl PyOracleBatch {
     /// word and the rightmost child right of it, for s0, s1 and b0. 0 is
     /// the root, −1 where there is no such word.
     #[pyo3(signature = (out = None))]
-    fn positions<'py>(
-        &self,
-        py: Python<'py>,
-        out: Option<Bound<'py, PyArray2<i64>>>,
-    ) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    fn positions<'py>(&self, py: Python<'py>, out: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyArray2<i64>>> {
         self.table(py, out, POSITIONS.len(), |item, row| fill_positions(item.config(), row))
     }
 
@@ -562,11 +601,7 @@ impl PyOracleBatch {
     /// (int64, B × steps): −1 where the step builds no arc, does not
     /// apply, the word has no gold label, or the sentence is finished.
     #[pyo3(signature = (out = None))]
-    fn gold_labels<'py>(
-        &self,
-        py: Python<'py>,
-        out: Option<Bound<'py, PyArray2<i64>>>,
-    ) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    fn gold_labels<'py>(&self, py: Python<'py>, out: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyArray2<i64>>> {
         self.check_gold()?;
         self.arc_table(py, out, |item, _, d| item.labels[d])
     }
@@ -576,11 +611,7 @@ impl PyOracleBatch {
     /// finished (0 is the root). A parser's labeller reads it to give
     /// `root` exactly to the arcs from the root.
     #[pyo3(signature = (out = None))]
-    fn arc_heads<'py>(
-        &self,
-        py: Python<'py>,
-        out: Option<Bound<'py, PyArray2<i64>>>,
-    ) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    fn arc_heads<'py>(&self, py: Python<'py>, out: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyArray2<i64>>> {
         self.arc_table(py, out, |_, h, _| h as i64)
     }
 
@@ -593,8 +624,12 @@ impl PyOracleBatch {
     /// ignored, so that a loop may apply the steps it chose before it saw
     /// `abandoned`.
     #[pyo3(signature = (steps, labels = None))]
-    fn apply(&mut self, steps: PyReadonlyArray1<'_, i64>, labels: Option<PyReadonlyArray1<'_, i64>>) -> PyResult<()> {
+    fn apply(&mut self, steps: &Bound<'_, PyAny>, labels: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let steps = int64_vector(steps, "steps")?;
+        let steps = steps.readonly();
         let steps = steps.as_slice()?;
+        let labels = labels.map(|l| int64_vector(l, "labels")).transpose()?;
+        let labels = labels.as_ref().map(|l| l.readonly());
         let b = self.items.len();
         if steps.len() != b {
             return Err(PyValueError::new_err(format!("{} steps for a batch of {b} sentences", steps.len())));

@@ -260,3 +260,31 @@ def test_attardi_max_gamma_is_the_tables_limit():
     assert all(max(v for v in s.scores().values() if v is not None) == default.max() for s in sessions)
     with pytest.raises(ValueError, match="max_gamma applies to system attardi only"):
         tp.OracleBatch([[0]], system="arc-hybrid", max_gamma=10)
+
+
+def test_steps_of_any_integer_array_and_outputs_checked():
+    """`apply` takes any 1-D integer array or sequence (int32, a list, a CPU
+    tensor through NumPy) and refuses floats; a wrong `out` says what it
+    must be."""
+    golds = [[0, 1], [2, 0]]
+    batch, reference = tp.OracleBatch(golds, system="arc-hybrid"), tp.OracleBatch(golds, system="arc-hybrid")
+    shift = batch.steps.index("shift")
+    batch.apply(np.array([shift, shift], dtype=np.int32))
+    reference.apply(np.array([shift, shift]))
+    batch.apply([shift, -1], labels=(3, 4))
+    reference.apply(np.array([shift, -1]), np.array([3, 4]))
+    assert (batch.positions() == reference.positions()).all() and (batch.scores() == reference.scores()).all()
+    with pytest.raises(TypeError, match=r"`steps` must be a 1-D array of integers, one per sentence, found an array of float64"):
+        batch.apply(np.array([0.0, 1.0]))
+    with pytest.raises(TypeError, match=r"`labels` must be a 1-D array of integers"):
+        batch.apply(np.array([-1, -1]), labels=[0.5, 1.0])
+    with pytest.raises(TypeError, match=r"found an array of int64, shape \(1, 2\)"):
+        batch.apply(np.array([[0, 0]]))
+    with pytest.raises(TypeError, match=r"`out` must be a C-contiguous int64 array of shape \(2, 3\), found an array of int32"):
+        batch.scores(out=np.zeros((2, 3), dtype=np.int32))
+    with pytest.raises(ValueError, match=r"found an array of int64, shape \(2, 3\), not C-contiguous"):
+        batch.scores(out=np.zeros((3, 2), dtype=np.int64).T)
+    with pytest.raises(ValueError, match=r"`out` must be a contiguous int64 array of length 2, found an array of int64, shape \(5,\)"):
+        batch.static_steps(out=np.zeros(5, dtype=np.int64))
+    with pytest.raises(TypeError, match="found a list"):
+        batch.positions(out=[[0]])
