@@ -4,13 +4,14 @@ one file), and parsing (HEAD and DEPREL filled, nothing else changed)."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import sys
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Iterator, Optional, Sequence, Union
 
 import torch
 
@@ -120,15 +121,26 @@ def _writable(output: PathLike) -> None:
 
 
 def _parse_settings(device: Optional[str], batch_size: Optional[int], threads: Optional[int]) -> tuple[torch.device, int]:
-    """Parsing's ``--device``, ``--batch-size`` (default ``PARSE_BATCH``)
-    and ``--threads``, checked; the threads set."""
+    """Parsing's ``--device`` and ``--batch-size`` (default ``PARSE_BATCH``),
+    checked, and its ``--threads``."""
     dev = device_of(device or "cpu")
     if batch_size is not None and batch_size < 1:
         raise ValueError(f"--batch-size must be at least 1, found {batch_size}")
-    checked = threads_of(threads)
-    if checked is not None:
-        torch.set_num_threads(checked)
+    threads_of(threads)
     return dev, batch_size or PARSE_BATCH
+
+
+@contextlib.contextmanager
+def _torch_threads(threads: Optional[int]) -> Iterator[None]:
+    """PyTorch's CPU threads set to ``threads`` (if given) for a call, and
+    set back after it."""
+    before = torch.get_num_threads()
+    if threads is not None:
+        torch.set_num_threads(threads)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 def _projectivization(options: Options) -> str:
@@ -167,11 +179,13 @@ class NeuralParser:
         threads: Optional[int] = None,
     ) -> list[tuple[list[int], list[str]]]:
         """(heads, DEPRELs) of every sentence (``Sentence`` objects), greedy;
-        ``threads``: PyTorch's CPU threads (default: as they are)."""
+        ``threads``: PyTorch's CPU threads for this call (default: as they
+        are)."""
         dev, size = _parse_settings(device, batch_size, threads)
         self.net.to(dev)
         items = self._encode(sentences)
-        return parse_batches(self.net, self.system, items, self.vocab, dev, size)
+        with _torch_threads(threads):
+            return parse_batches(self.net, self.system, items, self.vocab, dev, size)
 
     def parse_file(
         self,
@@ -191,7 +205,8 @@ class NeuralParser:
         self.net.to(dev)
         items = self._encode(sentences)
         bar = Progress(len(items), "parsing", progress)
-        trees = parse_batches(self.net, self.system, items, self.vocab, dev, size, bar.step)
+        with _torch_threads(threads):
+            trees = parse_batches(self.net, self.system, items, self.vocab, dev, size, bar.step)
         bar.close()
         if self.options.pseudo_projective:
             trees = _decode(sentences, trees)
