@@ -126,29 +126,29 @@ fn output_2d<'py, T: numpy::Element>(
     width: usize,
 ) -> PyResult<Bound<'py, PyArray2<T>>> {
     let Some(out) = out else { return Ok(PyArray2::zeros(py, [rows, width], false)) };
-    let wanted = || format!("a C-contiguous {} array of shape ({rows}, {width})", T::get_dtype(py));
-    let found = describe(&out);
-    let a = out
-        .cast_into::<PyArray2<T>>()
-        .map_err(|_| PyTypeError::new_err(format!("`out` must be {}, found {found}", wanted())))?;
-    if a.shape() != [rows, width] || !a.is_c_contiguous() {
-        return Err(PyValueError::new_err(format!("`out` must be {}, found {found}", wanted())));
+    // The message is made only on an error: a warm loop's `out=` allocates nothing.
+    let fail = |out: &Bound<'py, PyAny>| {
+        let wanted = format!("a C-contiguous {} array of shape ({rows}, {width})", T::get_dtype(py));
+        format!("`out` must be {wanted}, found {}", describe(out))
+    };
+    match out.cast::<PyArray2<T>>() {
+        Ok(a) if a.shape() == [rows, width] && a.is_c_contiguous() => Ok(a.clone()),
+        Ok(_) => Err(PyValueError::new_err(fail(&out))),
+        Err(_) => Err(PyTypeError::new_err(fail(&out))),
     }
-    Ok(a)
 }
 
 /// A 1-D output of `len` int64 values: `out` (checked) or a new array.
 fn output_1d<'py>(py: Python<'py>, out: Option<Bound<'py, PyAny>>, len: usize) -> PyResult<Bound<'py, PyArray1<i64>>> {
     let Some(out) = out else { return Ok(PyArray1::zeros(py, len, false)) };
-    let wanted = format!("a contiguous int64 array of length {len}");
-    let found = describe(&out);
-    let a = out
-        .cast_into::<PyArray1<i64>>()
-        .map_err(|_| PyTypeError::new_err(format!("`out` must be {wanted}, found {found}")))?;
-    if a.len() != len || !a.is_contiguous() {
-        return Err(PyValueError::new_err(format!("`out` must be {wanted}, found {found}")));
+    let fail = |out: &Bound<'py, PyAny>| {
+        format!("`out` must be a contiguous int64 array of length {len}, found {}", describe(out))
+    };
+    match out.cast::<PyArray1<i64>>() {
+        Ok(a) if a.len() == len && a.is_contiguous() => Ok(a.clone()),
+        Ok(_) => Err(PyValueError::new_err(fail(&out))),
+        Err(_) => Err(PyTypeError::new_err(fail(&out))),
     }
-    Ok(a)
 }
 
 /// What a value is, for messages: an array's dtype and shape, else its type.
