@@ -16,7 +16,7 @@ import sys
 from typing import Optional, Sequence
 
 from .model import Dimensions
-from .parser import load, train
+from .parser import FEATS_DIM, load, train
 from .train import Options
 
 
@@ -63,7 +63,7 @@ def _parser() -> argparse.ArgumentParser:
     d = Dimensions()
     t.add_argument("--word-dim", type=int, default=d.word)
     t.add_argument("--upos-dim", type=int, default=d.upos)
-    t.add_argument("--feats-dim", type=int, help="with --feats [default: 32]")
+    t.add_argument("--feats-dim", type=int, help=f"with --feats [default: {FEATS_DIM}]")
     t.add_argument("--char-dim", type=int, default=d.char, help="0: no character encoder")
     t.add_argument(
         "--char-filters", type=int, help=f"the character encoder's output [default: {d.char_filters}]"
