@@ -177,6 +177,12 @@ impl Sentence {
     fn first_line(&self) -> usize {
         self.raw().first_line
     }
+    /// The file the sentence was read from (`<stdin>` for standard input,
+    /// or the `name` given to `parse_conllu`), as messages name it.
+    #[getter]
+    fn file(&self) -> &str {
+        &self.file
+    }
     /// The sentence's lines exactly as read (with its trailing blank line):
     /// what `write_conllu` writes.
     fn to_conllu(&self) -> String {

@@ -445,6 +445,9 @@ class Sentence:
         """The value of ``# text = ...``."""
     @property
     def first_line(self) -> int: ...
+    @property
+    def file(self) -> str:
+        """The file the sentence was read from, as messages name it."""
     def to_conllu(self) -> str:
         """The sentence's lines exactly as read, with its trailing blank line."""
     def __len__(self) -> int: ...

@@ -212,6 +212,34 @@ def test_errors_are_the_command_lines(tmp_path):
         neural.train(str(notag), epochs=1)
 
 
+def test_parse_checks_its_input_as_tabula_parse_does(tmp_path):
+    model = neural.train(str(SAMPLE), epochs=1, dims=TINY)
+    text = SAMPLE.read_text(encoding="utf-8")
+    # A sentence none of whose words has a UPOS: an error naming its first word's line.
+    untagged = tmp_path / "untagged.conllu"
+    untagged.write_text(text + "# sent_id = x\n1\ta\t_\t_\t_\t_\t_\t_\t_\t_\n2\tb\t_\t_\t_\t_\t_\t_\t_\t_\n\n")
+    line = len(text.splitlines()) + 2
+    with pytest.raises(ValueError, match=rf"untagged.conllu:{line}: no word of this sentence has a UPOS"):
+        model.parse_file(untagged)
+    with pytest.raises(ValueError, match=rf"untagged.conllu:{line}: no word of this sentence has a UPOS"):
+        model.parse(tp.read_conllu(untagged))
+    # Some words without one: a warning with the count, and the file parsed.
+    partial = tmp_path / "partial.conllu"
+    partial.write_text(text + "1\ta\t_\t_\t_\t_\t_\t_\t_\t_\n2\tb\t_\tX\t_\t_\t_\t_\t_\t_\n\n")
+    words = sum(len(s) for s in tp.read_conllu(partial))
+    with pytest.warns(UserWarning, match=rf"partial.conllu: 1 of {words} words have no UPOS"):
+        out = model.parse_file(partial)
+    assert len(tp.parse_conllu(out, "out")) == len(tp.read_conllu(partial))
+    # From the shell: `warning:` and `error:` lines, no traceback.
+    run = [sys.executable, "-m", "tabula_parsing.neural", "parse", "--model"]
+    saved = tmp_path / "m.pt"
+    model.save(saved)
+    r = subprocess.run(run + [str(saved), str(partial)], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stderr.startswith("warning: ") and "no UPOS" in r.stderr, r.stderr
+    r = subprocess.run(run + [str(saved), str(untagged)], capture_output=True, text=True)
+    assert r.returncode == 1 and r.stdout == "" and r.stderr.startswith(f"error: {untagged}:{line}: "), r.stderr
+
+
 def test_device_batch_size_and_threads_are_checked(tmp_path):
     with pytest.raises(ValueError, match="--device must be cpu, cuda or cuda:N, found `tpu`"):
         neural.train(str(SAMPLE), device="tpu", epochs=1)

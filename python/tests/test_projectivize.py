@@ -140,6 +140,11 @@ def test_conllu_round_trip_is_byte_exact(tmp_path):
     assert tp.parse_conllu(SMALL.read_text())[1].heads == sentences[1].heads
     assert "".join(s.to_conllu() for s in sentences).endswith(SMALL.read_text()[-200:])
     assert [len(s) for s in sentences] == [len(s.heads) for s in sentences]
+    # Each sentence says where it was read, as messages name it.
+    assert {s.file for s in sentences} == {str(SMALL)}
+    assert tp.parse_conllu(SMALL.read_text(), "mine")[0].file == "mine"
+    lines = SMALL.read_text().split("\n")
+    assert all(lines[s.first_line - 1] == s.to_conllu().split("\n")[0] for s in sentences)
 
 
 def test_memory_limit_and_special_weights_files_are_errors(tmp_path):

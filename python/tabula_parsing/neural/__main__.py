@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Optional, Sequence
+import warnings
+from typing import Any, Optional, Sequence, TextIO
 
 from .model import Dimensions
 from .parser import FEATS_DIM, load, train
@@ -91,8 +92,22 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _warning(message: Any, category: Any, filename: str, lineno: int, file: Optional[TextIO] = None, line: Optional[str] = None) -> None:
+    """Warnings as the command line prints them: ``warning: …`` on standard error."""
+    print(f"warning: {message}", file=sys.stderr)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = _parser().parse_args(argv)
+    shown = warnings.showwarning
+    warnings.showwarning = _warning
+    try:
+        return _run(args)
+    finally:
+        warnings.showwarning = shown
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         if args.command == "train":
             dims = Dimensions(

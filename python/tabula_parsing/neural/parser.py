@@ -9,6 +9,7 @@ import io
 import os
 import sys
 import time
+import warnings
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterator, Optional, Sequence, Union
@@ -16,7 +17,7 @@ from typing import Any, Iterator, Optional, Sequence, Union
 import torch
 
 from .. import _tabula as tp
-from .data import Encoded, Vocabularies, batches, check_columns, encode, with_tree
+from .data import Encoded, Vocabularies, batches, check_columns, encode, input_warnings, with_tree
 from .model import Network
 from .train import (
     EpochReport,
@@ -167,8 +168,11 @@ class NeuralParser:
     def system(self) -> str:
         return self.options.system
 
-    def _encode(self, sentences: Sequence[Any]) -> list[Encoded]:
-        check_columns(sentences, "input", self.options.feats)
+    def _encode(self, sentences: Sequence[Any], file: Optional[str] = None) -> list[Encoded]:
+        """The sentences' ids, checked as ``tabula parse`` checks its input
+        (its warnings as :class:`UserWarning`)."""
+        for text in input_warnings(sentences, file, self.options.feats):
+            warnings.warn(text, UserWarning, stacklevel=3)
         return [encode(s, self.vocab, i) for i, s in enumerate(sentences)]
 
     def parse(
@@ -203,7 +207,7 @@ class NeuralParser:
             _writable(output)
         sentences = _read(path, "parse")
         self.net.to(dev)
-        items = self._encode(sentences)
+        items = self._encode(sentences, sentences[0].file)
         bar = Progress(len(items), "parsing", progress)
         with _torch_threads(threads):
             trees = parse_batches(self.net, self.system, items, self.vocab, dev, size, bar.step)
