@@ -457,3 +457,28 @@ fn a_model_tagger_or_grammar_where_conllu_is_read_is_named_as_such() {
     let o = tabula_with_stdin(&["count"], text);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+#[test]
+fn a_dev_file_without_gold_heads_is_an_error_before_training() {
+    // Its scores would be over no word, and the epoch kept chosen blindly.
+    let dir = scratch("dev-without-heads");
+    let dev = dir.join("no-heads.conllu");
+    std::fs::write(&dev, "1\ta\t_\tX\t_\t_\t_\t_\t_\t_\n2\tb\t_\tX\t_\t_\t_\t_\t_\t_\n\n").unwrap();
+    let model = dir.join("no-heads.model");
+    let d = dev.to_str().unwrap();
+    fails_with(
+        &["train", SAMPLE, "-o", model.to_str().unwrap(), "--dev", d],
+        &format!(
+            "{d}: no word has a gold HEAD (every HEAD is `_`): the dev file scores the epochs to choose the model \
+             to keep; give a treebank with trees, or leave --dev out"
+        ),
+    );
+    assert!(!model.exists());
+    // Some words with gold heads are enough: those are scored.
+    let mixed = dir.join("some-heads.conllu");
+    let text = std::fs::read_to_string(SAMPLE).unwrap();
+    std::fs::write(&mixed, text + &std::fs::read_to_string(&dev).unwrap()).unwrap();
+    let o =
+        run(&["train", SAMPLE, "-o", model.to_str().unwrap(), "--dev", mixed.to_str().unwrap(), "--epochs", "1"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+}

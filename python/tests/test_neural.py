@@ -240,6 +240,30 @@ def test_parse_checks_its_input_as_tabula_parse_does(tmp_path):
     assert r.returncode == 1 and r.stdout == "" and r.stderr.startswith(f"error: {untagged}:{line}: "), r.stderr
 
 
+def test_a_dev_file_that_cannot_score_is_refused_before_training(tmp_path):
+    out = tmp_path / "m.pt"
+    bare = tmp_path / "bare.conllu"
+    bare.write_text("1\ta\t_\tX\t_\t_\t_\t_\t_\t_\n2\tb\t_\tX\t_\t_\t_\t_\t_\t_\n\n")
+    with pytest.raises(ValueError, match=r"bare.conllu: no sentence has a complete gold tree .* leave --dev out"):
+        neural.train(str(SAMPLE), out, dev=str(bare), epochs=1, dims=TINY)
+    text = SAMPLE.read_text(encoding="utf-8")
+    partial = tmp_path / "partial.conllu"
+    partial.write_text(text + "1\ta\t_\tX\t_\t_\t0\troot\t_\t_\n2\tb\t_\tX\t_\t_\t_\t_\t_\t_\n\n")
+    with pytest.raises(ValueError, match=r"partial.conllu:\d+: .*HEAD `_`"):
+        neural.train(str(SAMPLE), out, dev=str(partial), epochs=1, dims=TINY)
+    assert not out.exists()
+
+
+def test_evaluate_parses_where_the_network_is():
+    # Training's dev scores must not move a network on a GPU to the CPU.
+    model = neural.train(str(SAMPLE), epochs=1, dims=TINY)
+    moved = []
+    to = model.net.to
+    model.net.to = lambda *a, **k: moved.append(a) or to(*a, **k)
+    scores = model.evaluate(tp.read_conllu(SAMPLE))
+    assert moved == [] and scores["sentences"] == len(tp.read_conllu(SAMPLE))
+
+
 def test_device_batch_size_and_threads_are_checked(tmp_path):
     with pytest.raises(ValueError, match="--device must be cpu, cuda or cuda:N, found `tpu`"):
         neural.train(str(SAMPLE), device="tpu", epochs=1)

@@ -39,6 +39,7 @@ use super::train::{encode_pseudo_projective, read_gold, GoldSentence};
 use super::{Model, OptionStyle, ParserError};
 use crate::conllu::RawSentence;
 use crate::tagger::{Tagger, TaggerError, TaggerModel};
+use crate::tree::DepTree;
 use rayon::prelude::*;
 use std::io::BufRead;
 use std::path::Path;
@@ -224,6 +225,12 @@ impl TrainJob<'_> {
             _ => train_data.gold(tagger)?,
         };
         let dev = dev.map(|d| d.gold(tagger)).transpose()?;
+        if let Some((dev_name, d)) = &dev {
+            // Scores over no word would pick the epoch to keep blindly.
+            if !d.iter().any(|s| s.tree.heads().iter().any(|&h| h != DepTree::NO_HEAD)) {
+                return Err(ParserError::DevWithoutTrees { file: dev_name.clone(), option: style.name("dev") }.into());
+            }
+        }
         if let Some(scheme) = settings.pseudo_projective {
             let moved = encode_pseudo_projective(&mut gold, options.projectivize, scheme, &name)?;
             observer

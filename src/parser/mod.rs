@@ -88,6 +88,10 @@ pub enum ParserError {
     /// the option and its value as the caller writes it.
     #[error("{file}:{line}: a sentence of {words} words, longer than {limit}")]
     TooLong { file: String, line: usize, words: usize, limit: String },
+    /// A dev file none of whose words has a gold HEAD: its scores would
+    /// choose the epoch to keep blindly.
+    #[error("{file}: no word has a gold HEAD (every HEAD is `_`): the dev file scores the epochs to choose the model to keep; give a treebank with trees, or leave {option} out")]
+    DevWithoutTrees { file: String, option: String },
     /// Options that do not fit together, or a bad value.
     #[error("{0}")]
     Options(String),

@@ -157,6 +157,23 @@ def _read(path: PathLike, what: str) -> list[Any]:
     return sentences
 
 
+def _check_dev(sentences: Sequence[Any], dev: str) -> None:
+    """Refuses a dev file that cannot score every epoch, before the first
+    one: its every sentence needs a complete gold tree, as ``tabula eval``
+    scores them."""
+    if not any(s.has_tree for s in sentences):
+        raise ValueError(
+            f"{dev}: no sentence has a complete gold tree (HEAD `_`): the dev file scores the epochs to "
+            "choose the model to keep; give a treebank with trees, or leave --dev out"
+        )
+    for s in sentences:
+        if not s.has_tree:
+            raise ValueError(
+                f"{dev}:{s.first_line}: a HEAD is `_`: the dev file is scored as `tabula eval` scores, "
+                "on complete gold trees"
+            )
+
+
 class NeuralParser:
     """A trained network with its vocabularies and options."""
 
@@ -220,8 +237,14 @@ class NeuralParser:
         return text
 
     def evaluate(self, sentences: Sequence[Any]) -> dict[str, Any]:
-        """``tabula eval``'s scores of this parser's trees against the gold ones."""
-        trees = self.parse(sentences)
+        """``tabula eval``'s scores of this parser's trees against the gold
+        ones, parsed where the network is (training's dev scores: on its
+        ``--device``)."""
+        return self._evaluate(sentences, self._encode(sentences))
+
+    def _evaluate(self, sentences: Sequence[Any], items: Sequence[Encoded]) -> dict[str, Any]:
+        device = next(self.net.parameters()).device
+        trees = parse_batches(self.net, self.system, items, self.vocab, device, PARSE_BATCH)
         if self.options.pseudo_projective:
             trees = _decode(sentences, trees)
         text = "".join(with_tree(s, h, lab) for s, (h, lab) in zip(sentences, trees))
@@ -372,6 +395,10 @@ def train(
     dev_sentences = _read(dev, "score") if dev is not None else None
     if dev_sentences is not None:
         check_columns(dev_sentences, str(dev), options.feats)
+        _check_dev(dev_sentences, str(dev))
+        for text in input_warnings(dev_sentences, str(dev), options.feats):
+            warnings.warn(text, UserWarning, stacklevel=2)
+    dev_items = [encode(s, vocab, i) for i, s in enumerate(dev_sentences or [])]
     trainer = Trainer(options, vocab)
     history: list[EpochReport] = []
     best: Optional[tuple[float, int, dict[str, torch.Tensor]]] = None
@@ -402,7 +429,7 @@ def train(
         )
         parser = NeuralParser(trainer.model, vocab, options, epoch, history)
         if dev_sentences is not None:
-            scores = parser.evaluate(dev_sentences)["all"]
+            scores = parser._evaluate(dev_sentences, dev_items)["all"]
             report.dev_uas, report.dev_las = scores["uas"], scores["las"] or 0.0
             key = report.dev_las
             if best is None or key > best[0]:
