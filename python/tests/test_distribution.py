@@ -73,7 +73,9 @@ def brute(ts: list[tuple[int, ...]], s: np.ndarray) -> tuple[float, np.ndarray, 
     for t, pt in zip(ts, p):
         for d, h in enumerate(t):
             m[h, d + 1] += pt
-    entropy = float(-(p * (scores - log_z)).sum())
+    # A tree with a forbidden arc (-inf) has p = 0 and adds nothing.
+    live = np.isfinite(scores)
+    entropy = float(-(p[live] * (scores[live] - log_z)).sum())
     return log_z, m, entropy
 
 
