@@ -294,6 +294,13 @@ def test_device_batch_size_and_threads_are_checked(tmp_path):
     )
     assert r.returncode == 1 and r.stderr.startswith("error: --batch-size must be at least 1")
     assert "Traceback" not in r.stderr and not out.exists()
+    # A missing model: its name first, as tabula's errors say it.
+    missing = tmp_path / "none.pt"
+    r = subprocess.run(
+        [sys.executable, "-m", "tabula_parsing.neural", "parse", "--model", str(missing), str(SAMPLE)],
+        capture_output=True, text=True,
+    )
+    assert r.returncode == 1 and r.stderr == f"error: {missing}: No such file or directory\n", r.stderr
 
 
 def test_the_networks_options_are_checked_before_training(tmp_path):

@@ -163,7 +163,9 @@ def _run(args: argparse.Namespace) -> int:
             if args.output is None or args.output == "-":
                 sys.stdout.write(text)
     except (ValueError, OSError) as e:
-        print(f"error: {e}", file=sys.stderr)
+        # An OSError of Python's own names the file after the reason: put it first, as tabula does.
+        message = f"{e.filename}: {e.strerror}" if isinstance(e, OSError) and e.filename and e.strerror else e
+        print(f"error: {message}", file=sys.stderr)
         return 1
     return 0
 
