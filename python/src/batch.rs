@@ -384,7 +384,7 @@ impl PyOracleBatch {
     /// `gold_labels`) raise `ValueError`.
     #[staticmethod]
     #[pyo3(signature = (lengths, system = "arc-standard"))]
-    fn without_gold(lengths: Vec<usize>, system: &str) -> PyResult<Self> {
+    fn without_gold(lengths: Vec<i64>, system: &str) -> PyResult<Self> {
         let system: System = system.parse().map_err(value_error)?;
         // Any tree serves: its answers are never given. The flat tree is
         // projective, so a closed-form system's session is O(1) per step.
@@ -438,10 +438,17 @@ impl PyOracleBatch {
     }
 
     /// `reset` of a batch made by `without_gold`: new sentence lengths.
-    fn reset_lengths(&mut self, lengths: Vec<usize>) -> PyResult<()> {
+    fn reset_lengths(&mut self, lengths: Vec<i64>) -> PyResult<()> {
         if self.gold {
             return Err(PyValueError::new_err("reset_lengths is for batches made by OracleBatch.without_gold"));
         }
+        let lengths = lengths
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| {
+                usize::try_from(n).map_err(|_| PyValueError::new_err(format!("lengths[{i}]: a length of {n} words")))
+            })
+            .collect::<PyResult<Vec<usize>>>()?;
         let mut trees = Vec::with_capacity(lengths.len());
         for &n in &lengths {
             crate::oracle::check_length(n)?;

@@ -196,6 +196,10 @@ def test_without_gold_parses_and_refuses_the_oracle():
     assert all((h >= 0).all() for h in batch.heads())
     batch.reset_lengths([2])
     assert len(batch) == 1 and not batch.done
+    with pytest.raises(ValueError, match=r"lengths\[1\]: a length of -1 words"):
+        batch.reset_lengths([2, -1])
+    with pytest.raises(ValueError, match=r"lengths\[0\]: a length of -3 words"):
+        tp.OracleBatch.without_gold([-3], system="arc-hybrid")
 
 
 def test_reset_reuses_the_object_and_out_arrays_are_filled():
