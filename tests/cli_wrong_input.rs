@@ -482,3 +482,22 @@ fn a_dev_file_without_gold_heads_is_an_error_before_training() {
         run(&["train", SAMPLE, "-o", model.to_str().unwrap(), "--dev", mixed.to_str().unwrap(), "--epochs", "1"], "");
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+#[test]
+fn training_on_no_gold_head_is_an_error_not_an_empty_model() {
+    // It wrote a model that had learnt nothing, and said `wrote` as usual.
+    let dir = scratch("train-without-heads");
+    let data = dir.join("no-heads.conllu");
+    std::fs::write(&data, "1\ta\t_\tX\t_\t_\t_\t_\t_\t_\n2\tb\t_\tX\t_\t_\t_\t_\t_\t_\n\n").unwrap();
+    let model = dir.join("m.model");
+    let (d, m) = (data.to_str().unwrap(), model.to_str().unwrap());
+    fails_with(
+        &["train", d, "-o", m],
+        &format!("{d}: no word has a gold HEAD (every HEAD is `_`): nothing to train on"),
+    );
+    fails_with(
+        &["train", SAMPLE, "-o", m, "--subsample", "0.0001"],
+        &format!("{SAMPLE}: no word has a gold HEAD (--subsample 0.0001 kept none of the arcs): nothing to train on"),
+    );
+    assert!(!model.exists());
+}

@@ -144,6 +144,10 @@ pub enum ParserError {
     /// A column the features were asked to read is `_` on every word.
     #[error("{file}: every {column} is `_`, but the features were asked to read {column}: leave that option out")]
     BlankColumn { file: String, column: &'static str },
+    /// Training sentences none of whose words has a gold HEAD (every HEAD
+    /// `_`, or none kept by `--subsample`): nothing to learn from.
+    #[error("{file}: no word has a gold HEAD ({why}): nothing to train on")]
+    NoGoldHeads { file: String, why: String },
     /// No training sentence left; `why` says where they went (may be empty).
     #[error("{file}: no training sentence{why}")]
     EmptyTreebank { file: String, why: String },

@@ -418,6 +418,8 @@ impl Trainer {
             Some(limit) => (limit, limit),
             None => (DEFAULT_MAX_WORDS, DEFAULT_MAX_WORDS_TABLE),
         };
+        // Whether any word kept had a gold head before `subsample`.
+        let mut given_heads = false;
         for s in data {
             let mut tree = s.tree;
             // Before projectivizing: that costs O(n³) too.
@@ -425,6 +427,7 @@ impl Trainer {
                 prepared.too_long += 1;
                 continue;
             }
+            given_heads |= !tree.is_partial() || tree.annotated() > 0;
             if let Some(p) = options.subsample {
                 let heads: Vec<Option<usize>> =
                     (1..=tree.len()).map(|d| (tree.is_annotated(d) && rng.gen_bool(p)).then(|| tree.head(d))).collect();
@@ -525,6 +528,15 @@ impl Trainer {
                 file: file.to_owned(),
                 why: prepared.why_empty(options.max_gamma, options.style),
             });
+        }
+        if prepared.partial == prepared.sentences && prepared.annotated == 0 {
+            let why = match options.subsample {
+                Some(p) if given_heads => {
+                    format!("{} kept none of the arcs", options.style.given("subsample", &p.to_string(), false))
+                }
+                _ => "every HEAD is `_`".to_owned(),
+            };
+            return Err(ParserError::NoGoldHeads { file: file.to_owned(), why });
         }
         // The tables' widths (as Model::zeros makes them), checked against the memory limit first.
         let widths = (classes(options.system).len(), arc_steps(options.system).count() * labels.len().max(1));
