@@ -179,6 +179,28 @@ const TAGS: usize = 7;
 /// An empty slot of the scratch (values are at most |γ|).
 const EMPTY: i16 = i16::MIN;
 
+/// The scratch's slots per tag for |γ| = g: (g + 1) h₁ (with $) × (g + 1)
+/// h₂ × g h₃.
+fn tag_stride(g: usize) -> usize {
+    (g + 1) * (g + 1) * g
+}
+
+/// The scratch slot of [h₁, h₂ h₃] with `tag`.
+fn slot(g: usize, h1: usize, h2: usize, h3: usize, tag: usize) -> usize {
+    tag * tag_stride(g) + (h1 * (g + 1) + h2) * g + h3
+}
+
+/// (h₁, h₂, h₃, tag) in one word of the scratch's list of written slots
+/// (positions are `u16`).
+fn pack(h1: usize, h2: usize, h3: usize, tag: usize) -> u64 {
+    h1 as u64 | (h2 as u64) << 16 | (h3 as u64) << 32 | (tag as u64) << 48
+}
+
+fn unpack(p: u64) -> (usize, usize, usize, usize) {
+    let part = |shift: u32| ((p >> shift) & 0xffff) as usize;
+    (part(0), part(16), part(32), part(48))
+}
+
 /// The tabular oracle with its reusable buffers.
 #[derive(Debug)]
 pub struct TabularOracle {
@@ -191,10 +213,14 @@ pub struct TabularOracle {
     pos: Vec<u16>,
     /// Cells T[i, j] at i · (g + 1) + j, items sorted by h₁.
     cells: Vec<Vec<Item>>,
-    /// Dense scratch of the cell being filled, indexed (h₁, h₂, h₃, tag):
-    /// the writes of one left item stay within h₁'s rows (cache).
+    /// Dense scratch of the cell being filled, indexed (tag, h₁, h₂, h₃)
+    /// ([`slot`]): the untagged slots, most of those written, lie together,
+    /// and the writes of one left item stay within h₁'s rows of a tag
+    /// (cache).
     scratch: Vec<i16>,
-    touched: Vec<u32>,
+    /// The slots of the scratch written since the last flush, as
+    /// (h₁, h₂, h₃, tag) packed by [`pack`] (no division to decode them).
+    touched: Vec<u64>,
     /// Arcs between positions, (g + 1)² (see [`TabularOracle::table`]).
     arcs_all: Vec<i8>,
     arcs_buffer: Vec<i8>,
@@ -1035,7 +1061,7 @@ impl TabularOracle {
         for c in &mut self.cells[..cells] {
             c.clear();
         }
-        let scratch = TAGS * (g + 1) * (g + 1) * g;
+        let scratch = TAGS * tag_stride(g);
         memory::check(Some(scratch), 2, || format!("the Attardi oracle's scratch for |γ| = {g}"))?;
         if self.scratch.len() < scratch {
             self.scratch.resize(scratch, EMPTY);
@@ -1117,13 +1143,9 @@ impl TabularOracle {
             bounds.outside.clear();
             bounds.outside.resize(g + 1, UNKNOWN);
         }
-        for &t in &self.touched {
-            let t = t as usize;
-            let value = std::mem::replace(&mut self.scratch[t], EMPTY) as i32;
-            let tag = t % TAGS;
-            let h3 = (t / TAGS) % g;
-            let h2 = (t / TAGS / g) % (g + 1);
-            let h1 = t / TAGS / g / (g + 1);
+        for &packed in &self.touched {
+            let (h1, h2, h3, tag) = unpack(packed);
+            let value = std::mem::replace(&mut self.scratch[slot(g, h1, h2, h3, tag)], EMPTY) as i32;
             if bounds.active {
                 if bounds.outside[h1] == UNKNOWN {
                     bounds.prepare(i, j, h1);
@@ -1182,17 +1204,18 @@ impl TabularOracle {
             if left < right { (&lo[left], &hi[0]) } else { (&hi[0], &lo[right]) };
         let scratch = &mut self.scratch;
         let touched = &mut self.touched;
-        // The scratch slot t (see `flush`) takes `value` if better.
-        let mut update = |t: usize, value: i32| {
+        // The scratch slot t of [h₁, h₂ h₃] with `tag` takes `value` if better.
+        let mut update = |t: usize, h1: usize, h2: usize, h3: usize, tag: usize, value: i32| {
             let slot = &mut scratch[t];
             let value = value as i16;
             if *slot == EMPTY {
-                touched.push(t as u32);
+                touched.push(pack(h1, h2, h3, tag));
                 *slot = value;
             } else if value > *slot {
                 *slot = value;
             }
         };
+        let stride = tag_stride(g);
         let mut pairs = 0u64;
         for a in left_items {
             let (s, e) = self.group[a.h3 as usize];
@@ -1201,7 +1224,7 @@ impl TabularOracle {
             }
             pairs += (e - s) as u64;
             let (h1, h2) = (a.h1 as usize, a.h2 as usize);
-            // Slots of [h₁, h₂ ·] and [h₁, · ·].
+            // Slots of [h₁, h₂ ·] and [h₁, · ·] (as `slot` counts them).
             let row12 = (h1 * (g + 1) + h2) * g;
             let row1 = h1 * (g + 1);
             let from_h2 = &by_head[h2 * (g + 1)..(h2 + 1) * (g + 1)];
@@ -1221,19 +1244,19 @@ impl TabularOracle {
                 // la₂: h₅ → h₂, [h₁, h₄ h₅]; ra₂: h₂ → h₅, [h₁, h₂ h₄].
                 let x = by_head[h5 * (g + 1) + h4];
                 if x >= 0 {
-                    update((row12 + h5) * TAGS + tags[0], base + x as i32);
+                    update(tags[0] * stride + row12 + h5, h1, h2, h5, tags[0], base + x as i32);
                 }
                 let x = by_head[h4 * (g + 1) + h5];
                 if x >= 0 {
-                    update((row12 + h4) * TAGS + tags[1], base + x as i32);
+                    update(tags[1] * stride + row12 + h4, h1, h2, h4, tags[1], base + x as i32);
                 }
                 let x = to_h2[h5];
                 if x >= 0 {
-                    update(((row1 + h4) * g + h5) * TAGS + tags[2], base + x as i32);
+                    update(tags[2] * stride + (row1 + h4) * g + h5, h1, h4, h5, tags[2], base + x as i32);
                 }
                 let x = from_h2[h5];
                 if x >= 0 {
-                    update((row12 + h4) * TAGS + tags[3], base + x as i32);
+                    update(tags[3] * stride + row12 + h4, h1, h2, h4, tags[3], base + x as i32);
                 }
             }
         }
