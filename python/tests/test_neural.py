@@ -251,6 +251,11 @@ def test_a_dev_file_that_cannot_score_is_refused_before_training(tmp_path):
     partial.write_text(text + "1\ta\t_\tX\t_\t_\t0\troot\t_\t_\n2\tb\t_\tX\t_\t_\t_\t_\t_\t_\n\n")
     with pytest.raises(ValueError, match=r"partial.conllu:\d+: .*HEAD `_`"):
         neural.train(str(SAMPLE), out, dev=str(partial), epochs=1, dims=TINY)
+    treeless = tmp_path / "treeless.conllu"
+    treeless.write_text(text + "1\ta\t_\tX\t_\t_\t_\t_\t_\t_\n\n")
+    line = len(text.splitlines()) + 1
+    with pytest.raises(ValueError, match=rf"treeless.conllu:{line}: a sentence without a gold tree"):
+        neural.train(str(SAMPLE), out, dev=str(treeless), epochs=1, dims=TINY)
     assert not out.exists()
 
 

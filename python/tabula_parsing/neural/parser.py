@@ -169,8 +169,8 @@ def _check_dev(sentences: Sequence[Any], dev: str) -> None:
     for s in sentences:
         if not s.has_tree:
             raise ValueError(
-                f"{dev}:{s.first_line}: a HEAD is `_`: the dev file is scored as `tabula eval` scores, "
-                "on complete gold trees"
+                f"{dev}:{s.first_line}: a sentence without a gold tree (HEAD `_`): the dev file is scored "
+                "as `tabula eval` scores, on complete gold trees"
             )
 
 
