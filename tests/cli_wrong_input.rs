@@ -458,12 +458,18 @@ fn a_model_tagger_or_grammar_where_conllu_is_read_is_named_as_such() {
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
+/// A scratch folder and in it a tagged sentence whose every HEAD is `_`.
+fn without_heads(name: &str) -> (PathBuf, PathBuf) {
+    let dir = scratch(name);
+    let file = dir.join("no-heads.conllu");
+    std::fs::write(&file, "1\ta\t_\tX\t_\t_\t_\t_\t_\t_\n2\tb\t_\tX\t_\t_\t_\t_\t_\t_\n\n").unwrap();
+    (dir, file)
+}
+
 #[test]
 fn a_dev_file_without_gold_heads_is_an_error_before_training() {
     // Its scores would be over no word, and the epoch kept chosen blindly.
-    let dir = scratch("dev-without-heads");
-    let dev = dir.join("no-heads.conllu");
-    std::fs::write(&dev, "1\ta\t_\tX\t_\t_\t_\t_\t_\t_\n2\tb\t_\tX\t_\t_\t_\t_\t_\t_\n\n").unwrap();
+    let (dir, dev) = without_heads("dev-without-heads");
     let model = dir.join("no-heads.model");
     let d = dev.to_str().unwrap();
     fails_with(
@@ -486,9 +492,7 @@ fn a_dev_file_without_gold_heads_is_an_error_before_training() {
 #[test]
 fn training_on_no_gold_head_is_an_error_not_an_empty_model() {
     // It wrote a model that had learnt nothing, and said `wrote` as usual.
-    let dir = scratch("train-without-heads");
-    let data = dir.join("no-heads.conllu");
-    std::fs::write(&data, "1\ta\t_\tX\t_\t_\t_\t_\t_\t_\n2\tb\t_\tX\t_\t_\t_\t_\t_\t_\n\n").unwrap();
+    let (dir, data) = without_heads("train-without-heads");
     let model = dir.join("m.model");
     let (d, m) = (data.to_str().unwrap(), model.to_str().unwrap());
     fails_with(
