@@ -58,15 +58,18 @@ def ids(vocab: dict[str, int], items: list[str], grow: bool) -> list[int]:
     return [1] + [vocab.setdefault(x, len(vocab)) if grow else vocab.get(x, 0) for x in items]
 
 
-def tensors(sentences: list[tp.Sentence], words: dict[str, int], tags: dict[str, int], grow: bool):
+def tensors(
+    sentences: list[tp.Sentence], words: dict[str, int], tags: dict[str, int], grow: bool
+) -> tuple[torch.Tensor, torch.Tensor]:
     """Padded (B, T) word and tag ids, root first."""
     w = [ids(words, [f.lower() for f in s.forms], grow) for s in sentences]
     t = [ids(tags, list(s.upos), grow) for s in sentences]
     pad = max(len(x) for x in w)
-    return tuple(torch.tensor([x + [0] * (pad - len(x)) for x in rows]) for rows in (w, t))
+    padded = [torch.tensor([x + [0] * (pad - len(x)) for x in rows]) for rows in (w, t)]
+    return padded[0], padded[1]
 
 
-def uas(net: Net, sentences: list[tp.Sentence], words, tags, system: str) -> float:
+def uas(net: Net, sentences: list[tp.Sentence], words: dict[str, int], tags: dict[str, int], system: str) -> float:
     """Greedy parsing with the network; the share of words given their gold head."""
     net.eval()
     right = total = 0
