@@ -39,7 +39,6 @@ use super::train::{encode_pseudo_projective, read_gold, GoldSentence};
 use super::{Model, OptionStyle, ParserError};
 use crate::conllu::RawSentence;
 use crate::tagger::{Tagger, TaggerError, TaggerModel};
-use crate::tree::DepTree;
 use rayon::prelude::*;
 use std::io::BufRead;
 use std::path::Path;
@@ -227,7 +226,7 @@ impl TrainJob<'_> {
         let dev = dev.map(|d| d.gold(tagger)).transpose()?;
         if let Some((dev_name, d)) = &dev {
             // Scores over no word would pick the epoch to keep blindly.
-            if !d.iter().any(|s| s.tree.heads().iter().any(|&h| h != DepTree::NO_HEAD)) {
+            if d.iter().all(|s| s.tree.annotated() == 0) {
                 return Err(ParserError::DevWithoutTrees { file: dev_name.clone(), option: style.name("dev") }.into());
             }
         }

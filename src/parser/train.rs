@@ -427,7 +427,7 @@ impl Trainer {
                 prepared.too_long += 1;
                 continue;
             }
-            given_heads |= !tree.is_partial() || tree.annotated() > 0;
+            given_heads |= tree.annotated() > 0;
             if let Some(p) = options.subsample {
                 let heads: Vec<Option<usize>> =
                     (1..=tree.len()).map(|d| (tree.is_annotated(d) && rng.gen_bool(p)).then(|| tree.head(d))).collect();

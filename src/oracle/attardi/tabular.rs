@@ -1205,7 +1205,9 @@ impl TabularOracle {
         let scratch = &mut self.scratch;
         let touched = &mut self.touched;
         // The scratch slot t of [h₁, h₂ h₃] with `tag` takes `value` if better.
+        // (t is `slot(g, h1, h2, h3, tag)`, its rows computed once per left item.)
         let mut update = |t: usize, h1: usize, h2: usize, h3: usize, tag: usize, value: i32| {
+            debug_assert_eq!(t, slot(g, h1, h2, h3, tag));
             let slot = &mut scratch[t];
             let value = value as i16;
             if *slot == EMPTY {
