@@ -3,6 +3,7 @@
 import random
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -143,6 +144,14 @@ def test_average_saves_and_reloads_the_averaged_model(tmp_path):
     assert a.parse(sentences) == b.parse(sentences)
     with pytest.raises(ValueError, match="--average must be"):
         neural.train(str(SAMPLE), epochs=1, dims=TINY, average=1.0)
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_the_averaged_lstm_on_a_gpu_keeps_its_weights_in_one_block():
+    # A copied LSTM's weights lie apart; cuDNN would pack them at every call.
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message=".*contiguous chunk of memory.*")
+        neural.train(str(SAMPLE), epochs=2, dims=TINY, average=0.9, device="cuda", dev=str(SAMPLE))
 
 
 def test_max_gamma_reaches_attardis_oracle(tmp_path):

@@ -203,6 +203,14 @@ class Trainer:
             if decay > 0
             else None
         )
+        if self.averaged is not None:
+            # The copy's LSTM weights are separate tensors; cuDNN wants them
+            # in one block, or it packs them again at every call (PyTorch
+            # warns "RNN module weights are not part of single contiguous
+            # chunk of memory"). A no-op on the CPU.
+            for module in self.averaged.module.modules():
+                if isinstance(module, torch.nn.RNNBase):
+                    module.flatten_parameters()
         self.oracle: Optional[Any] = None
         self.oracle_seconds = 0.0
         self.oracle_cpu_seconds = 0.0
