@@ -67,6 +67,7 @@ fn _tabula(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(conllu::write_conllu, m)?)?;
     m.add_function(wrap_pyfunction!(parser::evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(parser::deprojectivize, m)?)?;
+    m.add_function(wrap_pyfunction!(parser::check_input, m)?)?;
     m.add_function(wrap_pyfunction!(parser::ensemble, m)?)?;
     m.add_function(wrap_pyfunction!(parser::set_max_memory, m)?)?;
     m.add_function(wrap_pyfunction!(parser::max_memory, m)?)?;

@@ -17,7 +17,9 @@ use tabula::parser::eval::{evaluate_report, form_counts, EvalOptions};
 use tabula::parser::features::FeatureColumns;
 use tabula::parser::global::Update;
 use tabula::parser::job::{JobError, ParseJob, ParseSettings, ParseTotals, ParseWorker, TrainJob, Treebank};
-use tabula::parser::run::{ConstraintKind, EpochReport, Observer, OptionStyle, ParsedBlock, TrainSettings};
+use tabula::parser::run::{
+    ConstraintKind, EpochReport, InputCounts, Observer, OptionStyle, ParsedBlock, TrainSettings,
+};
 use tabula::parser::train::{OracleKind, Projectivize};
 use tabula::parser::{Model, ParserError};
 use tabula::projectivize::pseudo::Scheme;
@@ -405,7 +407,7 @@ impl PyParser {
             totals.add(&block);
             out.push(sentence);
         }
-        for w in totals.warnings(None, model, "the model", OptionStyle::Python) {
+        for w in totals.warnings(None, model.columns, "the model", OptionStyle::Python) {
             warn(py, &w)?;
         }
         Ok(out)
@@ -615,6 +617,40 @@ pub fn ensemble<'py>(
     });
     let voted = crate::conllu::parse_all(text.map_err(parser_error)?.as_slice(), &name)?;
     Ok(PyList::new(py, voted)?.into_any())
+}
+
+/// Checks sentences to parse as every parser of tabula checks its input
+/// (`tabula parse`, `Parser.parse`, the neural parser), for a parser of
+/// your own too: a sentence none of whose words has a UPOS raises
+/// `ValueError` naming its file and first word's line (the models read
+/// UPOS); returns the warnings of the sentences as a whole — words without
+/// UPOS, and a column the model reads (`feats`, `lemma`, `xpos`) that is
+/// `_` everywhere. `file` names the input in the warnings, `model_name` the
+/// model; `command_line`: the options written as the command line's
+/// (`--feats`) rather than Python's (`feats=True`). O(bytes).
+#[pyfunction]
+#[pyo3(signature = (sentences, *, feats = false, lemma = false, xpos = false, file = None, model_name = "the model", command_line = false))]
+pub fn check_input(
+    sentences: &Bound<'_, PyAny>,
+    feats: bool,
+    lemma: bool,
+    xpos: bool,
+    file: Option<&str>,
+    model_name: &str,
+    command_line: bool,
+) -> PyResult<Vec<String>> {
+    let bad = || PyTypeError::new_err("`sentences` must be a list of Sentences (from read_conllu)");
+    if sentences.is_instance_of::<PyString>() {
+        return Err(bad());
+    }
+    let mut totals = ParseTotals::default();
+    for s in sentences.try_iter().map_err(|_| bad())? {
+        let s = s?.cast_into::<Sentence>().map_err(|_| bad())?;
+        let s = s.get();
+        totals.count(&InputCounts::check(s.raw(), &s.file, false).map_err(parser_error)?);
+    }
+    let style = if command_line { OptionStyle::CommandLine } else { OptionStyle::Python };
+    Ok(totals.warnings(file, FeatureColumns { feats, lemma, xpos }, model_name, style))
 }
 
 /// Sets the process-wide limit on the memory of one computation (a chart,

@@ -28,6 +28,7 @@ __all__ = [
     "Tree",
     "__version__",
     "apply_batch",
+    "check_input",
     "count",
     "count_batch",
     "deprojectivize",
@@ -739,6 +740,21 @@ def ensemble(
 ) -> list[Sentence]:
     """The weighted vote of several parsers' trees, reparsed, as ``tabula
     ensemble``: the first prediction's sentences with HEAD and DEPREL replaced."""
+
+def check_input(
+    sentences: Sequence[Sentence],
+    *,
+    feats: bool = False,
+    lemma: bool = False,
+    xpos: bool = False,
+    file: Optional[str] = None,
+    model_name: str = "the model",
+    command_line: bool = False,
+) -> list[str]:
+    """Checks sentences to parse as every parser of tabula checks its input:
+    ``ValueError`` (file and line) for a sentence none of whose words has a
+    UPOS; returns the warnings of the sentences as a whole (words without
+    UPOS, a column the model reads that is ``_`` everywhere)."""
 
 def set_max_memory(size: Union[int, str]) -> None:
     """The process-wide memory limit of one computation, as ``--max-memory``."""

@@ -236,6 +236,28 @@ def test_parse_warnings_and_errors_are_the_command_lines(cli, tmp_path):
         parser.parse("not sentences")  # type: ignore[arg-type]
 
 
+def test_check_input_is_the_parsers_check():
+    # A parser of your own gets Parser.parse's checks and messages.
+    lines = [l.split("\t") for l in SAMPLE.read_text().splitlines()]
+    with_feats = "\n".join("\t".join(f[:5] + ["Case=Nom"] + f[6:]) if len(f) == 10 else "\t".join(f) for f in lines)
+    parser = tp.Parser.train(tp.parse_conllu(with_feats + "\n"), epochs=1, step_bits=12, label_bits=10, feats=True)
+    assert tp.check_input(tp.read_conllu(SAMPLE)) == []
+    one = tp.parse_conllu(SAMPLE.read_text().replace("\tPROPN\t", "\t_\t", 1))
+    with pytest.warns(UserWarning) as record:
+        parser.parse(one)
+    assert tp.check_input(one, feats=True) == [str(w.message) for w in record]
+    assert tp.check_input(one, file="in.conllu", command_line=True, model_name="m.pt") == [
+        "in.conllu: 1 of 41 words have no UPOS (`_`); the model reads UPOS"
+    ]
+    assert "m.pt was trained with --feats" in tp.check_input(one, feats=True, model_name="m.pt", command_line=True)[1]
+    assert tp.check_input(tp.parse_conllu(with_feats + "\n"), feats=True) == []
+    # The error names the first word's line, after comments.
+    untagged = tp.parse_conllu("# text = Hi\n1\tHi\t_\t_\t_\t_\t0\troot\t_\t_\n\n", "untagged.conllu")
+    with pytest.raises(ValueError, match=r"untagged.conllu:2: no word of this sentence has a UPOS .*tag first \(`tabula tag`\)"):
+        tp.check_input(untagged)
+    with pytest.raises(TypeError, match="`sentences` must be a list of Sentences"):
+        tp.check_input("in.conllu")  # type: ignore[arg-type]
+
 def test_evaluate_is_eval_json(cli, tmp_path):
     model = tmp_path / "m.model"
     train = treebank(tmp_path / "train.conllu", 40, seed=7)

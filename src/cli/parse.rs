@@ -129,7 +129,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         },
     )?;
     sink.commit()?;
-    for w in totals.warnings(Some(&file), &model, &model_name, OptionStyle::CommandLine) {
+    for w in totals.warnings(Some(&file), model.columns, &model_name, OptionStyle::CommandLine) {
         eprintln!("warning: {w}");
     }
     if args.stats {

@@ -34,7 +34,9 @@
 //! ```
 
 use super::features::FeatureColumns;
-use super::run::{train, BlockParser, ConstraintKind, Observer, ParsedBlock, SettingsError, TrainSettings, Trained};
+use super::run::{
+    train, BlockParser, ConstraintKind, InputCounts, Observer, ParsedBlock, SettingsError, TrainSettings, Trained,
+};
 use super::train::{encode_pseudo_projective, read_gold, GoldSentence};
 use super::{Model, OptionStyle, ParserError};
 use crate::conllu::RawSentence;
@@ -451,19 +453,32 @@ pub struct ParseTotals {
 impl ParseTotals {
     /// Counts one parsed block (blocks without words count nothing).
     pub fn add(&mut self, parsed: &ParsedBlock) {
-        if parsed.words > 0 {
+        self.count(&parsed.input);
+    }
+
+    /// Counts one block's input (blocks without words count nothing).
+    pub fn count(&mut self, input: &InputCounts) {
+        if input.words > 0 {
             self.sentences += 1;
-            self.tokens += parsed.words as u64;
-            self.no_upos += parsed.no_upos as u64;
-            for (sum, b) in self.blank.iter_mut().zip(parsed.blank) {
+            self.tokens += input.words as u64;
+            self.no_upos += input.no_upos as u64;
+            for (sum, b) in self.blank.iter_mut().zip(input.blank) {
                 *sum += b as u64;
             }
         }
     }
 
     /// The warnings of the input as a whole (`file`: its name, or none):
-    /// words without UPOS, a column the model reads that is `_` everywhere.
-    pub fn warnings(&self, file: Option<&str>, model: &Model, model_name: &str, style: OptionStyle) -> Vec<String> {
+    /// words without UPOS, a column the model reads (`columns`, besides
+    /// FORM and UPOS) that is `_` everywhere; `model_name` and `style` say
+    /// the model and its option in the message.
+    pub fn warnings(
+        &self,
+        file: Option<&str>,
+        columns: FeatureColumns,
+        model_name: &str,
+        style: OptionStyle,
+    ) -> Vec<String> {
         let prefix = file.map_or(String::new(), |f| format!("{f}: "));
         let mut out = Vec::new();
         if self.no_upos > 0 {
@@ -472,7 +487,7 @@ impl ParseTotals {
                 self.no_upos, self.tokens
             ));
         }
-        for ((read, column), blank) in model.columns.named().into_iter().zip(self.blank) {
+        for ((read, column), blank) in columns.named().into_iter().zip(self.blank) {
             // Some treebanks have no features (or lemmas) at all: a warning, not an error.
             if read && self.tokens > 0 && blank == self.tokens {
                 out.push(format!(

@@ -591,6 +591,16 @@ fn read_directions(
 pub struct ParsedBlock {
     /// The block with HEAD and DEPREL of its words filled.
     pub bytes: Vec<u8>,
+    /// What it had of the columns the models read.
+    pub input: InputCounts,
+}
+
+/// A block to parse, counted: its syntactic words, and how many of them
+/// lack a column the models may read. Every parser of tabula checks its
+/// input with it ([`BlockParser::parse`], and the neural parser in Python),
+/// and [`super::job::ParseTotals`] turns the sums into the input's warnings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InputCounts {
     /// Its syntactic words.
     pub words: usize,
     /// Words whose UPOS is `_`.
@@ -598,6 +608,39 @@ pub struct ParsedBlock {
     /// Words whose FEATS, LEMMA and XPOS are `_` (in the order of
     /// [`FeatureColumns::named`]).
     pub blank: [usize; 3],
+}
+
+impl InputCounts {
+    /// The counts of a block to parse. A sentence none of whose words has
+    /// a UPOS is an error naming `file` and its first word's line: the
+    /// models read UPOS, and a parser does not tag (`can_tag`: the parser
+    /// takes a tagger, `tabula parse --tagger`, which the message then
+    /// offers). A block without words counts nothing. O(bytes).
+    pub fn check(raw: &RawSentence, file: &str, can_tag: bool) -> Result<InputCounts, ParserError> {
+        Self::of(raw, &Columns::scan(raw, file)?, file, can_tag)
+    }
+
+    fn of(raw: &RawSentence, cols: &Columns, file: &str, can_tag: bool) -> Result<InputCounts, ParserError> {
+        let missing = |range: fn(&Word) -> &std::ops::Range<usize>| {
+            cols.words.iter().filter(|w| &raw.text[range(w).clone()] == b"_").count()
+        };
+        let counts = InputCounts {
+            words: cols.len(),
+            no_upos: missing(|w| &w.upos),
+            blank: [missing(|w| &w.feats), missing(|w| &w.lemma), missing(|w| &w.xpos)],
+        };
+        if counts.words > 0 && counts.no_upos == counts.words {
+            let how = if can_tag { "`tabula parse --tagger TAGGER`, or `tabula tag`" } else { "`tabula tag`" };
+            return Err(ParserError::Conllu {
+                file: file.to_owned(),
+                line: cols.words[0].line,
+                reason: format!(
+                    "no word of this sentence has a UPOS (the column is `_`): the model reads UPOS; tag first ({how})"
+                ),
+            });
+        }
+        Ok(counts)
+    }
 }
 
 /// Parses CoNLL-U blocks with a model, as `tabula parse` does: one per
@@ -678,20 +721,7 @@ impl<'m> BlockParser<'m> {
         if cols.is_empty() {
             return Ok(ParsedBlock { bytes: raw.text.clone(), ..ParsedBlock::default() });
         }
-        let missing = |range: fn(&Word) -> &std::ops::Range<usize>| {
-            cols.words.iter().filter(|w| &raw.text[range(w).clone()] == b"_").count()
-        };
-        let no_upos = missing(|w| &w.upos);
-        let blank = [missing(|w| &w.feats), missing(|w| &w.lemma), missing(|w| &w.xpos)];
-        if no_upos == cols.len() {
-            return Err(ParserError::Conllu {
-                file: file.to_owned(),
-                line: cols.words[0].line,
-                reason: "no word of this sentence has a UPOS (the column is `_`): the model reads UPOS; \
-                         tag first (`tabula parse --tagger TAGGER`, or `tabula tag`)"
-                    .to_owned(),
-            });
-        }
+        let input = InputCounts::of(raw, &cols, file, true)?;
         self.tokens.fill(&raw.text, &cols);
         let (heads, labels) = match self.constrained.as_mut() {
             None => self.parser.parse(&self.tokens)?,
@@ -738,6 +768,6 @@ impl<'m> BlockParser<'m> {
             None => cols.write_with(&raw.text, heads, &self.labels, &mut bytes),
         }
         .map_err(|e| ParserError::Io(e.to_string()))?;
-        Ok(ParsedBlock { bytes, words: cols.len(), no_upos, blank })
+        Ok(ParsedBlock { bytes, input })
     }
 }

@@ -14,7 +14,7 @@ from typing import Any, Iterable, Iterator, Optional, Sequence
 
 import numpy as np
 
-from .._tabula import Sentence
+from .._tabula import Sentence, check_input
 
 PAD, UNK, ROOT = 0, 1, 2
 SPECIALS = ["<pad>", "<unk>", "<root>"]
@@ -143,41 +143,14 @@ def check_columns(sentences: Sequence[Sentence], path: str, feats: bool) -> None
 
 
 def input_warnings(sentences: Sequence[Sentence], file: Optional[str], feats: bool) -> list[str]:
-    """Checks text to parse as ``tabula parse`` does: a sentence none of
-    whose words has a UPOS is an error naming its file and line (the model
-    reads UPOS, and the parser does not tag); returns the warnings of the
-    input as a whole (``file``: its name for them, or none): words without
-    UPOS, FEATS ``_`` everywhere for a model that reads it. O(words)."""
-    missing = words = 0
-    for s in sentences:
-        upos = s.upos
-        n = sum(1 for u in upos if u == "_")
-        if n and n == len(upos):
-            raise ValueError(
-                f"{s.file}:{_first_word_line(s)}: no word of this sentence has a UPOS (the column is `_`): "
-                "the model reads UPOS; tag first (`tabula tag`)"
-            )
-        missing += n
-        words += len(upos)
-    prefix = f"{file}: " if file is not None else ""
-    out = []
-    if missing:
-        out.append(f"{prefix}{missing} of {words} words have no UPOS (`_`); the model reads UPOS")
-    if feats and words and all(f == "_" for s in sentences for f in s.feats):
-        out.append(
-            f"{prefix}every FEATS is `_`, but the model was trained to read FEATS: if the treebank has "
-            "morphological features, add them first (accuracy suffers without them)"
-        )
-    return out
-
-
-def _first_word_line(sentence: Sentence) -> int:
-    """The line of the sentence's first syntactic word (after its comments,
-    multiword tokens and empty nodes), as the command line's messages say."""
-    for k, line in enumerate(sentence.to_conllu().split("\n")):
-        if line.split("\t", 1)[0].isdigit():
-            return sentence.first_line + k
-    return sentence.first_line
+    """Checks text to parse as ``tabula parse`` does (:func:`tabula_parsing.check_input`,
+    the library's check): a sentence none of whose words has a UPOS is an
+    error naming its file and line (the model reads UPOS, and the parser
+    does not tag); returns the warnings of the input as a whole (``file``:
+    its name for them, or none): words without UPOS, FEATS ``_`` everywhere
+    for a model that reads it. The options are named as the command line's,
+    as every message of this package names them. O(words)."""
+    return check_input(sentences, feats=feats, file=file, command_line=True)
 
 
 def encode(
