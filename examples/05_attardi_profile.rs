@@ -3,7 +3,9 @@
 //! optimal one, as `tabula oracle --walk … --stray 0.3 --seed 1`): per
 //! k + m, the configurations, the tables run, the items kept and dropped,
 //! the pairs of items combined and the time; then the slowest
-//! configurations, with the size of the table each ran on. With
+//! configurations, with the size of the table each ran on, and the
+//! sentences whose computations cost the most, with their share of the
+//! time (how much the few costliest sentences weigh). With
 //! `--optimal`, the walk asks `optimal` (as a training loop does) instead of
 //! `scores`, and the time is also split by whether the best was known from
 //! the step before; `--stray P` sets the share of random steps. With
@@ -68,6 +70,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Buckets of k + m by tens; (seconds, sentence, n, |σ|, |βR|) of every configuration.
     let mut buckets = [Bucket::default(); 20];
     let mut slow: Vec<(f64, usize, usize, usize, usize)> = Vec::new();
+    // Seconds per sentence.
+    let mut by_sentence = vec![0f64; walks.len()];
     for (index, (gold, steps)) in walks.iter().enumerate() {
         let mut c = Configuration::initial(System::Attardi, gold.len());
         let mut recorded = steps.iter().flatten();
@@ -101,6 +105,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             b.seconds += secs;
             let (ell, reduced) = oracle.last_size();
             slow.push((secs, index + 1, gold.len(), ell, reduced));
+            by_sentence[index] += secs;
             let optimal = scores.optimal();
             let step = if steps.is_some() {
                 match recorded.next() {
@@ -156,6 +161,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("{secs:.3}\t{sentence}\t{n}\t{ell}\t{reduced}");
     }
     println!("configurations over 1 s: {}", slow.iter().filter(|x| x.0 > 1.0).count());
+    let mut sentences: Vec<(f64, usize)> = by_sentence.iter().copied().zip(1..).collect();
+    sentences.sort_by(|a, b| b.0.total_cmp(&a.0));
+    println!("seconds\tsentence\tn\tshare of the time, with the costlier ones");
+    let mut sum = 0.0;
+    for &(secs, sentence) in sentences.iter().take(10) {
+        sum += secs;
+        println!(
+            "{secs:.3}\t{sentence}\t{}\t{:.1} %",
+            walks[sentence - 1].0.len(),
+            100.0 * sum / total.max(f64::MIN_POSITIVE)
+        );
+    }
     Ok(())
 }
 

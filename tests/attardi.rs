@@ -8,7 +8,8 @@
 //!   fails somewhere with n ≤ 5 when restored ([`Rules`]), and gives the
 //!   documented wrong score on its counterexample (`docs/systems.md`);
 //! * `Configuration::with_arcs` accepts every reachable configuration;
-//! * the size limit is a typed error; strategies other than none are refused.
+//! * the size limit and the budget of pairs are typed errors (a budget
+//!   changes no answer); strategies other than none are refused.
 
 mod common;
 
@@ -436,6 +437,47 @@ fn optimal_equals_the_best_steps_of_the_unpruned_table_along_random_walks() {
         known > total / 2 && with_table > 100 && descending > 100,
         "{known} of {total} with the best known, {with_table} of them with a table, {descending} without it"
     );
+}
+
+#[test]
+fn a_budget_of_pairs_stops_a_call_with_a_typed_error_and_changes_no_answer() {
+    // Along random walks, an oracle with a small budget answers as one
+    // without (having combined no more pairs than the budget) or stops with
+    // TooMuchWork; after a stop it goes on answering right.
+    use rand::{Rng, SeedableRng};
+    let (mut answered, mut stopped) = (0, 0);
+    for seed in 0..60u64 {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3000 + seed);
+        let gold = common::random_tree(8 + seed as usize % 7, 0.3, &mut rng);
+        let (mut free, mut budgeted) = (TabularOracle::new(), TabularOracle::new());
+        budgeted.set_max_pairs(Some(300));
+        assert_eq!(budgeted.max_pairs(), Some(300));
+        let mut c = Configuration::initial(System::Attardi, gold.len());
+        while !c.is_final() {
+            let want = free.optimal(&c, &gold).unwrap();
+            match budgeted.optimal(&c, &gold) {
+                Ok(got) => {
+                    assert_eq!(got, want, "gold {gold:?}, {c:?}");
+                    assert!(budgeted.last_stats().pairs <= 300);
+                    answered += (budgeted.last_stats().tables > 0) as usize;
+                }
+                Err(e) => {
+                    assert_eq!(e, OracleError::TooMuchWork { limit: 300 });
+                    assert!(e.to_string().contains("more than 300 pairs"), "{e}");
+                    stopped += 1;
+                }
+            }
+            let steps: Vec<Step> = c.applicable_steps().collect();
+            let optimal: Vec<Step> = want.iter().map(|(s, _)| s).collect();
+            let step = if rng.gen_bool(0.3) {
+                steps[rng.gen_range(0..steps.len())]
+            } else {
+                optimal[rng.gen_range(0..optimal.len())]
+            };
+            c.apply(step).unwrap();
+        }
+    }
+    assert!(answered > 50 && stopped > 50, "{answered} tables within the budget, {stopped} calls stopped");
 }
 
 #[test]

@@ -98,7 +98,10 @@ impl Item {
 /// a configuration (Attardi's table past `max_gamma`, an LR-spine spine
 /// past the columns) is marked `abandoned` and finished instead of raising.
 /// `max_gamma` (Attardi only): the limit of its table on the stack and the
-/// reduced buffer (default 48), as `tabula train --max-gamma`.
+/// reduced buffer (default 48), as `tabula train --max-gamma`. `max_pairs`
+/// (Attardi only): the budget of one call of its table, in pairs of items
+/// combined (default none; about 10–20 ns a pair): past it the call stops
+/// with `ValueError`, or, with `abandon=True`, the sentence is abandoned.
 #[pyclass(module = "tabula_parsing", name = "OracleBatch")]
 pub struct PyOracleBatch {
     system: System,
@@ -112,6 +115,8 @@ pub struct PyOracleBatch {
     /// The limit of Attardi's table (its oracles are pooled, so every
     /// oracle taken is given it).
     max_gamma: usize,
+    /// The budget of one call of Attardi's table (given likewise).
+    max_pairs: Option<u64>,
     /// Oracles of sentences dropped by a smaller `reset`, for the next one.
     spare: Vec<Live>,
     /// `optimal`'s scores, reused.
@@ -212,6 +217,7 @@ impl PyOracleBatch {
                 None => crate::oracle::pooled_oracle(),
             };
             oracle.attardi_mut().set_max_gamma(self.max_gamma);
+            oracle.attardi_mut().set_max_pairs(self.max_pairs);
             let config = Configuration::initial(system, n);
             let gold = tree.clone();
             let live = Live::try_new(oracle, |o| OracleSession::at(o, tree, config, strategy, algorithm))
@@ -345,7 +351,8 @@ impl Drop for PyOracleBatch {
 #[pymethods]
 impl PyOracleBatch {
     #[new]
-    #[pyo3(signature = (golds, system = "arc-standard", strategy = None, algorithm = "auto", labels = None, abandon = false, max_gamma = None))]
+    #[pyo3(signature = (golds, system = "arc-standard", strategy = None, algorithm = "auto", labels = None, abandon = false, max_gamma = None, max_pairs = None))]
+    #[allow(clippy::too_many_arguments)] // Python's keywords
     fn new(
         golds: Vec<Bound<'_, PyAny>>,
         system: &str,
@@ -354,12 +361,18 @@ impl PyOracleBatch {
         labels: Option<Vec<Bound<'_, PyAny>>>,
         abandon: bool,
         max_gamma: Option<usize>,
+        max_pairs: Option<u64>,
     ) -> PyResult<Self> {
         let (system, strategy, algorithm) = settings(system, strategy, algorithm)?;
-        if max_gamma.is_some() && system != System::Attardi {
-            return Err(value_error(format!(
-                "max_gamma applies to system attardi only (its tabular oracle), not {system}"
-            )));
+        for (name, given) in [("max_gamma", max_gamma.is_some()), ("max_pairs", max_pairs.is_some())] {
+            if given && system != System::Attardi {
+                return Err(value_error(format!(
+                    "{name} applies to system attardi only (its tabular oracle), not {system}"
+                )));
+            }
+        }
+        if max_pairs == Some(0) {
+            return Err(value_error("max_pairs must be at least 1 (None: no budget)"));
         }
         let algorithm = session_algorithm(system, algorithm);
         let mut batch = PyOracleBatch {
@@ -371,6 +384,7 @@ impl PyOracleBatch {
             gold: true,
             abandon,
             max_gamma: max_gamma.unwrap_or(DEFAULT_MAX_GAMMA),
+            max_pairs,
             spare: Vec::new(),
             scratch: Vec::new(),
         };
@@ -403,6 +417,7 @@ impl PyOracleBatch {
             gold: false,
             abandon: false,
             max_gamma: DEFAULT_MAX_GAMMA,
+            max_pairs: None,
             spare: Vec::new(),
             scratch: Vec::new(),
         };

@@ -571,6 +571,7 @@ pub(crate) fn pooled_oracle() -> Oracle<'static> {
 pub(crate) fn return_oracle(mut oracle: Oracle<'static>) {
     // Back to the defaults: the next session may be another kind.
     oracle.attardi_mut().set_max_gamma(tabula::oracle::attardi::tabular::DEFAULT_MAX_GAMMA);
+    oracle.attardi_mut().set_max_pairs(None);
     let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
     if pool.len() < POOL_SIZE {
         pool.push(oracle);

@@ -260,7 +260,10 @@ class OracleBatch:
     word (-1: none). ``abandon=True``: a sentence whose configuration the
     oracle refuses is marked abandoned (and finished) instead of raising.
     ``max_gamma`` (Attardi only): the limit of its table on the stack and
-    reduced buffer (default 48), as ``tabula train --max-gamma``."""
+    reduced buffer (default 48), as ``tabula train --max-gamma``;
+    ``max_pairs`` (Attardi only): the budget of one call of its table in
+    pairs of items combined (default none), past which the call raises, or
+    with ``abandon=True`` the sentence is abandoned."""
 
     POSITIONS: list[str]
     def __new__(
@@ -272,6 +275,7 @@ class OracleBatch:
         labels: Optional[Sequence[Any]] = None,
         abandon: bool = False,
         max_gamma: Optional[int] = None,
+        max_pairs: Optional[int] = None,
     ) -> "OracleBatch": ...
     @staticmethod
     def without_gold(lengths: Sequence[int], system: str = "arc-standard") -> "OracleBatch":

@@ -266,6 +266,26 @@ def test_attardi_max_gamma_is_the_tables_limit():
         tp.OracleBatch([[0]], system="arc-hybrid", max_gamma=10)
 
 
+def test_attardi_max_pairs_is_the_budget_of_a_call():
+    # A tree no other test scores: a pooled oracle that remembers its last
+    # call on the same tree may answer from its bounds, without a table.
+    gold = random_tree(20, random.Random(20))
+    with pytest.raises(ValueError, match="combined more than 10 pairs of items"):
+        tp.OracleBatch([gold], system="attardi", max_pairs=10).scores()
+    small = tp.OracleBatch([gold, [0]], system="attardi", abandon=True, max_pairs=10)
+    small.scores()
+    assert small.abandoned.tolist() == [True, False]
+    default = tp.OracleBatch([gold], system="attardi").scores()
+    assert (tp.OracleBatch([gold], system="attardi", max_pairs=10**12).scores() == default).all()
+    del small  # its oracles go back to the pool without a budget
+    sessions = [tp.Session(gold, system="attardi") for _ in range(4)]
+    assert all(max(v for v in s.scores().values() if v is not None) == default.max() for s in sessions)
+    with pytest.raises(ValueError, match="max_pairs applies to system attardi only"):
+        tp.OracleBatch([[0]], system="arc-hybrid", max_pairs=10)
+    with pytest.raises(ValueError, match="max_pairs must be at least 1"):
+        tp.OracleBatch([[0]], system="attardi", max_pairs=0)
+
+
 def test_steps_of_any_integer_array_and_outputs_checked():
     """`apply` takes any 1-D integer array or sequence (int32, a list, a CPU
     tensor through NumPy) and refuses floats; a wrong `out` says what it

@@ -164,6 +164,13 @@ def test_max_gamma_reaches_attardis_oracle(tmp_path):
         neural.train(str(train), epochs=1, dims=TINY, max_gamma=10)
     with pytest.raises(ValueError, match="--max-gamma must be at least 0"):
         neural.train(str(train), epochs=1, dims=TINY, system="attardi", projectivize="none", max_gamma=-1)
+    # The budget of a call: a sentence past it is left for the epoch too.
+    assert neural.train(str(train), max_pairs=1, **kw).history[0].abandoned > 0
+    assert neural.train(str(train), max_pairs=10**12, **kw).history[0].abandoned == 0
+    with pytest.raises(ValueError, match="--max-pairs is for --system attardi"):
+        neural.train(str(train), epochs=1, dims=TINY, max_pairs=10)
+    with pytest.raises(ValueError, match="--max-pairs must be at least 1"):
+        neural.train(str(train), epochs=1, dims=TINY, system="attardi", projectivize="none", max_pairs=0)
 
 
 def test_parse_fills_head_and_deprel_only(tmp_path):

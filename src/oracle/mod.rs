@@ -229,6 +229,8 @@ pub enum OracleError {
     TooMuchMemory(#[from] crate::memory::TooMuchMemory),
     #[error("the Attardi oracle would run its O(|γ|⁸) table on |γ| = {gamma} words (stack and reduced input), more than the limit of {limit} (raise it with --max-gamma, or TabularOracle::set_max_gamma)")]
     TooLarge { gamma: usize, limit: usize },
+    #[error("the Attardi oracle's table combined more than {limit} pairs of items for one configuration (raise the budget with max_pairs, or TabularOracle::set_max_pairs)")]
+    TooMuchWork { limit: u64 },
 }
 
 /// All oracle algorithms of all systems behind one call, with their

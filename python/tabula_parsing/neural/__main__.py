@@ -59,6 +59,12 @@ def _parser() -> argparse.ArgumentParser:
         help="Attardi only: the limit of its oracle's table on the stack and reduced input; "
         "a sentence past it is left for the rest of the epoch [default: 48]",
     )
+    t.add_argument(
+        "--max-pairs",
+        type=int,
+        help="Attardi only: the budget of one call of its oracle's table, in pairs of items combined "
+        "(about 10-20 ns each); a sentence past it is left for the rest of the epoch [default: none]",
+    )
     t.add_argument("--device", default="cpu", help="cpu, cuda or cuda:N [default: cpu]")
     t.add_argument("--threads", type=int, help="PyTorch's CPU threads")
     d = Dimensions()
@@ -148,6 +154,7 @@ def _run(args: argparse.Namespace) -> int:
                 word_dropout=args.word_dropout,
                 max_words=args.max_words,
                 max_gamma=args.max_gamma,
+                max_pairs=args.max_pairs,
                 device=args.device,
                 threads=args.threads,
                 dims=dims,

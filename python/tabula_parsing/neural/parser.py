@@ -77,6 +77,10 @@ def _check(options: Options) -> None:
         raise ValueError("--max-gamma is for --system attardi")
     if o.max_gamma is not None and o.max_gamma < 0:
         raise ValueError(f"--max-gamma must be at least 0, found {o.max_gamma}")
+    if o.max_pairs is not None and o.system != "attardi":
+        raise ValueError("--max-pairs is for --system attardi")
+    if o.max_pairs is not None and o.max_pairs < 1:
+        raise ValueError(f"--max-pairs must be at least 1, found {o.max_pairs}")
     device_of(o.device)
     epochs_of(o)
     # The oracle settings, checked by the library (its messages).

@@ -59,6 +59,7 @@ class Options:
     word_dropout: float = 0.25
     max_words: Optional[int] = None
     max_gamma: Optional[int] = None
+    max_pairs: Optional[int] = None  # Attardi: budget of one oracle call, pairs of items
     device: str = "cpu"
     threads: Optional[int] = None
     dims: Dimensions = field(default_factory=Dimensions)
@@ -241,6 +242,7 @@ class Trainer:
                 labels=labels,
                 abandon=True,
                 max_gamma=o.max_gamma,
+                max_pairs=o.max_pairs,
             )
         else:
             self.oracle.reset(golds, labels)

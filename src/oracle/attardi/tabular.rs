@@ -206,6 +206,8 @@ fn unpack(p: u64) -> (usize, usize, usize, usize) {
 pub struct TabularOracle {
     rules: Rules,
     max_gamma: usize,
+    /// The most pairs of items one call may combine (`None`: no budget).
+    max_pairs: Option<u64>,
     /// γ as words, and ℓ = |σ| of the last call.
     gamma: Vec<usize>,
     ell: usize,
@@ -382,6 +384,7 @@ impl TabularOracle {
         TabularOracle {
             rules,
             max_gamma: DEFAULT_MAX_GAMMA,
+            max_pairs: None,
             gamma: Vec::new(),
             ell: 0,
             pos: Vec::new(),
@@ -425,6 +428,20 @@ impl TabularOracle {
     /// Sets the limit on |γ| (see [`TabularOracle::max_gamma`]).
     pub fn set_max_gamma(&mut self, limit: usize) {
         self.max_gamma = limit.min(u16::MAX as usize - 2);
+    }
+
+    /// The budget of one call: the most pairs of items its tables may
+    /// combine, summed over its passes (`None`, the default: no budget).
+    /// Past it the call stops, after the span length it was filling, with
+    /// [`OracleError::TooMuchWork`]: a bound on the time of every call
+    /// (about 10–20 ns a pair), which |γ| bounds only loosely.
+    pub fn max_pairs(&self) -> Option<u64> {
+        self.max_pairs
+    }
+
+    /// Sets the budget of one call (see [`TabularOracle::max_pairs`]).
+    pub fn set_max_pairs(&mut self, limit: Option<u64>) {
+        self.max_pairs = limit;
     }
 
     /// Scores every applicable step of `config` (an Attardi configuration)
@@ -1025,6 +1042,7 @@ impl TabularOracle {
                 Ok(mini) => {
                     let inner = self.inner.get_or_insert_with(|| Box::new(TabularOracle::new()));
                     inner.max_gamma = self.max_gamma;
+                    inner.max_pairs = self.max_pairs;
                     let c = Configuration::initial(System::Attardi, m);
                     // Too large to decide: not reduced (sound, only slower).
                     inner.best(&c, &mini).is_ok_and(|b| b as usize == m)
@@ -1127,6 +1145,9 @@ impl TabularOracle {
             memory::check(Some(items), std::mem::size_of::<Item>(), || {
                 format!("the Attardi oracle's table for |γ| = {g}")
             })?;
+            if let Some(limit) = self.max_pairs.filter(|&limit| self.stats.pairs > limit) {
+                return Err(OracleError::TooMuchWork { limit });
+            }
         }
         Ok(())
     }
