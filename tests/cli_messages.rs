@@ -163,6 +163,35 @@ fn attardi_says_why_no_sentence_is_left() {
         stderr(&o)
     );
     assert!(!dir.join("model.bin").exists());
+    // The budget of pairs likewise.
+    let o = tabula_in(
+        &dir,
+        &["train", "np.conllu", "-o", "model.bin", "--system", "attardi", "--projectivize", "none", "--max-pairs", "1"],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).ends_with("error: np.conllu: no training sentence: every tree was left out: 1 past the tabular oracle's budget (--max-pairs 1; raise it to keep them)\n"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!dir.join("model.bin").exists());
+    let o = tabula_in(
+        &dir,
+        &[
+            "train",
+            "np.conllu",
+            "-o",
+            "model.bin",
+            "--system",
+            "attardi",
+            "--projectivize",
+            "none",
+            "--max-pairs",
+            "1000000",
+        ],
+    );
+    // A budget large enough lets the check finish: the tree is outside the class.
+    assert!(stderr(&o).ends_with("every tree was left out: 1 outside the trees attardi can build\n"), "{}", stderr(&o));
 }
 
 /// A write that fails for want of space names the output, not the temporary file.

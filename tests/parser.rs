@@ -328,7 +328,8 @@ fn exploration_always_has_an_optimal_step() {
 
 /// Attardi with `Projectivize::None`: a non-projective tree its
 /// computations cannot build is left out and counted (as the oracle says,
-/// checked here on its own), and so is a tree beyond a small `max_gamma`;
+/// checked here on its own), and so is a tree beyond a small `max_gamma`
+/// or `max_pairs`;
 /// the static regime takes the others.
 #[test]
 fn attardi_leaves_out_and_counts_trees_outside_its_class() {
@@ -352,10 +353,17 @@ fn attardi_leaves_out_and_counts_trees_outside_its_class() {
         let stats = t.epoch(&mut |_| {}).unwrap();
         assert_eq!(stats.sentences as usize, p.sentences);
         // A tiny limit: trees refused at the start are counted, later refusals abandon the sentence.
-        let tiny = TrainOptions { max_gamma: 4, explore_from: 0, explore_p: 1.0, ..options };
+        let tiny = TrainOptions { max_gamma: 4, explore_from: 0, explore_p: 1.0, ..options.clone() };
         let mut t = Trainer::new(tiny, data.clone(), "random").unwrap();
         let stats = t.epoch(&mut |_| {}).unwrap();
         assert!(t.prepared().too_large + stats.abandoned as usize > 0, "{oracle:?}: {:?} {stats:?}", t.prepared());
+        // A tiny budget of pairs likewise.
+        let budget = TrainOptions { max_pairs: Some(20), explore_from: 0, explore_p: 1.0, ..options };
+        let mut t = Trainer::new(budget, data.clone(), "random").unwrap();
+        let stats = t.epoch(&mut |_| {}).unwrap();
+        let p = t.prepared();
+        assert!(p.over_budget + stats.abandoned as usize > 0, "{oracle:?}: {p:?} {stats:?}");
+        assert_eq!(p.sentences + p.outside_class + p.over_budget, data.len());
     }
 }
 

@@ -190,7 +190,7 @@ impl PyParser {
     /// 'arc-hybrid'
     #[staticmethod]
     #[pyo3(signature = (train, dev = None, *, system = "arc-hybrid", oracle = "dynamic", algorithm = None,
-        strategy = None, max_gamma = None, max_words = None, projectivize = None, skip_nonprojective = false,
+        strategy = None, max_gamma = None, max_pairs = None, max_words = None, projectivize = None, skip_nonprojective = false,
         pseudo_projective = None, tagger = None, jackknife = None, feats = false, lemma = false, xpos = false,
         epochs = 10, beam = 1, root = None, update = None, restart = false, beam_labels = None,
         explore_from = None, explore_p = None, seed = 1, subsample = None, init = None, step_bits = 20,
@@ -205,6 +205,7 @@ impl PyParser {
         algorithm: Option<&str>,
         strategy: Option<&str>,
         max_gamma: Option<usize>,
+        max_pairs: Option<u64>,
         max_words: Option<usize>,
         projectivize: Option<&str>,
         skip_nonprojective: bool,
@@ -238,6 +239,7 @@ impl PyParser {
             algorithm: algorithm.map(str::parse).transpose().map_err(value_error)?,
             strategy: strategy.map(str::parse).transpose().map_err(value_error)?,
             max_gamma,
+            max_pairs,
             projectivize: projectivize
                 .map(|p| {
                     let names = [

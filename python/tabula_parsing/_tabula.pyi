@@ -584,6 +584,7 @@ class Parser:
         algorithm: Optional[str] = None,
         strategy: Optional[str] = None,
         max_gamma: Optional[int] = None,
+        max_pairs: Optional[int] = None,
         max_words: Optional[int] = None,
         projectivize: Optional[str] = None,
         skip_nonprojective: bool = False,

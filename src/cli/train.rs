@@ -83,6 +83,12 @@ pub struct Args {
     /// abandoned for the epoch (both counted) [default: 48].
     #[arg(long)]
     max_gamma: Option<usize>,
+    /// attardi: the tabular oracle's budget of one call, in pairs of items
+    /// its table combines (about 10-20 ns each): a tree whose check at the
+    /// start goes past it is left out, a sentence past it later is
+    /// abandoned for the epoch (both counted) [default: none].
+    #[arg(long)]
+    max_pairs: Option<u64>,
     /// Leave out training sentences longer than N words, counted on stderr
     /// [default: 1000, and 200 for a tree whose oracle builds a table at
     /// every configuration: the cubic, goldberg and tabular algorithms,
@@ -196,6 +202,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         algorithm: args.algorithm.as_deref().map(str::parse).transpose()?,
         strategy: args.strategy.as_deref().map(str::parse).transpose()?,
         max_gamma: args.max_gamma,
+        max_pairs: args.max_pairs,
         projectivize: args.projectivize.map(|p| match p {
             ProjectivizeArg::None => Projectivize::None,
             ProjectivizeArg::Optimal => Projectivize::Optimal,

@@ -369,9 +369,11 @@ impl Learner {
             let scores = match (h.correct, options.oracle) {
                 (true, OracleKind::Dynamic) => {
                     match oracle.scores(config, &item.tree, options.strategy, options.algorithm) {
-                        Err(OracleError::TooLarge { .. } | OracleError::SpineTooLong { .. }) => {
-                            return Ok(Expanded::Abandon)
-                        }
+                        Err(
+                            OracleError::TooLarge { .. }
+                            | OracleError::TooMuchWork { .. }
+                            | OracleError::SpineTooLong { .. },
+                        ) => return Ok(Expanded::Abandon),
                         Err(source) => return Err(ParserError::Training { line, source }),
                         Ok(s) => Some(s),
                     }
@@ -548,7 +550,9 @@ impl Learner {
             OracleSession::at(oracle, item.tree.clone(), self.initial(n), strategy, algorithm).map_err(fail)?;
         while !session.configuration().is_final() {
             let s = match session.static_step() {
-                Err(OracleError::TooLarge { .. } | OracleError::SpineTooLong { .. }) => return Ok(false),
+                Err(
+                    OracleError::TooLarge { .. } | OracleError::TooMuchWork { .. } | OracleError::SpineTooLong { .. },
+                ) => return Ok(false),
                 other => other.map_err(fail)?,
             };
             g.canonical.push((s, label(session.configuration(), s)));

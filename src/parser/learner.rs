@@ -57,6 +57,9 @@ pub struct TrainOptions {
     /// Attardi: the tabular oracle's limit on |γ|
     /// ([`TabularOracle::set_max_gamma`](crate::oracle::attardi::tabular::TabularOracle::set_max_gamma)).
     pub max_gamma: usize,
+    /// Attardi: the tabular oracle's budget of one call, in pairs of items
+    /// ([`TabularOracle::set_max_pairs`](crate::oracle::attardi::tabular::TabularOracle::set_max_pairs)).
+    pub max_pairs: Option<u64>,
     /// Greedy search with local updates, or a beam with global updates ([`super::global`]).
     pub search: Search,
     /// Where the root is (last: arc-hybrid and arc-eager; Ballesteros & Nivre 2013).
@@ -96,6 +99,7 @@ impl Default for TrainOptions {
             label_bits: 18,
             columns: FeatureColumns::NONE,
             max_gamma: crate::oracle::attardi::tabular::DEFAULT_MAX_GAMMA,
+            max_pairs: None,
             search: Search::Greedy,
             root: Root::First,
             pseudo_projective: None,

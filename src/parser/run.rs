@@ -60,6 +60,8 @@ pub struct TrainSettings {
     pub strategy: Option<Strategy>,
     /// Attardi: the tabular oracle's limit on |γ|.
     pub max_gamma: Option<usize>,
+    /// Attardi: the tabular oracle's budget of one call, in pairs of items.
+    pub max_pairs: Option<u64>,
     /// What to do with non-projective trees (default: optimal).
     pub projectivize: Option<Projectivize>,
     pub skip_nonprojective: bool,
@@ -110,6 +112,7 @@ impl Default for TrainSettings {
             algorithm: None,
             strategy: None,
             max_gamma: None,
+            max_pairs: None,
             projectivize: None,
             skip_nonprojective: false,
             columns: FeatureColumns::NONE,
@@ -306,12 +309,17 @@ impl TrainSettings {
                 ));
             }
         }
-        if self.max_gamma.is_some() && system != System::Attardi {
-            return fail(format!(
-                "{} applies to {} only (its tabular oracle), not {system}",
-                style.name("max-gamma"),
-                style.given("system", "attardi", true)
-            ));
+        for (name, given) in [("max-gamma", self.max_gamma.is_some()), ("max-pairs", self.max_pairs.is_some())] {
+            if given && system != System::Attardi {
+                return fail(format!(
+                    "{} applies to {} only (its tabular oracle), not {system}",
+                    style.name(name),
+                    style.given("system", "attardi", true)
+                ));
+            }
+        }
+        if self.max_pairs == Some(0) {
+            return fail(format!("{} must be at least 1", style.name("max-pairs")));
         }
         let strategy = match self.strategy {
             Some(s) => s,
@@ -332,6 +340,7 @@ impl TrainSettings {
             step_bits: self.step_bits,
             label_bits: self.label_bits,
             max_gamma: self.max_gamma.unwrap_or(crate::oracle::attardi::tabular::DEFAULT_MAX_GAMMA),
+            max_pairs: self.max_pairs,
             search,
             root,
             pseudo_projective: self.pseudo_projective,
@@ -420,6 +429,13 @@ fn describe(file: &str, o: &TrainOptions, trainer: &Trainer) -> Vec<String> {
             p.outside_class,
             p.too_large,
             o.style.given("max-gamma", &o.max_gamma.to_string(), false)
+        ));
+    }
+    if let (true, Some(limit)) = (p.over_budget > 0, o.max_pairs) {
+        lines.push(format!(
+            "{file}: left out {} trees past the tabular oracle's budget ({})",
+            p.over_budget,
+            o.style.given("max-pairs", &limit.to_string(), false)
         ));
     }
     let partial = match p.partial {

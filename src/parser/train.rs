@@ -261,6 +261,9 @@ pub struct Prepared {
     /// Attardi: trees left out because the tabular oracle refused their
     /// initial configuration (|γ| above [`TrainOptions::max_gamma`]).
     pub too_large: usize,
+    /// Attardi: trees left out because the check of their initial
+    /// configuration went past the oracle's budget ([`TrainOptions::max_pairs`]).
+    pub over_budget: usize,
     /// Sentences left out for their length ([`TrainOptions::max_words`]).
     pub too_long: usize,
     /// Partial trees (some word without a head), kept as they are.
@@ -272,7 +275,7 @@ pub struct Prepared {
 impl Prepared {
     /// Why no sentence is left, for [`ParserError::EmptyTreebank`]: the
     /// trees left out and the reason, or nothing if the file had none.
-    fn why_empty(&self, max_gamma: usize, style: super::OptionStyle) -> String {
+    fn why_empty(&self, max_gamma: usize, max_pairs: Option<u64>, style: super::OptionStyle) -> String {
         let mut parts = Vec::new();
         if self.too_long > 0 {
             parts.push(format!("{} longer than --max-words (raise it to keep them)", self.too_long));
@@ -288,6 +291,13 @@ impl Prepared {
                 "{} beyond the tabular oracle's limit on |γ| ({}; raise it to keep them)",
                 self.too_large,
                 style.given("max-gamma", &max_gamma.to_string(), false)
+            ));
+        }
+        if let (true, Some(limit)) = (self.over_budget > 0, max_pairs) {
+            parts.push(format!(
+                "{} past the tabular oracle's budget ({}; raise it to keep them)",
+                self.over_budget,
+                style.given("max-pairs", &limit.to_string(), false)
             ));
         }
         if parts.is_empty() {
@@ -393,6 +403,7 @@ impl Trainer {
         }
         let mut oracle = Oracle::new();
         oracle.attardi_mut().set_max_gamma(options.max_gamma);
+        oracle.attardi_mut().set_max_pairs(options.max_pairs);
         let labels: Vec<String> = labels.unwrap_or_else(|| {
             let all: BTreeSet<&String> = data.iter().flat_map(|s| &s.deprels).collect();
             // `_` is an unannotated DEPREL, unless no word has another one
@@ -494,6 +505,10 @@ impl Trainer {
                         prepared.too_large += 1;
                         continue;
                     }
+                    Err(OracleError::TooMuchWork { .. }) => {
+                        prepared.over_budget += 1;
+                        continue;
+                    }
                     Err(source) => return Err(ParserError::Training { line: s.first_line, source }),
                 }
             }
@@ -526,7 +541,7 @@ impl Trainer {
         if items.is_empty() {
             return Err(ParserError::EmptyTreebank {
                 file: file.to_owned(),
-                why: prepared.why_empty(options.max_gamma, options.style),
+                why: prepared.why_empty(options.max_gamma, options.max_pairs, options.style),
             });
         }
         if prepared.partial == prepared.sentences && prepared.annotated == 0 {
@@ -694,7 +709,11 @@ impl Learner {
                         .map_err(fail)?;
                 while !session.configuration().is_final() {
                     let gold = match session.static_step() {
-                        Err(OracleError::TooLarge { .. } | OracleError::SpineTooLong { .. }) => {
+                        Err(
+                            OracleError::TooLarge { .. }
+                            | OracleError::TooMuchWork { .. }
+                            | OracleError::SpineTooLong { .. },
+                        ) => {
                             self.stats.abandoned += 1;
                             return Ok(());
                         }
@@ -716,7 +735,11 @@ impl Learner {
                         .map_err(fail)?;
                 while !session.configuration().is_final() {
                     let scores = match session.scores() {
-                        Err(OracleError::TooLarge { .. } | OracleError::SpineTooLong { .. }) => {
+                        Err(
+                            OracleError::TooLarge { .. }
+                            | OracleError::TooMuchWork { .. }
+                            | OracleError::SpineTooLong { .. },
+                        ) => {
                             self.stats.abandoned += 1;
                             return Ok(());
                         }
