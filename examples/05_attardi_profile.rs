@@ -8,7 +8,9 @@
 //! time (how much the few costliest sentences weigh). With
 //! `--optimal`, the walk asks `optimal` (as a training loop does) instead of
 //! `scores`, and the time is also split by whether the best was known from
-//! the step before; `--stray P` sets the share of random steps. With
+//! the step before; `--stray P` sets the share of random steps;
+//! `--max-pairs P` gives the oracle that budget per call (a sentence past
+//! it is abandoned, as a training loop with `--max-pairs` abandons it). With
 //! `--replay STEPS.jsonl` instead of a treebank, the walks follow recorded
 //! computations, one JSON object per line, `{"heads": [...], "steps":
 //! [...]}` (the gold heads of words 1…n, the step names), as
@@ -39,7 +41,8 @@ struct Bucket {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: 05_attardi_profile (TREEBANK.conllu | --replay STEPS.jsonl) [--optimal] [--stray P]";
+    let usage =
+        "usage: 05_attardi_profile (TREEBANK.conllu | --replay STEPS.jsonl) [--optimal] [--stray P] [--max-pairs P]";
     let replay = match args.iter().position(|a| a == "--replay") {
         Some(i) => Some(args.get(i + 1).ok_or(usage)?.clone()),
         None => None,
@@ -57,6 +60,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut split = [(0u64, 0f64); 2];
     // `optimal`: the steps left open by the bounds, and of them the optimal.
     let mut open = (0u64, 0u64);
+    let max_pairs: Option<u64> = match args.iter().position(|a| a == "--max-pairs") {
+        Some(i) => Some(args.get(i + 1).ok_or(usage)?.parse()?),
+        None => None,
+    };
     let mut abandoned = 0;
     let walks: Vec<Walk> = match &replay {
         Some(path) => recorded(path)?,
@@ -67,6 +74,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
     let mut oracle = TabularOracle::new();
+    oracle.set_max_pairs(max_pairs);
     // Buckets of k + m by tens; (seconds, sentence, n, |σ|, |βR|) of every configuration.
     let mut buckets = [Bucket::default(); 20];
     let mut slow: Vec<(f64, usize, usize, usize, usize)> = Vec::new();
@@ -81,7 +89,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 Ok(scores) => scores,
                 // Past the table's limit: the sentence is abandoned there,
                 // as a training loop abandons it.
-                Err(OracleError::TooLarge { .. }) => {
+                Err(OracleError::TooLarge { .. } | OracleError::TooMuchWork { .. }) => {
                     abandoned += 1;
                     break;
                 }
@@ -138,7 +146,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     println!(
-        "{} configurations, {total:.3} s, mean {:.1} µs; {abandoned} sentences abandoned (|γ| past the limit)",
+        "{} configurations, {total:.3} s, mean {:.1} µs; {abandoned} sentences abandoned (|γ| past the limit, or the budget)",
         slow.len(),
         total * 1e6 / slow.len().max(1) as f64
     );
