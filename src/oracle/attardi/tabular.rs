@@ -41,12 +41,29 @@
 //!
 //! Each step gets a lower bound of its score from a greedy computation
 //! after it (gold arcs whose dependent has all its gold children first, then
-//! words whose gold head is gone, else `shift`) and an upper bound: its arc
-//! if gold, plus one arc for every word left whose gold head is left too,
-//! and at most the best score of the configuration when the previous call
-//! was for the configuration one step before (that call's score of the step
-//! less its arc). A step whose bounds meet needs no table; if one step is
-//! left and the others are all below the known best, it has the best.
+//! words whose gold head is gone and that have no gold child left, else
+//! `shift`) and an upper bound: its arc if gold, plus one arc for every word
+//! left whose gold head is left too, one less if the greedy computation
+//! does not reach that, and at most the best score of the configuration
+//! when the previous call was for the configuration one step before (that
+//! call's score of the step less its arc). A step whose bounds meet needs
+//! no table; if one step is left and the others are all below the known
+//! best, it has the best.
+//!
+//! The greedy computation reaches the count of the upper bound whenever
+//! some computation does (checked against the unpruned table on every
+//! configuration of walks over every tree of up to 6 words). A computation
+//! that builds all those arcs reduces only words with no gold child left
+//! that take their gold head or have lost it already (any other reduction
+//! loses one of them), and such a reduction can be taken as soon as it
+//! applies: the word has nothing left to gain, and a stack without it is as
+//! good as with it (a computation from the stack with the word is followed
+//! from the one without: a step that reduces the word is dropped, a word
+//! hung under it goes under its neighbour instead, and an arc over it links
+//! the same words with one fewer between; never a gold arc lost). So a
+//! computation that takes these reductions first and shifts otherwise, as
+//! the greedy one does, builds all the arcs if any does; otherwise the best
+//! is at least one below the count.
 //!
 //! The other steps are found in passes of the table. Each item
 //! [h₁, h₂ h₃] over γ[i..j) has an upper bound: its value plus one arc for
@@ -472,7 +489,7 @@ impl TabularOracle {
         self.step_bounds = None;
         if pruning {
             let cap = self.best_cap;
-            let uppers = self.bounds.uppers(stack, next, gold);
+            let mut uppers = self.bounds.uppers(stack, next, gold);
             let mut lowers = [None; 5];
             for (t, step) in STEPS.iter().enumerate() {
                 let Some(lower) = self.bounds.greedy(stack, next, gold, *step) else {
@@ -480,6 +497,7 @@ impl TabularOracle {
                     continue;
                 };
                 lowers[t] = Some(lower);
+                uppers[t] = tightened(lowers[t], uppers[t]);
                 if lower >= uppers[t].min(cap) {
                     scores.set(*step, Some(lower));
                     open[t] = false;
@@ -532,13 +550,15 @@ impl TabularOracle {
         self.last.valid = false;
         (self.best_known, self.best_cap) = (known, cap);
         let applicable = STEPS.map(|step| config.is_applicable(step));
-        let uppers = self.bounds.uppers(stack, next, gold).map(|u| u.min(cap));
+        let mut uppers = self.bounds.uppers(stack, next, gold);
         // With the best known, a step below it needs no greedy computation.
         let mut lowers = [None; 5];
         for (t, step) in STEPS.iter().enumerate() {
-            if applicable[t] && uppers[t] >= known.unwrap_or(0) {
+            if applicable[t] && uppers[t].min(cap) >= known.unwrap_or(0) {
                 lowers[t] = self.bounds.greedy(stack, next, gold, *step);
+                uppers[t] = tightened(lowers[t], uppers[t]);
             }
+            uppers[t] = uppers[t].min(cap);
         }
         self.step_bounds = Some((lowers, uppers));
         let mut level = match known {
@@ -771,7 +791,7 @@ impl TabularOracle {
                 // The best of c bounds the shift's best (Need::Best) too.
                 let u = match known {
                     Some((_, uppers)) => uppers[t],
-                    None => self.bounds.upper(stack, next, gold, *step),
+                    None => tightened(Some(l), self.bounds.upper(stack, next, gold, *step)),
                 };
                 let u = u.min(self.best_cap);
                 let slot = if need == Need::Best { 0 } else { t };
@@ -1293,13 +1313,26 @@ impl TabularOracle {
     }
 }
 
+/// A step's upper bound ([`Bounds::upper`]: every gold arc whose words are
+/// both left after it) less one where its greedy computation
+/// ([`Bounds::greedy`], `lower`) falls short of it: the greedy computation
+/// builds all those arcs whenever some computation does (module
+/// documentation, *Pruning*).
+fn tightened(lower: Option<u32>, upper: u32) -> u32 {
+    match lower {
+        Some(lower) if lower < upper => upper - 1,
+        _ => upper,
+    }
+}
+
 impl Bounds {
     /// The gold arcs of a greedy computation from (stack, next) that starts
     /// with `first` (None if it is not applicable): a gold arc whose
     /// dependent has all its gold children is built at once; a word whose
-    /// gold head is gone is reduced once it has no pending children; else
-    /// shift; on an empty input, any gold arc, else `right_arc`. A lower
-    /// bound of the step's score. O(n).
+    /// gold head is gone is reduced once it has no pending children (as s₀,
+    /// s₁ or s₂); else shift; on an empty input, any gold arc, else
+    /// `right_arc`. A lower bound of the step's score, equal to
+    /// [`Bounds::upper`] whenever the score is. O(n).
     fn greedy(&mut self, stack: &[usize], next: usize, gold: &DepTree, first: Step) -> Option<u32> {
         let n = gold.len();
         let applicable = |k: usize, next: usize, step: Step| match step {
@@ -1333,6 +1366,7 @@ impl Bounds {
             let step = gold_arc(true, self)
                 .or_else(|| (k >= 2 && finished(self.stack[k - 1], self)).then_some(Step::RightArc))
                 .or_else(|| (k >= 3 && finished(self.stack[k - 2], self)).then_some(Step::LeftArc))
+                .or_else(|| (k >= 4 && finished(self.stack[k - 3], self)).then_some(Step::LeftArc2))
                 .or_else(|| (next <= n).then_some(Step::Shift))
                 .or_else(|| gold_arc(false, self))
                 .unwrap_or(Step::RightArc);
@@ -1552,5 +1586,31 @@ mod tests {
             }
         });
         assert!(equal > 100_000 && above > 1_000, "{equal} steps at their bound, {above} below it");
+    }
+
+    /// The greedy computation after a step builds every gold arc the upper
+    /// bound counts exactly when the step's score is that count (the
+    /// tightened bound rests on it), at the configurations of walks over
+    /// every tree of up to 6 words; both ways occur.
+    #[test]
+    fn the_greedy_computation_reaches_the_upper_bound_exactly_when_the_score_does() {
+        let mut bounds = Bounds::default();
+        let mut exact = TabularOracle::new();
+        exact.set_pruning(false);
+        let (mut reached, mut short) = (0, 0);
+        walk_every_tree(6, 2, |gold, c| {
+            let (stack, next) = (c.stack().to_vec(), c.next);
+            let scores = exact.scores(c, gold).unwrap();
+            for step in STEPS.iter().filter(|&&step| c.is_applicable(step)) {
+                let upper = bounds.upper(&stack, next, gold, *step);
+                let greedy = bounds.greedy(&stack, next, gold, *step).unwrap();
+                let score = scores.get(*step).unwrap();
+                assert_eq!(greedy == upper, score == upper, "{gold:?} {c:?} {step}: greedy {greedy}, score {score}");
+                assert!(tightened(Some(greedy), upper) >= score);
+                reached += (score == upper) as usize;
+                short += (score < upper) as usize;
+            }
+        });
+        assert!(reached > 100_000 && short > 1_000, "{reached} steps reach their bound, {short} do not");
     }
 }
