@@ -12,6 +12,7 @@ torch = pytest.importorskip("torch")
 
 import tabula_parsing as tp  # noqa: E402
 from tabula_parsing import neural  # noqa: E402
+from conftest import random_tree  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "data" / "sample.conllu"
@@ -155,21 +156,17 @@ def test_the_averaged_lstm_on_a_gpu_keeps_its_weights_in_one_block():
 
 
 def random_treebank(path: Path, sentences: int, words: int, seed: int) -> None:
-    """Sentences of random single-rooted trees (mostly non-projective), for
-    a network that errs, so that Attardi's oracle needs its table."""
+    """Sentences of random trees (``conftest.random_tree``: mostly
+    non-projective), for a network that errs, so that Attardi's oracle
+    needs its table."""
     rng = random.Random(seed)
     lines = []
     for k in range(sentences):
-        order = list(range(1, words + 1))
-        rng.shuffle(order)
-        heads = {order[0]: 0}
-        for d in order[1:]:
-            heads[d] = rng.choice(list(heads))
         lines.append(f"# sent_id = r{k}")
-        for i in range(1, words + 1):
+        for i, head in enumerate(random_tree(words, rng), 1):
             upos = rng.choice(["NOUN", "VERB", "ADJ"])
-            label = "root" if heads[i] == 0 else "dep"
-            lines.append(f"{i}\tw{rng.randrange(30)}\t_\t{upos}\t_\t_\t{heads[i]}\t{label}\t_\t_")
+            label = "root" if head == 0 else "dep"
+            lines.append(f"{i}\tw{rng.randrange(30)}\t_\t{upos}\t_\t_\t{head}\t{label}\t_\t_")
         lines.append("")
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
