@@ -450,20 +450,20 @@ fn a_budget_of_pairs_stops_a_call_with_a_typed_error_and_changes_no_answer() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3000 + seed);
         let gold = common::random_tree(8 + seed as usize % 7, 0.3, &mut rng);
         let (mut free, mut budgeted) = (TabularOracle::new(), TabularOracle::new());
-        budgeted.set_max_pairs(Some(1000));
-        assert_eq!(budgeted.max_pairs(), Some(1000));
+        budgeted.set_max_pairs(Some(3000));
+        assert_eq!(budgeted.max_pairs(), Some(3000));
         let mut c = Configuration::initial(System::Attardi, gold.len());
         while !c.is_final() {
             let want = free.optimal(&c, &gold).unwrap();
             match budgeted.optimal(&c, &gold) {
                 Ok(got) => {
                     assert_eq!(got, want, "gold {gold:?}, {c:?}");
-                    assert!(budgeted.last_stats().pairs <= 1000);
+                    assert!(budgeted.last_stats().pairs <= 3000);
                     answered += (budgeted.last_stats().tables > 0) as usize;
                 }
                 Err(e) => {
-                    assert_eq!(e, OracleError::TooMuchWork { limit: 1000 });
-                    assert!(e.to_string().contains("more than 1000 pairs"), "{e}");
+                    assert_eq!(e, OracleError::TooMuchWork { limit: 3000 });
+                    assert!(e.to_string().contains("more than 3000 pairs"), "{e}");
                     stopped += 1;
                 }
             }

@@ -63,7 +63,12 @@
 //! the same words with one fewer between; never a gold arc lost). So a
 //! computation that takes these reductions first and shifts otherwise, as
 //! the greedy one does, builds all the arcs if any does; otherwise the best
-//! is at least one below the count.
+//! is at least one below the count. The argument holds for any set of the
+//! arcs counted, so it also decides whether the best is exactly one below:
+//! some computation loses only word w's arc exactly when the greedy
+//! computation that takes w as a word whose gold head is gone builds all
+//! the others ([`TabularOracle::optimal`] tries each w in turn for a step
+//! one above the level it asks; O(n²) per step).
 //!
 //! The other steps are found in passes of the table. Each item
 //! [h₁, h₂ h₃] over γ[i..j) has an upper bound: its value plus one arc for
@@ -82,7 +87,9 @@
 //! [`TabularOracle::optimal`] (the optimal steps alone, as a training loop
 //! asks) never needs a score below the best: it asks each pass whether the
 //! open steps reach one level, the best when the last call knew it, else
-//! levels going down from the largest upper bound until one is reached.
+//! levels going down from the largest upper bound until one is reached,
+//! and decides the steps one arc short of their count at a level without
+//! the table (above).
 //!
 //! # Corrections to the printed text
 //!
@@ -94,7 +101,8 @@
 //!
 //! O(n) for the reduction; the table O(|σ|³|γ|²|βR| + |γ|⁴|βR|⁴) (Sec. 6),
 //! O(n⁸) in the worst case (the items through c carry one of five tags);
-//! the pruning adds O(n) bounds per step and O(|γ|) per h₁ of each cell,
+//! the pruning adds O(n) bounds per step (O(n²) for the one-short test of
+//! `optimal`) and O(|γ|) per h₁ of each cell,
 //! and runs the table once per unit between the upper bound and the score
 //! of a step (at most n times; most configurations need none or one). Guarded by a
 //! limit on |γ| ([`TabularOracle::max_gamma`], default
@@ -350,6 +358,10 @@ struct Bounds {
     stack: Vec<usize>,
     removed: Vec<bool>,
     pending: Vec<u32>,
+    /// A word whose gold arc the greedy computation gives up (0: none).
+    lost: usize,
+    /// The words whose arc the one-short test gives up in turn.
+    candidates: Vec<usize>,
 }
 
 /// No gold head in γ (the root, or a head reduced before c or inside a
@@ -553,6 +565,8 @@ impl TabularOracle {
         let mut uppers = self.bounds.uppers(stack, next, gold);
         // With the best known, a step below it needs no greedy computation.
         let mut lowers = [None; 5];
+        // The untightened bounds: the gold arcs each step leaves possible.
+        let counts = uppers;
         for (t, step) in STEPS.iter().enumerate() {
             if applicable[t] && uppers[t].min(cap) >= known.unwrap_or(0) {
                 lowers[t] = self.bounds.greedy(stack, next, gold, *step);
@@ -569,6 +583,18 @@ impl TabularOracle {
         let result = loop {
             // No step scores above `level` (it is the best, or the level
             // above was reached by none).
+            // A step one arc short of its count at this level: decided
+            // without the table.
+            for t in 0..5 {
+                let open = applicable[t] && uppers[t] >= level && lowers[t].is_some_and(|l| l < level);
+                if open && level > 0 && counts[t] == level + 1 {
+                    if self.bounds.one_short(stack, next, gold, STEPS[t], level) {
+                        lowers[t] = Some(level);
+                    } else {
+                        uppers[t] = level - 1;
+                    }
+                }
+            }
             let reached = (0..5).filter(|&t| lowers[t].is_some_and(|l| l >= level)).fold([false; 5], |mut r, t| {
                 r[t] = true;
                 r
@@ -1362,7 +1388,8 @@ impl Bounds {
                     }
                 })
             };
-            let finished = |w: usize, this: &Self| this.removed[gold.head(w)] && this.pending[w] == 0;
+            let finished =
+                |w: usize, this: &Self| (this.removed[gold.head(w)] || w == this.lost) && this.pending[w] == 0;
             let step = gold_arc(true, self)
                 .or_else(|| (k >= 2 && finished(self.stack[k - 1], self)).then_some(Step::RightArc))
                 .or_else(|| (k >= 3 && finished(self.stack[k - 2], self)).then_some(Step::LeftArc))
@@ -1372,6 +1399,37 @@ impl Bounds {
                 .unwrap_or(Step::RightArc);
             built += self.apply(step, &mut next, gold);
         }
+    }
+
+    /// Whether some computation from (stack, next) that starts with `first`
+    /// (applicable) builds `target` gold arcs, where `target` is one less
+    /// than [`Bounds::upper`]: whether the greedy computation reaches it
+    /// for some word whose gold arc it gives up (taken as a word whose gold
+    /// head is gone). Exact: a computation that loses only that word's arc
+    /// builds every arc the bound counts once the word's is not counted,
+    /// and the greedy computation reaches that whenever some computation
+    /// does (module documentation, *Pruning*). The stack's words are tried
+    /// first, from the top, where a computation that strayed loses its
+    /// arcs. O(n²).
+    fn one_short(&mut self, stack: &[usize], next: usize, gold: &DepTree, first: Step, target: u32) -> bool {
+        self.start(stack, next, gold);
+        let mut candidates = std::mem::take(&mut self.candidates);
+        candidates.clear();
+        let counted = |d: usize| d != 0 && !self.removed[d] && !self.removed[gold.head(d)];
+        candidates.extend(stack.iter().rev().copied().filter(|&d| counted(d)));
+        candidates.extend((next..=gold.len()).filter(|&d| counted(d)));
+        let mut found = false;
+        for &w in &candidates {
+            self.lost = w;
+            let built = self.greedy(stack, next, gold, first);
+            self.lost = 0;
+            if built.is_some_and(|b| b >= target) {
+                found = true;
+                break;
+            }
+        }
+        self.candidates = candidates;
+        found
     }
 
     /// An upper bound of the score of `first` (applicable) from (stack,
@@ -1424,7 +1482,7 @@ impl Bounds {
         self.pending.clear();
         self.pending.resize(n + 1, 0);
         for d in 1..=n {
-            if !self.removed[d] {
+            if !self.removed[d] && d != self.lost {
                 self.pending[gold.head(d)] += 1;
             }
         }
@@ -1446,7 +1504,9 @@ impl Bounds {
             _ => self.stack.remove(k - 1),
         };
         self.removed[d] = true;
-        self.pending[gold.head(d)] -= 1;
+        if d != self.lost {
+            self.pending[gold.head(d)] -= 1;
+        }
         (gold.head(d) == h) as u32
     }
 
@@ -1591,5 +1651,34 @@ mod tests {
             }
         });
         assert!(reached > 100_000 && short > 1_000, "{reached} steps reach their bound, {short} do not");
+    }
+
+    /// `Bounds::one_short` says whether a step's exact score (the table
+    /// without pruning) is one less than its upper bound, at the
+    /// configurations of walks over every tree of up to 6 words where the
+    /// greedy computation falls short; both answers occur.
+    #[test]
+    fn one_short_says_exactly_whether_a_step_scores_one_less_than_its_upper_bound() {
+        let mut bounds = Bounds::default();
+        let mut exact = TabularOracle::new();
+        exact.set_pruning(false);
+        let (mut yes, mut no) = (0, 0);
+        walk_every_tree(6, 2, |gold, c| {
+            let (stack, next) = (c.stack().to_vec(), c.next);
+            let scores = exact.scores(c, gold).unwrap();
+            for step in STEPS.iter().filter(|&&step| c.is_applicable(step)) {
+                let upper = bounds.upper(&stack, next, gold, *step);
+                let greedy = bounds.greedy(&stack, next, gold, *step).unwrap();
+                if greedy == upper {
+                    continue;
+                }
+                let score = scores.get(*step).unwrap();
+                let one_short = bounds.one_short(&stack, next, gold, *step, upper - 1);
+                assert_eq!(one_short, score == upper - 1, "{gold:?} {c:?} {step}: bound {upper}, score {score}");
+                yes += one_short as usize;
+                no += !one_short as usize;
+            }
+        });
+        assert!(yes > 1_000 && no > 1_000, "{yes} steps one short, {no} more");
     }
 }
