@@ -67,8 +67,10 @@
 //! arcs counted, so it also decides whether the best is exactly one below:
 //! some computation loses only word w's arc exactly when the greedy
 //! computation that takes w as a word whose gold head is gone builds all
-//! the others ([`TabularOracle::optimal`] tries each w in turn for a step
-//! one above the level it asks; O(n²) per step).
+//! the others. Where the greedy computation falls short, a step's score is
+//! thus decided to be one below the count, or bounded by two below it, with
+//! each w tried in turn (O(n²)); [`TabularOracle::optimal`] does the same
+//! for a step whose count is one above the level it asks.
 //!
 //! The other steps are found in passes of the table. Each item
 //! [h₁, h₂ h₃] over γ[i..j) has an upper bound: its value plus one arc for
@@ -101,8 +103,8 @@
 //!
 //! O(n) for the reduction; the table O(|σ|³|γ|²|βR| + |γ|⁴|βR|⁴) (Sec. 6),
 //! O(n⁸) in the worst case (the items through c carry one of five tags);
-//! the pruning adds O(n) bounds per step (O(n²) for the one-short test of
-//! `optimal`) and O(|γ|) per h₁ of each cell,
+//! the pruning adds O(n²) bounds per step (O(n) but for the test of one arc
+//! short) and O(|γ|) per h₁ of each cell,
 //! and runs the table once per unit between the upper bound and the score
 //! of a step (at most n times; most configurations need none or one). Guarded by a
 //! limit on |γ| ([`TabularOracle::max_gamma`], default
@@ -508,8 +510,18 @@ impl TabularOracle {
                     open[t] = false;
                     continue;
                 };
+                let count = uppers[t];
+                uppers[t] = tightened(Some(lower), count);
+                // One arc short of the count, or more: decided without the table.
+                let mut lower = lower;
+                if lower < uppers[t] && uppers[t] + 1 == count && cap >= uppers[t] {
+                    if self.bounds.one_short(stack, next, gold, *step, uppers[t]) {
+                        lower = uppers[t];
+                    } else {
+                        uppers[t] -= 1;
+                    }
+                }
                 lowers[t] = Some(lower);
-                uppers[t] = tightened(lowers[t], uppers[t]);
                 if lower >= uppers[t].min(cap) {
                     scores.set(*step, Some(lower));
                     open[t] = false;
