@@ -142,11 +142,13 @@ fn non_projective_errors_suggest_only_what_applies() {
     run(&["--algorithm", "linear"], &format!("{head} the linear algorithm needs projective trees (use --projectivize optimal|lift or --skip-nonprojective, or --algorithm cubic|auto)"));
 }
 
-/// Heads [2, 0, 0, 1]: Attardi's oracle needs its table at the initial
-/// configuration (no greedy computation reaches the upper bound of 4 arcs;
-/// the best is 3), so `--max-gamma 1` refuses the tree.
-const NEEDS_TABLE: &str = "1\tw1\t_\tX\t_\t_\t2\tdep\t_\t_\n2\tw2\t_\tX\t_\t_\t0\troot\t_\t_\n\
-    3\tw3\t_\tX\t_\t_\t0\tparataxis\t_\t_\n4\tw4\t_\tX\t_\t_\t1\tobj\t_\t_\n\n";
+/// Heads [5, 6, 6, 0, 0, 0]: Attardi's oracle needs its table at the
+/// initial configuration (no greedy computation reaches the upper bound of 6
+/// arcs, nor 5 with one arc given up, nor the best, 4), so `--max-gamma 1`
+/// refuses the tree.
+const NEEDS_TABLE: &str = "1\tw1\t_\tX\t_\t_\t5\tdep\t_\t_\n2\tw2\t_\tX\t_\t_\t6\tdep\t_\t_\n\
+    3\tw3\t_\tX\t_\t_\t6\tdep\t_\t_\n4\tw4\t_\tX\t_\t_\t0\troot\t_\t_\n\
+    5\tw5\t_\tX\t_\t_\t0\troot\t_\t_\n6\tw6\t_\tX\t_\t_\t0\troot\t_\t_\n\n";
 
 #[test]
 fn attardi_says_why_no_sentence_is_left() {
