@@ -512,7 +512,7 @@ impl TabularOracle {
                 };
                 let count = uppers[t];
                 uppers[t] = tightened(Some(lower), count);
-                // One arc short of the count, or more: decided without the table.
+                // Exactly one arc short of the count, or more: told apart without the table.
                 let mut lower = lower;
                 if lower < uppers[t] && uppers[t] + 1 == count && cap >= uppers[t] {
                     if self.bounds.one_short(stack, next, gold, *step, uppers[t]) {
@@ -593,8 +593,6 @@ impl TabularOracle {
         };
         let mut optimal = StepScores::default();
         let result = loop {
-            // No step scores above `level` (it is the best, or the level
-            // above was reached by none).
             // A step one arc short of its count at this level: decided
             // without the table.
             for t in 0..5 {
@@ -607,6 +605,8 @@ impl TabularOracle {
                     }
                 }
             }
+            // No step scores above `level` (it is the best, or the level
+            // above was reached by none).
             let reached = (0..5).filter(|&t| lowers[t].is_some_and(|l| l >= level)).fold([false; 5], |mut r, t| {
                 r[t] = true;
                 r
