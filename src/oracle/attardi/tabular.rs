@@ -515,11 +515,7 @@ impl TabularOracle {
                 // Exactly one arc short of the count, or more: told apart without the table.
                 let mut lower = lower;
                 if lower < uppers[t] && uppers[t] + 1 == count && cap >= uppers[t] {
-                    if self.bounds.one_short(stack, next, gold, *step, uppers[t]) {
-                        lower = uppers[t];
-                    } else {
-                        uppers[t] -= 1;
-                    }
+                    (lower, uppers[t]) = self.bounds.one_short_bounds(stack, next, gold, *step, uppers[t], lower);
                 }
                 lowers[t] = Some(lower);
                 if lower >= uppers[t].min(cap) {
@@ -592,35 +588,37 @@ impl TabularOracle {
             None => (0..5).filter(|&t| applicable[t]).map(|t| uppers[t]).max().unwrap_or(0),
         };
         let mut optimal = StepScores::default();
+        // At `level`: the steps known to reach it, and those still open.
+        let status = |lowers: &[Option<u32>; 5], uppers: &[u32; 5], level: u32| {
+            let reached: [bool; 5] = std::array::from_fn(|t| lowers[t].is_some_and(|l| l >= level));
+            let open: [bool; 5] =
+                std::array::from_fn(|t| applicable[t] && !reached[t] && uppers[t] >= level && lowers[t].is_some());
+            (reached, open)
+        };
+        // The best known, none reached, one step open: it is optimal.
+        let one_left = |reached: &[bool; 5], open: &[bool; 5]| {
+            known.is_some() && !reached.contains(&true) && open.iter().filter(|&&o| o).count() == 1
+        };
         let result = loop {
-            // A step one arc short of its count at this level: decided
-            // without the table.
-            for t in 0..5 {
-                let open = applicable[t] && uppers[t] >= level && lowers[t].is_some_and(|l| l < level);
-                if open && level > 0 && counts[t] == level + 1 {
-                    if self.bounds.one_short(stack, next, gold, STEPS[t], level) {
-                        lowers[t] = Some(level);
-                    } else {
-                        uppers[t] = level - 1;
-                    }
-                }
-            }
             // No step scores above `level` (it is the best, or the level
             // above was reached by none).
-            let reached = (0..5).filter(|&t| lowers[t].is_some_and(|l| l >= level)).fold([false; 5], |mut r, t| {
-                r[t] = true;
-                r
-            });
-            let mut open = [false; 5];
-            for t in 0..5 {
-                open[t] = applicable[t] && !reached[t] && uppers[t] >= level && lowers[t].is_some();
+            let (mut reached, mut open) = status(&lowers, &uppers, level);
+            if level > 0 && open.contains(&true) && !one_left(&reached, &open) {
+                // A step one arc short of its count at this level: decided
+                // without the table.
+                for t in (0..5).filter(|&t| open[t] && counts[t] == level + 1) {
+                    let lower = lowers[t].unwrap_or(0);
+                    let (lower, upper) = self.bounds.one_short_bounds(stack, next, gold, STEPS[t], level, lower);
+                    (lowers[t], uppers[t]) = (Some(lower), upper);
+                }
+                (reached, open) = status(&lowers, &uppers, level);
             }
             let is_best = known.is_some() || reached.contains(&true);
             for t in (0..5).filter(|&t| reached[t]) {
                 optimal.set(STEPS[t], Some(level));
             }
             let left = open.iter().filter(|&&o| o).count();
-            if is_best && !reached.contains(&true) && left == 1 {
+            if one_left(&reached, &open) {
                 // Some step is optimal: the one left.
                 let t = open.iter().position(|&o| o).unwrap_or(0);
                 optimal.set(STEPS[t], Some(level));
@@ -1442,6 +1440,26 @@ impl Bounds {
         }
         self.candidates = candidates;
         found
+    }
+
+    /// The bounds of a step whose count ([`Bounds::upper`]) is `target` + 1
+    /// and whose lower bound `lower` is below `target`, after
+    /// [`Bounds::one_short`]: (`target`, `target`) if it reaches `target`,
+    /// else (`lower`, `target` − 1).
+    fn one_short_bounds(
+        &mut self,
+        stack: &[usize],
+        next: usize,
+        gold: &DepTree,
+        first: Step,
+        target: u32,
+        lower: u32,
+    ) -> (u32, u32) {
+        if self.one_short(stack, next, gold, first, target) {
+            (target, target)
+        } else {
+            (lower, target - 1)
+        }
     }
 
     /// An upper bound of the score of `first` (applicable) from (stack,
