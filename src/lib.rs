@@ -17,7 +17,8 @@
 //!   [`distribution`] (log-partition, marginals, entropy and samples of the
 //!   trees of any grammar under real arc scores);
 //! * beside the engine: [`nonprojective`], the same over all trees by the
-//!   Matrix-Tree theorem (Koo et al. 2007);
+//!   Matrix-Tree theorem (Koo et al. 2007), and [`arborescence`], the best
+//!   of them (Chu–Liu–Edmonds);
 //! * on the oracles: [`parser`], a parser trained with them (greedy or beam);
 //! * pictures: [`draw`], arc diagrams (SVG, HTML) and text trees of one
 //!   or several annotations of the same words;
@@ -25,6 +26,7 @@
 //!   [`ensemble`], several parsers' votes reparsed (the engine in max-plus,
 //!   or a maximum spanning arborescence).
 
+pub mod arborescence;
 pub mod conllu;
 pub mod distribution;
 pub mod draw;

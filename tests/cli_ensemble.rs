@@ -8,7 +8,7 @@ use common::{all_trees, fails_in, scratch_in, stderr_of, tabula_in, toy_treebank
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fs;
-use tabula::ensemble::arborescence::{max_arborescence, max_single_root_tree};
+use tabula::arborescence::{max_arborescence, max_single_root_tree};
 use tabula::tree::DepTree;
 
 /// `text` with the HEAD and DEPREL of word `word` of every sentence set to `head` and `deprel`.

@@ -3,7 +3,7 @@
 //! arc; the output is the tree of the highest total vote — projective,
 //! through the engine with the single-root projective grammar in max-plus
 //! (Eisner's algorithm as Table 2 of Nederhof 2019 runs it), or any tree,
-//! through the maximum spanning arborescence ([`arborescence`]). Each arc
+//! through the maximum spanning arborescence ([`crate::arborescence`]). Each arc
 //! of the output takes the DEPREL with the most weight among the parsers
 //! that predicted it (a parser's own DEPREL for the word if none did).
 //!
@@ -22,8 +22,7 @@
 //! assert_eq!(r.reparse(&view, &weights).unwrap(), vec![2, 0, 2]);
 //! ```
 
-pub mod arborescence;
-
+use crate::arborescence;
 use crate::engine::Parser;
 use crate::grammar::{text, Grammar, Terminal};
 use crate::projectivize::{ProjectivizeError, SentenceTerminals};

@@ -14,21 +14,72 @@
 //! [`max_single_root_tree`] also requires one child of the root: every root
 //! arc is penalised by more than any tree can score, so the best tree has
 //! one root arc, and the best such tree wins.
+//!
+//! Scores are exact integers ([`i64`], the ensemble's votes) or reals
+//! ([`f64`], a model's arc scores, −∞ for an arc that may not be used):
+//! any [`ArcScore`].
 
-/// An arc score that no arc has: "no arc".
-const NONE: i64 = i64::MIN / 4;
+use std::ops::Sub;
+
+/// The scores the arborescence compares: a total order on the values in
+/// use, with differences, and one value below every arc, [`ArcScore::NONE`]
+/// ("no arc").
+pub trait ArcScore: Copy + PartialOrd + Sub<Output = Self> {
+    /// Below every arc's score: no arc.
+    const NONE: Self;
+    /// The penalty of [`max_single_root_tree`]: more than any two trees of
+    /// `nodes` nodes with arc scores of magnitude at most `span` differ by.
+    fn penalty(nodes: usize, span: Self) -> Self;
+    /// |self|.
+    fn magnitude(self) -> Self;
+    /// The zero score.
+    fn zero() -> Self;
+}
+
+impl ArcScore for i64 {
+    const NONE: i64 = i64::MIN / 4;
+    fn penalty(nodes: usize, span: i64) -> i64 {
+        2 * nodes as i64 * span + 1
+    }
+    fn magnitude(self) -> i64 {
+        self.abs()
+    }
+    fn zero() -> i64 {
+        0
+    }
+}
+
+impl ArcScore for f64 {
+    const NONE: f64 = f64::NEG_INFINITY;
+    fn penalty(nodes: usize, span: f64) -> f64 {
+        2.0 * nodes as f64 * span + 1.0
+    }
+    fn magnitude(self) -> f64 {
+        self.abs()
+    }
+    fn zero() -> f64 {
+        0.0
+    }
+}
 
 /// The heads of words 1 … n (0: the root) of a highest-scoring tree rooted
 /// at 0, where `score[h * (n + 1) + d]` is the score of the arc h → d
-/// (self-arcs and arcs into 0 are ignored; every score must be above
-/// `i64::MIN / 4` and the sums must fit in i64). Ties: any best tree. O(n³).
-pub fn max_arborescence(n: usize, score: &[i64]) -> Vec<usize> {
+/// (self-arcs and arcs into 0 are ignored; a score of [`ArcScore::NONE`] or
+/// below forbids the arc). Ties: any best tree.
+///
+/// # Panics
+/// If no tree of allowed arcs exists (every word must be reachable from 0;
+/// [`has_tree`] tells), or, for `i64`, if the sums overflow.
+///
+/// # Complexity
+/// O(n³) time, O(n²) memory.
+pub fn max_arborescence<S: ArcScore>(n: usize, score: &[S]) -> Vec<usize> {
     assert_eq!(score.len(), (n + 1) * (n + 1), "a score per (head, dependent)");
     let nodes = n + 1;
-    let mut s = vec![NONE; nodes * nodes];
+    let mut s = vec![S::NONE; nodes * nodes];
     for h in 0..nodes {
         for d in 1..nodes {
-            if h != d {
+            if h != d && score[h * nodes + d] > S::NONE {
                 s[h * nodes + d] = score[h * nodes + d];
             }
         }
@@ -38,8 +89,13 @@ pub fn max_arborescence(n: usize, score: &[i64]) -> Vec<usize> {
 }
 
 /// [`max_arborescence`] with exactly one word attached to the root (UD's
-/// trees). O(n³).
-pub fn max_single_root_tree(n: usize, score: &[i64]) -> Vec<usize> {
+/// trees). For `f64` the penalty costs the comparisons between trees about
+/// 10⁻¹⁶ · n · (the largest |score|) of precision. O(n³).
+///
+/// # Panics
+/// As [`max_arborescence`]. If every tree of allowed arcs gives the root
+/// several children, the tree returned does too.
+pub fn max_single_root_tree<S: ArcScore>(n: usize, score: &[S]) -> Vec<usize> {
     if n == 0 {
         return Vec::new();
     }
@@ -47,18 +103,37 @@ pub fn max_single_root_tree(n: usize, score: &[i64]) -> Vec<usize> {
     let span = score
         .iter()
         .enumerate()
-        .filter(|&(i, _)| i / nodes != i % nodes && i % nodes != 0)
-        .map(|(_, &x)| x.unsigned_abs())
-        .max()
-        .unwrap_or(0);
+        .filter(|&(i, &x)| i / nodes != i % nodes && i % nodes != 0 && x > S::NONE)
+        .map(|(_, &x)| x.magnitude())
+        .fold(S::zero(), |a, b| if b > a { b } else { a });
     // More than any two trees can differ by: one root arc fewer always wins.
-    let penalty = (2 * nodes as u64 * span + 1) as i64;
+    let penalty = S::penalty(nodes, span);
     let mut s = score.to_vec();
     // The arcs 0 → d, d ≥ 1: the first row.
     for x in &mut s[1..nodes] {
-        *x -= penalty;
+        if *x > S::NONE {
+            *x = *x - penalty;
+        }
     }
     max_arborescence(n, &s)
+}
+
+/// Whether some tree rooted at 0 uses only allowed arcs (scores above
+/// [`ArcScore::NONE`]): every word reachable from 0. O(n²).
+pub fn has_tree<S: ArcScore>(n: usize, score: &[S]) -> bool {
+    let nodes = n + 1;
+    let mut reached = vec![false; nodes];
+    reached[0] = true;
+    let mut stack = vec![0];
+    while let Some(h) = stack.pop() {
+        for d in 1..nodes {
+            if !reached[d] && d != h && score[h * nodes + d] > S::NONE {
+                reached[d] = true;
+                stack.push(d);
+            }
+        }
+    }
+    reached.iter().all(|&r| r)
 }
 
 /// One contraction of a cycle into its node `rep`: the cycle's nodes with
@@ -74,7 +149,7 @@ struct Contraction {
 /// The best arborescence rooted at 0 of the complete graph on `nodes`
 /// nodes with scores `s` (NONE: no arc; every node but 0 has an arc from
 /// 0); heads[0] = 0. Contracts in place in `s`.
-fn solve(nodes: usize, mut s: Vec<i64>) -> Vec<usize> {
+fn solve<S: ArcScore>(nodes: usize, mut s: Vec<S>) -> Vec<usize> {
     let mut alive = vec![true; nodes];
     let mut best = vec![0usize; nodes];
     let mut history = Vec::new();
@@ -82,7 +157,7 @@ fn solve(nodes: usize, mut s: Vec<i64>) -> Vec<usize> {
         for d in (1..nodes).filter(|&d| alive[d]) {
             let mut b = None;
             for h in (0..nodes).filter(|&h| h != d && alive[h]) {
-                if s[h * nodes + d] > NONE && b.is_none_or(|b: usize| s[h * nodes + d] > s[b * nodes + d]) {
+                if s[h * nodes + d] > S::NONE && b.is_none_or(|b: usize| s[h * nodes + d] > s[b * nodes + d]) {
                     b = Some(h);
                 }
             }
@@ -97,15 +172,15 @@ fn solve(nodes: usize, mut s: Vec<i64>) -> Vec<usize> {
         let mut from = Vec::new();
         for u in (0..nodes).filter(|&u| alive[u] && !in_cycle[u]) {
             // u → cycle: the arc that gains most over its cycle arc.
-            let (mut gain, mut enter) = (NONE, cycle[0]);
+            let (mut gain, mut enter) = (S::NONE, cycle[0]);
             for &v in &cycle {
                 let x = s[u * nodes + v];
-                if x > NONE && x - s[best[v] * nodes + v] > gain {
+                if x > S::NONE && x - s[best[v] * nodes + v] > gain {
                     (gain, enter) = (x - s[best[v] * nodes + v], v);
                 }
             }
             // cycle → u: the best arc out of the cycle.
-            let (mut out, mut leave) = (NONE, cycle[0]);
+            let (mut out, mut leave) = (S::NONE, cycle[0]);
             if u != 0 {
                 for &w in &cycle {
                     if s[w * nodes + u] > out {
