@@ -272,6 +272,24 @@ impl<'g> TreeDistribution<'g> {
         Ok(out)
     }
 
+    /// ln of the number of derivations of the tree with heads `heads`
+    /// (of words 1 … n; 0 the root): 0 for a tree of an unambiguous grammar
+    /// (one derivation), −∞ for a tree the grammar does not derive. With
+    /// it, ln p(t) = Σ_{(h,d) ∈ t} s(h, d) + this − ln Z for any grammar.
+    /// The engine with weight 1 on the tree's arcs and 0 elsewhere. O(n³).
+    ///
+    /// # Errors
+    /// [`DistributionError::GoldLength`] if `heads` has another length
+    /// than the input's words; the engine's errors for the input.
+    pub fn tree_log_derivations(&mut self, input: &[Terminal], heads: &[usize]) -> Result<f64, DistributionError> {
+        if heads.len() + 1 != input.len() {
+            return Err(DistributionError::GoldLength { expected: input.len().saturating_sub(1), found: heads.len() });
+        }
+        let on_tree = |h: usize, d: usize| d >= 1 && heads[d - 1] == h;
+        let v = self.scaled.parse(input, |h, d| if on_tree(h, d) { ScaledReal::one() } else { ScaledReal::zero() })?;
+        Ok(v.ln())
+    }
+
     /// The `k` best trees (derivations, for an ambiguous grammar) with their
     /// total scores, best first; fewer if the grammar derives fewer. Lazy
     /// k-best in max-plus ([`Parser::k_best`]).

@@ -49,7 +49,7 @@ pub struct TooMuchMemory {
 
 /// Checks an estimate of `cells` cells of `cell_bytes` bytes each against
 /// the limit; `what` (built only on failure) names the computation.
-pub(crate) fn check(
+pub fn check(
     cells: Option<usize>,
     cell_bytes: usize,
     what: impl FnOnce() -> String,

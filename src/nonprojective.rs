@@ -70,6 +70,8 @@
 //! back), each a log-sum-exp in the log-space fallback (some ten to thirty
 //! times slower); `benches/README.md` has timings.
 
+use crate::arborescence;
+use rand::Rng;
 use std::cmp::Ordering;
 
 /// Which trees are summed over.
@@ -96,6 +98,98 @@ pub enum NonProjectiveError {
     /// The matrices would exceed the memory limit ([`crate::memory`]).
     #[error(transparent)]
     TooMuchMemory(#[from] crate::memory::TooMuchMemory),
+}
+
+/// The highest-scoring tree of `roots` — the heads of words 1 … n — and
+/// its score: the maximum spanning arborescence (Chu & Liu 1965; Edmonds
+/// 1967; [`crate::arborescence`]), the mode of the distribution whose
+/// log-partition and marginals [`log_partition`] and [`marginals`] give.
+/// Ties: any best tree.
+///
+/// ```
+/// use tabula::nonprojective::{best_tree, Roots};
+/// // Heavy arcs 0 → 2 → 1 and 0 → 1: any root count, or one root child.
+/// let s = [0.0, 3.0, 2.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0];
+/// assert_eq!(best_tree(&s, 3, Roots::Multi).unwrap(), (5.0, vec![0, 0]));
+/// assert_eq!(best_tree(&s, 3, Roots::Single).unwrap(), (4.0, vec![2, 0]));
+/// ```
+///
+/// # Errors
+/// [`NonProjectiveError::Shape`], [`NonProjectiveError::NotFinite`],
+/// [`NonProjectiveError::NoTree`] if no tree of `roots` avoids the −∞
+/// arcs, [`NonProjectiveError::TooMuchMemory`].
+///
+/// # Complexity
+/// O(n³) time, O(n²) memory.
+pub fn best_tree(scores: &[f64], size: usize, roots: Roots) -> Result<(f64, Vec<usize>), NonProjectiveError> {
+    column_shifts(scores, size)?;
+    let n = size - 1;
+    if !arborescence::has_tree(n, scores) {
+        return Err(NonProjectiveError::NoTree);
+    }
+    let heads = match roots {
+        Roots::Multi => arborescence::max_arborescence(n, scores),
+        Roots::Single => arborescence::max_single_root_tree(n, scores),
+    };
+    if roots == Roots::Single && heads.iter().filter(|&&h| h == 0).count() != 1 {
+        return Err(NonProjectiveError::NoTree);
+    }
+    let score = heads.iter().enumerate().map(|(i, &h)| scores[h * size + i + 1]).sum();
+    Ok((score, heads))
+}
+
+/// `count` trees drawn independently from p(t) ∝ ∏_{(h,d) ∈ t} exp s(h, d)
+/// over the trees of `roots` — the heads of words 1 … n each — by
+/// sequential conditioning: word by word, a head drawn from the word's
+/// column of the [`marginals`] given the heads drawn so far, then fixed
+/// (the column's other arcs forbidden). Exact, and as robust as the
+/// marginals whatever the scores' spread (a random walk such as Wilson's
+/// 1996 algorithm can take time exponential in it).
+///
+/// # Errors
+/// As [`marginals`]; [`NonProjectiveError::TooMuchMemory`] if the trees
+/// would exceed the memory limit.
+///
+/// # Complexity
+/// O(count · n⁴) time: n marginal computations per tree.
+pub fn sample<R: Rng + ?Sized>(
+    scores: &[f64],
+    size: usize,
+    roots: Roots,
+    count: usize,
+    rng: &mut R,
+) -> Result<Vec<Vec<usize>>, NonProjectiveError> {
+    column_shifts(scores, size)?;
+    crate::memory::check(count.checked_mul(size), std::mem::size_of::<usize>(), || {
+        format!("{count} samples of {size} positions")
+    })?;
+    let mut work = scores.to_vec();
+    let mut m = Vec::new();
+    let mut trees = Vec::with_capacity(count);
+    for _ in 0..count {
+        work.copy_from_slice(scores);
+        let mut heads = vec![0; size - 1];
+        for d in 1..size {
+            marginals(&work, size, roots, &mut m)?;
+            let mut u = rng.gen::<f64>();
+            // The last head with positive probability absorbs rounding.
+            let mut head = (0..size).rev().find(|&h| m[h * size + d] > 0.0).ok_or(NonProjectiveError::NoTree)?;
+            for h in 0..size {
+                let p = m[h * size + d];
+                if p > 0.0 && u < p {
+                    head = h;
+                    break;
+                }
+                u -= p;
+            }
+            heads[d - 1] = head;
+            for h in (0..size).filter(|&h| h != head) {
+                work[h * size + d] = f64::NEG_INFINITY;
+            }
+        }
+        trees.push(heads);
+    }
+    Ok(trees)
 }
 
 /// Why an elimination stopped.

@@ -488,3 +488,90 @@ fn bad_scores_are_errors() {
         Err(DistributionError::GoldLength { expected: 2, found: 1 })
     );
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// The best tree over all trees (Chu–Liu–Edmonds on real scores, −∞
+    /// arcs forbidden): its score is the maximum over the enumerated trees
+    /// of the class and its heads are such a tree scoring it; no tree
+    /// exactly when every tree of the class uses a forbidden arc.
+    #[test]
+    fn the_best_tree_over_all_trees_matches_enumeration(
+        n in 0..=6usize,
+        single in any::<bool>(),
+        scale in prop::sample::select(vec![1e-6, 1.0, 30.0]),
+        forbid in prop::sample::select(vec![0.0, 0.3, 0.6]),
+        seed in any::<u64>(),
+    ) {
+        let size = n + 1;
+        let roots = if single { Roots::Single } else { Roots::Multi };
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let s = scores(size, scale, 0.0, forbid, &mut rng);
+        let score = |t: &DepTree| t.arcs().map(|(h, d)| s[h * size + d]).sum::<f64>();
+        let best = every_tree(n)
+            .iter()
+            .filter(|t| !single || root_children(t) == 1)
+            .map(score)
+            .fold(f64::NEG_INFINITY, f64::max);
+        match nonprojective::best_tree(&s, size, roots) {
+            Err(e) => prop_assert!(best == f64::NEG_INFINITY && e == NonProjectiveError::NoTree, "{} (best {})", e, best),
+            Ok((value, heads)) => {
+                let t = DepTree::from_heads(&heads).unwrap();
+                prop_assert!(!single || root_children(&t) == 1);
+                prop_assert!(near(value, score(&t), 1e-12 * scale.max(1.0)));
+                prop_assert!(near(value, best, 1e-9 * scale.max(1.0)), "{} vs the best {}", value, best);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// The number of derivations of one tree: on random grammars, what
+    /// the derivations listed one by one give, for every tree of the
+    /// input's length (the grammar's and the others; a non-projective one
+    /// has none, being no derivation's).
+    #[test]
+    fn tree_derivations_match_the_derivations_listed(case in random_grammar::case()) {
+        let g = case.grammar();
+        let input = case.input(&g);
+        let mut dist = TreeDistribution::new(&g);
+        for t in every_tree(input.len() - 1) {
+            let count = if is_projective(t) { count_decorations(&g, &input, t) } else { 0 };
+            let got = dist.tree_log_derivations(&input, t.heads()).unwrap();
+            prop_assert!(near(got, (count as f64).ln(), 1e-12), "{:?}: {} vs {} derivations", t.heads(), got, count);
+        }
+    }
+}
+
+/// Samples over all trees follow the distribution: 40,000 draws of the
+/// trees of 3 words (16 trees, 9 with one root child) with skewed scores
+/// and a forbidden arc, each tree's frequency within 4.5 standard
+/// deviations of its probability by enumeration; a seed repeats its draws.
+#[test]
+fn samples_over_all_trees_follow_the_distribution() {
+    let (n, size, draws) = (3, 4, 40_000);
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut s = scores(size, 1.5, 0.0, 0.0, &mut rng);
+    s[size + 2] = f64::NEG_INFINITY;
+    for roots in [Roots::Multi, Roots::Single] {
+        let trees: Vec<&DepTree> =
+            every_tree(n).iter().filter(|t| roots == Roots::Multi || root_children(t) == 1).collect();
+        let (log_z, _, _) = brute(&trees, &s, size);
+        let drawn = nonprojective::sample(&s, size, roots, draws, &mut ChaCha8Rng::seed_from_u64(1)).unwrap();
+        let again = nonprojective::sample(&s, size, roots, 5, &mut ChaCha8Rng::seed_from_u64(1)).unwrap();
+        assert_eq!(&drawn[..5], &again[..]);
+        let mut seen = 0;
+        for t in &trees {
+            let p = (t.arcs().map(|(h, d)| s[h * size + d]).sum::<f64>() - log_z).exp();
+            let count = drawn.iter().filter(|h| h.as_slice() == t.heads()).count();
+            seen += count;
+            let sd = (p * (1.0 - p) / draws as f64).sqrt();
+            let f = count as f64 / draws as f64;
+            assert!((f - p).abs() <= 4.5 * sd + 1e-12, "{:?} ({roots:?}): frequency {f} vs probability {p}", t.heads());
+        }
+        assert_eq!(seen, draws, "every draw is a tree of the class");
+    }
+}

@@ -93,7 +93,7 @@ fn roots(single_root: bool) -> Roots {
     }
 }
 
-fn nonprojective_error(e: NonProjectiveError) -> PyErr {
+pub(crate) fn nonprojective_error(e: NonProjectiveError) -> PyErr {
     match e {
         NonProjectiveError::TooMuchMemory(m) => memory_error(&m),
         e => value_error(e),

@@ -49,6 +49,11 @@ pub struct PyGrammar {
 }
 
 impl PyGrammar {
+    /// The compiled grammar.
+    pub(crate) fn grammar(&self) -> &Grammar {
+        &self.grammar
+    }
+
     fn parse(py: Python<'_>, path: &str, source: String) -> PyResult<Self> {
         match text::parse_str(path, &source) {
             Ok(p) => Ok(PyGrammar {
@@ -78,7 +83,7 @@ impl PyGrammar {
 
     /// The terminals of an input: a whitespace-separated string or a
     /// sequence of names, a₀ (the root) first.
-    fn input(&self, input: &Bound<'_, PyAny>) -> PyResult<Vec<Terminal>> {
+    pub(crate) fn input(&self, input: &Bound<'_, PyAny>) -> PyResult<Vec<Terminal>> {
         let words: Vec<String> = match input.cast::<PyString>() {
             Ok(s) => s.to_cow()?.split_whitespace().map(str::to_owned).collect(),
             Err(_) => input.extract()?,
@@ -281,7 +286,7 @@ impl PyGrammar {
     }
     /// The name the grammar was read under.
     #[getter]
-    fn path(&self) -> &str {
+    pub(crate) fn path(&self) -> &str {
         &self.path
     }
 

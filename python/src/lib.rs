@@ -29,6 +29,7 @@
 mod batch;
 mod conllu;
 mod convert;
+mod crf;
 mod distribution;
 mod draw;
 mod grammar;
@@ -75,6 +76,10 @@ fn _tabula(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(distribution::nonprojective_marginals, m)?)?;
     m.add_function(wrap_pyfunction!(distribution::nonprojective_log_partition_batch, m)?)?;
     m.add_function(wrap_pyfunction!(distribution::nonprojective_marginals_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(crf::crf_partition, m)?)?;
+    m.add_function(wrap_pyfunction!(crf::crf_kbest, m)?)?;
+    m.add_function(wrap_pyfunction!(crf::crf_sample, m)?)?;
+    m.add_function(wrap_pyfunction!(crf::crf_tree_log_derivations, m)?)?;
     m.add_function(wrap_pyfunction!(draw::draw, m)?)?;
     m.add_function(wrap_pyfunction!(systems, m)?)?;
     m.add_function(wrap_pyfunction!(steps, m)?)?;

@@ -35,6 +35,10 @@ __all__ = [
     "ensemble",
     "evaluate",
     "max_memory",
+    "crf_kbest",
+    "crf_partition",
+    "crf_sample",
+    "crf_tree_log_derivations",
     "nonprojective_log_partition",
     "nonprojective_log_partition_batch",
     "nonprojective_marginals",
@@ -802,3 +806,40 @@ def draw(
 ) -> str:
     """SVG, a self-contained HTML page or text trees of ``sentences``, with
     where ``others`` (the same sentences with other trees) differ marked."""
+def crf_partition(
+    scores: npt.NDArray[Any],
+    lengths: npt.NDArray[np.int64],
+    grammar: Optional[Grammar] = None,
+    terminals: Optional[Sequence[Sequence[str]]] = None,
+    single_root: bool = False,
+    marginals: bool = True,
+) -> list[npt.NDArray[Any]]:
+    """See :class:`tabula_parsing.crf.TreeCRF`: [log Z] or [log Z, marginals]."""
+def crf_kbest(
+    scores: npt.NDArray[Any],
+    lengths: npt.NDArray[np.int64],
+    k: int,
+    grammar: Optional[Grammar] = None,
+    terminals: Optional[Sequence[Sequence[str]]] = None,
+    single_root: bool = False,
+) -> list[npt.NDArray[Any]]:
+    """See :meth:`tabula_parsing.crf.TreeCRF.kbest`: [scores, heads]."""
+def crf_sample(
+    scores: npt.NDArray[Any],
+    lengths: npt.NDArray[np.int64],
+    count: int,
+    seed: Optional[int] = None,
+    grammar: Optional[Grammar] = None,
+    terminals: Optional[Sequence[Sequence[str]]] = None,
+    single_root: bool = False,
+) -> list[npt.NDArray[np.int64]]:
+    """See :meth:`tabula_parsing.crf.TreeCRF.sample`: [heads]."""
+def crf_tree_log_derivations(
+    scores: npt.NDArray[Any],
+    lengths: npt.NDArray[np.int64],
+    heads: npt.NDArray[np.int64],
+    grammar: Optional[Grammar] = None,
+    terminals: Optional[Sequence[Sequence[str]]] = None,
+    single_root: bool = False,
+) -> list[npt.NDArray[np.float64]]:
+    """See :meth:`tabula_parsing.crf.TreeCRF.log_prob`: [ln derivations]."""
