@@ -26,5 +26,5 @@ python -m mypy.stubtest --mypy-config-file .ci/checks/stubtest.ini --allowlist .
 # without 3-D arrays, fails here.
 rm -rf target/doc-python
 python .ci/checks/doc_python.py target/doc-python
-python -m mypy --strict --cache-dir target/mypy-cache --exclude "python/tabula_parsing/neural/" python/tabula_parsing examples/python/training_loop.py target/doc-python/*.py
+python -m mypy --strict --cache-dir target/mypy-cache --exclude "python/tabula_parsing/(neural/|crf\.py)" python/tabula_parsing examples/python/training_loop.py target/doc-python/*.py
 python -m pytest -q python/tests

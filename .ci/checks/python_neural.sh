@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The neural parser (tabula_parsing.neural), after python.sh has installed the
-# package in target/venv: PyTorch from the package registry (the build it
-# serves; about a minute and 5 GB with its CUDA libraries), the neural tests
+# The neural parser (tabula_parsing.neural) and the tree CRF layer
+# (tabula_parsing.crf), after python.sh has installed the package in
+# target/venv: PyTorch and torch-struct (the peer the layer is compared with)
+# from the package registry (the build it serves; about a minute and 5 GB
+# with its CUDA libraries), the neural and layer tests
 # (the minibatch oracle's own tests run in python.sh), mypy on the neural
 # package, and a tiny model trained and used from the command line on
 # data/sample.conllu.
@@ -10,10 +12,10 @@ VENV=${TABULA_VENV:-target/venv}
 VENV=$(cd "$VENV" && pwd)
 export VIRTUAL_ENV="$VENV" PATH="$VENV/bin:$PATH"
 python -c 'import tabula_parsing' # installed by python.sh
-python -m pip install --quiet --disable-pip-version-check torch
+python -m pip install --quiet --disable-pip-version-check torch torch-struct
 python -c 'import torch; print("torch", torch.__version__, "cuda" if torch.cuda.is_available() else "cpu")'
-python -m mypy --strict --cache-dir target/mypy-cache python/tabula_parsing/neural
-python -m pytest -q python/tests/test_neural.py
+python -m mypy --strict --cache-dir target/mypy-cache python/tabula_parsing/neural python/tabula_parsing/crf.py
+python -m pytest -q python/tests/test_neural.py python/tests/test_crf.py
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 python -m tabula_parsing.neural train data/sample.conllu -o "$out/model.pt" --dev data/sample.conllu \
