@@ -1,8 +1,9 @@
 """``python -m tabula_parsing.neural train|parse``: the neural parser from the
 shell, with ``tabula train``'s and ``tabula parse``'s option names.
 
-    python -m tabula_parsing.neural train TRAIN -o MODEL [--dev DEV] [--system S]
-        [--oracle static|dynamic] [--projectivize none|optimal|lift]
+    python -m tabula_parsing.neural train TRAIN -o MODEL [--dev DEV] [--parser transition|biaffine]
+        [--system S] [--oracle static|dynamic] [--projectivize none|optimal|lift]
+        [--arc-loss local|crf] [--trees CLASS|FILE.grammar]
         [--pseudo-projective head|path|head+path] [--feats] [--epochs N] [--seed S]
         [--device cpu|cuda|cuda:N] [--threads N] …
     python -m tabula_parsing.neural parse --model MODEL [IN] [-o OUT] [--device cpu|cuda|cuda:N]
@@ -24,16 +25,36 @@ from .train import Options
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m tabula_parsing.neural",
-        description="A BiLSTM transition parser (Kiperwasser & Goldberg 2016) trained with tabula's exact oracles.",
+        description="BiLSTM dependency parsers: a transition parser (Kiperwasser & Goldberg 2016) trained with "
+        "tabula's exact oracles, and a biaffine graph-based parser (Dozat & Manning 2017) trained through "
+        "tabula's tree CRFs.",
     )
     sub = p.add_subparsers(dest="command", required=True)
     t = sub.add_parser("train", help="train a parser on a CoNLL-U file (gold UPOS, HEAD, DEPREL)")
     t.add_argument("train", help="training treebank (CoNLL-U, plain, xz or gzip)")
     t.add_argument("-o", "--output", required=True, help="where to write the model")
     t.add_argument("--dev", help="development treebank, scored after every epoch; the best epoch (LAS) is kept")
-    t.add_argument("--system", default="arc-hybrid", help="transition system [default: arc-hybrid]")
-    t.add_argument("--oracle", choices=["static", "dynamic"], default="dynamic")
-    t.add_argument("--algorithm", default="auto", help="the dynamic oracle's algorithm [default: auto]")
+    t.add_argument(
+        "--parser",
+        choices=["transition", "biaffine"],
+        default="transition",
+        help="transition: greedy steps learned from the oracles; biaffine: arc scores and the best tree "
+        "[default: transition]",
+    )
+    t.add_argument(
+        "--arc-loss",
+        choices=["local", "crf"],
+        help="biaffine: each word's head by a cross-entropy (local), or the tree CRF of --trees [default: crf]",
+    )
+    t.add_argument(
+        "--trees",
+        metavar="CLASS|FILE",
+        help="biaffine: the trees the CRF sums over and parsing returns: projective, projective-single-root, "
+        "nonprojective, nonprojective-single-root, or a grammar file [default: nonprojective-single-root]",
+    )
+    t.add_argument("--system", help="transition system [default: arc-hybrid]")
+    t.add_argument("--oracle", choices=["static", "dynamic"], help="[default: dynamic]")
+    t.add_argument("--algorithm", help="the dynamic oracle's algorithm [default: auto]")
     t.add_argument("--strategy", help="the dynamic oracle's strategy (as tabula train)")
     t.add_argument("--projectivize", choices=["none", "optimal", "lift"], help="non-projective training trees [default: optimal]")
     t.add_argument("--pseudo-projective", choices=["head", "path", "head+path"], help="encode the moves in DEPREL (Nivre & Nilsson 2005)")
@@ -41,9 +62,15 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--epochs", type=int, default=20)
     t.add_argument("--batch-size", type=int, default=32, help="sentences per minibatch [default: 32]")
     t.add_argument("--seed", type=int, default=1)
-    t.add_argument("--explore-from", type=int, default=1, help="epochs that follow the oracle before exploration starts")
-    t.add_argument("--explore-p", type=float, default=0.9, help="probability of following a wrong step of the network")
-    t.add_argument("--loss", choices=["ce", "hinge"], default="ce", help="step loss: cross-entropy of the optimal set, or hinge")
+    t.add_argument(
+        "--explore-from", type=int, help="epochs that follow the oracle before exploration starts [default: 1]"
+    )
+    t.add_argument(
+        "--explore-p", type=float, help="probability of following a wrong step of the network [default: 0.9]"
+    )
+    t.add_argument(
+        "--loss", choices=["ce", "hinge"], help="step loss: cross-entropy of the optimal set, or hinge [default: ce]"
+    )
     t.add_argument("--learning-rate", type=float, default=1e-3)
     t.add_argument(
         "--average",
@@ -77,7 +104,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     t.add_argument("--lstm-dim", type=int, default=d.lstm, help="BiLSTM units per direction")
     t.add_argument("--layers", type=int, default=d.layers, help="BiLSTM layers")
-    t.add_argument("--mlp-dim", type=int, default=d.mlp)
+    t.add_argument("--mlp-dim", type=int, default=d.mlp, help="the transition MLP; biaffine: the label MLPs")
+    t.add_argument("--arc-mlp-dim", type=int, help=f"biaffine: the arc MLPs [default: {d.arc_mlp}]")
     t.add_argument("--dropout", type=float, default=d.dropout, help="on the BiLSTM's input and output and the MLP")
     t.add_argument(
         "--word-dropout",
@@ -125,39 +153,45 @@ def _run(args: argparse.Namespace) -> int:
                 lstm=args.lstm_dim,
                 layers=args.layers,
                 mlp=args.mlp_dim,
+                arc_mlp=args.arc_mlp_dim if args.arc_mlp_dim is not None else Dimensions().arc_mlp,
                 dropout=args.dropout,
             )
             if args.char_filters is not None and args.char_dim == 0:
                 raise ValueError("--char-filters has no effect with --char-dim 0 (no character encoder)")
             if args.feats and args.feats_dim == 0:
                 raise ValueError("--feats-dim must be at least 1, found 0")
+            # The options of one parser only go through when given, so that
+            # the other parser refuses them.
+            chosen = {
+                key: getattr(args, key)
+                for key in [
+                    "system", "oracle", "algorithm", "strategy", "explore_from", "explore_p", "loss",
+                    "max_gamma", "max_pairs", "arc_loss", "trees",
+                ]
+                if getattr(args, key) is not None
+            }
+            if args.arc_mlp_dim is not None and args.parser != "biaffine":
+                raise ValueError("--arc-mlp-dim has no effect with --parser transition")
             model = train(
                 args.train,
                 args.output,
                 dev=args.dev,
                 verbose=not args.quiet,
-                system=args.system,
-                oracle=args.oracle,
-                algorithm=args.algorithm,
-                strategy=args.strategy,
+                parser=args.parser,
                 projectivize=args.projectivize,
                 pseudo_projective=args.pseudo_projective,
                 feats=args.feats,
                 epochs=args.epochs,
                 batch_size=args.batch_size,
                 seed=args.seed,
-                explore_from=args.explore_from,
-                explore_p=args.explore_p,
-                loss=args.loss,
                 learning_rate=args.learning_rate,
                 average=args.average,
                 word_dropout=args.word_dropout,
                 max_words=args.max_words,
-                max_gamma=args.max_gamma,
-                max_pairs=args.max_pairs,
                 device=args.device,
                 threads=args.threads,
                 dims=dims,
+                **chosen,
             )
             print(f"{args.output}: epoch {model.epoch} kept", file=sys.stderr)
         else:

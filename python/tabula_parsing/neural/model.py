@@ -1,11 +1,18 @@
-"""The network (Kiperwasser & Goldberg 2016): embeddings of FORM, UPOS (and
-FEATS) and a character encoder of the form, a 2-layer BiLSTM over the
-sentence (the root token first), and an MLP over the BiLSTM vectors of the
-positions the oracle batch gathers (``OracleBatch.POSITIONS``) scoring the
-steps and, per step, the labels.
+"""The networks. Both read a sentence (the root token first) with one
+:class:`Encoder`: embeddings of FORM, UPOS (and FEATS) and a character
+encoder of the form, and a BiLSTM over the sentence (Kiperwasser & Goldberg
+2016). On it,
 
-No data handling and no transition system here: the model maps ids to
-vectors, and gathered positions to scores."""
+* :class:`Network`, the transition parser's: an MLP over the BiLSTM vectors
+  of the positions the oracle batch gathers (``OracleBatch.POSITIONS``)
+  scoring the steps and, per step, the labels;
+* :class:`BiaffineNetwork`, the graph-based parser's (Dozat & Manning
+  2017): two MLPs per word (as a head, as a dependent) and a biaffine
+  product scoring every arc h → d, and two more with a biaffine classifier
+  scoring the labels of given arcs.
+
+No data handling, no transition system and no tree search here: the models
+map ids to vectors, and vectors to scores."""
 
 from __future__ import annotations
 
@@ -30,7 +37,8 @@ class Dimensions:
     char_filters: int = 64
     lstm: int = 125  # per direction
     layers: int = 2
-    mlp: int = 100
+    mlp: int = 100  # the transition parser's MLP; the biaffine parser's label MLPs
+    arc_mlp: int = 500  # the biaffine parser's arc MLPs
     dropout: float = 0.33
 
     def state(self) -> dict[str, Any]:
@@ -54,13 +62,12 @@ class CharEncoder(nn.Module):
         return h.max(dim=2).values
 
 
-class Network(nn.Module):
-    """Encoder and scorer. ``steps``: the system's step columns; ``labels``:
-    the label classes."""
+class Encoder(nn.Module):
+    """Ids → BiLSTM vectors: the part of the network both parsers share."""
 
-    def __init__(self, dims: Dimensions, forms: int, upos: int, feats: int, chars: int, steps: int, labels: int):
+    def __init__(self, dims: Dimensions, forms: int, upos: int, feats: int, chars: int) -> None:
         super().__init__()
-        self.dims, self.steps, self.labels = dims, steps, labels
+        self.dims = dims
         self.word = nn.Embedding(forms, dims.word, padding_idx=0)
         self.upos = nn.Embedding(upos, dims.upos, padding_idx=0)
         self.feats = nn.Embedding(feats, dims.feats, padding_idx=0) if dims.feats else None
@@ -70,6 +77,37 @@ class Network(nn.Module):
             width, dims.lstm, num_layers=dims.layers, bidirectional=True, batch_first=True, dropout=dims.dropout
         )
         self.drop = nn.Dropout(dims.dropout)
+
+    def vectors(
+        self,
+        forms: torch.Tensor,
+        upos: torch.Tensor,
+        feats: torch.Tensor,
+        chars: torch.Tensor,
+        lengths: torch.Tensor,
+    ) -> torch.Tensor:
+        """The BiLSTM's vector of every position, dropout applied: (B, T, 2 · lstm)."""
+        parts = [self.word(forms), self.upos(upos)]
+        if self.feats is not None:
+            parts.append(self.feats(feats))
+        if self.chars is not None:
+            b, t, c = chars.shape
+            parts.append(self.chars(chars.view(b * t, c)).view(b, t, -1))
+        x = self.drop(torch.cat(parts, dim=2))
+        packed = pack_padded_sequence(x, lengths.cpu(), batch_first=True, enforce_sorted=False)
+        h, _ = self.lstm(packed)
+        h, _ = pad_packed_sequence(h, batch_first=True, total_length=forms.shape[1])
+        out: torch.Tensor = self.drop(h)
+        return out
+
+
+class Network(Encoder):
+    """The transition parser's encoder and scorer. ``steps``: the system's
+    step columns; ``labels``: the label classes."""
+
+    def __init__(self, dims: Dimensions, forms: int, upos: int, feats: int, chars: int, steps: int, labels: int):
+        super().__init__(dims, forms, upos, feats, chars)
+        self.steps, self.labels = steps, labels
         out = 2 * dims.lstm
         # The vector of an absent position (−1).
         self.absent = nn.Parameter(torch.zeros(out))
@@ -91,17 +129,7 @@ class Network(nn.Module):
     ) -> torch.Tensor:
         """The first MLP layer's terms for every word (and the absent
         vector last): (B, T + 1, POSITIONS, 2 · mlp)."""
-        parts = [self.word(forms), self.upos(upos)]
-        if self.feats is not None:
-            parts.append(self.feats(feats))
-        if self.chars is not None:
-            b, t, c = chars.shape
-            parts.append(self.chars(chars.view(b * t, c)).view(b, t, -1))
-        x = self.drop(torch.cat(parts, dim=2))
-        packed = pack_padded_sequence(x, lengths.cpu(), batch_first=True, enforce_sorted=False)
-        h, _ = self.lstm(packed)
-        h, _ = pad_packed_sequence(h, batch_first=True, total_length=forms.shape[1])
-        h = self.drop(h)
+        h = self.vectors(forms, upos, feats, chars, lengths)
         h = torch.cat([h, self.absent.expand(h.shape[0], 1, -1)], dim=1)
         terms: torch.Tensor = self.hidden(h).view(h.shape[0], h.shape[1], POSITIONS, -1)
         return terms
@@ -132,3 +160,61 @@ class Network(nn.Module):
         if dropout:
             hs, hl = self.drop(hs), self.drop(hl)
         return self.step_out(hs), self.label_out(hl).view(n, self.steps, self.labels)
+
+
+class MLP(nn.Module):
+    """One layer: linear, leaky ReLU (Dozat & Manning 2017), dropout."""
+
+    def __init__(self, width: int, out: int, dropout: float) -> None:
+        super().__init__()
+        self.linear = nn.Linear(width, out)
+        self.drop = nn.Dropout(dropout)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        out: torch.Tensor = self.drop(nn.functional.leaky_relu(self.linear(x), 0.1))
+        return out
+
+
+class BiaffineNetwork(Encoder):
+    """The graph-based parser's encoder and scorers (Dozat & Manning 2017):
+    arc scores s(h, d) = a_h · (W a'_d) + a_h · u for the head vector a_h
+    and the dependent vector a'_d of the arc MLPs, and label scores of an
+    arc by a biaffine classifier of the label MLPs' vectors. ``labels``:
+    the label classes."""
+
+    def __init__(self, dims: Dimensions, forms: int, upos: int, feats: int, chars: int, labels: int):
+        super().__init__(dims, forms, upos, feats, chars)
+        self.labels = labels
+        out = 2 * dims.lstm
+        self.arc_head = MLP(out, dims.arc_mlp, dims.dropout)
+        self.arc_dep = MLP(out, dims.arc_mlp, dims.dropout)
+        self.label_head = MLP(out, dims.mlp, dims.dropout)
+        self.label_dep = MLP(out, dims.mlp, dims.dropout)
+        # Zero at the start: every tree equally likely (Dozat & Manning).
+        self.arc_weight = nn.Parameter(torch.zeros(dims.arc_mlp, dims.arc_mlp))
+        self.arc_bias = nn.Parameter(torch.zeros(dims.arc_mlp))
+        self.label_bilinear = nn.Bilinear(dims.mlp, dims.mlp, labels)
+        self.label_linear = nn.Linear(2 * dims.mlp, labels, bias=False)
+
+    def forward(
+        self,
+        forms: torch.Tensor,
+        upos: torch.Tensor,
+        feats: torch.Tensor,
+        chars: torch.Tensor,
+        lengths: torch.Tensor,
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Arc scores (B, T, T; row = head, column = dependent, in
+        tabula's layout) and the label MLPs' vectors (B, T, mlp) as heads
+        and as dependents, for :meth:`label_scores`."""
+        h = self.vectors(forms, upos, feats, chars, lengths)
+        head, dep = self.arc_head(h), self.arc_dep(h)
+        arcs = torch.einsum("bhi,ij,bdj->bhd", head, self.arc_weight, dep) + (head @ self.arc_bias)[:, :, None]
+        return arcs, self.label_head(h), self.label_dep(h)
+
+    def label_scores(self, heads_of: torch.Tensor, label_head: torch.Tensor, label_dep: torch.Tensor) -> torch.Tensor:
+        """Label scores (B, T, labels) of the arcs heads_of[b, d] → d
+        (B, T; any valid position where there is no arc)."""
+        head = label_head.gather(1, heads_of[:, :, None].expand(-1, -1, label_head.shape[2]))
+        out: torch.Tensor = self.label_bilinear(head, label_dep) + self.label_linear(torch.cat([head, label_dep], dim=2))
+        return out

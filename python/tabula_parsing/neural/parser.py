@@ -14,11 +14,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterator, Optional, Sequence, Union
 
+import numpy as np
 import torch
 
 from .. import _tabula as tp
 from .data import Encoded, Vocabularies, batches, check_columns, encode, input_warnings, with_tree
-from .model import Network
+from .graph import GraphTrainer, parse_graph_batches, trees_argument
+from .graph import network as biaffine_network
+from .model import Encoder, Network
 from .train import (
     EpochReport,
     Options,
@@ -42,28 +45,44 @@ PathLike = Union[str, "os.PathLike[str]"]
 NONPROJECTIVE = ("attardi", "arc-eager-nm")
 
 
-def _check(options: Options) -> None:
-    """The option checks of ``tabula train``, with the same words."""
+#: The tree classes ``--trees`` names (else it is a grammar file).
+TREE_CLASSES = ("projective", "projective-single-root", "nonprojective", "nonprojective-single-root")
+
+#: The options of the transition parser only, with their defaults: given
+#: another value with ``--parser biaffine`` they are refused.
+TRANSITION_ONLY = {
+    "system": ("--system", "arc-hybrid"),
+    "oracle": ("--oracle", "dynamic"),
+    "algorithm": ("--algorithm", "auto"),
+    "strategy": ("--strategy", None),
+    "explore_from": ("--explore-from", 1),
+    "explore_p": ("--explore-p", 0.9),
+    "loss": ("--loss", "ce"),
+    "max_gamma": ("--max-gamma", None),
+    "max_pairs": ("--max-pairs", None),
+}
+#: The biaffine parser's own options, refused with the transition parser.
+BIAFFINE_ONLY = {"arc_loss": ("--arc-loss", "crf"), "trees": ("--trees", "nonprojective-single-root")}
+
+
+def _check(options: Options, given: Optional[set[str]] = None) -> None:
+    """The option checks of ``tabula train``, with the same words; an option
+    of the other parser is refused. ``given``: the options set by the caller
+    (default: those that differ from their defaults)."""
     o = options
-    if o.system not in tp.systems():
-        raise ValueError(f"unknown system `{o.system}` (one of {', '.join(tp.systems())})")
-    if o.oracle not in ("static", "dynamic"):
-        raise ValueError(f"--oracle must be static or dynamic, found `{o.oracle}`")
+    if o.parser not in ("transition", "biaffine"):
+        raise ValueError(f"--parser must be transition or biaffine, found `{o.parser}`")
+    other = TRANSITION_ONLY if o.parser == "biaffine" else BIAFFINE_ONLY
+    for key, (flag, default) in other.items():
+        if (key in given) if given is not None else getattr(o, key) != default:
+            raise ValueError(f"{flag} has no effect with --parser {o.parser}")
     if o.projectivize not in (None, "none", "optimal", "lift"):
         raise ValueError(f"--projectivize must be none, optimal or lift, found `{o.projectivize}`")
-    if o.loss not in ("ce", "hinge"):
-        raise ValueError(f"--loss must be ce or hinge, found `{o.loss}`")
     if o.pseudo_projective is not None:
         if o.pseudo_projective not in ("head", "path", "head+path"):
             raise ValueError(f"--pseudo-projective must be head, path or head+path, found `{o.pseudo_projective}`")
-        if o.projectivize == "none":
+        if _projectivization(o) == "none":
             raise ValueError("--pseudo-projective needs --projectivize optimal or lift (it encodes their moves)")
-    if o.oracle == "static" and o.explore_from != 1:
-        raise ValueError("--explore-from has no effect with --oracle static")
-    if not 0.0 <= o.explore_p <= 1.0:
-        raise ValueError(f"--explore-p must be between 0 and 1, found {o.explore_p}")
-    if o.explore_from < 0:
-        raise ValueError(f"--explore-from must be at least 0, found {o.explore_from}")
     if not o.learning_rate > 0.0:
         raise ValueError(f"--learning-rate must be above 0, found {o.learning_rate}")
     if not o.word_dropout >= 0.0:
@@ -73,6 +92,29 @@ def _check(options: Options) -> None:
         raise ValueError(f"--average must be at least 0 and below 1, found {o.average}")
     if o.batch_size < 1:
         raise ValueError(f"--batch-size must be at least 1, found {o.batch_size}")
+    device_of(o.device)
+    epochs_of(o)
+    if o.parser == "biaffine":
+        if o.arc_loss not in ("local", "crf"):
+            raise ValueError(f"--arc-loss must be local or crf, found `{o.arc_loss}`")
+        if o.trees not in TREE_CLASSES and not os.path.isfile(o.trees):
+            raise ValueError(
+                f"--trees must be one of {', '.join(TREE_CLASSES)} or a grammar file; `{o.trees}` is neither"
+            )
+        trees_argument(o)  # a grammar file with errors: its diagnostics now
+        return
+    if o.system not in tp.systems():
+        raise ValueError(f"unknown system `{o.system}` (one of {', '.join(tp.systems())})")
+    if o.oracle not in ("static", "dynamic"):
+        raise ValueError(f"--oracle must be static or dynamic, found `{o.oracle}`")
+    if o.loss not in ("ce", "hinge"):
+        raise ValueError(f"--loss must be ce or hinge, found `{o.loss}`")
+    if o.oracle == "static" and o.explore_from != 1:
+        raise ValueError("--explore-from has no effect with --oracle static")
+    if not 0.0 <= o.explore_p <= 1.0:
+        raise ValueError(f"--explore-p must be between 0 and 1, found {o.explore_p}")
+    if o.explore_from < 0:
+        raise ValueError(f"--explore-from must be at least 0, found {o.explore_from}")
     if o.max_gamma is not None and o.system != "attardi":
         raise ValueError("--max-gamma is for --system attardi")
     if o.max_gamma is not None and o.max_gamma < 0:
@@ -81,8 +123,6 @@ def _check(options: Options) -> None:
         raise ValueError("--max-pairs is for --system attardi")
     if o.max_pairs is not None and o.max_pairs < 1:
         raise ValueError(f"--max-pairs must be at least 1, found {o.max_pairs}")
-    device_of(o.device)
-    epochs_of(o)
     # The oracle settings, checked by the library (its messages).
     tp.Oracle(o.system, o.strategy, o.algorithm)
 
@@ -99,6 +139,7 @@ def _check_dims(o: Options) -> None:
         ("--lstm-dim", d.lstm, 1),
         ("--layers", d.layers, 1),
         ("--mlp-dim", d.mlp, 1),
+        ("--arc-mlp-dim", d.arc_mlp, 1),
         ("--feats-dim", d.feats, 1 if o.feats else 0),
     ]:
         if value < least:
@@ -149,8 +190,12 @@ def _torch_threads(threads: Optional[int]) -> Iterator[None]:
 
 
 def _projectivization(options: Options) -> str:
+    """``--projectivize`` or its default: ``optimal``, but ``none`` for the
+    biaffine parser over all trees (non-projective trees are in its class)."""
     if options.projectivize is not None:
         return options.projectivize
+    if options.parser == "biaffine" and options.trees.startswith("nonprojective"):
+        return "none"
     return "optimal"
 
 
@@ -181,13 +226,28 @@ def _check_dev(sentences: Sequence[Any], dev: str) -> None:
 class NeuralParser:
     """A trained network with its vocabularies and options."""
 
-    def __init__(self, net: Network, vocab: Vocabularies, options: Options, epoch: int, history: list[EpochReport]):
+    def __init__(self, net: Encoder, vocab: Vocabularies, options: Options, epoch: int, history: list[EpochReport]):
         self.net, self.vocab, self.options = net, vocab, options
         self.epoch, self.history = epoch, history
+        self._trees: Any = trees_argument(options) if options.parser == "biaffine" else None
 
     @property
     def system(self) -> str:
         return self.options.system
+
+    def _parse_items(
+        self,
+        items: Sequence[Encoded],
+        device: torch.device,
+        size: int,
+        progress: Optional[Any] = None,
+    ) -> list[tuple[list[int], list[str]]]:
+        """(heads, DEPRELs) of encoded sentences: greedy transitions, or the
+        best tree of the biaffine parser's ``--trees``."""
+        if isinstance(self.net, Network):
+            return parse_batches(self.net, self.system, items, self.vocab, device, size, progress)
+        assert self.options.parser == "biaffine"
+        return parse_graph_batches(self.net, self._trees, items, self.vocab, device, size, progress)  # type: ignore[arg-type]
 
     def _encode(self, sentences: Sequence[Any], file: Optional[str] = None) -> list[Encoded]:
         """The sentences' ids, checked as ``tabula parse`` checks its input
@@ -210,7 +270,7 @@ class NeuralParser:
         self.net.to(dev)
         items = self._encode(sentences)
         with _torch_threads(threads):
-            return parse_batches(self.net, self.system, items, self.vocab, dev, size)
+            return self._parse_items(items, dev, size)
 
     def parse_file(
         self,
@@ -231,7 +291,7 @@ class NeuralParser:
         items = self._encode(sentences, sentences[0].file)
         bar = Progress(len(items), "parsing", progress)
         with _torch_threads(threads):
-            trees = parse_batches(self.net, self.system, items, self.vocab, dev, size, bar.step)
+            trees = self._parse_items(items, dev, size, bar.step)
         bar.close()
         if self.options.pseudo_projective:
             trees = _decode(sentences, trees)
@@ -248,7 +308,7 @@ class NeuralParser:
 
     def _evaluate(self, sentences: Sequence[Any], items: Sequence[Encoded]) -> dict[str, Any]:
         device = next(self.net.parameters()).device
-        trees = parse_batches(self.net, self.system, items, self.vocab, device, PARSE_BATCH)
+        trees = self._parse_items(items, device, PARSE_BATCH)
         if self.options.pseudo_projective:
             trees = _decode(sentences, trees)
         text = "".join(with_tree(s, h, lab) for s, (h, lab) in zip(sentences, trees))
@@ -289,7 +349,9 @@ def load(path: PathLike) -> NeuralParser:
     return NeuralParser(net, vocab, options, state["epoch"], history)
 
 
-def _network(options: Options, vocab: Vocabularies) -> Network:
+def _network(options: Options, vocab: Vocabularies) -> Encoder:
+    if options.parser == "biaffine":
+        return biaffine_network(options, vocab)
     return Network(
         options.dims,
         len(vocab.forms),
@@ -350,7 +412,8 @@ def _training_trees(
                 h = list(tp.projectivize(h, "lift"))
             if encode_scheme:
                 deprels = tp.pseudo_projective_encode(original, h, deprels, encode_scheme)
-        if options.oracle == "static" and options.system not in NONPROJECTIVE and -1 not in h:
+        transition = options.parser == "transition"
+        if transition and options.oracle == "static" and options.system not in NONPROJECTIVE and -1 not in h:
             if not tp.Tree(h).is_projective:
                 raise ValueError(
                     f"{path}:{s.first_line}: a non-projective tree, but the static oracle needs projective trees "
@@ -359,6 +422,26 @@ def _training_trees(
         heads.append(h)
         labels.append(deprels)
     return heads, labels, left_out
+
+
+def _outside_the_trees(golds: Sequence[Optional[list[int]]], options: Options) -> set[int]:
+    """The sentences whose training tree the biaffine parser's CRF over a
+    grammar's trees cannot learn: the grammar does not derive it (after
+    projectivization), so its probability is 0 whatever the scores."""
+    if options.parser != "biaffine" or options.arc_loss != "crf" or options.trees.startswith("nonprojective"):
+        return set()
+    trees = trees_argument(options)
+    grammar = trees if isinstance(trees, tp.Grammar) else tp.Grammar.shipped(trees)
+    outside = set()
+    for i, h in enumerate(golds):
+        if h is None or -1 in h:
+            continue
+        n = len(h)
+        scores = np.zeros((1, n + 1, n + 1), dtype=np.float32)
+        heads = np.array([[-1, *h]], dtype=np.int64)
+        if tp.crf_tree_log_derivations(scores, np.array([n]), heads, grammar=grammar)[0][0] == -np.inf:
+            outside.add(i)
+    return outside
 
 
 def train(
@@ -378,7 +461,7 @@ def train(
     if options.feats and options.dims.feats == 0:
         # FEATS read at the command's default size.
         options.dims = replace(options.dims, feats=FEATS_DIM)
-    _check(options)
+    _check(options, set(settings))
     if output is not None:
         _writable(output)
     threads = threads_of(options.threads)
@@ -388,11 +471,20 @@ def train(
     sentences = _read(train, "train on")
     check_columns(sentences, str(train), options.feats)
     golds, labels, left_out = _training_trees(train, sentences, options)
-    kept = [i for i, g in enumerate(golds) if g is not None]
+    outside = _outside_the_trees(golds, options)
+    kept = [i for i, g in enumerate(golds) if g is not None and i not in outside]
     if not kept:
-        raise ValueError(f"{train}: every sentence was left out (no tree, or longer than --max-words)")
+        raise ValueError(
+            f"{train}: every sentence was left out (no tree, longer than --max-words, or outside --trees)"
+        )
     if left_out and verbose:
         print(f"{train}: left out {left_out} sentences (no tree, or longer than --max-words)", file=sys.stderr)
+    if outside and verbose:
+        print(
+            f"{train}: left out {len(outside)} sentences whose gold tree is not among --trees {options.trees} "
+            "(the CRF gives it probability 0)",
+            file=sys.stderr,
+        )
     kept_labels = [labels[i] or [] for i in kept]
     vocab = Vocabularies.build([sentences[i] for i in kept], kept_labels)
     items = [encode(sentences[i], vocab, k, golds[i], kept_labels[k]) for k, i in enumerate(kept)]
@@ -403,33 +495,45 @@ def train(
         for text in input_warnings(dev_sentences, str(dev), options.feats):
             warnings.warn(text, UserWarning, stacklevel=2)
     dev_items = [encode(s, vocab, i) for i, s in enumerate(dev_sentences or [])]
-    trainer = Trainer(options, vocab)
+    device = device_of(options.device)
+    trainer: Any = Trainer(options, vocab) if options.parser == "transition" else GraphTrainer(options, vocab, device)
     history: list[EpochReport] = []
     best: Optional[tuple[float, int, dict[str, torch.Tensor]]] = None
     for epoch in range(1, epochs_of(options) + 1):
         start, cpu = time.perf_counter(), time.process_time()
-        trainer.oracle_seconds = trainer.oracle_cpu_seconds = 0.0
         total, steps, abandoned = 0.0, 0, 0
-        explore = options.oracle == "dynamic" and epoch > options.explore_from
         bar = Progress(len(items), f"epoch {epoch}", verbose)
-        for batch in batches(items, options.batch_size, rng):
-            loss, decisions, ab = trainer.train_batch(batch, explore, rng, nrng)
-            total += loss * decisions
-            steps += decisions
-            abandoned += ab
-            bar.step(len(batch))
+        if isinstance(trainer, Trainer):
+            trainer.oracle_seconds = trainer.oracle_cpu_seconds = 0.0
+            explore = options.oracle == "dynamic" and epoch > options.explore_from
+            for batch in batches(items, options.batch_size, rng):
+                loss, decisions, ab = trainer.train_batch(batch, explore, rng, nrng)
+                total += loss * decisions
+                steps += decisions
+                abandoned += ab
+                bar.step(len(batch))
+            layer, layer_seconds, layer_cpu = "oracle and batch API", trainer.oracle_seconds, trainer.oracle_cpu_seconds
+        else:
+            trainer.engine_seconds = trainer.engine_cpu_seconds = 0.0
+            for batch in batches(items, options.batch_size, rng):
+                loss, words = trainer.train_batch(batch, nrng)
+                total += loss * words
+                steps += words
+                bar.step(len(batch))
+            layer, layer_seconds, layer_cpu = "tree CRF layer", trainer.engine_seconds, trainer.engine_cpu_seconds
         bar.close()
         seconds = time.perf_counter() - start
         report = EpochReport(
             epoch,
             total / max(steps, 1),
             seconds,
-            trainer.oracle_seconds,
+            layer_seconds,
             len(items),
             steps,
             abandoned,
             time.process_time() - cpu,
-            trainer.oracle_cpu_seconds,
+            layer_cpu,
+            layer=layer,
         )
         parser = NeuralParser(trainer.model, vocab, options, epoch, history)
         if dev_sentences is not None:

@@ -39,8 +39,13 @@ SYSTEMS = ["arc-standard", "arc-hybrid", "arc-eager", "lr-spine", "attardi", "ar
 
 @dataclass
 class Options:
-    """Every training option (saved with the model); names as the command's."""
+    """Every training option (saved with the model); names as the command's.
+    ``parser``: ``transition`` (the oracles' options apply) or ``biaffine``
+    (``arc_loss`` and ``trees`` apply)."""
 
+    parser: str = "transition"  # transition | biaffine
+    arc_loss: str = "crf"  # biaffine: local | crf
+    trees: str = "nonprojective-single-root"  # biaffine: a tree class or a grammar file
     system: str = "arc-hybrid"
     oracle: str = "dynamic"  # static | dynamic
     algorithm: str = "auto"
@@ -91,6 +96,9 @@ class EpochReport:
     oracle_cpu_seconds: float = 0.0
     dev_uas: Optional[float] = None
     dev_las: Optional[float] = None
+    #: What ``oracle_seconds`` timed: the transition parser's oracle, or the
+    #: biaffine parser's tree CRF layer.
+    layer: str = "oracle and batch API"
 
     def text(self) -> str:
         dev = "" if self.dev_uas is None else f", dev UAS {self.dev_uas:.2f} LAS {self.dev_las:.2f}"
@@ -99,8 +107,8 @@ class EpochReport:
         ab = f", {self.abandoned} abandoned" if self.abandoned else ""
         return (
             f"epoch {self.epoch}: loss {self.loss:.4f}, {self.seconds:.1f} s "
-            f"(oracle and batch API {share:.1f} %, CPU {self.cpu_seconds:.1f} s, "
-            f"of it oracle and batch API {cpu_share:.1f} %){ab}{dev}"
+            f"({self.layer} {share:.1f} %, CPU {self.cpu_seconds:.1f} s, "
+            f"of it {self.layer} {cpu_share:.1f} %){ab}{dev}"
         )
 
 
@@ -176,6 +184,24 @@ def step_loss(scores: torch.Tensor, applicable: torch.Tensor, target: torch.Tens
     return torch.clamp(1 - best_good + best_bad, min=0)[has_bad].sum()
 
 
+def averaged_model(net: torch.nn.Module, decay: float) -> Optional[AveragedModel]:
+    """The moving average of the weights that dev scoring and the saved
+    model use (``--average``; None for 0); its decay warms up as
+    (1 + k) / (10 + k) over the first updates, so early averages do not
+    lean on the random initial weights."""
+    if decay <= 0:
+        return None
+    averaged = AveragedModel(net, avg_fn=lambda avg, new, k: avg + (1 - min(decay, (1 + k) / (10 + k))) * (new - avg))
+    # The copy's LSTM weights are separate tensors; cuDNN wants them in one
+    # block, or it packs them again at every call (PyTorch warns "RNN module
+    # weights are not part of single contiguous chunk of memory"). A no-op
+    # on the CPU.
+    for module in averaged.module.modules():
+        if isinstance(module, torch.nn.RNNBase):
+            module.flatten_parameters()
+    return averaged
+
+
 class Trainer:
     """One training run: the network, the optimiser and the oracle batch,
     reused from batch to batch."""
@@ -194,24 +220,7 @@ class Trainer:
             len(vocab.labels),
         ).to(self.device)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=options.learning_rate, betas=(0.9, 0.9))
-        # The moving average of the weights that dev scoring and the saved
-        # model use (``--average``); its decay warms up as (1 + k) / (10 + k)
-        # over the first updates, so early averages do not lean on the
-        # random initial weights.
-        decay = options.average
-        self.averaged = (
-            AveragedModel(self.net, avg_fn=lambda avg, new, k: avg + (1 - min(decay, (1 + k) / (10 + k))) * (new - avg))
-            if decay > 0
-            else None
-        )
-        if self.averaged is not None:
-            # The copy's LSTM weights are separate tensors; cuDNN wants them
-            # in one block, or it packs them again at every call (PyTorch
-            # warns "RNN module weights are not part of single contiguous
-            # chunk of memory"). A no-op on the CPU.
-            for module in self.averaged.module.modules():
-                if isinstance(module, torch.nn.RNNBase):
-                    module.flatten_parameters()
+        self.averaged = averaged_model(self.net, options.average)
         self.oracle: Optional[Any] = None
         self.oracle_seconds = 0.0
         self.oracle_cpu_seconds = 0.0

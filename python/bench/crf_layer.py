@@ -1,0 +1,129 @@
+"""The tree CRF layer (tabula_parsing.crf.TreeCRF) beside torch-struct's
+DependencyCRF (Rush 2020): forward and backward of log Z on batches of real
+sentence lengths, in float32 and float64, on the same scores.
+
+Batches are cut as the neural parser's training cuts them (sentences
+sorted by length, 32 per batch), from the lengths of a CoNLL-U file; a
+sample of them is timed in interleaved rounds (each round runs every
+contender on every batch in turn) and the median of the rounds is printed,
+per batch and per sentence. Both sides get the same number of threads
+(``--threads``: rayon's for tabula, PyTorch's for torch-struct). Before
+timing, the two are checked to agree on log Z and its gradient.
+
+    python python/bench/crf_layer.py en_ewt-ud-train.conllu [--batches 20]
+        [--rounds 5] [--threads 1] [--device cpu|cuda] [--trees projective]
+
+``--trees``: ``projective`` (torch-struct's multiroot=True) or
+``projective-single-root`` (multiroot=False); ``nonprojective`` times
+tabula's Matrix-Tree layer beside torch-struct's NonProjectiveDependencyCRF.
+Needs torch and torch-struct (``pip install torch torch-struct``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from typing import Any, Callable
+
+parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+parser.add_argument("treebank")
+parser.add_argument("--batches", type=int, default=20, help="batches timed [default: 20]")
+parser.add_argument("--batch-size", type=int, default=32)
+parser.add_argument("--rounds", type=int, default=5)
+parser.add_argument("--threads", type=int, default=1)
+parser.add_argument("--device", default="cpu")
+parser.add_argument("--trees", default="projective")
+parser.add_argument("--seed", type=int, default=1)
+args = parser.parse_args()
+os.environ["RAYON_NUM_THREADS"] = str(args.threads)
+
+import torch  # noqa: E402
+import torch_struct  # noqa: E402
+
+import tabula_parsing as tp  # noqa: E402
+from tabula_parsing.crf import TreeCRF  # noqa: E402
+
+torch.set_num_threads(args.threads)
+rng = random.Random(args.seed)
+lengths = sorted(len(s) for s in tp.read_conllu(args.treebank))
+cut = [lengths[k : k + args.batch_size] for k in range(0, len(lengths), args.batch_size)]
+chosen = rng.sample(cut, min(args.batches, len(cut)))
+device = torch.device(args.device)
+
+
+def torch_struct_crf(phi: torch.Tensor, n: torch.Tensor) -> Any:
+    if args.trees == "nonprojective":
+        return torch_struct.NonProjectiveDependencyCRF(phi, n)
+    return torch_struct.DependencyCRF(phi, n, multiroot=args.trees == "projective")
+
+
+def ours(phi: torch.Tensor, n: torch.Tensor) -> None:
+    crf = TreeCRF.from_torch_struct(phi, n, trees=args.trees)
+    crf.partition.sum().backward()
+
+
+def theirs(phi: torch.Tensor, n: torch.Tensor) -> None:
+    torch_struct_crf(phi, n).partition.sum().backward()
+
+
+def batch(ns: list[int], dtype: torch.dtype) -> tuple[torch.Tensor, torch.Tensor]:
+    g = torch.Generator().manual_seed(sum(ns))
+    phi = torch.randn(len(ns), max(ns), max(ns), generator=g, dtype=dtype).to(device).requires_grad_(True)
+    return phi, torch.tensor(ns, device=device)
+
+
+def check() -> None:
+    """log Z and its gradient agree (float64, the first batch)."""
+    phi, n = batch(chosen[0], torch.float64)
+    a = TreeCRF.from_torch_struct(phi, n, trees=args.trees).partition
+    (ga,) = torch.autograd.grad(a.sum(), phi)
+    b = torch_struct_crf(phi, n).partition
+    (gb,) = torch.autograd.grad(b.sum(), phi)
+    mask = torch.zeros_like(ga, dtype=torch.bool)
+    for i, k in enumerate(chosen[0]):
+        mask[i, :k, :k] = True
+    dz, dg = float((a - b).detach().abs().max()), float((ga - gb)[mask].abs().max())
+    print(f"agreement on batch 1 (float64): |log Z difference| {dz:.1e}, |gradient difference| {dg:.1e}")
+    if dz > 1e-6 or dg > 1e-6:
+        sys.exit("the two layers disagree")
+
+
+def sync() -> None:
+    if device.type == "cuda":
+        torch.cuda.synchronize()
+
+
+check()
+words = sum(sum(ns) for ns in chosen)
+print(
+    f"{len(chosen)} batches of {args.batch_size} sentences ({words} words, lengths {min(map(min, chosen))}-"
+    f"{max(map(max, chosen))}), {args.trees}, {args.threads} thread(s), {args.device}, torch {torch.__version__}"
+)
+for dtype in (torch.float32, torch.float64):
+    data = [batch(ns, dtype) for ns in chosen]
+    contenders: dict[str, Callable[[torch.Tensor, torch.Tensor], None]] = {"tabula": ours, "torch-struct": theirs}
+    times: dict[str, list[float]] = {name: [] for name in contenders}
+    for f in contenders.values():
+        f(*data[0])  # warm-up
+    for _ in range(args.rounds):
+        for name, f in contenders.items():
+            sync()
+            start = time.perf_counter()
+            for phi, n in data:
+                phi.grad = None
+                f(phi, n)
+            sync()
+            times[name].append(time.perf_counter() - start)
+    median = {name: statistics.median(t) for name, t in times.items()}
+    for name, t in median.items():
+        print(
+            f"{str(dtype):14} {name:13} {1e3 * t / len(data):8.2f} ms per batch  "
+            f"{len(data) * args.batch_size / t:8.0f} sentences/s  (rounds: "
+            + " ".join(f"{1e3 * x / len(data):.1f}" for x in times[name])
+            + ")"
+        )
+    print(f"{str(dtype):14} tabula / torch-struct throughput: {median['torch-struct'] / median['tabula']:.1f}x")
