@@ -67,13 +67,13 @@ class _LogPartition(torch.autograd.Function):
     """log Z with the marginals as its gradient (saved by the forward pass)."""
 
     @staticmethod
-    def forward(ctx: Any, scores: torch.Tensor, crf: TreeCRF) -> torch.Tensor:  # type: ignore[override]
+    def forward(ctx: Any, scores: torch.Tensor, crf: TreeCRF) -> torch.Tensor:
         z, marginals = crf._partition_and_marginals()
         ctx.save_for_backward(marginals)
         return z.clone()
 
     @staticmethod
-    def backward(ctx: Any, grad: torch.Tensor) -> tuple[torch.Tensor, None]:  # type: ignore[override]
+    def backward(ctx: Any, grad: torch.Tensor) -> tuple[torch.Tensor, None]:
         (marginals,) = ctx.saved_tensors
         return grad[:, None, None].to(marginals.dtype) * marginals, None
 
