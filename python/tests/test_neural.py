@@ -1,6 +1,7 @@
 """The neural parser (torch is an optional extra: skipped without it)."""
 
 import random
+import re
 import subprocess
 import sys
 import warnings
@@ -411,3 +412,113 @@ def test_the_pytorch_template_example_learns_the_sample(system, epochs):
         best = sum(sum(a == b for a, b in zip(t.heads, s.heads)) for t, s in zip(projective, sentences))
         assert best < words, "the sample has non-projective trees"
     assert max(scores) == round(100 * best / words, 2), r.stdout
+
+
+# --- the biaffine parser ----------------------------------------------------
+
+BIAFFINE_TINY = neural.Dimensions(word=16, upos=8, char=8, char_filters=8, lstm=16, mlp=16, arc_mlp=16, dropout=0.0)
+
+# Trees whose root has exactly one child and every word at most one left
+# child: a class of the user's own, as a grammar file.
+ONE_LEFT = """\
+start TOP
+(RL, R0) -> root
+(L0, R) -> a
+TOP -> (RL, R1)
+(_, R1) -> (_, R0) S
+S -> (L0, R)
+S -> (L1, R)
+(L1, _) -> S (L0, _)
+(_, R) -> (_, R) S
+"""
+
+
+@pytest.mark.parametrize(
+    "arc_loss,trees",
+    [
+        ("local", "nonprojective-single-root"),
+        ("crf", "nonprojective-single-root"),
+        ("crf", "nonprojective"),
+        ("crf", "projective-single-root"),
+        ("crf", "projective"),
+    ],
+)
+def test_the_biaffine_parser_learns_a_toy_treebank_perfectly(tmp_path, arc_loss, trees):
+    """Every loss and tree class learns the toy treebank (its non-projective
+    variant for the classes of all trees) to 100 % on held-out sentences."""
+    nonprojective = trees.startswith("nonprojective")
+    train = tmp_path / "train.conllu"
+    toy_treebank(train, 80, 1, nonprojective=nonprojective)
+    test = tmp_path / "test.conllu"
+    toy_treebank(test, 30, 2, nonprojective=nonprojective)
+    model = neural.train(
+        str(train), dev=str(test), parser="biaffine", arc_loss=arc_loss, trees=trees, epochs=12, seed=3,
+        dims=BIAFFINE_TINY, batch_size=8, learning_rate=5e-3,
+    )
+    scores = model.evaluate(tp.read_conllu(test))["all"]
+    assert scores["uas"] == 100.0 and scores["las"] == 100.0, (trees, scores, [r.text() for r in model.history])
+    assert all(r.layer == "tree CRF layer" for r in model.history)
+
+
+def test_a_grammar_file_constrains_training_and_parsing(tmp_path, capsys):
+    """--trees FILE: a user's grammar (one root child, at most one left
+    child per word): every parsed tree is in its class, though the network
+    is barely trained; gold trees outside it are left out of the CRF's
+    training and counted."""
+    grammar = tmp_path / "one-left.grammar"
+    grammar.write_text(ONE_LEFT)
+    train = tmp_path / "train.conllu"
+    random_treebank(train, 40, 7, seed=2)
+    model = neural.train(
+        str(train), parser="biaffine", trees=str(grammar), epochs=1, seed=1, dims=BIAFFINE_TINY, verbose=True
+    )
+    left_out = re.search(r"left out (\d+) sentences whose gold tree is not among --trees", capsys.readouterr().err)
+    assert left_out is not None and 0 < int(left_out.group(1)) < 40
+    for heads, _ in model.parse(tp.read_conllu(train)):
+        assert sum(h == 0 for h in heads) == 1
+        assert all(sum(1 for d, h in enumerate(heads, 1) if h == v and d < v) <= 1 for v in range(len(heads) + 1))
+        assert tp.Tree(heads).is_projective
+
+
+def test_the_biaffine_parser_saves_loads_and_parses_from_the_command(tmp_path):
+    model_path = tmp_path / "m.pt"
+    out = tmp_path / "parsed.conllu"
+    cmd = [sys.executable, "-m", "tabula_parsing.neural"]
+    subprocess.run(
+        cmd + ["train", str(SAMPLE), "-o", str(model_path), "--parser", "biaffine", "--trees", "projective",
+               "--epochs", "2", "--word-dim", "8", "--lstm-dim", "8", "--mlp-dim", "8", "--arc-mlp-dim", "8",
+               "--char-dim", "0", "--seed", "1", "--quiet"],
+        check=True,
+    )
+    subprocess.run(cmd + ["parse", "--model", str(model_path), str(SAMPLE), "-o", str(out)], check=True)
+    loaded = neural.load(model_path)
+    assert loaded.options.parser == "biaffine" and loaded.options.trees == "projective"
+    sentences = tp.read_conllu(SAMPLE)
+    parsed = tp.read_conllu(out)
+    assert [list(s.heads) for s in parsed] == [h for h, _ in loaded.parse(sentences)]
+    assert all(tp.Tree(list(s.heads)).is_projective for s in parsed)
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--parser", "biaffine", "--system", "arc-eager"], "--system has no effect with --parser biaffine"),
+        (["--parser", "biaffine", "--oracle", "static"], "--oracle has no effect with --parser biaffine"),
+        (["--parser", "biaffine", "--explore-p", "0.5"], "--explore-p has no effect with --parser biaffine"),
+        (["--parser", "biaffine", "--max-pairs", "10"], "--max-pairs has no effect with --parser biaffine"),
+        (["--trees", "projective"], "--trees has no effect with --parser transition"),
+        (["--arc-loss", "local"], "--arc-loss has no effect with --parser transition"),
+        (["--arc-mlp-dim", "8"], "--arc-mlp-dim has no effect with --parser transition"),
+        (["--parser", "biaffine", "--trees", "projectiv"], "--trees must be one of projective"),
+        (["--parser", "biaffine", "--arc-mlp-dim", "0"], "--arc-mlp-dim must be at least 1, found 0"),
+        (["--parser", "biaffine", "--trees", "nonprojective", "--pseudo-projective", "head"],
+         "--pseudo-projective needs --projectivize optimal or lift"),
+    ],
+)
+def test_an_option_of_the_other_parser_is_refused(tmp_path, args, message):
+    r = subprocess.run(
+        [sys.executable, "-m", "tabula_parsing.neural", "train", str(SAMPLE), "-o", str(tmp_path / "m.pt"), *args],
+        capture_output=True, text=True,
+    )
+    assert r.returncode == 1 and message in r.stderr, r.stderr
+    assert not (tmp_path / "m.pt").exists()

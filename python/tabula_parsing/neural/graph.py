@@ -15,7 +15,7 @@ the training labels have it)."""
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence, cast
 
 import numpy as np
 import torch
@@ -73,8 +73,7 @@ class GraphTrainer:
     def model(self) -> BiaffineNetwork:
         if self.averaged is None:
             return self.net
-        module: BiaffineNetwork = self.averaged.module
-        return module
+        return cast(BiaffineNetwork, self.averaged.module)
 
     def train_batch(self, batch: Sequence[Encoded], nrng: np.random.Generator) -> tuple[float, int]:
         """One update on a batch; returns (loss per word, words)."""
