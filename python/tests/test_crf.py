@@ -255,3 +255,25 @@ def test_cuda_tensors_come_back_on_their_device() -> None:
     crf.partition.sum().backward()
     assert scores.grad is not None and scores.grad.device == scores.device
     assert crf.best_heads.device == scores.device
+
+
+def test_the_example_fits_a_crf() -> None:
+    """examples/python/projective_crf.py as a user runs it: the fitted
+    scorer's best trees get every head right, projective and not."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "python" / "projective_crf.py"
+    for trees in ["projective", "nonprojective-single-root"]:
+        out = subprocess.run([sys.executable, str(example), "--trees", trees], capture_output=True, text=True, check=True)
+        assert out.stdout.splitlines()[-1].endswith("heads of the best trees right 100.0 %"), out.stdout
+
+
+def test_the_modules_examples_run() -> None:
+    import doctest
+
+    import tabula_parsing.crf
+
+    result = doctest.testmod(tabula_parsing.crf)
+    assert result.failed == 0 and result.attempted >= 5
