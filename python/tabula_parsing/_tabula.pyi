@@ -695,6 +695,9 @@ class Tagger:
         self, sentences: Sequence[Sentence], *, decode: Optional[str] = None, threads: int = 1
     ) -> list[Sentence]:
         """New sentences with UPOS (and FEATS) filled, as ``tabula tag`` writes them."""
+    def jackknife(self, sentences: Sequence[Sentence], k: int) -> list[Sentence]:
+        """K-fold tagging: each fold tagged by a tagger trained like this one
+        on the other folds, as ``tabula train --tagger T --jackknife K``."""
     def accuracy(
         self, gold: _Treebank, *, decode: Optional[str] = None, threads: int = 1
     ) -> dict[str, Any]:

@@ -118,7 +118,7 @@ def test_plan_is_read_and_checked(tmp_path: Path, release: Path) -> None:
         (("beam = 1", "beam = [1]"), "plan.toml:23: `configurations.hybrid-dynamic.parse.beam` must be a string"),
         (('release = "{release}"', "release = 1"), "plan.toml:2: `sweep.release` must be a path"),
         (("step_bits = 12", "step_bits = 12\nstep-bits = 12"), "`step-bits` is given twice"),
-        (('system = "arc-hybrid"', 'parser = "udpipe"'), "plan.toml:17: `configurations.hybrid-dynamic.parser` must be \"tabula\" or \"neural\", not `udpipe`"),
+        (('system = "arc-hybrid"', 'parser = "udpipe"'), "plan.toml:17: `configurations.hybrid-dynamic.parser` must be \"tabula\", \"neural\" or \"biaffine\", not `udpipe`"),
     ],
 )
 def test_plan_errors_name_the_key_and_the_file(
@@ -356,13 +356,15 @@ import argparse, shutil, sys
 command = sys.argv[1]
 p = argparse.ArgumentParser()
 if command == "train":
-    for option in ("train", "-o", "--dev", "--seed", "--system", "--epochs"):
+    for option in ("train", "-o", "--dev", "--seed", "--system", "--epochs", "--parser", "--trees"):
         p.add_argument(option)
 else:
     for option in ("input", "--model", "-o", "--batch-size"):
         p.add_argument(option)
 a = p.parse_args(sys.argv[2:])
 if command == "train":
+    if a.trees is not None and a.parser != "biaffine":
+        sys.exit("--trees has no effect with --parser transition")
     open(a.o, "w").write(a.train)
 else:
     assert a.model.endswith("model.pt"), a.model
@@ -400,6 +402,30 @@ def test_neural_configurations(tmp_path: Path, release: Path, cli: Path) -> None
     broken.results.mkdir()
     row = run_job(todo[0], broken)
     assert row["status"] == "failed" and row["error"] == "neural train: exit status 1: boom"
+
+
+def test_biaffine_configurations(tmp_path: Path, release: Path, cli: Path) -> None:
+    """`parser = "biaffine"`: the neural command's train with `--parser
+    biaffine` and the configuration's options (its own, such as `trees`),
+    in a job of its own."""
+    from tabula_parsing.sweep.__main__ import check_options
+
+    fake = tmp_path / "fake_neural.py"
+    fake.write_text(FAKE_NEURAL)
+    text = PLAN + '\n[configurations.graph]\nparser = "biaffine"\ntrees = "projective"\n'
+    plan = load_plan(write_plan(tmp_path, release, text))
+    graph = plan.configurations[-1]
+    assert graph.parser == "biaffine" and graph.train == {"trees": "projective"}
+    neural = (sys.executable, str(fake))
+    check_options(plan, str(cli), neural)
+    todo = [j for j in jobs(plan, find_treebanks(plan)[0]) if j.configuration.name == "graph"]
+    assert todo[0].inputs()["parser"] == "biaffine"
+    settings = Settings(tabula=str(cli), results=tmp_path / "results", max_memory="1G", neural=neural)
+    settings.results.mkdir()
+    row = run_job(todo[0], settings)
+    assert row["status"] == "ok", row.get("error")  # the stand-in refuses --trees without --parser biaffine
+    with pytest.raises(PlanError, match=r"must be \"tabula\", \"neural\" or \"biaffine\", not `graph`"):
+        load_plan(write_plan(tmp_path, release, text.replace('parser = "biaffine"', 'parser = "graph"')))
 
 
 def test_job_hash_is_stable() -> None:

@@ -59,6 +59,18 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--projectivize", choices=["none", "optimal", "lift"], help="non-projective training trees [default: optimal]")
     t.add_argument("--pseudo-projective", choices=["head", "path", "head+path"], help="encode the moves in DEPREL (Nivre & Nilsson 2005)")
     t.add_argument("--feats", action="store_true", help="also read the FEATS column")
+    t.add_argument(
+        "--tagger",
+        metavar="TAGGER",
+        help="train on this tagger's UPOS (and FEATS) instead of the files' (`tabula train-tagger`), "
+        "as parse --tagger reads them",
+    )
+    t.add_argument(
+        "--jackknife",
+        type=int,
+        metavar="K",
+        help="with --tagger: each of K folds of the training file tagged by a tagger trained like TAGGER on the others",
+    )
     t.add_argument("--epochs", type=int, default=20)
     t.add_argument("--batch-size", type=int, default=32, help="sentences per minibatch [default: 32]")
     t.add_argument("--seed", type=int, default=1)
@@ -123,6 +135,9 @@ def _parser() -> argparse.ArgumentParser:
     q.add_argument("--device", default="cpu", help="cpu, cuda or cuda:N [default: cpu]")
     q.add_argument("--batch-size", type=int, help="sentences per batch [default: 128]")
     q.add_argument("--threads", type=int, help="PyTorch's CPU threads [default: PyTorch's]")
+    q.add_argument(
+        "--tagger", metavar="TAGGER", help="fill UPOS (and FEATS) with this tagger first (`tabula train-tagger`)"
+    )
     return p
 
 
@@ -188,6 +203,8 @@ def _run(args: argparse.Namespace) -> int:
                 average=args.average,
                 word_dropout=args.word_dropout,
                 max_words=args.max_words,
+                tagger=args.tagger,
+                jackknife=args.jackknife,
                 device=args.device,
                 threads=args.threads,
                 dims=dims,
@@ -199,7 +216,13 @@ def _run(args: argparse.Namespace) -> int:
             source = "/dev/stdin" if args.input == "-" else args.input
             output = None if args.output == "-" else args.output
             text = model.parse_file(
-                source, output, device=args.device, batch_size=args.batch_size, progress=True, threads=args.threads
+                source,
+                output,
+                device=args.device,
+                batch_size=args.batch_size,
+                progress=True,
+                threads=args.threads,
+                tagger=args.tagger,
             )
             if args.output is None or args.output == "-":
                 sys.stdout.write(text)

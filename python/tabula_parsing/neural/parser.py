@@ -83,6 +83,10 @@ def _check(options: Options, given: Optional[set[str]] = None) -> None:
             raise ValueError(f"--pseudo-projective must be head, path or head+path, found `{o.pseudo_projective}`")
         if _projectivization(o) == "none":
             raise ValueError("--pseudo-projective needs --projectivize optimal or lift (it encodes their moves)")
+    if o.jackknife is not None and o.tagger is None:
+        raise ValueError("--jackknife K tags the training file with taggers trained like --tagger TAGGER: give --tagger")
+    if o.jackknife is not None and not 2 <= o.jackknife <= 100:
+        raise ValueError(f"--jackknife must be between 2 and 100, found {o.jackknife}")
     if not o.learning_rate > 0.0:
         raise ValueError(f"--learning-rate must be above 0, found {o.learning_rate}")
     if not o.word_dropout >= 0.0:
@@ -206,6 +210,11 @@ def _read(path: PathLike, what: str) -> list[Any]:
     return sentences
 
 
+def _tagger(tagger: Any) -> Any:
+    """A :class:`tabula_parsing.Tagger`, or one read from a tagger file."""
+    return tagger if isinstance(tagger, tp.Tagger) else tp.Tagger.load(tagger)
+
+
 def _check_dev(sentences: Sequence[Any], dev: str) -> None:
     """Refuses a dev file that cannot score every epoch, before the first
     one: its every sentence needs a complete gold tree, as ``tabula eval``
@@ -262,12 +271,16 @@ class NeuralParser:
         device: Optional[str] = None,
         batch_size: Optional[int] = None,
         threads: Optional[int] = None,
+        tagger: Optional[Any] = None,
     ) -> list[tuple[list[int], list[str]]]:
-        """(heads, DEPRELs) of every sentence (``Sentence`` objects), greedy;
+        """(heads, DEPRELs) of every sentence (``Sentence`` objects);
         ``threads``: PyTorch's CPU threads for this call (default: as they
-        are)."""
+        are); ``tagger``: a :class:`tabula_parsing.Tagger` or a tagger file
+        whose UPOS (and FEATS) the parser reads instead of the input's."""
         dev, size = _parse_settings(device, batch_size, threads)
         self.net.to(dev)
+        if tagger is not None:
+            sentences = _tagger(tagger).tag(sentences)
         items = self._encode(sentences)
         with _torch_threads(threads):
             return self._parse_items(items, dev, size)
@@ -280,13 +293,17 @@ class NeuralParser:
         batch_size: Optional[int] = None,
         progress: bool = False,
         threads: Optional[int] = None,
+        tagger: Optional[Any] = None,
     ) -> str:
         """Parses a CoNLL-U file; writes (atomically) or returns the text
-        with HEAD and DEPREL filled. Options as :meth:`parse`."""
+        with HEAD and DEPREL filled (and, with ``tagger``, UPOS and FEATS as
+        ``tabula parse --tagger`` fills them). Options as :meth:`parse`."""
         dev, size = _parse_settings(device, batch_size, threads)
         if output is not None:
             _writable(output)
         sentences = _read(path, "parse")
+        if tagger is not None:
+            sentences = _tagger(tagger).tag(sentences)
         self.net.to(dev)
         items = self._encode(sentences, sentences[0].file)
         bar = Progress(len(items), "parsing", progress)
@@ -469,6 +486,19 @@ def train(
         torch.set_num_threads(threads)
     rng, nrng = seed_everything(options.seed)
     sentences = _read(train, "train on")
+    tagger = _tagger(options.tagger) if options.tagger is not None else None
+    if tagger is not None and not isinstance(options.tagger, (str, os.PathLike)):
+        options.tagger = "<a Tagger object>"  # saved with the model as a record only
+    elif tagger is not None:
+        options.tagger = str(options.tagger)
+    if tagger is not None:
+        if options.jackknife is not None:
+            if verbose:
+                print(f"{train}: {options.jackknife}-fold tagging with taggers trained like {options.tagger}",
+                      file=sys.stderr)
+            sentences = tagger.jackknife(sentences, options.jackknife)
+        else:
+            sentences = tagger.tag(sentences)
     check_columns(sentences, str(train), options.feats)
     golds, labels, left_out = _training_trees(train, sentences, options)
     outside = _outside_the_trees(golds, options)
@@ -489,6 +519,8 @@ def train(
     vocab = Vocabularies.build([sentences[i] for i in kept], kept_labels)
     items = [encode(sentences[i], vocab, k, golds[i], kept_labels[k]) for k, i in enumerate(kept)]
     dev_sentences = _read(dev, "score") if dev is not None else None
+    if dev_sentences is not None and tagger is not None:
+        dev_sentences = tagger.tag(dev_sentences)
     if dev_sentences is not None:
         check_columns(dev_sentences, str(dev), options.feats)
         _check_dev(dev_sentences, str(dev))

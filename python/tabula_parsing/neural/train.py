@@ -65,6 +65,8 @@ class Options:
     max_words: Optional[int] = None
     max_gamma: Optional[int] = None
     max_pairs: Optional[int] = None  # Attardi: budget of one oracle call, pairs of items
+    tagger: Optional[str] = None  # train on this tagger's UPOS (and FEATS); a tagger file
+    jackknife: Optional[int] = None  # with tagger: K-fold tagging of the training file
     device: str = "cpu"
     threads: Optional[int] = None
     dims: Dimensions = field(default_factory=Dimensions)

@@ -68,7 +68,7 @@ def known_options(program: list[str], command: str) -> set[str]:
 def check_options(plan: Plan, tabula: str, neural: tuple[str, ...] = Settings.neural) -> None:
     """Every configuration's options are options of its parser's `train` /
     `parse` (`tabula`, or the neural parser's, which needs PyTorch)."""
-    programs = {"tabula": [tabula], "neural": list(neural)}
+    programs = {"tabula": [tabula], "neural": list(neural), "biaffine": list(neural)}
     cache: dict[tuple[str, str], set[str]] = {}
     for c in plan.configurations:
         for command in ("train", "parse"):
@@ -82,7 +82,7 @@ def check_options(plan: Plan, tabula: str, neural: tuple[str, ...] = Settings.ne
                 if option not in known:
                     table = f"configurations.{c.name}" + (".parse" if command == "parse" else "")
                     key = next((k for k in (option, option.replace("-", "_")) if where(plan.path, k, table) != str(plan.path)), option)
-                    program = "python -m tabula_parsing.neural" if c.parser == "neural" else "tabula"
+                    program = "tabula" if c.parser == "tabula" else "python -m tabula_parsing.neural"
                     raise PlanError(
                         f"{where(plan.path, key, table)}: `{table}`: `{option}` is not an option of `{program} {command}`"
                     )

@@ -59,7 +59,8 @@ class Settings:
     results: Path
     max_memory: str = "4G"
     keep_models: bool = False
-    #: How the neural parser is started (configurations with `parser = "neural"`).
+    #: How the neural parsers are started (configurations with `parser =
+    #: "neural"` or `"biaffine"`).
     neural: tuple[str, ...] = (sys.executable, "-m", "tabula_parsing.neural")
 
 
@@ -290,11 +291,13 @@ def _stages(job: Job, settings: Settings, workdir: Path) -> dict[str, Any]:
     out["train_sentences"], out["train_words"] = count_treebank(tb.train)
     version = subprocess.run([settings.tabula, "--version"], capture_output=True, text=True, check=True)
     out["tabula_version"] = version.stdout.strip()
-    neural = job.configuration.parser == "neural"
-    parser, name = (list(settings.neural), "neural") if neural else (tabula, "tabula")
+    neural = job.configuration.parser in ("neural", "biaffine")
+    parser, name = (list(settings.neural), job.configuration.parser) if neural else (tabula, "tabula")
     kind = resource.RLIMIT_DATA if neural else resource.RLIMIT_AS
     model, parsed = workdir / ("model.pt" if neural else "model"), workdir / "test.parsed.conllu"
     train = [*parser, "train", str(tb.train), "-o", str(model), "--seed", str(job.seed)]
+    if job.configuration.parser == "biaffine":
+        train += ["--parser", "biaffine"]
     if job.use_dev and tb.dev is not None:
         train += ["--dev", str(tb.dev)]
     stages = [

@@ -29,6 +29,10 @@ the key is written)::
     system = "arc-hybrid"
     epochs = 30
 
+    [configurations.biaffine-crf]         # the neural graph-based parser
+    parser = "biaffine"                   # … neural train --parser biaffine / parse
+    trees = "nonprojective-single-root"
+
 Relative paths (``release``, ``results``) are taken from the current
 directory. One job is one (treebank, configuration, seed): train on the
 treebank's training file (with its development file, when it has one and
@@ -82,7 +86,7 @@ RESERVED = {
 }
 
 SCHEDULERS = ("local", "slurm")
-PARSERS = ("tabula", "neural")
+PARSERS = ("tabula", "neural", "biaffine")
 PARTS = ("train", "dev", "test")
 SUFFIXES = (".conllu", ".conllu.xz", ".conllu.gz")
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
@@ -98,7 +102,9 @@ class PlanError(ValueError):
 class Configuration:
     """A named set of training and parsing options, for `tabula train` and
     `tabula parse` or, with ``parser = "neural"``, for ``python -m
-    tabula_parsing.neural train`` and ``parse`` (the BiLSTM parser)."""
+    tabula_parsing.neural train`` and ``parse`` (the BiLSTM transition
+    parser), with ``parser = "biaffine"`` for the same with ``--parser
+    biaffine`` (the graph-based parser)."""
 
     name: str
     train: dict[str, Value]
@@ -345,10 +351,12 @@ def load_plan(path: str | Path) -> Plan:
 
 
 def _parser(check: _Checker, options: dict[str, Any], table: str) -> str:
-    """A configuration's `parser`: "tabula" (the default) or "neural"."""
+    """A configuration's `parser`: "tabula" (the default), "neural" or "biaffine"."""
     parser = options.get("parser", "tabula")
     if parser not in PARSERS:
-        raise check.error(f"`{table}.parser` must be \"tabula\" or \"neural\", not `{parser}`", "parser", table)
+        raise check.error(
+            f"`{table}.parser` must be \"tabula\", \"neural\" or \"biaffine\", not `{parser}`", "parser", table
+        )
     return str(parser)
 
 
