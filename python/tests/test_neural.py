@@ -522,3 +522,81 @@ def test_an_option_of_the_other_parser_is_refused(tmp_path, args, message):
     )
     assert r.returncode == 1 and message in r.stderr, r.stderr
     assert not (tmp_path / "m.pt").exists()
+
+
+# --- pre-trained vectors and predicted tags ---------------------------------
+
+
+def write_vectors(path: Path, words: list[str], dim: int, seed: int) -> dict[str, list[float]]:
+    rng = random.Random(seed)
+    table = {w: [round(rng.uniform(-1, 1), 4) for _ in range(dim)] for w in words}
+    path.write_text(f"{len(words)} {dim}\n" + "".join(f"{w} {' '.join(map(str, v))}\n" for w, v in table.items()))
+    return table
+
+
+@pytest.mark.parametrize("parser", ["transition", "biaffine"])
+def test_pretrained_vectors_are_read_kept_fixed_and_saved(tmp_path, parser):
+    """--embeddings: word2vec's text format and a NumPy archive give the same
+    model; the vectors are looked up as the form is, then lowercased; they
+    stay as read through training, and are saved and loaded with the model."""
+    import numpy as np
+
+    sentences = tp.read_conllu(SAMPLE)
+    words = sorted({f.lower() for s in sentences for f in s.forms}) + ["unseen"]
+    table = write_vectors(tmp_path / "vectors.txt", words, 5, seed=1)
+    np.savez(tmp_path / "vectors.npz", words=np.array(words), vectors=np.array([table[w] for w in words]))
+    dims = BIAFFINE_TINY if parser == "biaffine" else TINY
+    models = [
+        neural.train(str(SAMPLE), parser=parser, embeddings=str(tmp_path / name), epochs=2, seed=4, dims=dims)
+        for name in ("vectors.txt", "vectors.npz")
+    ]
+    assert models[0].parse(sentences) == models[1].parse(sentences)
+    net = models[0].net
+    assert net.pretrained is not None and models[0].options.dims.pretrained == 5
+    vocab = models[0].vocab.pretrained
+    assert vocab is not None and vocab("Kim") == vocab("kim") > 0 and vocab("nowhere") == 0
+    for w in ("kim", "unseen"):
+        assert torch.allclose(net.pretrained.weight[vocab(w)], torch.tensor(table[w]))
+    assert net.pretrained.weight[0].abs().sum() == 0
+    models[0].save(tmp_path / "m.pt")
+    loaded = neural.load(tmp_path / "m.pt")
+    assert loaded.parse(sentences) == models[0].parse(sentences)
+    plain = neural.train(str(SAMPLE), parser=parser, epochs=2, seed=4, dims=dims)
+    assert plain.net.pretrained is None
+
+
+def test_pretrained_vectors_with_errors_name_the_line(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("a 0.1 0.2 0.3\nb 0.1 0.2\n")
+    with pytest.raises(ValueError, match=r"bad.txt:2: 2 numbers after `b`, the first line has 3"):
+        neural.train(str(SAMPLE), embeddings=str(bad), epochs=1, dims=TINY)
+    bad.write_text("a 0.1 x\n")
+    with pytest.raises(ValueError, match=r"bad.txt:1: a field after `a` is not a number"):
+        neural.train(str(SAMPLE), embeddings=str(bad), epochs=1, dims=TINY)
+
+
+def test_the_tagger_fills_upos_for_training_and_parsing(tmp_path):
+    """--tagger: text without UPOS is refused without a tagger and parsed
+    with one (UPOS filled as `tabula parse --tagger` fills it); training on
+    jackknifed tags; --jackknife without --tagger is refused."""
+    tagger = tp.Tagger.train(str(SAMPLE), epochs=2, bits=12)
+    tagger_path = tmp_path / "tagger"
+    tagger.save(tagger_path)
+    bare = tmp_path / "bare.conllu"
+    lines = []
+    for line in SAMPLE.read_text().splitlines():
+        fields = line.split("\t")
+        if len(fields) == 10 and fields[0].isdigit():
+            fields[3] = "_"
+        lines.append("\t".join(fields))
+    bare.write_text("\n".join(lines) + "\n")
+    model = neural.train(str(SAMPLE), parser="biaffine", tagger=str(tagger_path), jackknife=3, epochs=1, seed=1,
+                         dims=BIAFFINE_TINY)
+    assert model.options.tagger == str(tagger_path) and model.options.jackknife == 3
+    with pytest.raises(ValueError, match="none of whose words has a UPOS|no word has a UPOS|UPOS"):
+        model.parse_file(bare)
+    text = model.parse_file(bare, tagger=tagger_path)
+    tagged = tagger.tag(tp.read_conllu(bare))
+    assert [s.upos for s in tp.parse_conllu(text, "<parsed>")] == [s.upos for s in tagged]
+    with pytest.raises(ValueError, match="--jackknife K tags the training file with taggers trained like --tagger"):
+        neural.train(str(SAMPLE), jackknife=3, epochs=1, dims=TINY)

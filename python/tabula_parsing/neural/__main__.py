@@ -60,6 +60,12 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--pseudo-projective", choices=["head", "path", "head+path"], help="encode the moves in DEPREL (Nivre & Nilsson 2005)")
     t.add_argument("--feats", action="store_true", help="also read the FEATS column")
     t.add_argument(
+        "--embeddings",
+        metavar="FILE",
+        help="pre-trained word vectors, kept fixed and read beside the trained ones: word2vec's or GloVe's "
+        "text format, or a NumPy .npz with arrays `words` and `vectors`",
+    )
+    t.add_argument(
         "--tagger",
         metavar="TAGGER",
         help="train on this tagger's UPOS (and FEATS) instead of the files' (`tabula train-tagger`), "
@@ -203,6 +209,7 @@ def _run(args: argparse.Namespace) -> int:
                 average=args.average,
                 word_dropout=args.word_dropout,
                 max_words=args.max_words,
+                embeddings=args.embeddings,
                 tagger=args.tagger,
                 jackknife=args.jackknife,
                 device=args.device,

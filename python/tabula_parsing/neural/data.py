@@ -66,6 +66,74 @@ class Labels:
         return self.index.get("root")
 
 
+class Pretrained:
+    """Pre-trained word vectors (``--embeddings``): their words, and the
+    vectors (float32, one row per word) when read from a file; a model keeps
+    the words here and the vectors in its network. A form is looked up as it
+    is, then lowercased (GloVe's words are lowercase); 0 is no vector."""
+
+    def __init__(self, words: list[str], vectors: Optional[np.ndarray] = None) -> None:
+        self.words = words
+        self.vectors = vectors
+        self.index: dict[str, int] = {}
+        for i, w in enumerate(words):
+            self.index.setdefault(w, i + 1)
+
+    def __call__(self, form: str) -> int:
+        return self.index.get(form) or self.index.get(form.lower(), 0)
+
+    @property
+    def dim(self) -> int:
+        return 0 if self.vectors is None else int(self.vectors.shape[1])
+
+    @classmethod
+    def read(cls, path: str) -> "Pretrained":
+        """Vectors from a text file in word2vec's or GloVe's format (a word
+        and its numbers per line, separated by spaces; word2vec's first line
+        "count dimension" is skipped), or from a NumPy ``.npz`` archive with
+        the arrays ``words`` (strings) and ``vectors`` (one row per word).
+        Errors name the file and line."""
+        if path.endswith(".npz"):
+            with np.load(path, allow_pickle=False) as archive:
+                missing = {"words", "vectors"} - set(archive.files)
+                if missing:
+                    raise ValueError(f"{path}: the archive needs the arrays `words` and `vectors` (no {sorted(missing)})")
+                words, vectors = [str(w) for w in archive["words"]], np.asarray(archive["vectors"], dtype=np.float32)
+            if vectors.ndim != 2 or len(words) != vectors.shape[0]:
+                raise ValueError(
+                    f"{path}: `vectors` must have one row per word ({len(words)}), found shape {vectors.shape}"
+                )
+        else:
+            words, rows = [], []
+            dim = None
+            with open(path, encoding="utf-8", errors="strict") as f:
+                for number, line in enumerate(f, 1):
+                    fields = line.rstrip("\n").rstrip(" ").split(" ")
+                    if number == 1 and len(fields) == 2 and all(x.isdigit() for x in fields):
+                        continue  # word2vec's header
+                    if fields == [""]:
+                        continue
+                    if dim is None:
+                        dim = len(fields) - 1
+                        if dim < 1:
+                            raise ValueError(f"{path}:{number}: a word without numbers")
+                    if len(fields) - 1 != dim:
+                        raise ValueError(
+                            f"{path}:{number}: {len(fields) - 1} numbers after `{fields[0]}`, the first line has {dim}"
+                        )
+                    try:
+                        rows.append([float(x) for x in fields[1:]])
+                    except ValueError:
+                        raise ValueError(f"{path}:{number}: a field after `{fields[0]}` is not a number") from None
+                    words.append(fields[0])
+            if not words:
+                raise ValueError(f"{path}: no vectors")
+            vectors = np.asarray(rows, dtype=np.float32)
+        if not np.isfinite(vectors).all():
+            raise ValueError(f"{path}: a vector holds NaN or an infinity")
+        return cls(words, vectors)
+
+
 @dataclass
 class Vocabularies:
     """Every vocabulary a model needs; saved with it."""
@@ -75,6 +143,7 @@ class Vocabularies:
     feats: Vocab
     chars: Vocab
     labels: Labels
+    pretrained: Optional[Pretrained] = None
 
     @classmethod
     def build(cls, sentences: Sequence[Sentence], labels: Sequence[Sequence[str]]) -> "Vocabularies":
@@ -93,22 +162,27 @@ class Vocabularies:
         )
 
     def state(self) -> dict[str, Any]:
-        return {
+        state = {
             "forms": self.forms.state(),
             "upos": self.upos.state(),
             "feats": self.feats.state(),
             "chars": self.chars.state(),
             "labels": self.labels.strings,
         }
+        if self.pretrained is not None:
+            state["pretrained"] = self.pretrained.words
+        return state
 
     @classmethod
     def from_state(cls, state: dict[str, Any]) -> "Vocabularies":
+        words = state.get("pretrained")
         return cls(
             Vocab.from_state(state["forms"]),
             Vocab.from_state(state["upos"]),
             Vocab.from_state(state["feats"]),
             Vocab.from_state(state["chars"]),
             Labels(state["labels"]),
+            Pretrained(list(words)) if words is not None else None,
         )
 
 
@@ -128,6 +202,7 @@ class Encoded:
     labels: Optional[list[int]] = None  # gold label ids of words 1 … n (−1: none)
     index: int = 0  # its position in the file
     counts: np.ndarray = field(default_factory=_empty)
+    pretrained: np.ndarray = field(default_factory=_empty)  # int64, n + 1: ids of --embeddings' words (0: none)
 
     def __len__(self) -> int:
         return len(self.forms) - 1
@@ -170,6 +245,8 @@ def encode(
         ids = [vocab.chars(c) for c in f[:MAX_CHARS]]
         chars[i, : len(ids)] = ids
     counts = np.array([0] + [vocab.forms.counts[i] for i in forms[1:]], dtype=np.int64)
+    pre = vocab.pretrained
+    pretrained = np.array([0] + [pre(f) for f in sentence.forms] if pre is not None else [], dtype=np.int64)
     label_ids = None
     if labels is not None:
         label_ids = [vocab.labels.index.get(x, -1) if x != "_" else -1 for x in labels]
@@ -182,6 +259,7 @@ def encode(
         label_ids,
         index,
         counts,
+        pretrained,
     )
 
 

@@ -23,7 +23,7 @@ import torch
 from ..crf import TreeCRF
 from .data import Encoded, Vocabularies, batches
 from .model import BiaffineNetwork
-from .train import Options, averaged_model, tensors
+from .train import Options, averaged_model, pretrained_count, set_pretrained, tensors
 
 
 def trees_argument(options: Options) -> Any:
@@ -38,9 +38,17 @@ def trees_argument(options: Options) -> Any:
 
 
 def network(options: Options, vocab: Vocabularies) -> BiaffineNetwork:
-    return BiaffineNetwork(
-        options.dims, len(vocab.forms), len(vocab.upos), len(vocab.feats), len(vocab.chars), len(vocab.labels)
+    net = BiaffineNetwork(
+        options.dims,
+        len(vocab.forms),
+        len(vocab.upos),
+        len(vocab.feats),
+        len(vocab.chars),
+        len(vocab.labels),
+        pretrained_count(vocab),
     )
+    set_pretrained(net, vocab)
+    return net
 
 
 def _gold(batch: Sequence[Encoded], t: int, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
@@ -79,9 +87,10 @@ class GraphTrainer:
         """One update on a batch; returns (loss per word, words)."""
         o = self.options
         self.net.train()
-        forms, upos, feats, chars, lengths = tensors(batch, self.device, o.word_dropout, nrng)
-        arcs, label_head, label_dep = self.net(forms, upos, feats, chars, lengths)
-        t = forms.shape[1]
+        inputs = tensors(batch, self.device, o.word_dropout, nrng)
+        arcs, label_head, label_dep = self.net(inputs)
+        lengths = inputs.lengths
+        t = inputs.forms.shape[1]
         heads, labels = _gold(batch, t, self.device)
         words = lengths - 1
         has_head = heads >= 0
@@ -138,9 +147,9 @@ def parse_graph_batches(
     root = vocab.labels.root()
     with torch.no_grad():
         for batch in batches(items, batch_size, None):
-            forms, upos, feats, chars, lengths = tensors(batch, device, 0.0, None)
-            arcs, label_head, label_dep = net(forms, upos, feats, chars, lengths)
-            best = TreeCRF(arcs, lengths - 1, trees=trees).best_heads.to(device)
+            inputs = tensors(batch, device, 0.0, None)
+            arcs, label_head, label_dep = net(inputs)
+            best = TreeCRF(arcs, inputs.lengths - 1, trees=trees).best_heads.to(device)
             scores = net.label_scores(best.clamp(min=0), label_head, label_dep)
             if root is not None:
                 from_root = best == 0

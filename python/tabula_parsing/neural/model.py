@@ -17,7 +17,7 @@ map ids to vectors, and vectors to scores."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, NamedTuple, Optional
 
 import torch
 from torch import nn
@@ -40,6 +40,7 @@ class Dimensions:
     mlp: int = 100  # the transition parser's MLP; the biaffine parser's label MLPs
     arc_mlp: int = 500  # the biaffine parser's arc MLPs
     dropout: float = 0.33
+    pretrained: int = 0  # the size of --embeddings' vectors; 0: none
 
     def state(self) -> dict[str, Any]:
         return asdict(self)
@@ -62,41 +63,64 @@ class CharEncoder(nn.Module):
         return h.max(dim=2).values
 
 
-class Encoder(nn.Module):
-    """Ids → BiLSTM vectors: the part of the network both parsers share."""
+class Inputs(NamedTuple):
+    """A batch's ids, padded (the root token first): (B, T) each, the
+    characters (B, T, C), the lengths (B), and the ids of ``--embeddings``'
+    words (B, T; None without them)."""
 
-    def __init__(self, dims: Dimensions, forms: int, upos: int, feats: int, chars: int) -> None:
+    forms: torch.Tensor
+    upos: torch.Tensor
+    feats: torch.Tensor
+    chars: torch.Tensor
+    lengths: torch.Tensor
+    pretrained: Optional[torch.Tensor] = None
+
+
+class Encoder(nn.Module):
+    """Ids → BiLSTM vectors: the part of the network both parsers share.
+    ``pretrained``: the number of pre-trained word vectors (their size is
+    ``dims.pretrained``), kept fixed and read beside the trained word
+    embeddings (:meth:`set_pretrained` gives their values)."""
+
+    def __init__(self, dims: Dimensions, forms: int, upos: int, feats: int, chars: int, pretrained: int = 0) -> None:
         super().__init__()
         self.dims = dims
         self.word = nn.Embedding(forms, dims.word, padding_idx=0)
         self.upos = nn.Embedding(upos, dims.upos, padding_idx=0)
         self.feats = nn.Embedding(feats, dims.feats, padding_idx=0) if dims.feats else None
         self.chars = CharEncoder(chars, dims.char, dims.char_filters) if dims.char else None
-        width = dims.word + dims.upos + dims.feats + (dims.char_filters if dims.char else 0)
+        width = dims.word + dims.upos + dims.feats + (dims.char_filters if dims.char else 0) + dims.pretrained
         self.lstm = nn.LSTM(
             width, dims.lstm, num_layers=dims.layers, bidirectional=True, batch_first=True, dropout=dims.dropout
         )
         self.drop = nn.Dropout(dims.dropout)
+        self.pretrained: Optional[nn.Embedding] = None
+        if dims.pretrained:
+            self.pretrained = nn.Embedding(pretrained + 1, dims.pretrained, padding_idx=0)
+            self.pretrained.weight.requires_grad_(False)
 
-    def vectors(
-        self,
-        forms: torch.Tensor,
-        upos: torch.Tensor,
-        feats: torch.Tensor,
-        chars: torch.Tensor,
-        lengths: torch.Tensor,
-    ) -> torch.Tensor:
+    def set_pretrained(self, vectors: Any) -> None:
+        """The pre-trained vectors (a float32 array, one row per word; row 0
+        of the table, no vector, stays 0)."""
+        assert self.pretrained is not None
+        with torch.no_grad():
+            self.pretrained.weight[1:] = torch.as_tensor(vectors)
+
+    def vectors(self, x: Inputs) -> torch.Tensor:
         """The BiLSTM's vector of every position, dropout applied: (B, T, 2 · lstm)."""
-        parts = [self.word(forms), self.upos(upos)]
+        parts = [self.word(x.forms), self.upos(x.upos)]
         if self.feats is not None:
-            parts.append(self.feats(feats))
+            parts.append(self.feats(x.feats))
         if self.chars is not None:
-            b, t, c = chars.shape
-            parts.append(self.chars(chars.view(b * t, c)).view(b, t, -1))
-        x = self.drop(torch.cat(parts, dim=2))
-        packed = pack_padded_sequence(x, lengths.cpu(), batch_first=True, enforce_sorted=False)
+            b, t, c = x.chars.shape
+            parts.append(self.chars(x.chars.view(b * t, c)).view(b, t, -1))
+        if self.pretrained is not None:
+            assert x.pretrained is not None, "the ids of the pre-trained vectors' words"
+            parts.append(self.pretrained(x.pretrained))
+        joined = self.drop(torch.cat(parts, dim=2))
+        packed = pack_padded_sequence(joined, x.lengths.cpu(), batch_first=True, enforce_sorted=False)
         h, _ = self.lstm(packed)
-        h, _ = pad_packed_sequence(h, batch_first=True, total_length=forms.shape[1])
+        h, _ = pad_packed_sequence(h, batch_first=True, total_length=x.forms.shape[1])
         out: torch.Tensor = self.drop(h)
         return out
 
@@ -105,8 +129,18 @@ class Network(Encoder):
     """The transition parser's encoder and scorer. ``steps``: the system's
     step columns; ``labels``: the label classes."""
 
-    def __init__(self, dims: Dimensions, forms: int, upos: int, feats: int, chars: int, steps: int, labels: int):
-        super().__init__(dims, forms, upos, feats, chars)
+    def __init__(
+        self,
+        dims: Dimensions,
+        forms: int,
+        upos: int,
+        feats: int,
+        chars: int,
+        steps: int,
+        labels: int,
+        pretrained: int = 0,
+    ):
+        super().__init__(dims, forms, upos, feats, chars, pretrained)
         self.steps, self.labels = steps, labels
         out = 2 * dims.lstm
         # The vector of an absent position (−1).
@@ -119,17 +153,10 @@ class Network(Encoder):
         self.step_out = nn.Linear(dims.mlp, steps)
         self.label_out = nn.Linear(dims.mlp, steps * labels)
 
-    def encode(
-        self,
-        forms: torch.Tensor,
-        upos: torch.Tensor,
-        feats: torch.Tensor,
-        chars: torch.Tensor,
-        lengths: torch.Tensor,
-    ) -> torch.Tensor:
+    def encode(self, x: Inputs) -> torch.Tensor:
         """The first MLP layer's terms for every word (and the absent
         vector last): (B, T + 1, POSITIONS, 2 · mlp)."""
-        h = self.vectors(forms, upos, feats, chars, lengths)
+        h = self.vectors(x)
         h = torch.cat([h, self.absent.expand(h.shape[0], 1, -1)], dim=1)
         terms: torch.Tensor = self.hidden(h).view(h.shape[0], h.shape[1], POSITIONS, -1)
         return terms
@@ -182,8 +209,10 @@ class BiaffineNetwork(Encoder):
     arc by a biaffine classifier of the label MLPs' vectors. ``labels``:
     the label classes."""
 
-    def __init__(self, dims: Dimensions, forms: int, upos: int, feats: int, chars: int, labels: int):
-        super().__init__(dims, forms, upos, feats, chars)
+    def __init__(
+        self, dims: Dimensions, forms: int, upos: int, feats: int, chars: int, labels: int, pretrained: int = 0
+    ):
+        super().__init__(dims, forms, upos, feats, chars, pretrained)
         self.labels = labels
         out = 2 * dims.lstm
         self.arc_head = MLP(out, dims.arc_mlp, dims.dropout)
@@ -199,18 +228,11 @@ class BiaffineNetwork(Encoder):
         self.label_weight = nn.Parameter(torch.empty(dims.mlp, labels * dims.mlp).uniform_(-bound, bound))
         self.label_linear = nn.Linear(2 * dims.mlp, labels)
 
-    def forward(
-        self,
-        forms: torch.Tensor,
-        upos: torch.Tensor,
-        feats: torch.Tensor,
-        chars: torch.Tensor,
-        lengths: torch.Tensor,
-    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    def forward(self, x: Inputs) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """Arc scores (B, T, T; row = head, column = dependent, in
         tabula's layout) and the label MLPs' vectors (B, T, mlp) as heads
         and as dependents, for :meth:`label_scores`."""
-        h = self.vectors(forms, upos, feats, chars, lengths)
+        h = self.vectors(x)
         head, dep = self.arc_head(h), self.arc_dep(h)
         arcs = (head @ self.arc_weight) @ dep.transpose(1, 2) + (head @ self.arc_bias)[:, :, None]
         return arcs, self.label_head(h), self.label_dep(h)

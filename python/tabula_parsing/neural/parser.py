@@ -18,7 +18,7 @@ import numpy as np
 import torch
 
 from .. import _tabula as tp
-from .data import Encoded, Vocabularies, batches, check_columns, encode, input_warnings, with_tree
+from .data import Encoded, Pretrained, Vocabularies, batches, check_columns, encode, input_warnings, with_tree
 from .graph import GraphTrainer, parse_graph_batches, trees_argument
 from .graph import network as biaffine_network
 from .model import Encoder, Network
@@ -31,6 +31,7 @@ from .train import (
     epochs_of,
     parse_batches,
     seed_everything,
+    pretrained_count,
     threads_of,
 )
 
@@ -150,6 +151,8 @@ def _check_dims(o: Options) -> None:
             raise ValueError(f"{name} must be at least {least}, found {value}")
     if d.feats and not o.feats:
         raise ValueError(f"--feats-dim {d.feats} has no effect without --feats")
+    if d.pretrained and o.embeddings is None:
+        raise ValueError("the size of pre-trained vectors comes from --embeddings FILE (none given)")
     if not 0.0 <= d.dropout < 1.0:
         raise ValueError(f"--dropout must be at least 0 and below 1, found {d.dropout}")
 
@@ -377,6 +380,7 @@ def _network(options: Options, vocab: Vocabularies) -> Encoder:
         len(vocab.chars),
         len(tp.steps(options.system)),
         len(vocab.labels),
+        pretrained_count(vocab),
     )
 
 
@@ -517,6 +521,10 @@ def train(
         )
     kept_labels = [labels[i] or [] for i in kept]
     vocab = Vocabularies.build([sentences[i] for i in kept], kept_labels)
+    if options.embeddings is not None:
+        vocab.pretrained = Pretrained.read(str(options.embeddings))
+        options.embeddings = str(options.embeddings)
+        options.dims = replace(options.dims, pretrained=vocab.pretrained.dim)
     items = [encode(sentences[i], vocab, k, golds[i], kept_labels[k]) for k, i in enumerate(kept)]
     dev_sentences = _read(dev, "score") if dev is not None else None
     if dev_sentences is not None and tagger is not None:

@@ -32,7 +32,7 @@ from torch.optim.swa_utils import AveragedModel
 
 from .. import _tabula as tp
 from .data import PAD, UNK, Encoded, Vocabularies, batches
-from .model import Dimensions, Network
+from .model import Dimensions, Inputs, Network
 
 SYSTEMS = ["arc-standard", "arc-hybrid", "arc-eager", "lr-spine", "attardi", "arc-eager-nm"]
 
@@ -63,6 +63,7 @@ class Options:
     average: float = 0.0  # decay of the weights' moving average per update; 0: none
     word_dropout: float = 0.25
     max_words: Optional[int] = None
+    embeddings: Optional[str] = None  # pre-trained word vectors (a file)
     max_gamma: Optional[int] = None
     max_pairs: Optional[int] = None  # Attardi: budget of one oracle call, pairs of items
     tagger: Optional[str] = None  # train on this tagger's UPOS (and FEATS); a tagger file
@@ -137,16 +138,13 @@ class Progress:
             sys.stderr.flush()
 
 
-Tensors = tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]
-
-
 def _tensor(a: np.ndarray, device: torch.device) -> torch.Tensor:
     return torch.from_numpy(a).to(device)
 
 
 def tensors(
     batch: Sequence[Encoded], device: torch.device, word_dropout: float, rng: Optional[np.random.Generator]
-) -> Tensors:
+) -> Inputs:
     """Padded id tensors of a batch (the root token first); with
     ``word_dropout`` and ``rng``, a word seen c times in training is
     replaced by the unknown word with probability α / (α + c)
@@ -157,6 +155,7 @@ def tensors(
     upos = np.zeros((b, t), dtype=np.int64)
     feats = np.zeros((b, t), dtype=np.int64)
     chars = np.zeros((b, t, batch[0].chars.shape[1]), dtype=np.int64)
+    pretrained = np.zeros((b, t), dtype=np.int64) if len(batch[0].pretrained) else None
     for i, e in enumerate(batch):
         m = len(e.forms)
         f = e.forms.copy()
@@ -165,9 +164,11 @@ def tensors(
             drop[0] = False
             f[drop] = UNK
         forms[i, :m], upos[i, :m], feats[i, :m], chars[i, :m] = f, e.upos, e.feats, e.chars
+        if pretrained is not None:
+            pretrained[i, :m] = e.pretrained
     lengths = torch.tensor([len(e.forms) for e in batch])
     t_ = [_tensor(a, device) for a in (forms, upos, feats, chars)]
-    return t_[0], t_[1], t_[2], t_[3], lengths
+    return Inputs(t_[0], t_[1], t_[2], t_[3], lengths, None if pretrained is None else _tensor(pretrained, device))
 
 
 def step_loss(scores: torch.Tensor, applicable: torch.Tensor, target: torch.Tensor, kind: str) -> torch.Tensor:
@@ -184,6 +185,17 @@ def step_loss(scores: torch.Tensor, applicable: torch.Tensor, target: torch.Tens
     best_bad = scores.masked_fill(~wrong, neg).max(dim=1).values
     has_bad = wrong.any(dim=1)
     return torch.clamp(1 - best_good + best_bad, min=0)[has_bad].sum()
+
+
+def pretrained_count(vocab: Vocabularies) -> int:
+    """The number of pre-trained vectors (``--embeddings``), 0 without."""
+    return 0 if vocab.pretrained is None else len(vocab.pretrained.words)
+
+
+def set_pretrained(net: Any, vocab: Vocabularies) -> None:
+    """Copies the vectors read from ``--embeddings`` into a new network."""
+    if vocab.pretrained is not None and vocab.pretrained.vectors is not None:
+        net.set_pretrained(vocab.pretrained.vectors)
 
 
 def averaged_model(net: torch.nn.Module, decay: float) -> Optional[AveragedModel]:
@@ -220,7 +232,10 @@ class Trainer:
             len(vocab.chars),
             len(self.steps),
             len(vocab.labels),
-        ).to(self.device)
+            pretrained_count(vocab),
+        )
+        set_pretrained(self.net, vocab)
+        self.net.to(self.device)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=options.learning_rate, betas=(0.9, 0.9))
         self.averaged = averaged_model(self.net, options.average)
         self.oracle: Optional[Any] = None
@@ -272,8 +287,7 @@ class Trainer:
         and with gradients, for the loss."""
         o = self.options
         self.net.train()
-        forms, upos, feats, chars, lengths = tensors(batch, self.device, o.word_dropout, nrng)
-        terms = self.net.encode(forms, upos, feats, chars, lengths)
+        terms = self.net.encode(tensors(batch, self.device, o.word_dropout, nrng))
         ob = self._batch([e.heads for e in batch], [e.labels for e in batch])
         b = len(batch)
         every = np.arange(b)
@@ -367,8 +381,7 @@ def parse_batches(
     ob = None
     with torch.no_grad():
         for batch in batches(items, batch_size, None):
-            forms, upos, feats, chars, lengths = tensors(batch, device, 0.0, None)
-            terms = net.encode(forms, upos, feats, chars, lengths)
+            terms = net.encode(tensors(batch, device, 0.0, None))
             if ob is None:
                 ob = tp.OracleBatch.without_gold([len(e) for e in batch], system=system)
             else:
