@@ -154,6 +154,29 @@ fn bad_taggers_and_options_are_refused() {
         &["train-tagger", "train.conllu", "-o", "x.tagger", "--dictionary-min-share", "0.4"],
         "--dictionary-min-share 0.4: a share above 0.5 (a dictionary word has one tag most of the time), or above 1 for no dictionary",
     );
+    // Options that would do nothing in the mode given.
+    fails_in(
+        &dir,
+        &["train-tagger", "train.conllu", "-o", "x.tagger", "--dictionary-min-share", "1.5", "--dictionary-min-count", "3"],
+        "--dictionary-min-count 3: --dictionary-min-share 1.5 turns the dictionary off, so no count applies",
+    );
+    fails_in(
+        &dir,
+        &["train-tagger", "train.conllu", "-o", "x.tagger", "--threads", "2"],
+        "--threads 2: the threads score the dev file (--dev DEV), and none is given",
+    );
+    // Options that would do nothing in the mode given: train's.
+    for (args, message) in [
+        (
+            &["--beam", "2", "--update", "full", "--restart"][..],
+            "--restart: --update full updates on the whole computations, so there is nothing to restart from; restart applies to early and max-violation updates",
+        ),
+        (&["--epochs", "1", "--explore-p", "0.5"][..], "--explore-p: no epoch explores: exploration starts after epoch 1 and --epochs 1 stops before"),
+        (&["--epochs", "3", "--explore-from", "3"][..], "--explore-from: no epoch explores: exploration starts after epoch 3 and --epochs 3 stops before"),
+    ] {
+        fails_in(&dir, &[&["train", "train.conllu", "-o", "x.model"][..], args].concat(), message);
+    }
+    assert!(!dir.join("x.tagger").exists() && !dir.join("x.model").exists());
     let o = tabula_in(&dir, &["train-tagger", "raw.conllu", "-o", "x.tagger"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr_of(&o).ends_with("\nerror: raw.conllu:2: UPOS is `_`: a tagger trains on words with gold UPOS\n"));

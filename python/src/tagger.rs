@@ -117,8 +117,9 @@ impl PyTagger {
     /// direction, their scores summed; greedy only); `ensemble`: each table
     /// the sum of that many perceptrons (seeds `seed`, `seed` + 1, …); `bits`: log2 of the
     /// table's rows; the tag dictionary takes the words seen at least
-    /// `dictionary_min_count` times with one tag at least
-    /// `dictionary_min_share` of the times (above 1: no dictionary).
+    /// `dictionary_min_count` times (default 20) with one tag at least
+    /// `dictionary_min_share` of the times (above 1: no dictionary, and then
+    /// no count).
     /// `threads`: the threads that score `dev`. Quiet unless `verbose`. The
     /// GIL is released while training.
     ///
@@ -127,7 +128,7 @@ impl PyTagger {
     /// ['ADJ', 'ADP', 'ADV']
     #[staticmethod]
     #[pyo3(signature = (train, dev = None, *, feats = false, decode = "greedy", passes = 1, epochs = 10,
-        seed = 1, bits = 19, dictionary_min_count = 20, dictionary_min_share = 0.97, direction = "left-to-right",
+        seed = 1, bits = 19, dictionary_min_count = None, dictionary_min_share = 0.97, direction = "left-to-right",
         ensemble = 1, threads = None, verbose = false))]
     #[allow(clippy::too_many_arguments)]
     fn train(
@@ -140,7 +141,7 @@ impl PyTagger {
         epochs: u32,
         seed: u64,
         bits: u32,
-        dictionary_min_count: u32,
+        dictionary_min_count: Option<u32>,
         dictionary_min_share: f64,
         direction: &str,
         ensemble: u32,
@@ -162,6 +163,11 @@ impl PyTagger {
             ensemble,
         };
         let options = settings.resolve(OptionStyle::Python).map_err(tagger_error)?;
+        if let (Some(t), None) = (threads, dev) {
+            return Err(PyValueError::new_err(format!(
+                "threads={t}: the threads score the dev file (dev=…), and none is given"
+            )));
+        }
         let pool = pool(threads)?;
         let (data, name) = tagged_data(py, train, "train")?;
         let dev = dev.map(|d| tagged_data(py, d, "dev")).transpose()?;

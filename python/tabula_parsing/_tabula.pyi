@@ -679,7 +679,7 @@ class Tagger:
         epochs: int = 10,
         seed: int = 1,
         bits: int = 19,
-        dictionary_min_count: int = 20,
+        dictionary_min_count: Optional[int] = None,
         dictionary_min_share: float = 0.97,
         direction: str = "left-to-right",
         ensemble: int = 1,

@@ -509,6 +509,8 @@ def test_the_biaffine_parser_saves_loads_and_parses_from_the_command(tmp_path):
         (["--trees", "projective"], "--trees has no effect with --parser transition"),
         (["--arc-loss", "local"], "--arc-loss has no effect with --parser transition"),
         (["--arc-mlp-dim", "8"], "--arc-mlp-dim has no effect with --parser transition"),
+        (["--epochs", "1", "--explore-p", "0.5"],
+         "--explore-p: no epoch explores: exploration starts after epoch 1 and --epochs 1 stops before"),
         (["--parser", "biaffine", "--trees", "projectiv"], "--trees must be one of projective"),
         (["--parser", "biaffine", "--arc-mlp-dim", "0"], "--arc-mlp-dim must be at least 1, found 0"),
         (["--parser", "biaffine", "--trees", "nonprojective", "--pseudo-projective", "head"],

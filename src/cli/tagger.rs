@@ -94,16 +94,16 @@ pub struct TrainArgs {
     /// log2 of the rows of the weight table.
     #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u32).range(4..=26))]
     bits: u32,
-    /// The tag dictionary takes the words seen at least N times …
-    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
-    dictionary_min_count: u32,
+    /// The tag dictionary takes the words seen at least N times [default: 20] …
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    dictionary_min_count: Option<u32>,
     /// … with one tag at least this share of the times (above 0.5, at most 1;
     /// a value above 1 turns the dictionary off).
     #[arg(long, value_name = "SHARE", default_value_t = 0.97)]
     dictionary_min_share: f64,
-    /// Worker threads for the dev scores (at most 4 per core).
-    #[arg(long, default_value_t = 1, value_parser = tabula::limits::parse_threads::<u32>)]
-    threads: u32,
+    /// Worker threads for the dev scores (at most 4 per core; with --dev) [default: 1].
+    #[arg(long, value_parser = tabula::limits::parse_threads::<u32>)]
+    threads: Option<u32>,
 }
 
 /// The training options of a `tabula train-tagger` command line, checked
@@ -133,6 +133,9 @@ fn read(path: &Path) -> Result<(Vec<tabula::tagger::train::TaggedSentence>, Stri
 
 pub fn run_train(args: TrainArgs) -> Result<ExitCode, CliError> {
     let options = options(&args)?;
+    if let (Some(t), None) = (args.threads, &args.dev) {
+        return Err(format!("--threads {t}: the threads score the dev file (--dev DEV), and none is given").into());
+    }
     if args.train == Path::new("-") && args.dev.as_deref() == Some(Path::new("-")) {
         return Err("only one of TRAIN and --dev can be standard input".into());
     }
@@ -149,7 +152,7 @@ pub fn run_train(args: TrainArgs) -> Result<ExitCode, CliError> {
         options.bits,
         if options.feats { ", UPOS and FEATS" } else { ", UPOS" }
     );
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads as usize).build()?;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads.unwrap_or(1) as usize).build()?;
     let feats = options.feats;
     let start = Instant::now();
     let trained = pool.install(|| {

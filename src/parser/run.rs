@@ -223,6 +223,19 @@ impl TrainSettings {
         if !(0.0..=1.0).contains(&explore_p) {
             return fail(format!("{} {explore_p} is not a probability", style.name("explore-p")));
         }
+        if explores && explore_from >= self.epochs {
+            // Epochs after the first `explore_from` explore: none of these.
+            if let Some(name) = [(self.explore_p.is_some(), "explore-p"), (self.explore_from.is_some(), "explore-from")]
+                .into_iter()
+                .find_map(|(given, name)| given.then_some(name))
+            {
+                return fail(format!(
+                    "{}: no epoch explores: exploration starts after epoch {explore_from} and {} stops before",
+                    style.name(name),
+                    style.given("epochs", &self.epochs.to_string(), false)
+                ));
+            }
+        }
         let two = style.given("beam", "2", false);
         let search = if self.beam == 1 {
             if let Some(u) = self.update {
@@ -248,6 +261,14 @@ impl TrainSettings {
             }
             Search::Greedy
         } else {
+            if self.restart && self.update == Some(Update::Full) {
+                return fail(format!(
+                    "{}: {} updates on the whole computations, so there is nothing to restart from; \
+                     restart applies to early and max-violation updates",
+                    style.flag("restart"),
+                    style.given("update", "full", true),
+                ));
+            }
             Search::Beam {
                 width: self.beam as usize,
                 update: self.update.unwrap_or_default(),

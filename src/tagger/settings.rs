@@ -37,8 +37,9 @@ pub struct TaggerSettings {
     pub feats: bool,
     /// 1, or 2 for a second pass (trained for `epochs` as well).
     pub passes: u32,
-    /// The tag dictionary takes the words seen at least this often (≥ 1) …
-    pub dictionary_min_count: u32,
+    /// The tag dictionary takes the words seen at least this often (≥ 1;
+    /// `None`: 20) …
+    pub dictionary_min_count: Option<u32>,
     /// … with one tag at least this share of the times (above 0.5, at most
     /// 1; above 1: no dictionary).
     pub dictionary_min_share: f64,
@@ -60,7 +61,7 @@ impl Default for TaggerSettings {
             decode: o.decode,
             feats: o.feats,
             passes: 1,
-            dictionary_min_count: o.dictionary_min_count,
+            dictionary_min_count: None,
             dictionary_min_share: o.dictionary_min_share,
             direction: o.direction,
             ensemble: o.ensemble as u32,
@@ -98,16 +99,20 @@ impl TaggerSettings {
                 style.given("decode", self.decode.name(), true)
             ));
         }
-        if self.dictionary_min_count == 0 {
-            return fail(format!(
-                "{}: a dictionary word is seen at least once",
-                given("dictionary-min-count", &self.dictionary_min_count)
-            ));
+        if self.dictionary_min_count == Some(0) {
+            return fail(format!("{}: a dictionary word is seen at least once", given("dictionary-min-count", &0)));
         }
         let share = self.dictionary_min_share;
         if share.is_nan() || share <= 0.5 || !share.is_finite() {
             return fail(format!(
                 "{}: a share above 0.5 (a dictionary word has one tag most of the time), or above 1 for no dictionary",
+                given("dictionary-min-share", &share)
+            ));
+        }
+        if let (Some(count), true) = (self.dictionary_min_count, share > 1.0) {
+            return fail(format!(
+                "{}: {} turns the dictionary off, so no count applies",
+                given("dictionary-min-count", &count),
                 given("dictionary-min-share", &share)
             ));
         }
@@ -118,7 +123,11 @@ impl TaggerSettings {
             decode: self.decode,
             feats: self.feats,
             // A share above 1 admits no word: no dictionary.
-            dictionary_min_count: if share > 1.0 { u32::MAX } else { self.dictionary_min_count },
+            dictionary_min_count: if share > 1.0 {
+                u32::MAX
+            } else {
+                self.dictionary_min_count.unwrap_or(TaggerOptions::default().dictionary_min_count)
+            },
             dictionary_min_share: share.min(1.0),
             second_pass: (self.passes == 2).then_some(self.epochs as usize),
             direction: self.direction,
@@ -136,7 +145,7 @@ mod tests {
     #[test]
     fn resolve_refuses_each_value_out_of_range_by_name() {
         let d = TaggerSettings::default();
-        let cases: [(TaggerSettings, &str, &str); 10] = [
+        let cases: [(TaggerSettings, &str, &str); 11] = [
             (TaggerSettings { ensemble: 0, ..d.clone() }, "--ensemble 0: ", "ensemble=0: "),
             (TaggerSettings { ensemble: 17, ..d.clone() }, "--ensemble 17: ", "ensemble=17: "),
             (
@@ -149,7 +158,7 @@ mod tests {
             (TaggerSettings { bits: 3, ..d.clone() }, "--bits 3: ", "bits=3: "),
             (TaggerSettings { passes: 3, ..d.clone() }, "--passes 3: ", "passes=3: "),
             (
-                TaggerSettings { dictionary_min_count: 0, ..d.clone() },
+                TaggerSettings { dictionary_min_count: Some(0), ..d.clone() },
                 "--dictionary-min-count 0: ",
                 "dictionary_min_count=0: ",
             ),
@@ -162,6 +171,12 @@ mod tests {
                 TaggerSettings { dictionary_min_share: f64::NAN, ..d.clone() },
                 "--dictionary-min-share NaN: ",
                 "dictionary_min_share=NaN: ",
+            ),
+            // A count for a dictionary that is off does nothing.
+            (
+                TaggerSettings { dictionary_min_count: Some(5), dictionary_min_share: 1.5, ..d.clone() },
+                "--dictionary-min-count 5: --dictionary-min-share 1.5 turns the dictionary off",
+                "dictionary_min_count=5: dictionary_min_share=1.5 turns the dictionary off",
             ),
         ];
         for (s, cli, python) in cases {

@@ -120,6 +120,14 @@ def _check(options: Options, given: Optional[set[str]] = None) -> None:
         raise ValueError(f"--explore-p must be between 0 and 1, found {o.explore_p}")
     if o.explore_from < 0:
         raise ValueError(f"--explore-from must be at least 0, found {o.explore_from}")
+    if o.oracle == "dynamic" and o.explore_from >= o.epochs:
+        # Epochs after the first explore_from explore: none of these.
+        for key, flag in (("explore_p", "--explore-p"), ("explore_from", "--explore-from")):
+            if (key in given) if given is not None else getattr(o, key) != TRANSITION_ONLY[key][1]:
+                raise ValueError(
+                    f"{flag}: no epoch explores: exploration starts after epoch {o.explore_from} and "
+                    f"--epochs {o.epochs} stops before"
+                )
     if o.max_gamma is not None and o.system != "attardi":
         raise ValueError("--max-gamma is for --system attardi")
     if o.max_gamma is not None and o.max_gamma < 0:
