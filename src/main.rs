@@ -16,9 +16,10 @@ struct Cli {
     /// and preference weights, one oracle call, the model's tables in
     /// training or when a model is read) estimated to need more memory than
     /// this, instead of letting the allocation abort the process: e.g. 500M,
-    /// 8G, 2T.
-    #[arg(long, global = true, value_name = "SIZE", default_value = "8G", value_parser = tabula::memory::parse_size)]
-    max_memory: u64,
+    /// 8G, 2T [default: 8G]. Not for eval, draw, deprojectivize, grammar
+    /// check and projectivize --method lift, which hold no such computation.
+    #[arg(long, global = true, value_name = "SIZE", value_parser = tabula::memory::parse_size)]
+    max_memory: Option<u64>,
 }
 
 #[derive(Subcommand)]
@@ -247,9 +248,29 @@ sentence in every transition system, and the projectivized treebank.
 Example:
   tabula demo | head -12";
 
+/// The command, if its work holds no computation that `--max-memory`
+/// bounds (linear passes over the input), so that the option would do nothing.
+fn unbounded(command: &Command) -> Option<&'static str> {
+    match command {
+        Command::Eval(_) => Some("eval"),
+        Command::Draw(_) => Some("draw"),
+        Command::Deprojectivize(_) => Some("deprojectivize"),
+        Command::Grammar(cli::grammar::Command::Check { .. }) => Some("grammar check"),
+        Command::Projectivize(a) if a.method == cli::projectivize::Method::Lift => Some("projectivize --method lift"),
+        _ => None,
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    tabula::memory::set_max_memory(cli.max_memory);
+    if let (Some(_), Some(name)) = (cli.max_memory, unbounded(&cli.command)) {
+        eprintln!(
+            "error: --max-memory bounds the computations of the engine, the oracles, training and parsing; \
+             {name} runs none (its work is linear in its input), so the option would do nothing"
+        );
+        return ExitCode::FAILURE;
+    }
+    tabula::memory::set_max_memory(cli.max_memory.unwrap_or(tabula::memory::DEFAULT_MAX_MEMORY));
     let result = match cli.command {
         Command::Grammar(c) => cli::grammar::run(c),
         Command::Projectivize(a) => cli::projectivize::run(a),

@@ -49,11 +49,7 @@ pub struct TooMuchMemory {
 
 /// Checks an estimate of `cells` cells of `cell_bytes` bytes each against
 /// the limit; `what` (built only on failure) names the computation.
-pub fn check(
-    cells: Option<usize>,
-    cell_bytes: usize,
-    what: impl FnOnce() -> String,
-) -> Result<(), TooMuchMemory> {
+pub fn check(cells: Option<usize>, cell_bytes: usize, what: impl FnOnce() -> String) -> Result<(), TooMuchMemory> {
     let needed = cells.and_then(|c| c.checked_mul(cell_bytes)).and_then(|b| u64::try_from(b).ok()).unwrap_or(u64::MAX);
     let limit = max_memory();
     if needed > limit {

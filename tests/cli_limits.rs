@@ -252,3 +252,31 @@ fn a_beam_counts_against_the_memory_limit() {
     let o = tabula_in(&dir, &["parse", "--model", "model.bin", "long.conllu", "--beam", "8", "--max-memory", "100M"]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// `--max-memory` where nothing it bounds runs (linear passes over the
+/// input) is refused rather than accepted and ignored.
+#[test]
+fn max_memory_is_refused_where_it_would_do_nothing() {
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/data/sample.conllu");
+    let grammar = concat!(env!("CARGO_MANIFEST_DIR"), "/grammars/projective.grammar");
+    for (args, name) in [
+        (&["eval", sample, sample][..], "eval"),
+        (&["draw", sample, "--text"][..], "draw"),
+        (&["deprojectivize", sample][..], "deprojectivize"),
+        (&["grammar", "check", grammar][..], "grammar check"),
+        (&["projectivize", sample, "--method", "lift"][..], "projectivize --method lift"),
+    ] {
+        let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let o = tabula_in(here, &[args, &["--max-memory", "1K"][..]].concat());
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr),
+            format!(
+                "error: --max-memory bounds the computations of the engine, the oracles, training and parsing; \
+                 {name} runs none (its work is linear in its input), so the option would do nothing\n"
+            )
+        );
+        assert!(o.stdout.is_empty());
+        assert!(tabula_in(here, args).status.success(), "{args:?} without the option");
+    }
+}

@@ -157,7 +157,16 @@ fn bad_taggers_and_options_are_refused() {
     // Options that would do nothing in the mode given.
     fails_in(
         &dir,
-        &["train-tagger", "train.conllu", "-o", "x.tagger", "--dictionary-min-share", "1.5", "--dictionary-min-count", "3"],
+        &[
+            "train-tagger",
+            "train.conllu",
+            "-o",
+            "x.tagger",
+            "--dictionary-min-share",
+            "1.5",
+            "--dictionary-min-count",
+            "3",
+        ],
         "--dictionary-min-count 3: --dictionary-min-share 1.5 turns the dictionary off, so no count applies",
     );
     fails_in(

@@ -387,8 +387,7 @@ fn partition<'py, T: Real>(
         batch.run(py, trees, slice, n * n, |scratch, s, slot| {
             let z = arc_marginals(scratch, trees, s)?;
             for h in 0..s.size {
-                for (o, &m) in slot[h * n..h * n + s.size].iter_mut().zip(&scratch.out[h * s.size..(h + 1) * s.size])
-                {
+                for (o, &m) in slot[h * n..h * n + s.size].iter_mut().zip(&scratch.out[h * s.size..(h + 1) * s.size]) {
                     *o = T::from_f64(m);
                 }
             }
@@ -561,7 +560,8 @@ pub fn crf_tree_log_derivations<'py>(
     terminals: Option<Vec<Bound<'py, PyAny>>>,
     single_root: bool,
 ) -> PyResult<Output<'py>> {
-    let request = Request { heads: Some(heads.clone()), ..Request::new(lengths, grammar.as_deref(), terminals, single_root) };
+    let request =
+        Request { heads: Some(heads.clone()), ..Request::new(lengths, grammar.as_deref(), terminals, single_root) };
     on_scores!(py, scores, request, derivations)
 }
 
@@ -587,7 +587,8 @@ fn derivations<'py, T: Real>(
     let all = readonly.as_slice().map_err(value_error)?;
     let v = batch.run(py, trees, &mut [] as &mut [T], 0, |scratch, s, _| {
         let row = &all[s.index * n + 1..s.index * n + s.size];
-        let Some(tree) = row.iter().map(|&h| usize::try_from(h).ok().filter(|&h| h < s.size)).collect::<Option<Vec<_>>>()
+        let Some(tree) =
+            row.iter().map(|&h| usize::try_from(h).ok().filter(|&h| h < s.size)).collect::<Option<Vec<_>>>()
         else {
             return Ok(f64::NEG_INFINITY);
         };

@@ -277,10 +277,9 @@ impl PyTagger {
         let blocks: Vec<RawSentence> = sentences.iter().map(|s| s.get().raw().clone()).collect();
         let file: Arc<str> = sentences.first().map_or_else(|| Arc::from("<sentences>"), |s| Arc::clone(&s.get().file));
         let options = &self.model.options;
-        let tagged = crate::interrupt::interruptible(py, |_| {
-            train::jackknife(&blocks, &file, k, options, &mut |_, _| {})
-        })?
-        .map_err(tagger_error)?;
+        let tagged =
+            crate::interrupt::interruptible(py, |_| train::jackknife(&blocks, &file, k, options, &mut |_, _| {}))?
+                .map_err(tagger_error)?;
         tagged.into_iter().map(|raw| Sentence::from_block(raw, &file).map_err(value_error)).collect()
     }
 

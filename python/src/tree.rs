@@ -269,6 +269,10 @@ fn weights_of(prefer: Option<&Path>, method: &str, sample: Option<u64>, labelled
     match prefer {
         None if method == "optimal" && sample.is_none() && labelled => Ok(Some(Weights::default())),
         None => Ok(None),
+        // Even `none`: sampling and lifting never read preferences.
+        Some(_) if method != "optimal" || sample.is_some() => Err(PyValueError::new_err(
+            "prefer applies to method optimal without sample (sample draws among all optimal trees)",
+        )),
         Some(p) => load_weights(Some(p)),
     }
 }

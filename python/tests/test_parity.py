@@ -45,7 +45,6 @@ BY_DESIGN: dict[tuple[str, str, str], str] = {
     ("parse", "output", "cli"): "Python returns Sentences (write_conllu writes them)",
     ("parse", "stats", "cli"): "a rate on standard error; Python has the sentences",
     ("train-tagger", "output", "cli"): "Python returns the Tagger (Tagger.save writes the file)",
-    ("train-tagger", "threads", "default"): "Python: rayon's pool of every core unless given",
     ("train-tagger", "verbose", "python"): "the command line always prints on standard error",
     ("tag", "tagger", "cli"): "the Tagger itself",
     ("tag", "input", "cli"): "`sentences`",

@@ -498,3 +498,10 @@ def test_a_loaded_parser_has_no_epoch_or_history(tmp_path):
     loaded = tp.Parser.load(tmp_path / "p.model")
     assert loaded.epoch is None and loaded.history == []
     assert "None" in tp.Parser.epoch.__doc__ and "loaded" in tp.Parser.history.__doc__
+
+
+def test_exploration_options_without_an_exploring_epoch_are_refused() -> None:
+    with pytest.raises(ValueError, match="explore_p: no epoch explores: exploration starts after epoch 1 and epochs=1 stops before"):
+        tp.Parser.train(tp.SAMPLE, epochs=1, explore_p=0.5)
+    with pytest.raises(ValueError, match="restart=True: .*update=\"full\" updates on the whole computations"):
+        tp.Parser.train(tp.SAMPLE, epochs=2, beam=2, update="full", restart=True)

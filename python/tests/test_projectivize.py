@@ -210,3 +210,12 @@ def test_pseudo_projective_encode_and_decode_round_trip():
                     assert heads == gold, (gold, method, scheme)
     with pytest.raises(ValueError, match="unknown scheme"):
         tp.pseudo_projective_encode([0], [0], ["root"], "both")
+
+
+def test_prefer_none_with_sample_or_lift_is_refused() -> None:
+    """`none` would do nothing where no preference is read: sampling and
+    lifting (as `tabula projectivize --sample N --prefer none` refuses)."""
+    sentence = tp.read_conllu(tp.SAMPLE)[0]
+    for options in (dict(sample=1), dict(method="lift")):
+        with pytest.raises(ValueError, match="prefer applies to method optimal without sample"):
+            tp.projectivize(sentence, prefer="none", **options)

@@ -212,3 +212,13 @@ def test_the_docstring_examples_run(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     documented = [tp.Tagger.train, tp.Tagger.load, tp.Tagger.tag, tp.Tagger.accuracy]
     run_docstring_examples(documented)
+
+
+def test_options_that_would_do_nothing_are_refused() -> None:
+    """As `tabula train-tagger` refuses them: a dictionary count with the
+    dictionary off, threads without a dev file to score."""
+    with pytest.raises(ValueError, match="dictionary_min_count=3: dictionary_min_share=1.5 turns the dictionary off"):
+        tp.Tagger.train(tp.SAMPLE, epochs=1, bits=12, dictionary_min_count=3, dictionary_min_share=1.5)
+    with pytest.raises(ValueError, match=r"threads=2: the threads score the dev file \(dev=…\), and none is given"):
+        tp.Tagger.train(tp.SAMPLE, epochs=1, bits=12, threads=2)
+    tp.Tagger.train(tp.SAMPLE, tp.SAMPLE, epochs=1, bits=12, threads=2, dictionary_min_share=1.5)

@@ -69,7 +69,7 @@ pub struct Args {
     #[arg(short, long)]
     output: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = Method::Optimal)]
-    method: Method,
+    pub(crate) method: Method,
     /// Print trees, non-projective trees, tokens, tokens whose head was kept,
     /// that attachment score, the words under function words that may not take
     /// them (the UD validator's leaf-* errors) in the input and the output, and
@@ -320,7 +320,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     {
         return Err("--grammar, --single-root, --sample and --prefer apply to --method optimal only".into());
     }
-    if args.sample.is_some() && args.prefer.as_deref().is_some_and(|p| p != Path::new("none")) {
+    if args.sample.is_some() && args.prefer.is_some() {
         return Err("--sample draws among all optimal trees; --prefer applies to the deterministic choice".into());
     }
     if args.objective == ObjectiveArg::ValidFirst {
