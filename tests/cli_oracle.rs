@@ -374,3 +374,40 @@ fn too_large_a_line_is_refused_not_aborted() {
     let out = tabula_with_stdin(&["oracle", "--max-memory", "lots"], small);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// JSON mode: `--max-gamma` and `--strict-grammar` apply to the lines of
+/// one system and strategy; a run in which no line used them answers every
+/// line and then fails, saying so. `--walk --seed` without `--stray` is
+/// refused before any work.
+#[test]
+fn options_no_line_used_are_errors() {
+    let line = r#"{"stack":[0,3,5],"buffer":[6,7],"gold":[2,0,2,5,3,5,5]}"#;
+    let strict = concat!(env!("CARGO_MANIFEST_DIR"), "/grammars/shift-reduce-strict.grammar");
+    for (args, message) in [
+        (
+            &["oracle", "--max-gamma", "5"][..],
+            "error: --max-gamma bounds Attardi's oracle, which no line used (--system arc-standard; no line with \"system\": \"attardi\")\n",
+        ),
+        (
+            &["oracle", "--strict-grammar", strict][..],
+            "error: --strict-grammar is the grammar of arc-standard's strategy strict-lbr, which no line used (--strategy lbr; no line with \"strategy\": \"strict-lbr\")\n",
+        ),
+    ] {
+        let o = tabula_with_stdin(args, &format!("{line}\n"));
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&o.stderr), message);
+        assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 1, "every line is answered");
+    }
+    let attardi = r#"{"stack":[0,3,5],"buffer":[6,7],"gold":[2,0,2,5,3,5,5],"system":"attardi"}"#;
+    assert!(tabula_with_stdin(&["oracle", "--max-gamma", "5"], &format!("{line}\n{attardi}\n")).status.success());
+    let strict_line = r#"{"stack":[0,3,5],"buffer":[6,7],"gold":[2,0,2,5,3,5,5],"strategy":"strict-lbr"}"#;
+    assert!(tabula_with_stdin(&["oracle", "--strict-grammar", strict], &format!("{strict_line}\n")).status.success());
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/data/sample.conllu");
+    let o = tabula_with_stdin(&["oracle", "--walk", sample, "--seed", "3"], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "error: --seed 3 draws the random steps of --stray P, and --stray is 0: no random step is taken\n"
+    );
+    assert!(tabula_with_stdin(&["oracle", "--walk", sample, "--seed", "3", "--stray", "0.2"], "").status.success());
+}

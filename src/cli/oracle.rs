@@ -149,6 +149,12 @@ fn check_options(args: &Args) -> Result<(), CliError> {
                     format!("--max-gamma applies to --system attardi only (the walk uses {})", args.system).into()
                 );
             }
+            if let (Some(seed), true) = (args.seed, args.stray() == 0.0) {
+                return Err(format!(
+                    "--seed {seed} draws the random steps of --stray P, and --stray is 0: no random step is taken"
+                )
+                .into());
+            }
             let cubic = matches!(args.algorithm, Algorithm::Cubic | Algorithm::Auto) || args.check_agreement;
             if !cubic {
                 for (given, name) in
@@ -247,6 +253,7 @@ fn run_json(args: &Args, oracle: &mut Oracle<'_>) -> Result<ExitCode, CliError> 
     let mut seen_line = false;
     let mut out = Output::create(None)?;
     let mut bad = 0usize;
+    let mut used = Used::default();
     let mut bytes = Vec::new();
     let mut line_no = 0usize;
     loop {
@@ -266,7 +273,7 @@ fn run_json(args: &Args, oracle: &mut Oracle<'_>) -> Result<ExitCode, CliError> 
                 )
                 .into());
             }
-            Ok(line) => answer(line, args, oracle),
+            Ok(line) => answer(line, args, oracle, &mut used),
             Err(e) => Err(format!("not UTF-8 (invalid byte at column {})", e.valid_up_to() + 1)),
         };
         match result {
@@ -293,6 +300,23 @@ fn run_json(args: &Args, oracle: &mut Oracle<'_>) -> Result<ExitCode, CliError> 
     if bad > 0 {
         eprintln!("error: {bad} bad line{}", if bad == 1 { "" } else { "s" });
         return Ok(ExitCode::FAILURE);
+    }
+    // An option that no line used did nothing: the answers stand, but the
+    // run says so and fails, as an option refused at the start would.
+    if args.max_gamma.is_some() && !used.attardi {
+        return Err(format!(
+            "--max-gamma bounds Attardi's oracle, which no line used (--system {}; no line with \"system\": \"attardi\")",
+            args.system
+        )
+        .into());
+    }
+    if args.strict_grammar.is_some() && !used.strict {
+        return Err(format!(
+            "--strict-grammar is the grammar of arc-standard's strategy strict-lbr, which no line used \
+             (--strategy {}; no line with \"strategy\": \"strict-lbr\")",
+            args.strategy_for(System::ArcStandard)
+        )
+        .into());
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -333,7 +357,16 @@ fn arcs(v: &Value) -> Result<Vec<(usize, usize)>, String> {
         .collect()
 }
 
-fn answer(line: &str, args: &Args, oracle: &mut Oracle<'_>) -> Result<Value, String> {
+/// Which of the options that only some lines use were used by a line
+/// answered (JSON mode): `--max-gamma` (Attardi's oracle), `--strict-grammar`
+/// (arc-standard's strategy strict-lbr).
+#[derive(Default)]
+struct Used {
+    attardi: bool,
+    strict: bool,
+}
+
+fn answer(line: &str, args: &Args, oracle: &mut Oracle<'_>, used: &mut Used) -> Result<Value, String> {
     // serde's message ends with its own "at line 1 column C" (its line is
     // always 1 here): the column is kept, the line is the file's.
     let value: Value = serde_json::from_str(line).map_err(|e| {
@@ -369,6 +402,8 @@ fn answer(line: &str, args: &Args, oracle: &mut Oracle<'_>) -> Result<Value, Str
         Some(Value::String(s)) => s.parse().map_err(|e| format!("{e}"))?,
         Some(other) => return Err(format!("`strategy` must be a string, found {other}")),
     };
+    used.attardi |= system == System::Attardi;
+    used.strict |= system == System::ArcStandard && strategy == Strategy::StrictLbr;
     let built = match obj.get("arcs") {
         None | Some(Value::Null) => None,
         Some(v) => Some(arcs(v)?),
