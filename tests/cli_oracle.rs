@@ -411,3 +411,61 @@ fn options_no_line_used_are_errors() {
     );
     assert!(tabula_with_stdin(&["oracle", "--walk", sample, "--seed", "3", "--stray", "0.2"], "").status.success());
 }
+
+/// A grammar file for a new strategy decides the answer: the shipped
+/// shift-reduce grammar less one rule (a word on top of the stack takes no
+/// second right child) gives another optimal count under `auto` than the
+/// shipped one — the cubic algorithm's with the file — and an algorithm
+/// that would compute the shipped grammar's answer in closed form is
+/// refused; in the library, a session and one-shot calls alike.
+#[test]
+fn a_grammar_file_decides_the_answer() {
+    use tabula::grammar::text;
+    use tabula::oracle::arc_standard::cubic::{shift_reduce_strict_grammar, CubicOracle};
+    use tabula::oracle::{session::OracleSession, Algorithm, Configuration, Oracle, OracleError, Strategy, System};
+    use tabula::tree::DepTree;
+
+    let shipped = include_str!("../grammars/shift-reduce.grammar");
+    let variant: String =
+        shipped.lines().filter(|l| !l.starts_with("(_, S) -> (_, S) S")).map(|l| format!("{l}\n")).collect();
+    assert_ne!(variant.len(), shipped.len(), "one rule removed");
+    let dir = std::env::temp_dir().join(format!("tabula-grammar-decides-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("variant.grammar");
+    std::fs::write(&path, &variant).unwrap();
+    let file = path.to_str().unwrap();
+    let line = "{\"stack\":[0,3,5],\"buffer\":[6,7],\"gold\":[2,0,2,5,3,5,5]}\n";
+    let answer = |args: &[&str]| {
+        let o = tabula_with_stdin(args, line);
+        assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let with_file = answer(&["oracle", "--grammar", file]);
+    assert!(with_file.contains("\"shift\":2"), "{with_file}");
+    assert_eq!(with_file, answer(&["oracle", "--grammar", file, "--algorithm", "cubic"]));
+    assert!(answer(&["oracle"]).contains("\"shift\":3"), "the shipped grammar's answer");
+    for algorithm in ["linear", "quadratic", "goldberg"] {
+        let o = tabula_with_stdin(&["oracle", "--grammar", file, "--algorithm", algorithm], line);
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr),
+            format!("error: --grammar replaces the grammar of the cubic algorithm, which --algorithm {algorithm} does not use\n")
+        );
+    }
+    // The library: one-shot calls and a session under auto read the file.
+    let g = text::parse_str("variant.grammar", &variant).unwrap().grammar;
+    let mut oracle = Oracle::with_cubic(CubicOracle::new(&g, shift_reduce_strict_grammar()).unwrap());
+    assert!(oracle.has_user_grammar(System::ArcStandard, Strategy::Lbr));
+    assert!(!oracle.has_user_grammar(System::ArcStandard, Strategy::StrictLbr));
+    let gold = DepTree::from_heads(&[2, 0, 2, 5, 3, 5, 5]).unwrap();
+    let config = Configuration::new(System::ArcStandard, &[0, 3, 5], &[6, 7], 7).unwrap();
+    let auto = oracle.scores(&config, &gold, Strategy::Lbr, Algorithm::Auto).unwrap();
+    assert_eq!(auto, oracle.scores(&config, &gold, Strategy::Lbr, Algorithm::Cubic).unwrap());
+    assert_eq!(
+        oracle.scores(&config, &gold, Strategy::Lbr, Algorithm::Linear).unwrap_err(),
+        OracleError::GrammarNotRead { system: System::ArcStandard, algorithm: Algorithm::Linear }
+    );
+    let mut session =
+        OracleSession::at(&mut oracle, gold.clone(), config.clone(), Strategy::Lbr, Algorithm::Auto).unwrap();
+    assert_eq!(session.scores().unwrap(), auto);
+    std::fs::remove_dir_all(&dir).ok();
+}

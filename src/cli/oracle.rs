@@ -126,6 +126,23 @@ fn check_options(args: &Args) -> Result<(), CliError> {
     if args.strict_grammar.is_some() && args.system != System::ArcStandard {
         return Err("--strict-grammar is for arc-standard only".into());
     }
+    // A grammar file decides the answer (under auto, the cubic algorithm
+    // reads it); an algorithm that computes the embedded grammar's answer
+    // in closed form would ignore it.
+    let cubic = matches!(args.algorithm, Algorithm::Cubic | Algorithm::Auto) || args.check_agreement;
+    if !cubic {
+        for (given, name) in
+            [(args.grammar.is_some(), "--grammar"), (args.strict_grammar.is_some(), "--strict-grammar")]
+        {
+            if given {
+                return Err(format!(
+                    "{name} replaces the grammar of the cubic algorithm, which --algorithm {} does not use",
+                    args.algorithm.name()
+                )
+                .into());
+            }
+        }
+    }
     match &args.walk {
         None => {
             if let Some((_, name)) = walk_only(args).into_iter().find(|(given, _)| *given) {
@@ -155,20 +172,6 @@ fn check_options(args: &Args) -> Result<(), CliError> {
                 )
                 .into());
             }
-            let cubic = matches!(args.algorithm, Algorithm::Cubic | Algorithm::Auto) || args.check_agreement;
-            if !cubic {
-                for (given, name) in
-                    [(args.grammar.is_some(), "--grammar"), (args.strict_grammar.is_some(), "--strict-grammar")]
-                {
-                    if given {
-                        return Err(format!(
-                            "{name} replaces the grammar of the cubic algorithm, which --algorithm {} does not use",
-                            args.algorithm.name()
-                        )
-                        .into());
-                    }
-                }
-            }
             if args.strict_grammar.is_some() && args.strategy_for(args.system) != Strategy::StrictLbr {
                 return Err(format!(
                     "--strict-grammar is the grammar of strategy strict-lbr; the walk uses strategy {}",
@@ -192,14 +195,23 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         None => None,
     };
     let standard = if args.system == System::ArcStandard { general.as_ref() } else { None };
+    // A grammar without the terminals of --system's positions: name the file and the system.
+    let named = |path: &Option<PathBuf>, e: &dyn std::fmt::Display| match path {
+        Some(p) => format!("{}: as the grammar of {} (--system): {e}", p.display(), args.system),
+        None => e.to_string(),
+    };
     let cubic = CubicOracle::new(
         standard.unwrap_or_else(|| cubic::shift_reduce_grammar()),
         strict.as_ref().unwrap_or_else(|| cubic::shift_reduce_strict_grammar()),
-    )?;
+    )
+    .map_err(|e| {
+        let which = if standard.is_some() { &args.grammar } else { &args.strict_grammar };
+        named(which, &e)
+    })?;
     let mut oracle = Oracle::with_cubic(cubic);
     oracle.attardi_mut().set_max_gamma(args.max_gamma.unwrap_or(tabula::oracle::attardi::tabular::DEFAULT_MAX_GAMMA));
     if let (Some(g), Some(mapping)) = (&general, mapping(args.system)) {
-        oracle = oracle.with_grammar_oracle(GrammarOracle::new(mapping, g)?);
+        oracle = oracle.with_grammar_oracle(GrammarOracle::new(mapping, g).map_err(|e| named(&args.grammar, &e))?);
     }
     match &args.walk {
         Some(path) => run_walk(&args, path, &mut oracle),

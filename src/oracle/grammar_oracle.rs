@@ -141,6 +141,14 @@ impl GrammarOracle<'static> {
     }
 }
 
+impl GrammarOracle<'_> {
+    /// Whether this oracle runs its system's embedded grammar (not a
+    /// user's file).
+    pub fn is_embedded(&self) -> bool {
+        std::ptr::eq(self.small.grammar(), self.mapping.embedded_grammar())
+    }
+}
+
 impl<'g> GrammarOracle<'g> {
     /// An oracle running `grammar` with `mapping`; the grammar must have the
     /// mapping's terminals.

@@ -203,6 +203,10 @@ pub enum OracleError {
     SpinesNeeded(System),
     #[error("the {algorithm} algorithm is not available for {system} (use {available})")]
     UnsupportedAlgorithm { system: System, algorithm: Algorithm, available: String },
+    /// A user's grammar replaces the embedded one, but the algorithm asked
+    /// for computes the embedded grammar's answer in closed form.
+    #[error("a grammar file replaces {system}'s grammar for the cubic algorithm; the {algorithm} algorithm computes the embedded grammar's answer and would ignore the file (use cubic or auto)")]
+    GrammarNotRead { system: System, algorithm: Algorithm },
     #[error("strategy {strategy} is not available for {system}: its computations always give a word its left children before its right ones (use none, lbr or strict-lbr, which are the same there)")]
     UnsupportedStrategy { system: System, strategy: Strategy },
     #[error("the {algorithm} algorithm scores every computation (strategy none); strategy {strategy} is not available with it")]
@@ -320,6 +324,43 @@ impl<'g> Oracle<'g> {
             Algorithm::Auto if gold.is_projective() => Algorithm::Linear,
             Algorithm::Auto => Algorithm::Cubic,
             a => a,
+        }
+    }
+
+    /// Whether `system` under `strategy` runs a user's grammar (given with
+    /// [`Oracle::with_cubic`] or [`Oracle::with_grammar_oracle`]) rather
+    /// than the embedded one.
+    pub fn has_user_grammar(&self, system: System, strategy: Strategy) -> bool {
+        match system {
+            System::ArcStandard => !self.cubic.is_embedded(strategy),
+            System::ArcHybrid => !self.hybrid.is_embedded(),
+            System::ArcEager => !self.eager.is_embedded(),
+            System::LrSpine | System::Attardi | System::ArcEagerNm => false,
+        }
+    }
+
+    /// The algorithm that answers for `gold`: `algorithm` with `auto`
+    /// resolved as [`Oracle::resolve_for`] resolves it, except that a
+    /// user's grammar decides the answer: with one in place
+    /// ([`Oracle::has_user_grammar`]), `auto` is the cubic algorithm, which
+    /// reads it, and an algorithm that computes the embedded grammar's
+    /// answer in closed form (linear, quadratic, goldberg) is an error.
+    ///
+    /// # Errors
+    /// [`OracleError::GrammarNotRead`].
+    pub fn algorithm_for(
+        &self,
+        system: System,
+        strategy: Strategy,
+        algorithm: Algorithm,
+        gold: &DepTree,
+    ) -> Result<Algorithm, OracleError> {
+        if !self.has_user_grammar(system, strategy) {
+            return Ok(Self::resolve_for(system, algorithm, gold));
+        }
+        match algorithm {
+            Algorithm::Auto | Algorithm::Cubic => Ok(Algorithm::Cubic),
+            algorithm => Err(OracleError::GrammarNotRead { system, algorithm }),
         }
     }
 
@@ -467,6 +508,11 @@ impl<'g> Oracle<'g> {
     ) -> Result<StepScores, OracleError> {
         let system = config.system();
         Self::check_support(system, strategy, algorithm)?;
+        // A user's grammar decides the answer: the cubic algorithm reads it.
+        let algorithm = match self.has_user_grammar(system, strategy) {
+            true => self.algorithm_for(system, strategy, algorithm, gold)?,
+            false => algorithm,
+        };
         if gold.is_partial() {
             // Only the oracles that score arcs through `DepTree::has_arc`
             // (the engine with the system's grammar, arc-eager-nm's table) see a partial tree as

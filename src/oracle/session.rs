@@ -112,7 +112,7 @@ impl<'o, 'g> OracleSession<'o, 'g> {
     ) -> Result<Self, OracleError> {
         config.check_gold(&gold)?;
         Oracle::check_support(config.system(), strategy, algorithm)?;
-        let algorithm = Oracle::resolve_for(config.system(), algorithm, &gold);
+        let algorithm = oracle.algorithm_for(config.system(), strategy, algorithm, &gold)?;
         // The algorithms for projective gold trees refuse another at the
         // start, not at the first scoring.
         if matches!(algorithm, Algorithm::Linear | Algorithm::Quadratic | Algorithm::Goldberg)

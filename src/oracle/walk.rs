@@ -239,7 +239,8 @@ pub fn walk_with_progress<R: Rng>(
     let others = Oracle::algorithms(opts.system);
     for (index, sentence) in sentences.iter().enumerate() {
         let gold = &sentence.tree;
-        let main = Oracle::resolve_for(opts.system, opts.algorithm, gold);
+        let main =
+            oracle.algorithm_for(opts.system, opts.strategy, opts.algorithm, gold).map_err(WalkError::Options)?;
         let err = |source| WalkError::Oracle { sentence: index + 1, line: sentence.line, source };
         if gold.len() > opts.limit(main) {
             stats.skipped += 1;

@@ -299,6 +299,16 @@ impl<'g> CubicOracle<'g> {
         Self::new(grammar, grammar)
     }
 
+    /// Whether `strategy` runs the embedded grammar (not a user's file):
+    /// only then do the other algorithms, which compute the embedded
+    /// grammar's answer in closed form, answer for it too.
+    pub fn is_embedded(&self, strategy: Strategy) -> bool {
+        match strategy {
+            Strategy::StrictLbr => std::ptr::eq(self.strict.small.grammar(), shift_reduce_strict_grammar()),
+            _ => std::ptr::eq(self.general.small.grammar(), shift_reduce_grammar()),
+        }
+    }
+
     /// The number of chart spans the engine has filled so far (a work counter:
     /// along a computation most spans are reused, see the module doc).
     pub fn spans_filled(&self) -> u64 {
