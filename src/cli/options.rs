@@ -3,6 +3,7 @@
 //! the command line (python/tests/test_parity.py).
 
 use super::CliError;
+use std::io::Write;
 use std::process::ExitCode;
 
 /// One option or positional argument: its id (as Python names it, `-` →
@@ -52,6 +53,9 @@ pub fn run(cli: clap::Command) -> Result<ExitCode, CliError> {
     }
     let mut sorted: Vec<_> = out.into_iter().collect();
     sorted.sort_by(|a, b| a.0.cmp(&b.0));
-    println!("{}", serde_json::Value::Object(sorted.into_iter().collect()));
+    // Written, not printed: a reader that closes the pipe early (`| head`)
+    // ends the command quietly, as main handles a broken pipe.
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "{}", serde_json::Value::Object(sorted.into_iter().collect()))?;
     Ok(ExitCode::SUCCESS)
 }
