@@ -22,3 +22,11 @@ python -m tabula_parsing.neural train data/sample.conllu -o "$out/model.pt" --de
   --epochs 2 --word-dim 16 --lstm-dim 16 --mlp-dim 16 --char-dim 8 --seed 1
 python -m tabula_parsing.neural parse --model "$out/model.pt" data/sample.conllu -o "$out/parsed.conllu"
 target/release/tabula eval data/sample.conllu "$out/parsed.conllu"
+# The biaffine parser through the tree CRF layer (Matrix-Tree and a grammar's), tiny.
+for trees in nonprojective-single-root projective-single-root; do
+  python -m tabula_parsing.neural train data/sample.conllu -o "$out/biaffine.pt" --dev data/sample.conllu \
+    --parser biaffine --trees "$trees" --epochs 2 --word-dim 16 --lstm-dim 16 --mlp-dim 16 --arc-mlp-dim 16 \
+    --char-dim 8 --seed 1
+  python -m tabula_parsing.neural parse --model "$out/biaffine.pt" data/sample.conllu -o "$out/biaffine.conllu"
+  target/release/tabula eval data/sample.conllu "$out/biaffine.conllu"
+done
