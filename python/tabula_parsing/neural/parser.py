@@ -568,7 +568,8 @@ def train(
                 total += loss * words
                 steps += words
                 bar.step(len(batch))
-            layer, layer_seconds, layer_cpu = "tree CRF layer", trainer.engine_seconds, trainer.engine_cpu_seconds
+            layer = "tree CRF layer" if options.arc_loss == "crf" else ""
+            layer_seconds, layer_cpu = trainer.engine_seconds, trainer.engine_cpu_seconds
         bar.close()
         seconds = time.perf_counter() - start
         report = EpochReport(

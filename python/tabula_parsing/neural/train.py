@@ -100,7 +100,7 @@ class EpochReport:
     dev_uas: Optional[float] = None
     dev_las: Optional[float] = None
     #: What ``oracle_seconds`` timed: the transition parser's oracle, or the
-    #: biaffine parser's tree CRF layer.
+    #: biaffine parser's tree CRF layer ("": nothing, with its local loss).
     layer: str = "oracle and batch API"
 
     def text(self) -> str:
@@ -108,6 +108,8 @@ class EpochReport:
         share = 100 * self.oracle_seconds / max(self.seconds, 1e-9)
         cpu_share = 100 * self.oracle_cpu_seconds / max(self.cpu_seconds, 1e-9)
         ab = f", {self.abandoned} abandoned" if self.abandoned else ""
+        if not self.layer:  # nothing of tabula's in the loop (the biaffine parser's local loss)
+            return f"epoch {self.epoch}: loss {self.loss:.4f}, {self.seconds:.1f} s (CPU {self.cpu_seconds:.1f} s){ab}{dev}"
         return (
             f"epoch {self.epoch}: loss {self.loss:.4f}, {self.seconds:.1f} s "
             f"({self.layer} {share:.1f} %, CPU {self.cpu_seconds:.1f} s, "
