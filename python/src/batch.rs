@@ -133,11 +133,11 @@ fn output_2d<'py, T: numpy::Element>(
     let Some(out) = out else { return Ok(PyArray2::zeros(py, [rows, width], false)) };
     // The message is made only on an error: a warm loop's `out=` allocates nothing.
     let fail = |out: &Bound<'py, PyAny>| {
-        let wanted = format!("a C-contiguous {} array of shape ({rows}, {width})", T::get_dtype(py));
+        let wanted = format!("a writeable C-contiguous {} array of shape ({rows}, {width})", T::get_dtype(py));
         format!("`out` must be {wanted}, found {}", describe(out))
     };
     match out.cast::<PyArray2<T>>() {
-        Ok(a) if a.shape() == [rows, width] && a.is_c_contiguous() => Ok(a.clone()),
+        Ok(a) if a.shape() == [rows, width] && a.is_c_contiguous() && writeable(a.as_any()) => Ok(a.clone()),
         Ok(_) => Err(PyValueError::new_err(fail(&out))),
         Err(_) => Err(PyTypeError::new_err(fail(&out))),
     }
@@ -147,10 +147,10 @@ fn output_2d<'py, T: numpy::Element>(
 fn output_1d<'py>(py: Python<'py>, out: Option<Bound<'py, PyAny>>, len: usize) -> PyResult<Bound<'py, PyArray1<i64>>> {
     let Some(out) = out else { return Ok(PyArray1::zeros(py, len, false)) };
     let fail = |out: &Bound<'py, PyAny>| {
-        format!("`out` must be a contiguous int64 array of length {len}, found {}", describe(out))
+        format!("`out` must be a writeable contiguous int64 array of length {len}, found {}", describe(out))
     };
     match out.cast::<PyArray1<i64>>() {
-        Ok(a) if a.len() == len && a.is_contiguous() => Ok(a.clone()),
+        Ok(a) if a.len() == len && a.is_contiguous() && writeable(a.as_any()) => Ok(a.clone()),
         Ok(_) => Err(PyValueError::new_err(fail(&out))),
         Err(_) => Err(PyTypeError::new_err(fail(&out))),
     }
@@ -163,7 +163,8 @@ fn describe(obj: &Bound<'_, PyAny>) -> String {
             let dims: Vec<String> = a.shape().iter().map(usize::to_string).collect();
             let shape = if dims.len() == 1 { format!("({},)", dims[0]) } else { format!("({})", dims.join(", ")) };
             let layout = if a.is_c_contiguous() { "" } else { ", not C-contiguous" };
-            format!("an array of {}, shape {shape}{layout}", a.dtype())
+            let access = if writeable(a.as_any()) { "" } else { ", read-only" };
+            format!("an array of {}, shape {shape}{layout}{access}", a.dtype())
         }
         Err(_) => obj.get_type().name().map_or_else(|_| "another type".into(), |n| format!("a {n}")),
     }
@@ -188,8 +189,21 @@ fn int64_vector<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py,
             describe(&a)
         )));
     }
+    if kind == "u" && size > 0 {
+        // Unsigned values past int64 would wrap to negative ones (−1: no step).
+        let largest: u64 = a.call_method0("max")?.extract()?;
+        if largest > i64::MAX as u64 {
+            return Err(PyValueError::new_err(format!("`{what}` holds {largest}, beyond the int64 range")));
+        }
+    }
     let a = numpy.call_method1("ascontiguousarray", (a, "int64"))?;
     Ok(a.cast_into::<PyArray1<i64>>()?)
+}
+
+/// Whether a NumPy array may be written (`out=` of a read-only view is an
+/// error, not a panic).
+fn writeable(a: &Bound<'_, PyAny>) -> bool {
+    a.getattr("flags").and_then(|f| f.getattr("writeable")).and_then(|w| w.extract()).unwrap_or(false)
 }
 
 /// The label ids of one sentence of n words, at 1 … n (slot 0 unused).
@@ -657,6 +671,9 @@ impl PyOracleBatch {
             return Err(PyValueError::new_err(format!("{} steps for a batch of {b} sentences", steps.len())));
         }
         let labels = labels.as_ref().map(|l| l.as_slice()).transpose()?;
+        if let Some((i, &x)) = labels.and_then(|l| l.iter().enumerate().find(|&(_, &x)| x < -1)) {
+            return Err(PyValueError::new_err(format!("labels[{i}]: label ids are ≥ 0 (or −1 for none), found {x}")));
+        }
         if let Some(l) = labels {
             if l.len() != b {
                 return Err(PyValueError::new_err(format!("{} labels for a batch of {b} sentences", l.len())));

@@ -304,11 +304,30 @@ def test_steps_of_any_integer_array_and_outputs_checked():
         batch.apply(np.array([-1, -1]), labels=[0.5, 1.0])
     with pytest.raises(TypeError, match=r"found an array of int64, shape \(1, 2\)"):
         batch.apply(np.array([[0, 0]]))
-    with pytest.raises(TypeError, match=r"`out` must be a C-contiguous int64 array of shape \(2, 3\), found an array of int32"):
+    with pytest.raises(TypeError, match=r"`out` must be a writeable C-contiguous int64 array of shape \(2, 3\), found an array of int32"):
         batch.scores(out=np.zeros((2, 3), dtype=np.int32))
     with pytest.raises(ValueError, match=r"found an array of int64, shape \(2, 3\), not C-contiguous"):
         batch.scores(out=np.zeros((3, 2), dtype=np.int64).T)
-    with pytest.raises(ValueError, match=r"`out` must be a contiguous int64 array of length 2, found an array of int64, shape \(5,\)"):
+    with pytest.raises(ValueError, match=r"`out` must be a writeable contiguous int64 array of length 2, found an array of int64, shape \(5,\)"):
         batch.static_steps(out=np.zeros(5, dtype=np.int64))
     with pytest.raises(TypeError, match="found a list"):
         batch.positions(out=[[0]])
+
+
+def test_edges_of_outputs_steps_and_labels_are_clear_errors() -> None:
+    """A read-only `out=` array, unsigned steps past int64 (which would wrap
+    to −1, "no step"), and predicted labels below −1 (which the constructor
+    refuses for gold labels) are ValueErrors, not a panic or a silent step."""
+    import numpy as np
+
+    b = tp.OracleBatch([[2, 0, 2]], system="arc-hybrid", labels=[[0, 1, 0]])
+    frozen = np.zeros((1, len(b.steps)), dtype=bool)
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError, match="`out` must be a writeable .*read-only"):
+        b.optimal(out=frozen)
+    with pytest.raises(ValueError, match=r"`steps` holds 18446744073709551615, beyond the int64 range"):
+        b.apply(np.array([2**64 - 1], dtype=np.uint64))
+    step = int(np.nonzero(b.optimal()[0])[0][0])
+    with pytest.raises(ValueError, match=r"labels\[0\]: label ids are ≥ 0 \(or −1 for none\), found -5"):
+        b.apply(np.array([step]), labels=np.array([-5]))
+    b.apply(np.array([step]), labels=np.array([1]))  # and a good call goes through
