@@ -331,3 +331,15 @@ def test_edges_of_outputs_steps_and_labels_are_clear_errors() -> None:
     with pytest.raises(ValueError, match=r"labels\[0\]: label ids are ≥ 0 \(or −1 for none\), found -5"):
         b.apply(np.array([step]), labels=np.array([-5]))
     b.apply(np.array([step]), labels=np.array([1]))  # and a good call goes through
+
+
+def test_lr_spine_on_a_non_projective_tree_says_what_the_command_line_says() -> None:
+    """No "use cubic (or auto)" where auto was used and cubic is not offered:
+    LR-spine's oracle is for projective gold trees only."""
+    nonprojective = [3, 4, 0, 3]  # 1 ← 3 crosses 2 ← 4
+    assert not tp.Tree(nonprojective).is_projective
+    message = "lr-spine has an oracle for projective gold trees only"
+    with pytest.raises(ValueError, match=message):
+        tp.OracleBatch([nonprojective], system="lr-spine").optimal()
+    with pytest.raises(ValueError, match=message):
+        tp.Session(nonprojective, system="lr-spine")

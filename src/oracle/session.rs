@@ -119,7 +119,11 @@ impl<'o, 'g> OracleSession<'o, 'g> {
             && !gold.is_partial()
             && !gold.is_projective()
         {
-            return Err(OracleError::NonProjectiveGold(algorithm));
+            // LR-spine has no other algorithm to suggest.
+            return Err(match config.system() {
+                System::LrSpine => OracleError::ProjectiveOnly(System::LrSpine),
+                _ => OracleError::NonProjectiveGold(algorithm),
+            });
         }
         let mode = match Oracle::formulas(config.system()) {
             _ if algorithm != Algorithm::Linear || !gold.is_projective() => Mode::OneShot,
