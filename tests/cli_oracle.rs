@@ -469,3 +469,17 @@ fn a_grammar_file_decides_the_answer() {
     assert_eq!(session.scores().unwrap(), auto);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A system name one or two edits from a real one is a typo: the message
+/// says which was meant.
+#[test]
+fn a_mistyped_system_is_named() {
+    let o = tabula_with_stdin(&["oracle", "--system", "arc-hybird"], "");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("unknown system `arc-hybird`: did you mean `arc-hybrid`?"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = tabula_with_stdin(&["oracle", "--system", "shift-reduce"], "");
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("did you mean"));
+}

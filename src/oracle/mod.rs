@@ -189,7 +189,7 @@ pub enum OracleError {
     UnknownStrategy(String),
     #[error("unknown algorithm `{0}` (expected cubic, quadratic, linear, auto, goldberg or tabular)")]
     UnknownAlgorithm(String),
-    #[error("unknown system `{0}` (expected arc-standard, arc-hybrid, arc-eager, lr-spine, attardi or arc-eager-nm)")]
+    #[error("unknown system `{0}`{hint} (expected arc-standard, arc-hybrid, arc-eager, lr-spine, attardi or arc-eager-nm)", hint = System::did_you_mean(.0))]
     UnknownSystem(String),
     #[error("unknown step `{step}` for {system} (expected {expected})")]
     UnknownStep { step: String, system: System, expected: String },

@@ -246,6 +246,18 @@ impl fmt::Display for System {
     }
 }
 
+impl System {
+    /// ": did you mean `NAME`?" for a system name one or two edits from
+    /// `given` (a typo), else "".
+    pub(crate) fn did_you_mean(given: &str) -> String {
+        let closest = System::ALL.into_iter().map(|s| (strsim::damerau_levenshtein(given, s.name()), s.name())).min();
+        match closest {
+            Some((distance, name)) if distance <= 2 => format!(": did you mean `{name}`?"),
+            _ => String::new(),
+        }
+    }
+}
+
 impl FromStr for System {
     type Err = OracleError;
     fn from_str(s: &str) -> Result<Self, OracleError> {
