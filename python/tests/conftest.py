@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import doctest
 import json
+import os
 import random
 import subprocess
 from pathlib import Path
@@ -15,13 +16,16 @@ ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).resolve().parent / "data"
 SMALL = DATA / "small.conllu"
 UD = ROOT.parent / "shared" / "ud" / "v2.2"
+# The binary under test: `target/release/tabula`, or the file named by the
+# environment variable TABULA (a build made elsewhere).
+TABULA = Path(os.environ["TABULA"]) if os.environ.get("TABULA") else ROOT / "target" / "release" / "tabula"
 
 
 @pytest.fixture(scope="session")
 def cli() -> Path:
-    """`target/release/tabula`, built if absent."""
-    path = ROOT / "target" / "release" / "tabula"
-    if not path.exists():
+    """`target/release/tabula` (built if absent), or $TABULA."""
+    path = TABULA
+    if not path.exists() and not os.environ.get("TABULA"):
         subprocess.run(["cargo", "build", "--release", "--bin", "tabula"], cwd=ROOT, check=True)
     return path
 
