@@ -166,6 +166,14 @@ fn check_options(args: &Args) -> Result<(), CliError> {
                     format!("--max-gamma applies to --system attardi only (the walk uses {})", args.system).into()
                 );
             }
+            if let (Some(s), System::ArcHybrid | System::ArcEager) = (args.strategy, args.system) {
+                return Err(format!(
+                    "--strategy {s}: {}'s computations give every word its left children before its right ones, \
+                     so its strategies are all one; the option would do nothing",
+                    args.system
+                )
+                .into());
+            }
             if let (Some(seed), true) = (args.seed, args.stray() == 0.0) {
                 return Err(format!(
                     "--seed {seed} draws the random steps of --stray P, and --stray is 0: no random step is taken"
@@ -322,6 +330,14 @@ fn run_json(args: &Args, oracle: &mut Oracle<'_>) -> Result<ExitCode, CliError> 
         )
         .into());
     }
+    if let (Some(s), false) = (args.strategy, used.strategy) {
+        return Err(format!(
+            "--strategy {s} is the strategy of arc-standard lines without one of their own, and no line was one \
+             (--system {}; the other systems' strategies are all one, or only none)",
+            args.system
+        )
+        .into());
+    }
     if args.strict_grammar.is_some() && !used.strict {
         return Err(format!(
             "--strict-grammar is the grammar of arc-standard's strategy strict-lbr, which no line used \
@@ -376,6 +392,9 @@ fn arcs(v: &Value) -> Result<Vec<(usize, usize)>, String> {
 struct Used {
     attardi: bool,
     strict: bool,
+    /// A line of a system with a choice of strategies (arc-standard) took
+    /// `--strategy` as its own.
+    strategy: bool,
 }
 
 fn answer(line: &str, args: &Args, oracle: &mut Oracle<'_>, used: &mut Used) -> Result<Value, String> {
@@ -415,6 +434,7 @@ fn answer(line: &str, args: &Args, oracle: &mut Oracle<'_>, used: &mut Used) -> 
         Some(other) => return Err(format!("`strategy` must be a string, found {other}")),
     };
     used.attardi |= system == System::Attardi;
+    used.strategy |= system == System::ArcStandard && matches!(obj.get("strategy"), None | Some(Value::Null));
     used.strict |= system == System::ArcStandard && strategy == Strategy::StrictLbr;
     let built = match obj.get("arcs") {
         None | Some(Value::Null) => None,

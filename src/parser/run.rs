@@ -342,6 +342,13 @@ impl TrainSettings {
         if self.max_pairs == Some(0) {
             return fail(format!("{} must be at least 1", style.name("max-pairs")));
         }
+        if let (Some(s), System::ArcHybrid | System::ArcEager) = (self.strategy, system) {
+            return fail(format!(
+                "{}: {system}'s computations give every word its left children before its right ones, \
+                 so its strategies are all one; the option would do nothing",
+                style.given("strategy", s.name(), true)
+            ));
+        }
         let strategy = match self.strategy {
             Some(s) => s,
             None if matches!(system, System::LrSpine | System::Attardi | System::ArcEagerNm) => Strategy::None,

@@ -136,6 +136,11 @@ def _check(options: Options, given: Optional[set[str]] = None) -> None:
         raise ValueError("--max-pairs is for --system attardi")
     if o.max_pairs is not None and o.max_pairs < 1:
         raise ValueError(f"--max-pairs must be at least 1, found {o.max_pairs}")
+    if o.strategy is not None and o.system in ("arc-hybrid", "arc-eager"):
+        raise ValueError(
+            f"--strategy {o.strategy}: {o.system}'s computations give every word its left children before its "
+            "right ones, so its strategies are all one; the option would do nothing"
+        )
     # The oracle settings, checked by the library (its messages).
     tp.Oracle(o.system, o.strategy, o.algorithm)
 
