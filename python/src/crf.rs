@@ -88,21 +88,28 @@ impl Failure {
     }
 }
 
-/// One thread's reusable state: the grammar's parsers (if any) and the
-/// sentence's scores widened to float64.
+/// What computes a thread's sentences: the grammar's parsers, or the
+/// Matrix-Tree functions for these roots.
+enum Engine<'g> {
+    Grammar(Box<TreeDistribution<'g>>),
+    All(Roots),
+}
+
+/// One thread's reusable state: its engine and the sentence's scores
+/// widened to float64.
 struct Scratch<'g> {
-    dist: Option<TreeDistribution<'g>>,
+    engine: Engine<'g>,
     scores: Vec<f64>,
     out: Vec<f64>,
 }
 
 impl<'g> Scratch<'g> {
     fn new(trees: &Trees<'g>) -> Scratch<'g> {
-        let dist = match trees {
-            Trees::Grammar { grammar, .. } => Some(TreeDistribution::new(grammar)),
-            Trees::All(_) => None,
+        let engine = match trees {
+            Trees::Grammar { grammar, .. } => Engine::Grammar(Box::new(TreeDistribution::new(grammar))),
+            Trees::All(roots) => Engine::All(*roots),
         };
-        Scratch { dist, scores: Vec::new(), out: Vec::new() }
+        Scratch { engine, scores: Vec::new(), out: Vec::new() }
     }
 }
 
@@ -377,7 +384,7 @@ fn partition<'py, T: Real>(
 ) -> PyResult<Output<'py>> {
     let (b, n) = (batch.lengths.len(), batch.side);
     if !request.marginals {
-        let z = batch.run(py, trees, &mut [] as &mut [T], 0, |scratch, s, _| log_partition(scratch, trees, s))?;
+        let z = batch.run(py, trees, &mut [] as &mut [T], 0, |scratch, s, _| log_partition(scratch, s))?;
         return Ok(vec![PyArray1::from_vec(py, z).into_any()]);
     }
     let out = PyArray3::<T>::zeros(py, [b, n, n], false);
@@ -385,7 +392,7 @@ fn partition<'py, T: Real>(
         let mut write = out.readwrite();
         let slice = write.as_slice_mut().map_err(value_error)?;
         batch.run(py, trees, slice, n * n, |scratch, s, slot| {
-            let z = arc_marginals(scratch, trees, s)?;
+            let z = arc_marginals(scratch, s)?;
             for h in 0..s.size {
                 for (o, &m) in slot[h * n..h * n + s.size].iter_mut().zip(&scratch.out[h * s.size..(h + 1) * s.size]) {
                     *o = T::from_f64(m);
@@ -398,20 +405,18 @@ fn partition<'py, T: Real>(
 }
 
 /// ln Z of one sentence.
-fn log_partition(scratch: &mut Scratch<'_>, trees: &Trees<'_>, s: &Sentence<'_>) -> Result<f64, Failure> {
-    Ok(match (trees, &mut scratch.dist) {
-        (Trees::Grammar { .. }, Some(dist)) => dist.log_partition(s.input, &scratch.scores)?,
-        (Trees::All(roots), _) => nonprojective::log_partition(&scratch.scores, s.size, *roots)?,
-        (Trees::Grammar { .. }, None) => unreachable!("a grammar's scratch has its parsers"),
+fn log_partition(scratch: &mut Scratch<'_>, s: &Sentence<'_>) -> Result<f64, Failure> {
+    Ok(match &mut scratch.engine {
+        Engine::Grammar(dist) => dist.log_partition(s.input, &scratch.scores)?,
+        Engine::All(roots) => nonprojective::log_partition(&scratch.scores, s.size, *roots)?,
     })
 }
 
 /// The marginals of one sentence into `scratch.out` ((n+1)², row-major); ln Z.
-fn arc_marginals(scratch: &mut Scratch<'_>, trees: &Trees<'_>, s: &Sentence<'_>) -> Result<f64, Failure> {
-    Ok(match (trees, &mut scratch.dist) {
-        (Trees::Grammar { .. }, Some(dist)) => dist.marginals(s.input, &scratch.scores, &mut scratch.out)?,
-        (Trees::All(roots), _) => nonprojective::marginals(&scratch.scores, s.size, *roots, &mut scratch.out)?,
-        (Trees::Grammar { .. }, None) => unreachable!("a grammar's scratch has its parsers"),
+fn arc_marginals(scratch: &mut Scratch<'_>, s: &Sentence<'_>) -> Result<f64, Failure> {
+    Ok(match &mut scratch.engine {
+        Engine::Grammar(dist) => dist.marginals(s.input, &scratch.scores, &mut scratch.out)?,
+        Engine::All(roots) => nonprojective::marginals(&scratch.scores, s.size, *roots, &mut scratch.out)?,
     })
 }
 
@@ -463,14 +468,13 @@ fn kbest<'py, T: Real>(
         let mut write = heads.readwrite();
         let slice = write.as_slice_mut().map_err(value_error)?;
         batch.run(py, trees, slice, k * n, |scratch, s, slot| {
-            let best: Vec<(f64, Vec<usize>)> = match (trees, &mut scratch.dist) {
-                (Trees::Grammar { .. }, Some(dist)) => dist
+            let best: Vec<(f64, Vec<usize>)> = match &mut scratch.engine {
+                Engine::Grammar(dist) => dist
                     .k_best(s.input, &scratch.scores, k)?
                     .into_iter()
                     .map(|(v, t)| (v, t.heads().to_vec()))
                     .collect(),
-                (Trees::All(roots), _) => vec![nonprojective::best_tree(&scratch.scores, s.size, *roots)?],
-                (Trees::Grammar { .. }, None) => unreachable!("a grammar's scratch has its parsers"),
+                Engine::All(roots) => vec![nonprojective::best_tree(&scratch.scores, s.size, *roots)?],
             };
             let mut values = vec![f64::NEG_INFINITY; k];
             slot.fill(-1);
@@ -526,14 +530,13 @@ fn sample<'py, T: Real>(
                 Some(seed) => ChaCha8Rng::seed_from_u64(seed.wrapping_add(s.index as u64)),
                 None => ChaCha8Rng::from_entropy(),
             };
-            let drawn: Vec<Vec<usize>> = match (trees, &mut scratch.dist) {
-                (Trees::Grammar { .. }, Some(dist)) => dist
+            let drawn: Vec<Vec<usize>> = match &mut scratch.engine {
+                Engine::Grammar(dist) => dist
                     .sample(s.input, &scratch.scores, count, &mut rng)?
                     .into_iter()
                     .map(|t| t.heads().to_vec())
                     .collect(),
-                (Trees::All(roots), _) => nonprojective::sample(&scratch.scores, s.size, *roots, count, &mut rng)?,
-                (Trees::Grammar { .. }, None) => unreachable!("a grammar's scratch has its parsers"),
+                Engine::All(roots) => nonprojective::sample(&scratch.scores, s.size, *roots, count, &mut rng)?,
             };
             for (j, h) in drawn.iter().enumerate() {
                 write_heads(&mut slot[j * n..(j + 1) * n], h);
@@ -592,9 +595,9 @@ fn derivations<'py, T: Real>(
         else {
             return Ok(f64::NEG_INFINITY);
         };
-        Ok(match (trees, &mut scratch.dist) {
-            (Trees::Grammar { .. }, Some(dist)) => dist.tree_log_derivations(s.input, &tree)?,
-            (Trees::All(roots), _) => {
+        Ok(match &mut scratch.engine {
+            Engine::Grammar(dist) => dist.tree_log_derivations(s.input, &tree)?,
+            Engine::All(roots) => {
                 let is_tree = tabula::tree::DepTree::from_heads(&tree).is_ok();
                 let roots_ok = *roots == Roots::Multi || tree.iter().filter(|&&h| h == 0).count() == 1;
                 if is_tree && roots_ok {
@@ -603,7 +606,6 @@ fn derivations<'py, T: Real>(
                     f64::NEG_INFINITY
                 }
             }
-            (Trees::Grammar { .. }, None) => unreachable!("a grammar's scratch has its parsers"),
         })
     })?;
     Ok(vec![PyArray1::from_vec(py, v).into_any()])

@@ -23,7 +23,7 @@ import torch
 from ..crf import TreeCRF
 from .data import Encoded, Vocabularies, batches
 from .model import BiaffineNetwork
-from .train import Options, averaged_model, pretrained_count, set_pretrained, tensors
+from .train import Options, averaged_model, pretrained_count, set_pretrained, tensors, update
 
 
 def trees_argument(options: Options) -> Any:
@@ -122,12 +122,7 @@ class GraphTrainer:
         label_loss = torch.nn.functional.cross_entropy(label_scores[has_label], labels[has_label], reduction="sum")
         n = int(words.sum())
         loss = (arc_loss + label_loss) / max(n, 1)
-        self.optimizer.zero_grad()
-        loss.backward()  # type: ignore[no-untyped-call]
-        torch.nn.utils.clip_grad_norm_(self.net.parameters(), 5.0)
-        self.optimizer.step()
-        if self.averaged is not None:
-            self.averaged.update_parameters(self.net)
+        update(self.net, self.optimizer, self.averaged, loss)
         return float(loss.detach()), n
 
 

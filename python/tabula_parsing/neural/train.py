@@ -200,6 +200,19 @@ def set_pretrained(net: Any, vocab: Vocabularies) -> None:
         net.set_pretrained(vocab.pretrained.vectors)
 
 
+def update(
+    net: torch.nn.Module, optimizer: torch.optim.Optimizer, averaged: Optional[AveragedModel], loss: torch.Tensor
+) -> None:
+    """One step of the optimiser on `loss` (gradients clipped to norm 5),
+    then the moving average of the weights, if kept."""
+    optimizer.zero_grad()
+    loss.backward()  # type: ignore[no-untyped-call]
+    torch.nn.utils.clip_grad_norm_(net.parameters(), 5.0)
+    optimizer.step()
+    if averaged is not None:
+        averaged.update_parameters(net)
+
+
 def averaged_model(net: torch.nn.Module, decay: float) -> Optional[AveragedModel]:
     """The moving average of the weights that dev scoring and the saved
     model use (``--average``; None for 0); its decay warms up as
@@ -356,12 +369,7 @@ class Trainer:
             logits = label_scores[has, follow_t[has]]
             loss = loss + torch.nn.functional.cross_entropy(logits, label_t[has], reduction="sum")
         loss = loss / max(decisions, 1)
-        self.optimizer.zero_grad()
-        loss.backward()  # type: ignore[no-untyped-call]
-        torch.nn.utils.clip_grad_norm_(self.net.parameters(), 5.0)
-        self.optimizer.step()
-        if self.averaged is not None:
-            self.averaged.update_parameters(self.net)
+        update(self.net, self.optimizer, self.averaged, loss)
         return float(loss.detach()), decisions, int(ob.abandoned.sum())
 
 
