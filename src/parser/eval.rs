@@ -412,14 +412,14 @@ impl Evaluation {
     /// (LAS `-` without gold labels).
     pub fn to_text(&self) -> String {
         let mut s = format!(
-            "sentences {}  words {}\nall words:          UAS {}  LAS {}\nwithout punctuation: UAS {}  LAS {}  ({} words)\n\nlength   sentences    words     UAS     LAS\n",
+            "sentences {}  words {}\nall words:          UAS {}  LAS {}\nwithout punctuation: UAS {}  LAS {}  ({})\n\nlength   sentences    words     UAS     LAS\n",
             self.sentences,
             self.all.words,
             Self::uas_text(&self.all, 6),
             self.las_text(&self.all, 6),
             Self::uas_text(&self.no_punct, 6),
             self.las_text(&self.no_punct, 6),
-            self.no_punct.words
+            counted(self.no_punct.words, "word")
         );
         for b in &self.by_length {
             let range = match b.max {
@@ -454,5 +454,14 @@ impl Evaluation {
                 "min": b.min, "max": b.max, "sentences": b.sentences, "scores": c(&b.counts)
             })).collect::<Vec<_>>(),
         })
+    }
+}
+
+/// "1 word", "2 words": a count and its noun, in the plural where it takes one.
+pub fn counted(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
 }

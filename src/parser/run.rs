@@ -22,7 +22,7 @@
 
 use super::beam::{BeamParser, Constraints};
 use super::columns::{Columns, Word};
-use super::eval::Counts;
+use super::eval::{counted, Counts};
 use super::features::{FeatureColumns, Tokens};
 use super::global::{Search, Update};
 use super::train::{attachment, EpochStats, GoldSentence, OracleKind, Prepared, Projectivize, TrainOptions, Trainer};
@@ -471,10 +471,10 @@ fn describe(file: &str, o: &TrainOptions, trainer: &Trainer) -> Vec<String> {
         k => format!("{k} partial ({} of their words annotated); ", p.annotated),
     };
     lines.push(format!(
-        "{file}: {} sentences, {} tokens, {} labels; {partial}{} non-projective ({} skipped, {} heads changed); {system}, {}",
-        p.sentences,
-        p.tokens,
-        trainer.labels().len(),
+        "{file}: {}, {}, {}; {partial}{} non-projective ({} skipped, {} heads changed); {system}, {}",
+        counted(p.sentences as u64, "sentence"),
+        counted(p.tokens as u64, "token"),
+        counted(trainer.labels().len() as u64, "label"),
         p.nonprojective,
         p.skipped,
         p.changed_heads,
