@@ -504,7 +504,7 @@ fn answer(
 /// projectivize --encode` writes it (the given one if nothing moved).
 /// O(n) for a projective tree, O(n³) otherwise.
 #[pyfunction]
-#[pyo3(signature = (heads, method = "optimal", *, single_root = false, sample = None, stream = 0, prefer = None,
+#[pyo3(signature = (heads, method = "optimal", *, single_root = false, sample = None, stream = None, prefer = None,
                     grammar = None, objective = "gold-first", encode = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn projectivize(
@@ -513,13 +513,19 @@ pub fn projectivize(
     method: &str,
     single_root: bool,
     sample: Option<&Bound<'_, PyAny>>,
-    stream: i128,
+    stream: Option<i128>,
     prefer: Option<PathBuf>,
     grammar: Option<PathBuf>,
     objective: &str,
     encode: Option<&str>,
 ) -> PyResult<Py<PyAny>> {
-    let (sample, stream) = (convert::seed_opt(sample, "sample")?, convert::seed_in_range(stream, "stream")?);
+    let sample = convert::seed_opt(sample, "sample")?;
+    if let (Some(k), None) = (stream, sample) {
+        return Err(PyValueError::new_err(format!(
+            "stream={k} numbers the sentence whose draw sample=SEED makes; without sample it does nothing"
+        )));
+    }
+    let stream = convert::seed_in_range(stream.unwrap_or(0), "stream")?;
     let gold = convert::tree(heads, "heads")?;
     let sentence = heads.cast::<Sentence>().ok();
     let weights = weights_of(prefer.as_deref(), method, sample, sentence.is_some())?;
@@ -533,7 +539,8 @@ pub fn projectivize(
         encode,
         sentence.is_some(),
     )?;
-    if matches!(request.method, Method::Prefer(..)) && sentence.is_none() {
+    // `none` too: on heads and Trees it is what happens anyway.
+    if (matches!(request.method, Method::Prefer(..)) || prefer.is_some()) && sentence.is_none() {
         return Err(value_error(PREFER_NEEDS_LABELS));
     }
     let file = grammar.as_deref().map(grammar_file).transpose()?;
@@ -570,7 +577,7 @@ pub fn projectivize_batch<'py>(
     let weights = weights_of(prefer.as_deref(), method, sample, labelled)?;
     let request =
         request(method, single_root, sample, weights.as_ref(), objective, grammar.as_deref(), encode, labelled)?;
-    if matches!(request.method, Method::Prefer(..)) {
+    if matches!(request.method, Method::Prefer(..)) || prefer.is_some() {
         if let Some(i) = sentences.iter().position(Option::is_none) {
             return Err(value_error(format!("tree {i}: {PREFER_NEEDS_LABELS}")));
         }

@@ -462,26 +462,19 @@ MODES: dict[tuple[str, str, str], Case] = {
 # Keywords seen doing nothing where the rule asks for an effect or an error:
 # (callable, keyword, mode) -> the case and what it gave. Strict xfail: when
 # one acts or is refused, move it to MATRIX or MODES.
+# Keywords once seen doing nothing, now refused (checked as MODES are).
+MODES.update({
+    ("projectivize", "stream", "without sample"): K(dict(stream=1), refused="without sample it does nothing"),
+    ("projectivize", "prefer", "trees"): K(dict(prefer="none"), refused="pass Sentences"),
+})
 KNOWN_FAULTS: dict[tuple, tuple[Case, str]] = {
-    **{
-        (c, "strategy", system): (
-            K(dict(strategy="none"), dict(system=system)),
-            f"{c}(system={system!r}, strategy='none') is accepted and gives the answers of the default (lbr): "
-            f"{system}'s strategies are all one, which train and the neural parser now refuse",
-        )
-        for c in ("Oracle", "Session", "OracleBatch")
-        for system in ("arc-hybrid", "arc-eager")
-    },
-    ("projectivize", "stream", "without sample"): (
-        K(dict(stream=1)),
-        "projectivize(tree, stream=1) without sample= is accepted and gives the trees of stream=0: "
-        "the stream numbers the draws of sample only",
-    ),
-    ("projectivize", "prefer", "trees"): (
-        K(dict(prefer="none")),
-        "projectivize(tree, prefer='none') on a Tree (not a Sentence) is accepted and gives the same trees: "
-        "prefer=None already breaks ties as 'none' for heads and trees",
-    ),
+    (c, "strategy", system): (
+        K(dict(strategy="none"), dict(system=system)),
+        f"{c}(system={system!r}, strategy='none') is accepted and gives the answers of the default (lbr): "
+        f"{system}'s strategies are all one, which train, the oracle command and the neural parser refuse",
+    )
+    for c in ("Oracle", "Session", "OracleBatch")
+    for system in ("arc-hybrid", "arc-eager")
 }
 
 # ---------------------------------------------------------------- neural
@@ -654,25 +647,21 @@ NEURAL_MODES: dict[tuple[str, str, str], Case] = {
     ("neural.train", "max_gamma", "arc-hybrid"): K(dict(max_gamma=4), refused="--max-gamma is for --system attardi"),
     ("neural.train", "strategy", "arc-hybrid"): K(dict(strategy="none"), refused="its strategies are all one"),
 }
-NEURAL_KNOWN_FAULTS: dict[tuple, tuple[Case, str]] = {
-    # Parser.train refuses these with oracle="static" (see MODES); the neural
-    # parser trains the same network with or without them.
-    ("neural.train", "explore_p", "static"): (
-        K(dict(explore_p=0.5), dict(oracle="static", epochs=2), ON_TRAIN),
-        "neural.train(train, oracle='static', epochs=2, explore_p=0.5): the same weights as without explore_p "
-        "(only the dynamic oracle explores)",
+# The static oracle follows the canonical computation: these were accepted
+# and trained the same network; now refused, as Parser.train refuses them.
+NEURAL_MODES.update({
+    ("neural.train", "explore_p", "static"): K(
+        dict(explore_p=0.5), dict(oracle="static", epochs=2), refused="--explore-p has no effect with --oracle static"
     ),
-    ("neural.train", "strategy", "static"): (
-        K(dict(strategy="none"), dict(oracle="static", system="arc-standard"), ON_TRAIN),
-        "neural.train(train, oracle='static', system='arc-standard', strategy='none' or 'rbl'): the same weights "
-        "(the static oracle's steps do not read the strategy)",
+    ("neural.train", "strategy", "static"): K(
+        dict(strategy="none"), dict(oracle="static", system="arc-standard"),
+        refused="--strategy has no effect with --oracle static",
     ),
-    ("neural.train", "algorithm", "static"): (
-        K(dict(algorithm="cubic"), dict(oracle="static"), ON_TRAIN),
-        "neural.train(train, oracle='static', algorithm='cubic'): the same weights (the static oracle computes "
-        "no scores)",
+    ("neural.train", "algorithm", "static"): K(
+        dict(algorithm="cubic"), dict(oracle="static"), refused="--algorithm has no effect with --oracle static"
     ),
-}
+})
+NEURAL_KNOWN_FAULTS: dict[tuple, tuple[Case, str]] = {}
 
 # ---------------------------------------------------------------- running
 

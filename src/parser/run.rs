@@ -473,7 +473,7 @@ fn describe(file: &str, o: &TrainOptions, trainer: &Trainer) -> Vec<String> {
     lines.push(format!(
         "{file}: {}, {}, {}; {partial}{} non-projective ({} skipped, {} heads changed); {system}, {}",
         counted(p.sentences as u64, "sentence"),
-        counted(p.tokens as u64, "token"),
+        counted(p.tokens, "token"),
         counted(trainer.labels().len() as u64, "label"),
         p.nonprojective,
         p.skipped,

@@ -114,8 +114,13 @@ def _check(options: Options, given: Optional[set[str]] = None) -> None:
         raise ValueError(f"--oracle must be static or dynamic, found `{o.oracle}`")
     if o.loss not in ("ce", "hinge"):
         raise ValueError(f"--loss must be ce or hinge, found `{o.loss}`")
-    if o.oracle == "static" and o.explore_from != 1:
-        raise ValueError("--explore-from has no effect with --oracle static")
+    if o.oracle == "static":
+        # The static oracle follows the canonical computation: no strategy,
+        # no algorithm, no exploration.
+        for key in ("explore_from", "explore_p", "strategy", "algorithm"):
+            flag, default = TRANSITION_ONLY[key]
+            if (key in given) if given is not None else getattr(o, key) != default:
+                raise ValueError(f"{flag} has no effect with --oracle static")
     if not 0.0 <= o.explore_p <= 1.0:
         raise ValueError(f"--explore-p must be between 0 and 1, found {o.explore_p}")
     if o.explore_from < 0:
