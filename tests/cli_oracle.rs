@@ -486,3 +486,21 @@ fn a_mistyped_system_is_named() {
     let o = tabula_with_stdin(&["oracle", "--system", "shift-reduce"], "");
     assert!(!String::from_utf8_lossy(&o.stderr).contains("did you mean"));
 }
+
+/// `--walk --projectivize --grammar G` under auto: every tree is projective
+/// after projectivizing, yet the walk runs the cubic algorithm with G (the
+/// linear one would compute the shipped grammar's steps).
+#[test]
+fn a_walk_with_a_grammar_file_reads_it() {
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/data/sample.conllu");
+    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/grammars/shift-reduce.grammar");
+    let walk = |extra: &[&str]| {
+        let args = [&["oracle", "--walk", sample, "--projectivize", "--json"][..], extra].concat();
+        let o = tabula_with_stdin(&args, "");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["algorithms"].as_object().unwrap().keys().cloned().collect::<Vec<_>>()
+    };
+    assert_eq!(walk(&[]), ["linear"]);
+    assert_eq!(walk(&["--grammar", shipped]), ["cubic"]);
+}
