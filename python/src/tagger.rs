@@ -163,12 +163,12 @@ impl PyTagger {
             ensemble,
         };
         let options = settings.resolve(OptionStyle::Python).map_err(tagger_error)?;
+        let pool = pool(threads)?;
         if let (Some(t), None) = (threads, dev) {
             return Err(PyValueError::new_err(format!(
                 "threads={t}: the threads score the dev file (dev=…), and none is given"
             )));
         }
-        let pool = pool(threads)?;
         let (data, name) = tagged_data(py, train, "train")?;
         let dev = dev.map(|d| tagged_data(py, d, "dev")).transpose()?;
         let mut history = Vec::new();

@@ -53,7 +53,7 @@ CHILD = textwrap.dedent(
     elif call == "beam":
         tp.Parser.train(path, epochs=1000, beam=8, step_bits=12, label_bits=10, threads=1)
     elif call == "tagger":
-        tp.Tagger.train(path, epochs=1000, bits=12, threads=1)
+        tp.Tagger.train(path, epochs=1000, bits=12)
     elif call == "parse":
         parser.parse(sentences)
     elif call == "grammar":
