@@ -86,10 +86,12 @@ for run in "arc-standard dynamic optimal early" "arc-eager dynamic optimal full"
   [ "$1" = attardi ] && data="$TMP/tiny.conllu"
   echo "-- train: $1, $2 oracle, beam 4, $4 update, 1 epoch${5:+, root $5}"
   gamma=(); [ "$1" = attardi ] && gamma=(--max-gamma 32)
+  # Restart applies to early and max-violation updates (a full update has nothing to restart).
+  restart=(--restart); [ "$4" = full ] && restart=()
   # Arc-standard also reads every column the treebank has (the sample has no FEATS).
   cols=(); [ "$1" = arc-standard ] && [ -d "$UD" ] && cols=(--feats --lemma --xpos)
   timeout 120 "$BIN" train "$data" -o "$TMP/$1.b.model" --system "$1" --oracle "$2" --projectivize "$3" \
-    --beam 4 --update "$4" --restart "${gamma[@]}" "${root[@]}" "${cols[@]}" --epochs 1 --seed 1 --step-bits 16 --label-bits 14
+    --beam 4 --update "$4" "${restart[@]}" "${gamma[@]}" "${root[@]}" "${cols[@]}" --epochs 1 --seed 1 --step-bits 16 --label-bits 14
   if [ ${#cols[@]} -gt 0 ]; then
     grep -a -q '^features zn2011-v3+feats+lemma+xpos$' "$TMP/$1.b.model" || { echo "train.sh: the model does not name its columns"; exit 1; }
   fi
