@@ -19,8 +19,9 @@ cargo clippy -p tabula-python --all-targets --release -- -D warnings
 [ -x target/release/tabula ] || cargo build --release --bin tabula
 python -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps --no-build-isolation ./python
 # The stubs match the module; the package and the example type-check strictly.
-# The package and every submodule (the extension's stubs among them).
-python -m mypy.stubtest --mypy-config-file .ci/checks/stubtest.ini --allowlist .ci/checks/stubtest-allowlist.txt tabula_parsing
+# The package and every submodule (the extension's stubs among them); the modules that
+# need PyTorch are allowlisted, and importable where a venv already has it.
+python -m mypy.stubtest --mypy-config-file .ci/checks/stubtest.ini --allowlist .ci/checks/stubtest-allowlist.txt --ignore-unused-allowlist tabula_parsing
 # The ```python blocks of README.md, python/README.md and docs/ too (a few
 # seconds): a stub narrower than the call, such as a batch call's scores
 # without 3-D arrays, fails here.
