@@ -575,6 +575,9 @@ def test_pretrained_vectors_with_errors_name_the_line(tmp_path):
     bad.write_text("a 0.1 x\n")
     with pytest.raises(ValueError, match=r"bad.txt:1: a field after `a` is not a number"):
         neural.train(str(SAMPLE), embeddings=str(bad), epochs=1, dims=TINY)
+    bad.write_text("\x1b]0;x\x07 0.1 x\n")  # a terminal escape as the word: shown, not sent
+    with pytest.raises(ValueError, match=r"a field after `\\x1b\]0;x\\x07` is not a number"):
+        neural.train(str(SAMPLE), embeddings=str(bad), epochs=1, dims=TINY)
 
 
 def test_the_tagger_fills_upos_for_training_and_parsing(tmp_path):

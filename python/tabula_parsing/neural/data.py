@@ -66,6 +66,12 @@ class Labels:
         return self.index.get("root")
 
 
+def shown(text: str) -> str:
+    """Text from a file as a message shows it: control characters (C0, DEL,
+    C1) written visibly as \\xNN, so that none reaches the terminal."""
+    return "".join(f"\\x{ord(c):02x}" if ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 else c for c in text)
+
+
 class Pretrained:
     """Pre-trained word vectors (``--embeddings``): their words, and the
     vectors (float32, one row per word) when read from a file; a model keeps
@@ -119,12 +125,12 @@ class Pretrained:
                             raise ValueError(f"{path}:{number}: a word without numbers")
                     if len(fields) - 1 != dim:
                         raise ValueError(
-                            f"{path}:{number}: {len(fields) - 1} numbers after `{fields[0]}`, the first line has {dim}"
+                            f"{path}:{number}: {len(fields) - 1} numbers after `{shown(fields[0])}`, the first line has {dim}"
                         )
                     try:
                         rows.append([float(x) for x in fields[1:]])
                     except ValueError:
-                        raise ValueError(f"{path}:{number}: a field after `{fields[0]}` is not a number") from None
+                        raise ValueError(f"{path}:{number}: a field after `{shown(fields[0])}` is not a number") from None
                     words.append(fields[0])
             if not words:
                 raise ValueError(f"{path}: no vectors")
