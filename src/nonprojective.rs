@@ -214,6 +214,8 @@ trait Weight: Copy {
     fn order(self) -> i32;
     /// ln c (−∞ for zero).
     fn ln(self) -> f64;
+    /// c.
+    fn value(self) -> f64;
     fn add(self, other: Self) -> Self;
     fn mul(self, other: Self) -> Self;
     /// `self / other`, `other` nonzero.
@@ -262,6 +264,9 @@ impl Weight for Plain {
     fn ln(self) -> f64 {
         self.0.ln()
     }
+    fn value(self) -> f64 {
+        self.0
+    }
     fn add(self, other: Self) -> Self {
         Plain(self.0 + other.0)
     }
@@ -309,6 +314,9 @@ impl Weight for Linear {
     fn ln(self) -> f64 {
         self.c.ln()
     }
+    fn value(self) -> f64 {
+        self.c
+    }
     fn add(self, other: Self) -> Self {
         lead(self, other, || Linear { order: self.order, c: self.c + other.c })
     }
@@ -351,6 +359,9 @@ impl Weight for LogSpace {
     fn ln(self) -> f64 {
         self.ln
     }
+    fn value(self) -> f64 {
+        self.ln.exp()
+    }
     fn add(self, other: Self) -> Self {
         lead(self, other, || {
             let (hi, lo) = if self.ln >= other.ln { (self.ln, other.ln) } else { (other.ln, self.ln) };
@@ -390,21 +401,29 @@ fn checked<W: Weight>(x: W) -> Result<W, Stop> {
 /// slot is scratch) and its root potential `root[j]` = θ(0, j); the
 /// diagonal of L is implied (the column sum). `ids[j]` is j's word in the
 /// sentence (0-based).
+///
+/// `lifted`: the single-root fast path in plain f64s. The root potentials
+/// are the coefficients of t¹ (their order is implied) and every other
+/// number has order 0, so that a pivot's leading term is its column's head
+/// potentials alone while any are positive, and the root potential only
+/// for the last word; a pivot without head potentials before the last word
+/// stops with [`Stop::Range`], and [`Linear`] takes over.
 #[derive(Clone)]
 struct Chain<W> {
     m: usize,
     heads: Vec<W>,
     root: Vec<W>,
     ids: Vec<usize>,
+    lifted: bool,
 }
 
 impl<W: Weight> Chain<W> {
     /// From validated scores of `size` = n + 1 rows, each column shifted by
     /// its maximum `shift[d]`.
-    fn new(scores: &[f64], size: usize, shift: &[f64], roots: Roots) -> Result<Self, Stop> {
+    fn new(scores: &[f64], size: usize, shift: &[f64], roots: Roots, lifted: bool) -> Result<Self, Stop> {
         let m = size - 1;
-        let root_order = if roots == Roots::Single { 1 } else { 0 };
-        let mut chain = Chain { m, heads: vec![W::ZERO; m * m], root: vec![W::ZERO; m], ids: (0..m).collect() };
+        let root_order = if roots == Roots::Single && !lifted { 1 } else { 0 };
+        let mut chain = Chain { m, heads: vec![W::ZERO; m * m], root: vec![W::ZERO; m], ids: (0..m).collect(), lifted };
         for j in 0..m {
             let c = shift[j + 1];
             chain.root[j] = W::from_log(scores[j + 1] - c, root_order)?;
@@ -420,17 +439,34 @@ impl<W: Weight> Chain<W> {
         self.heads[j * self.m + i]
     }
 
+    /// The pivot of word `k` once words 0 … k−1 are eliminated (the column
+    /// sum of k) and the order it adds to det L.
+    fn pivot(&self, k: usize) -> Result<(W, i32), Stop> {
+        let m = self.m;
+        let heads = sum(&self.heads[k * m + k + 1..(k + 1) * m]);
+        if !self.lifted {
+            let pivot = heads.add(self.root[k]);
+            return if pivot.is_zero() { Err(Stop::NoTree) } else { Ok((pivot, pivot.order())) };
+        }
+        if !heads.is_zero() {
+            Ok((heads, 0))
+        } else if k + 1 < m {
+            Err(Stop::Range)
+        } else if self.root[k].is_zero() {
+            Err(Stop::NoTree)
+        } else {
+            Ok((self.root[k], 1))
+        }
+    }
+
     /// Eliminates word `k` when words 0 … k−1 are already eliminated: the
     /// Schur complement on the words k+1 …, subtraction-free. Returns the
-    /// pivot (the column sum of k) and the probability that a walk from k
-    /// steps to the root; `ratios[i]` (i > k) that it steps to word i.
-    fn eliminate(&mut self, k: usize, ratios: &mut [W]) -> Result<(W, W), Stop> {
+    /// pivot and the order it adds to det L, and the probability that a walk
+    /// from k steps to the root; `ratios[i]` (i > k) that it steps to word i.
+    fn eliminate(&mut self, k: usize, ratios: &mut [W]) -> Result<(W, i32, W), Stop> {
         let m = self.m;
+        let (pivot, order) = self.pivot(k)?;
         let column = &self.heads[k * m..(k + 1) * m];
-        let pivot = column[k + 1..].iter().fold(self.root[k], |sum, &x| sum.add(x));
-        if pivot.is_zero() {
-            return Err(Stop::NoTree);
-        }
         let mut least = W::ZERO;
         for i in k + 1..m {
             ratios[i] = checked(column[i].div(pivot))?;
@@ -450,93 +486,50 @@ impl<W: Weight> Chain<W> {
                 *x = x.add(r.mul(w));
             }
         }
-        Ok((pivot, root_ratio))
+        Ok((pivot, order, root_ratio))
     }
 
     /// (order, ln coefficient) of det L, the product of the pivots.
     fn log_det(mut self, ratios: &mut [W]) -> Result<(i32, f64), Stop> {
         let (mut order, mut log) = (0, 0.0);
         for k in 0..self.m {
-            let (pivot, _) = self.eliminate(k, ratios)?;
-            order += pivot.order();
+            let (pivot, o, _) = self.eliminate(k, ratios)?;
+            order += o;
             log += pivot.ln();
         }
         Ok((order, log))
     }
 
-    /// The chain on the words at `keep` (a range of local indices) once all
-    /// others are eliminated, recording the walk's steps in a new frame.
-    fn reduce(&self, keep: std::ops::Range<usize>, frames: &mut Vec<Frame<W>>) -> Result<Self, Stop> {
-        let m = self.m;
-        let order: Vec<usize> = (0..m).filter(|i| !keep.contains(i)).chain(keep.clone()).collect();
-        let gone = m - keep.len();
-        let mut work = Chain {
-            m,
-            heads: order.iter().flat_map(|&j| order.iter().map(move |&i| self.heads[j * m + i])).collect(),
-            root: order.iter().map(|&j| self.root[j]).collect(),
-            ids: order.iter().map(|&j| self.ids[j]).collect(),
-        };
-        let mut frame =
-            Frame { ids: work.ids.clone(), root: Vec::with_capacity(gone), ratios: vec![W::ZERO; gone * m] };
-        for k in 0..gone {
-            let (_, root_ratio) = work.eliminate(k, &mut frame.ratios[k * m..(k + 1) * m])?;
-            frame.root.push(root_ratio);
-        }
-        frames.push(frame);
-        Ok(Chain {
-            m: m - gone,
-            heads: (gone..m).flat_map(|j| (gone..m).map(move |i| (i, j))).map(|(i, j)| work.heads[j * m + i]).collect(),
-            root: work.root.split_off(gone),
-            ids: work.ids.split_off(gone),
-        })
+    /// Makes `self` a copy of `from` with its words in the order `order`.
+    fn reorder(&mut self, from: &Chain<W>, order: &[usize]) {
+        let m = from.m;
+        self.m = m;
+        self.lifted = from.lifted;
+        self.heads.clear();
+        self.heads.extend(order.iter().flat_map(|&j| order.iter().map(move |&i| from.heads[j * m + i])));
+        self.root.clear();
+        self.root.extend(order.iter().map(|&j| from.root[j]));
+        self.ids.clear();
+        self.ids.extend(order.iter().map(|&j| from.ids[j]));
     }
 
-    /// For every word d of this chain, with `frames` the eliminations that
-    /// led to it: eliminates all other words by halves (recursing), so that
-    /// d's chain alone gives the denominator Σ θ q, and walks the frames
-    /// back for q(h, d) of every other word h; calls `column(d, q, top)`.
-    fn leave_one_out(
-        &self,
-        frames: &mut Vec<Frame<W>>,
-        q: &mut [W],
-        column: &mut impl FnMut(usize, &[W], W),
-    ) -> Result<(), Stop> {
-        if self.m == 1 {
-            let d = self.ids[0];
-            q[d] = W::ZERO;
-            for frame in frames.iter().rev() {
-                let m = frame.ids.len();
-                for k in (0..frame.root.len()).rev() {
-                    let steps = &frame.ratios[k * m + k + 1..(k + 1) * m];
-                    let mut sum = frame.root[k];
-                    let mut positive = !sum.is_zero();
-                    for (&r, &i) in steps.iter().zip(&frame.ids[k + 1..]) {
-                        let term = r.mul(q[i]);
-                        positive |= !r.is_zero() && !q[i].is_zero();
-                        sum = sum.add(term);
-                    }
-                    // A product that underflowed shows in its sum only if the
-                    // sum is not normal.
-                    if positive && (sum.is_zero() || !sum.in_range()) {
-                        return Err(Stop::Range);
-                    }
-                    q[frame.ids[k]] = sum;
-                }
-            }
-            column(d, q, self.root[0]);
-            return Ok(());
+    /// Makes `self` the chain of `from`'s words from `first` on.
+    fn tail(&mut self, from: &Chain<W>, first: usize) {
+        let m = from.m;
+        self.m = m - first;
+        self.lifted = from.lifted;
+        self.heads.clear();
+        for j in first..m {
+            self.heads.extend_from_slice(&from.heads[j * m + first..(j + 1) * m]);
         }
-        let half = self.m / 2;
-        for keep in [0..half, half..self.m] {
-            let part = self.reduce(keep, frames)?;
-            part.leave_one_out(frames, q, column)?;
-            frames.pop();
-        }
-        Ok(())
+        self.root.clear();
+        self.root.extend_from_slice(&from.root[first..]);
+        self.ids.clear();
+        self.ids.extend_from_slice(&from.ids[first..]);
     }
 }
 
-/// The eliminations of one [`Chain::reduce`]: `ids` its words in
+/// The eliminations of one reduction (see [`Level`]): `ids` its words in
 /// elimination order (then the kept ones); for the k-th eliminated word,
 /// `root[k]` the probability that the walk from it steps to the root and
 /// `ratios[k * m + i]` (i > k, m = `ids.len()`) that it steps to `ids[i]`.
@@ -544,6 +537,157 @@ struct Frame<W> {
     ids: Vec<usize>,
     root: Vec<W>,
     ratios: Vec<W>,
+}
+
+/// One level of the divide-and-conquer of [`leave_one_out`], its buffers
+/// reused by the two halves and across sentences: the parent chain with the
+/// words to eliminate first (`work`), the walk's steps recorded while
+/// eliminating them (`frame`), and the chain of the kept words (`child`).
+struct Level<W> {
+    order: Vec<usize>,
+    work: Chain<W>,
+    frame: Frame<W>,
+    child: Chain<W>,
+    /// q(h, d) of the words of `work`, in its order, for the leaf d walked.
+    q: Vec<W>,
+}
+
+impl<W> Level<W> {
+    fn new() -> Self {
+        let chain = || Chain { m: 0, heads: Vec::new(), root: Vec::new(), ids: Vec::new(), lifted: false };
+        Level {
+            order: Vec::new(),
+            work: chain(),
+            frame: Frame { ids: Vec::new(), root: Vec::new(), ratios: Vec::new() },
+            child: chain(),
+            q: Vec::new(),
+        }
+    }
+}
+
+impl<W: Weight> Level<W> {
+    /// The chain on `from`'s words at `keep` (a range of local indices) once
+    /// all others are eliminated, into `child`, and the walk's steps from
+    /// the eliminated ones into `frame`.
+    fn reduce(&mut self, from: &Chain<W>, keep: std::ops::Range<usize>) -> Result<(), Stop> {
+        let m = from.m;
+        self.order.clear();
+        self.order.extend((0..m).filter(|i| !keep.contains(i)).chain(keep.clone()));
+        let gone = m - keep.len();
+        self.work.reorder(from, &self.order);
+        let frame = &mut self.frame;
+        frame.ids.clear();
+        frame.ids.extend_from_slice(&self.work.ids);
+        frame.root.clear();
+        frame.ratios.clear();
+        frame.ratios.resize(gone * m, W::ZERO);
+        for k in 0..gone {
+            let (_, _, root_ratio) = self.work.eliminate(k, &mut frame.ratios[k * m..(k + 1) * m])?;
+            frame.root.push(root_ratio);
+        }
+        self.child.tail(&self.work, gone);
+        Ok(())
+    }
+}
+
+/// q(h, d) for the words of every level, the deepest level's child being
+/// the single word d: level by level from the bottom, each kept word's q
+/// from the level below (d's is 0), then the eliminated ones' in reverse,
+/// q(k) = P(root) + Σᵢ P(i) q(i), each a sum of nonnegative terms.
+fn walk_back<W: Weight>(levels: &mut [Level<W>]) -> Result<(), Stop> {
+    for l in (0..levels.len()).rev() {
+        let (this, below) = levels.split_at_mut(l + 1);
+        let level = &mut this[l];
+        let m = level.frame.ids.len();
+        let gone = level.frame.root.len();
+        level.q.clear();
+        level.q.resize(m, W::ZERO);
+        if let Some(next) = below.first() {
+            for (&a, &x) in next.order.iter().zip(&next.q) {
+                level.q[gone + a] = x;
+            }
+        }
+        let frame = &level.frame;
+        for k in (0..gone).rev() {
+            let (steps, later) = (&frame.ratios[k * m + k + 1..(k + 1) * m], &level.q[k + 1..]);
+            let total = dot(frame.root[k], steps, later);
+            // A product that underflowed shows in its sum only if the sum is
+            // not normal.
+            if !total.in_range()
+                || total.is_zero()
+                    && (!frame.root[k].is_zero() || steps.iter().zip(later).any(|(r, x)| !r.is_zero() && !x.is_zero()))
+            {
+                return Err(Stop::Range);
+            }
+            level.q[k] = total;
+        }
+    }
+    Ok(())
+}
+
+/// Σ xs, in four running sums (which vectorise).
+fn sum<W: Weight>(xs: &[W]) -> W {
+    let mut acc = [W::ZERO; 4];
+    let chunks = xs.chunks_exact(4);
+    let rest = chunks.remainder().iter().fold(W::ZERO, |s, &x| s.add(x));
+    for c in chunks {
+        for (a, &x) in acc.iter_mut().zip(c) {
+            *a = a.add(x);
+        }
+    }
+    acc[0].add(acc[1]).add(acc[2].add(acc[3])).add(rest)
+}
+
+/// `init` + Σ aᵢ bᵢ, in four running sums.
+fn dot<W: Weight>(init: W, a: &[W], b: &[W]) -> W {
+    let mut acc = [W::ZERO; 4];
+    let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
+    let rest = ca.remainder().iter().zip(cb.remainder()).fold(init, |s, (&x, &y)| s.add(x.mul(y)));
+    for (x, y) in ca.zip(cb) {
+        for l in 0..4 {
+            acc[l] = acc[l].add(x[l].mul(y[l]));
+        }
+    }
+    acc[0].add(acc[1]).add(acc[2].add(acc[3])).add(rest)
+}
+
+/// For every word d of the chain at `depth` (`top`, or the `child` of the
+/// level above), with the levels above it the eliminations that led to it:
+/// eliminates all other words by halves (recursing), so that d's chain
+/// alone gives the denominator Σ θ q, and walks the frames back for q(h, d)
+/// of every other word h; calls `column(d, q, top)`.
+fn leave_one_out<W: Weight>(
+    top: &Chain<W>,
+    levels: &mut Vec<Level<W>>,
+    depth: usize,
+    q: &mut [W],
+    column: &mut impl FnMut(usize, &[W], W),
+) -> Result<(), Stop> {
+    let chain = if depth == 0 { top } else { &levels[depth - 1].child };
+    if chain.m == 1 {
+        let (d, denominator) = (chain.ids[0], chain.root[0]);
+        walk_back(&mut levels[..depth])?;
+        if let Some(level) = levels.first().filter(|_| depth > 0) {
+            for (&id, &x) in level.frame.ids.iter().zip(&level.q) {
+                q[id] = x;
+            }
+        }
+        q[d] = W::ZERO;
+        column(d, q, denominator);
+        return Ok(());
+    }
+    let m = chain.m;
+    if levels.len() == depth {
+        levels.push(Level::new());
+    }
+    let half = m / 2;
+    for keep in [0..half, half..m] {
+        let (above, below) = levels.split_at_mut(depth);
+        let chain = if depth == 0 { top } else { &above[depth - 1].child };
+        below[0].reduce(chain, keep)?;
+        leave_one_out(top, levels, depth + 1, q, column)?;
+    }
+    Ok(())
 }
 
 /// Checks the shape and the scores; the shift of each column d ≥ 1 (its
@@ -575,8 +719,14 @@ fn column_shifts(scores: &[f64], size: usize) -> Result<Option<Vec<f64>>, NonPro
 }
 
 /// ln Z in `W` (−∞ if no tree).
-fn log_partition_in<W: Weight>(scores: &[f64], size: usize, shift: &[f64], roots: Roots) -> Result<f64, Stop> {
-    let chain = Chain::<W>::new(scores, size, shift, roots)?;
+fn log_partition_in<W: Weight>(
+    scores: &[f64],
+    size: usize,
+    shift: &[f64],
+    roots: Roots,
+    lifted: bool,
+) -> Result<f64, Stop> {
+    let chain = Chain::<W>::new(scores, size, shift, roots, lifted)?;
     let wanted = if roots == Roots::Single { 1 } else { 0 };
     match chain.log_det(&mut vec![W::ZERO; size]) {
         Ok((order, log)) if order == wanted => Ok(log + shift.iter().sum::<f64>()),
@@ -591,10 +741,11 @@ fn marginals_in<W: Weight>(
     size: usize,
     shift: &[f64],
     roots: Roots,
+    lifted: bool,
     out: &mut [f64],
 ) -> Result<f64, Stop> {
     let n = size - 1;
-    let chain = Chain::<W>::new(scores, size, shift, roots)?;
+    let chain = Chain::<W>::new(scores, size, shift, roots, lifted)?;
     let mut ratios = vec![W::ZERO; size];
     let wanted = if roots == Roots::Single { 1 } else { 0 };
     let (order, log) = chain.clone().log_det(&mut ratios)?;
@@ -604,14 +755,14 @@ fn marginals_in<W: Weight>(
     // A marginal's leading term has order 0 (order > 0: it tends to 0).
     // Unchecked: the denominator is normal, so a subnormal θ·q costs at
     // most 2⁻¹⁰⁷⁴ / 2⁻¹⁰²² absolute.
-    let probability = |p: W| if p.order() == 0 { p.ln().exp() } else { 0.0 };
+    let probability = |p: W| if p.order() == 0 { p.value() } else { 0.0 };
     let mut column = |d: usize, q: &[W], top: W| {
         out[d + 1] = probability(chain.root[d].div(top));
         for h in (0..n).filter(|&h| h != d) {
             out[(h + 1) * size + d + 1] = probability(chain.head(h, d).mul(q[h]).div(top));
         }
     };
-    chain.leave_one_out(&mut Vec::new(), &mut vec![W::ZERO; n], &mut column)?;
+    leave_one_out(&chain, &mut Vec::new(), 0, &mut vec![W::ZERO; n], &mut column)?;
     Ok(log + shift.iter().sum::<f64>())
 }
 
@@ -651,14 +802,13 @@ pub fn log_partition(scores: &[f64], size: usize, roots: Roots) -> Result<f64, N
     if size == 1 {
         return Ok(if roots == Roots::Multi { 0.0 } else { f64::NEG_INFINITY });
     }
-    let fast = match roots {
-        Roots::Multi => log_partition_in::<Plain>(scores, size, &shift, roots),
-        Roots::Single => log_partition_in::<Linear>(scores, size, &shift, roots),
-    };
-    let z = match fast {
-        Err(Stop::Range) => log_partition_in::<LogSpace>(scores, size, &shift, roots),
-        z => z,
-    };
+    let mut z = log_partition_in::<Plain>(scores, size, &shift, roots, roots == Roots::Single);
+    if roots == Roots::Single && z == Err(Stop::Range) {
+        z = log_partition_in::<Linear>(scores, size, &shift, roots, false);
+    }
+    if z == Err(Stop::Range) {
+        z = log_partition_in::<LogSpace>(scores, size, &shift, roots, false);
+    }
     Ok(z.unwrap_or(f64::NEG_INFINITY))
 }
 
@@ -686,13 +836,12 @@ pub fn marginals(scores: &[f64], size: usize, roots: Roots, out: &mut Vec<f64>) 
     let Some(shift) = shift else {
         return Err(NonProjectiveError::NoTree);
     };
-    let fast = match roots {
-        Roots::Multi => marginals_in::<Plain>(scores, size, &shift, roots, out),
-        Roots::Single => marginals_in::<Linear>(scores, size, &shift, roots, out),
-    };
-    let z = match fast {
-        Err(Stop::Range) => marginals_in::<LogSpace>(scores, size, &shift, roots, out),
-        z => z,
-    };
+    let mut z = marginals_in::<Plain>(scores, size, &shift, roots, roots == Roots::Single, out);
+    if roots == Roots::Single && z == Err(Stop::Range) {
+        z = marginals_in::<Linear>(scores, size, &shift, roots, false, out);
+    }
+    if z == Err(Stop::Range) {
+        z = marginals_in::<LogSpace>(scores, size, &shift, roots, false, out);
+    }
     z.map_err(|_| NonProjectiveError::NoTree)
 }
