@@ -9,8 +9,8 @@ use plotters::prelude::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use tabula::conllu::Reader;
-use tabula::projectivize::Counter;
+use tabula::conllu::{ConlluError, Reader, Sentence};
+use tabula::projectivize::{Counter, ProjectivizeError};
 
 /// Arguments of `tabula count`.
 ///
@@ -20,7 +20,9 @@ use tabula::projectivize::Counter;
 /// value of `# sent_id =` or empty, `length` the number of syntactic words,
 /// `nonprojective` 0/1 for the gold tree, `best` the most gold arcs a tree of
 /// the grammar keeps, `count` the exact number of such trees (both `-` for a
-/// tree longer than --max-words, which is not counted).
+/// tree longer than --max-words, which is not counted, and for a sentence
+/// the grammar derives no tree for; with --keep-going, a bad sentence's row
+/// is all `-` after its index).
 #[derive(clap::Args)]
 pub struct Args {
     /// Input CoNLL-U files; `-` or nothing reads standard input.
@@ -45,6 +47,10 @@ pub struct Args {
     /// counted at once, whatever its length: its count is 1.
     #[arg(long, value_name = "N", default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
     max_words: u64,
+    /// Give a bad sentence (one the reader refuses) a row of `-` and list it
+    /// at the end instead of stopping.
+    #[arg(long)]
+    keep_going: bool,
 }
 
 /// Per length: the number of trees and the sum of ln(count).
@@ -82,12 +88,31 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut series: Vec<Series> = Vec::new();
     // Trees longer than --max-words: (file, first line, words).
     let mut too_long: Vec<(String, usize, usize)> = Vec::new();
+    // Sentences the grammar derives no tree for: the same.
+    let mut underivable: Vec<(String, usize, usize)> = Vec::new();
+    // Bad sentences given a row with --keep-going.
+    let mut bad: Vec<ConlluError> = Vec::new();
     for path in inputs {
         let (input, file, len) = open_input(path)?;
         let bar = Bars::new(len);
         let mut by_length: Vec<(u64, f64)> = Vec::new();
-        for sentence in Reader::new(input, file.clone()) {
-            let sentence = sentence?;
+        let mut reader = Reader::new(input, file.clone());
+        while let Some(raw) = reader.next_raw() {
+            let raw = raw?;
+            let size = raw.text.len() as u64;
+            let sentence = match Sentence::parse(raw, &file) {
+                Ok(sentence) => sentence,
+                Err(invalid) if args.keep_going => {
+                    index += 1;
+                    writeln!(out, "{index}\t\t-\t-\t-\t-")?;
+                    bad.push(invalid.error);
+                    if let Some(b) = &bar {
+                        b.inc(size);
+                    }
+                    continue;
+                }
+                Err(invalid) => return Err(invalid.error.into()),
+            };
             let gold = sentence.tree();
             // A tree of the grammar's class is counted at once (the only tree
             // keeping all its arcs: count 1), whatever its length.
@@ -102,14 +127,31 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                     u8::from(!gold.is_projective())
                 )?;
                 if let Some(b) = &bar {
-                    b.inc(sentence.raw().text.len() as u64);
+                    b.inc(size);
                 }
                 continue;
             }
             let place = || format!("{file}:{}", sentence.first_line());
-            let r = progress::for_sentence(bar.as_ref(), gold.len(), place, || counter.count(gold))
-                .map_err(|e| format!("{}: {e}", place()))?;
+            let counted = progress::for_sentence(bar.as_ref(), gold.len(), place, || counter.count(gold));
             index += 1;
+            let r = match counted {
+                Ok(r) => r,
+                Err(ProjectivizeError::NoTree(_)) => {
+                    underivable.push((file.to_string(), sentence.first_line(), gold.len()));
+                    writeln!(
+                        out,
+                        "{index}\t{}\t{}\t{}\t-\t-",
+                        sentence.sent_id().unwrap_or(""),
+                        gold.len(),
+                        u8::from(!gold.is_projective())
+                    )?;
+                    if let Some(b) = &bar {
+                        b.inc(size);
+                    }
+                    continue;
+                }
+                Err(e) => return Err(format!("{}: {e}", place()).into()),
+            };
             let n = gold.len();
             writeln!(
                 out,
@@ -125,7 +167,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             by_length[n].0 += 1;
             by_length[n].1 += ln_big(&r.count);
             if let Some(b) = &bar {
-                b.inc(sentence.raw().text.len() as u64);
+                b.inc(size);
             }
         }
         if let Some(b) = bar {
@@ -143,6 +185,18 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         );
         for (file, line, words) in &too_long {
             eprintln!("  {file}:{line}: {words} words");
+        }
+    }
+    if !underivable.is_empty() {
+        eprintln!("warning: {} sentence(s) the grammar derives no tree for (`-` in their rows):", underivable.len());
+        for (file, line, words) in &underivable {
+            eprintln!("  {file}:{line}: {words} words");
+        }
+    }
+    if !bad.is_empty() {
+        eprintln!("warning: {} bad sentence(s) given a row of `-` (--keep-going):", bad.len());
+        for e in &bad {
+            eprintln!("  {e}");
         }
     }
     if let Some(mut plot) = plot_output {
