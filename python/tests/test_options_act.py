@@ -131,6 +131,7 @@ MATRIX: dict[tuple[str, str], Case] = {
     ("count", "single_root"): C("count @multi.conllu", "--single-root"),
     ("count", "max_words"): C("count @train.conllu", "--max-words 5", stderr=True),
     ("count", "max_memory"): C("count @train.conllu", "--max-memory 1K", refused="more than the limit"),
+    ("count", "keep_going"): C("count @bad.conllu", "--keep-going", base_refused="no root"),
     # deprojectivize
     ("deprojectivize", "output"): C("deprojectivize @encoded.conllu", "-o out.conllu"),
     ("deprojectivize", "stats"): C("deprojectivize @encoded.conllu", "--stats", stderr=True),
