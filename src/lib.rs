@@ -32,6 +32,7 @@ pub mod distribution;
 pub mod draw;
 pub mod engine;
 pub mod ensemble;
+pub mod file_kind;
 pub mod grammar;
 pub mod grammars;
 pub mod interrupt;

@@ -220,3 +220,26 @@ fn projectivize_stats_of_no_tokens_prints_no_score() {
     assert!(err.contains("tokens: 0\n") && err.contains("attachment score: - (no tokens)\n"), "{err}");
     assert!(!err.contains("100"), "{err}");
 }
+
+#[test]
+fn a_file_of_another_kind_given_as_a_model_is_named() {
+    let dir = scratch("other_kind");
+    block(&dir, "gold.conllu", b"");
+    fs::write(dir.join("lines.jsonl"), "{\"stack\":[0]}\n").unwrap();
+    fails_with(
+        &dir,
+        &["parse", "--model", "gold.conllu", "gold.conllu"],
+        "gold.conllu: not a tabula parser model: line 1 shows a CoNLL-U treebank",
+    );
+    fails_with(
+        &dir,
+        &["tag", "--tagger", "lines.jsonl", "gold.conllu"],
+        "lines.jsonl: not a tabula tagger: line 1 shows JSON",
+    );
+    fs::write(dir.join("junk.model"), "hello\n").unwrap();
+    fails_with(
+        &dir,
+        &["parse", "--model", "junk.model", "gold.conllu"],
+        "junk.model: not a tabula parser model: its first line is not TABULA-PARSER-MODEL",
+    );
+}

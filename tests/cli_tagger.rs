@@ -143,7 +143,7 @@ fn bad_taggers_and_options_are_refused() {
     fails_in(
         &dir,
         &["tag", "--tagger", "junk.tagger", "raw.conllu"],
-        "junk.tagger: not a tabula tagger (the first line is not TABULA-TAGGER-MODEL)",
+        "junk.tagger: not a tabula tagger: its first line is not TABULA-TAGGER-MODEL",
     );
     let mut bytes = fs::read(dir.join("t.tagger")).unwrap();
     bytes.truncate(bytes.len() - 10);

@@ -470,7 +470,7 @@ fn model_files_round_trip_and_bad_ones_are_errors() {
     let mut longer = bytes.clone();
     longer.push(0);
     assert!(matches!(Model::from_bytes(&longer), Err(ParserError::ModelSize { .. })));
-    assert!(matches!(Model::from_bytes(b"1\tHi\t_\n"), Err(ParserError::ModelForeign)));
+    assert!(matches!(Model::from_bytes(b"1\tHi\t_\n"), Err(ParserError::ModelForeign { .. })));
     // A header announcing huge tables is checked against the file size before any allocation.
     for weights in ["weights 1 1\n", ""] {
         let version = if weights.is_empty() { 2 } else { MODEL_VERSION };

@@ -119,7 +119,7 @@ fn the_file_round_trips_and_damage_is_refused() {
         let at = bytes.len() - 20;
         flipped[at] ^= 1;
         assert!(matches!(TaggerModel::from_bytes(&flipped), Err(TaggerError::Corrupt(m)) if m.contains("checksum")));
-        assert!(matches!(TaggerModel::from_bytes(b"TABULA-PARSER-MODEL\n"), Err(TaggerError::Foreign)));
+        assert!(matches!(TaggerModel::from_bytes(b"TABULA-PARSER-MODEL\n"), Err(TaggerError::Foreign { .. })));
         let text = String::from_utf8_lossy(&bytes).into_owned();
         let v2 = text.replacen("version 4", "version 9", 1);
         assert!(matches!(TaggerModel::from_bytes(v2.as_bytes()), Err(TaggerError::Version { .. })));

@@ -246,12 +246,23 @@ fn weights(w: &Bound<'_, PyAny>, size: usize) -> PyResult<Vec<MaxPlus>> {
 #[pymethods]
 impl PyGrammar {
     /// Reads, checks and compiles a grammar file. `GrammarError` with every
-    /// error of the file; `OSError` if it cannot be read.
+    /// error of the file, or with one line for a file of another kind (a
+    /// CoNLL-U treebank, JSON, compressed data, a tabula model), as the
+    /// command line says it; `OSError` if it cannot be read.
     #[staticmethod]
     fn from_file(py: Python<'_>, path: std::path::PathBuf) -> PyResult<Self> {
         let shown = path.display().to_string();
-        let source = std::fs::read_to_string(&path)
-            .map_err(|e| PyOSError::new_err(format!("cannot read grammar file {shown}: {e}")))?;
+        let bytes =
+            std::fs::read(&path).map_err(|e| PyOSError::new_err(format!("cannot read grammar file {shown}: {e}")))?;
+        if let Some((line, what)) = tabula::file_kind::other_kind(&bytes) {
+            // One line, as the command line says it, not a diagnostic per line.
+            let e = text::GrammarFileError::OtherKind { path: shown, line, what };
+            let err = GrammarError::new_err(e.to_string());
+            err.value(py).setattr("diagnostics", vec![("error", line, 1usize, e.to_string())])?;
+            return Err(err);
+        }
+        let source = String::from_utf8(bytes)
+            .map_err(|e| PyOSError::new_err(format!("cannot read grammar file {shown}: {}", e.utf8_error())))?;
         Self::parse(py, &shown, source)
     }
 

@@ -310,7 +310,7 @@ impl PyParser {
     ///
     /// >>> Parser.load(SAMPLE)
     /// Traceback (most recent call last):
-    /// ValueError: ...sample.conllu: not a tabula parser model (the first line is not TABULA-PARSER-MODEL)
+    /// ValueError: ...sample.conllu: not a tabula parser model: line 4 shows a CoNLL-U treebank
     #[staticmethod]
     fn load(py: Python<'_>, path: PathBuf) -> PyResult<PyParser> {
         let model = py.detach(|| Model::load(&path)).map_err(|e| match e {

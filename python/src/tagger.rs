@@ -197,7 +197,7 @@ impl PyTagger {
     ///
     /// >>> Tagger.load(SAMPLE)
     /// Traceback (most recent call last):
-    /// ValueError: ...sample.conllu: not a tabula tagger (the first line is not TABULA-TAGGER-MODEL)
+    /// ValueError: ...sample.conllu: not a tabula tagger: line 4 shows a CoNLL-U treebank
     #[staticmethod]
     fn load(py: Python<'_>, path: PathBuf) -> PyResult<PyTagger> {
         let model = py.detach(|| TaggerModel::load(&path)).map_err(|e| {

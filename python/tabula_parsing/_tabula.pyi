@@ -494,7 +494,10 @@ class Grammar:
 
     @staticmethod
     def from_file(path: _PathLike) -> "Grammar":
-        """``GrammarError`` with every error of the file; ``OSError`` if unreadable."""
+        """``GrammarError`` with every error of the file, or with one line for
+        a file of another kind (a CoNLL-U treebank, JSON, compressed data, a
+        tabula model: ``PATH:LINE: this is …, not a grammar file``);
+        ``OSError`` if unreadable."""
     @staticmethod
     def from_string(text: str, path: str = "<string>") -> "Grammar": ...
     @property

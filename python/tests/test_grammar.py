@@ -63,6 +63,19 @@ def test_grammar_errors_carry_the_cli_diagnostics(cli, tmp_path):
     assert e.value.diagnostics[0][1:3] == (2, 8)
 
 
+def test_a_file_of_another_kind_is_one_line_as_the_cli_says(cli, tmp_path):
+    for path in (ROOT / "data" / "sample.conllu", tmp_path / "lines.jsonl"):
+        if path.suffix == ".jsonl":
+            path.write_text('{"stack": [0]}\n')
+        p = run(cli, "grammar", "check", str(path), check=False)
+        assert p.returncode == 1
+        with pytest.raises(tp.GrammarError) as e:
+            tp.Grammar.from_file(path)
+        assert "error: " + str(e.value) == p.stderr.rstrip("\n")
+        assert "not a grammar file" in str(e.value) and "\n" not in str(e.value)
+        assert len(e.value.diagnostics) == 1
+
+
 def test_grammar_input_errors():
     g = tp.Grammar.from_file(GRAMMARS / "projective.grammar")
     with pytest.raises(ValueError, match=r"unknown terminal `b` at position 1"):

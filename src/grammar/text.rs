@@ -213,52 +213,11 @@ pub enum GrammarFileError {
     Invalid(#[from] GrammarErrors),
 }
 
-/// What a file of another kind than a grammar is, and the line that shows
-/// it: compressed data, a CoNLL-U treebank (a line of ten tab-separated
-/// columns starting with a word number), or JSON (a first line starting with
-/// `{` or `[`). O(size).
-fn other_kind(bytes: &[u8]) -> Option<(usize, &'static str)> {
-    if crate::conllu::compressed::Compression::detect(bytes) != crate::conllu::compressed::Compression::None {
-        return Some((1, "compressed data"));
-    }
-    // Files tabula writes, and images: by their first bytes.
-    let head = bytes.trim_ascii_start();
-    for (magic, what) in [
-        (&b"TABULA-PARSER-MODEL"[..], "a tabula parser model (tabula train)"),
-        (b"TABULA-TAGGER-MODEL", "a tabula tagger (tabula train-tagger)"),
-        (b"<svg", "an SVG image"),
-        (b"<?xml", "XML"),
-        (b"<!DOCTYPE", "HTML"),
-        (b"%PDF", "a PDF document"),
-        (b"\x89PNG", "a PNG image"),
-    ] {
-        if head.starts_with(magic) {
-            let line = bytes.len() - head.len();
-            return Some((bytes[..line].iter().filter(|&&b| b == b'\n').count() + 1, what));
-        }
-    }
-    let mut first = true;
-    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
-        let columns: Vec<&[u8]> = line.split(|&b| b == b'\t').collect();
-        if columns.len() == 10 && columns[0].first().is_some_and(u8::is_ascii_digit) {
-            return Some((i + 1, "a CoNLL-U treebank"));
-        }
-        let trimmed = line.trim_ascii();
-        if first && !trimmed.is_empty() {
-            first = false;
-            if trimmed.starts_with(b"{") || trimmed.starts_with(b"[") {
-                return Some((i + 1, "JSON"));
-            }
-        }
-    }
-    None
-}
-
 /// Reads, parses and validates a grammar file.
 pub fn parse_file(path: &Path) -> Result<ParsedGrammar, GrammarFileError> {
     let shown = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|source| GrammarFileError::Io { path: shown.clone(), source })?;
-    if let Some((line, what)) = other_kind(&bytes) {
+    if let Some((line, what)) = crate::file_kind::other_kind(&bytes) {
         return Err(GrammarFileError::OtherKind { path: shown, line, what });
     }
     let src = String::from_utf8(bytes).map_err(|e| {

@@ -99,8 +99,11 @@ pub enum ParserError {
     #[error("{0}")]
     Io(String),
     /// A model file that is not one (no header line).
-    #[error("not a tabula parser model (the first line is not TABULA-PARSER-MODEL)")]
-    ModelForeign,
+    #[error("not a tabula parser model: {what}")]
+    ModelForeign {
+        /// What the file is instead, or that its first line is not the header.
+        what: String,
+    },
     /// A model file of another version.
     #[error("model file version {found}, but this build reads version {expected}")]
     ModelVersion { found: String, expected: u32 },

@@ -346,7 +346,7 @@ impl Model {
     fn decode(bytes: &[u8], file_len: usize) -> Result<Option<Model>, ParserError> {
         let corrupt = |r: &str| ParserError::ModelCorrupt(r.to_owned());
         let Some(mut rest) = bytes.strip_prefix(MAGIC.as_bytes()) else {
-            return Err(ParserError::ModelForeign);
+            return Err(ParserError::ModelForeign { what: crate::file_kind::not_the_header(bytes, MAGIC.trim_end()) });
         };
         let mut line = || -> Result<&str, ParserError> {
             let end = memchr::memchr(b'\n', rest).ok_or(ParserError::ModelTruncated)?;

@@ -53,8 +53,11 @@ pub enum TaggerError {
     #[error("{0}")]
     Io(String),
     /// A file that is not a tagger (no header line).
-    #[error("not a tabula tagger (the first line is not TABULA-TAGGER-MODEL)")]
-    Foreign,
+    #[error("not a tabula tagger: {what}")]
+    Foreign {
+        /// What the file is instead, or that its first line is not the header.
+        what: String,
+    },
     /// A tagger file of another version.
     #[error("tagger file version {found}, but this build reads version {expected}: retrain the tagger (tabula train-tagger)")]
     Version { found: String, expected: u32 },

@@ -510,7 +510,7 @@ impl TaggerModel {
     pub fn from_bytes(bytes: &[u8]) -> Result<TaggerModel, TaggerError> {
         let corrupt = |r: String| TaggerError::Corrupt(r);
         let Some(mut rest) = bytes.strip_prefix(MAGIC.as_bytes()) else {
-            return Err(TaggerError::Foreign);
+            return Err(TaggerError::Foreign { what: crate::file_kind::not_the_header(bytes, MAGIC.trim_end()) });
         };
         let mut line = || -> Result<&str, TaggerError> {
             let end = memchr::memchr(b'\n', rest).ok_or(TaggerError::Truncated)?;
