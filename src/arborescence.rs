@@ -8,8 +8,10 @@
 //! over v's cycle arc; an arc leaving it, the best from any cycle node),
 //! recording for each node outside the cycle which cycle node its arcs
 //! stand for; once no cycle remains it expands the contractions in reverse
-//! (Tarjan 1977's iterative form). O(n³) time at worst (at most n
-//! contractions, each followed by O(n²) to choose the heads again), O(n²)
+//! (Tarjan 1977's iterative form). After a contraction only the heads that
+//! were cycle nodes change (to the contracted node) and the contracted node
+//! chooses its head again, so a contraction costs O(n · cycle length) and
+//! the whole O(n²) time (the cycles hold at most 2n nodes in all), O(n²)
 //! memory: the table and the records, at most n entries per contraction.
 //! [`max_single_root_tree`] also requires one child of the root: every root
 //! arc is penalised by more than any tree can score, so the best tree has
@@ -72,7 +74,7 @@ impl ArcScore for f64 {
 /// [`has_tree`] tells), or, for `i64`, if the sums overflow.
 ///
 /// # Complexity
-/// O(n³) time, O(n²) memory.
+/// O(n²) time and memory.
 pub fn max_arborescence<S: ArcScore>(n: usize, score: &[S]) -> Vec<usize> {
     assert_eq!(score.len(), (n + 1) * (n + 1), "a score per (head, dependent)");
     let nodes = n + 1;
@@ -90,7 +92,7 @@ pub fn max_arborescence<S: ArcScore>(n: usize, score: &[S]) -> Vec<usize> {
 
 /// [`max_arborescence`] with exactly one word attached to the root (UD's
 /// trees). For `f64` the penalty costs the comparisons between trees about
-/// 10⁻¹⁶ · n · (the largest |score|) of precision. O(n³).
+/// 10⁻¹⁶ · n · (the largest |score|) of precision. O(n²).
 ///
 /// # Panics
 /// As [`max_arborescence`]. If every tree of allowed arcs gives the root
@@ -153,19 +155,21 @@ fn solve<S: ArcScore>(nodes: usize, mut s: Vec<S>) -> Vec<usize> {
     let mut alive = vec![true; nodes];
     let mut best = vec![0usize; nodes];
     let mut history = Vec::new();
-    loop {
-        for d in (1..nodes).filter(|&d| alive[d]) {
-            let mut b = None;
-            for h in (0..nodes).filter(|&h| h != d && alive[h]) {
-                if s[h * nodes + d] > S::NONE && b.is_none_or(|b: usize| s[h * nodes + d] > s[b * nodes + d]) {
-                    b = Some(h);
-                }
+    let choose = |s: &[S], alive: &[bool], d: usize| -> usize {
+        let mut b = None;
+        for h in (0..nodes).filter(|&h| h != d && alive[h]) {
+            if s[h * nodes + d] > S::NONE && b.is_none_or(|b: usize| s[h * nodes + d] > s[b * nodes + d]) {
+                b = Some(h);
             }
-            best[d] = b.expect("every node has an arc from the root");
         }
-        let Some(cycle) = find_cycle(&best, &alive) else { break };
+        b.expect("every node has an arc from the root")
+    };
+    for (d, b) in best.iter_mut().enumerate().skip(1) {
+        *b = choose(&s, &alive, d);
+    }
+    let mut in_cycle = vec![false; nodes];
+    while let Some(cycle) = find_cycle(&best, &alive) {
         let rep = cycle[0];
-        let mut in_cycle = vec![false; nodes];
         cycle.iter().for_each(|&v| in_cycle[v] = true);
         let mut outside = Vec::new();
         let mut into = Vec::new();
@@ -199,7 +203,19 @@ fn solve<S: ArcScore>(nodes: usize, mut s: Vec<S>) -> Vec<usize> {
         for &v in &cycle[1..] {
             alive[v] = false;
         }
-        history.push(Contraction { rep, cycle: cycle.iter().map(|&v| (v, best[v])).collect(), outside });
+        let cycle_heads = cycle.iter().map(|&v| (v, best[v])).collect();
+        // Only the heads in the cycle change: an arc from the cycle now
+        // leaves `rep` with the best score of its nodes' (no other head's
+        // best changes, since it already beat every cycle node), and `rep`
+        // chooses among the arcs into the cycle.
+        for &(u, _, _) in &outside {
+            if u != 0 && in_cycle[best[u]] {
+                best[u] = rep;
+            }
+        }
+        best[rep] = choose(&s, &alive, rep);
+        cycle.iter().for_each(|&v| in_cycle[v] = false);
+        history.push(Contraction { rep, cycle: cycle_heads, outside });
     }
     let mut heads = best;
     heads[0] = 0;

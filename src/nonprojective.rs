@@ -120,7 +120,7 @@ pub enum NonProjectiveError {
 /// arcs, [`NonProjectiveError::TooMuchMemory`].
 ///
 /// # Complexity
-/// O(n³) time, O(n²) memory.
+/// O(n²) time and memory.
 pub fn best_tree(scores: &[f64], size: usize, roots: Roots) -> Result<(f64, Vec<usize>), NonProjectiveError> {
     column_shifts(scores, size)?;
     let n = size - 1;
