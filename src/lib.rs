@@ -24,7 +24,9 @@
 //!   or several annotations of the same words;
 //! * beside the parser: [`tagger`], UPOS and FEATS on its weight tables;
 //!   [`ensemble`], several parsers' votes reparsed (the engine in max-plus,
-//!   or a maximum spanning arborescence).
+//!   or a maximum spanning arborescence);
+//! * for messages and terminals: [`shown`], text from a file with its control
+//!   characters written visibly (`\x1b`), so that none acts on a terminal.
 
 pub mod arborescence;
 pub mod conllu;
@@ -44,5 +46,6 @@ pub mod output;
 pub mod parser;
 pub mod projectivize;
 pub mod semiring;
+pub mod shown;
 pub mod tagger;
 pub mod tree;

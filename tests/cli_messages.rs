@@ -243,3 +243,54 @@ fn a_file_of_another_kind_given_as_a_model_is_named() {
         "junk.model: not a tabula parser model: its first line is not TABULA-PARSER-MODEL",
     );
 }
+
+/// Regression: terminal escapes in a field (OSC 52 sets the clipboard,
+/// `ESC [ 2 J` clears the screen, U+009B is a one-character CSI) reached
+/// the terminal as they were, in `draw --text` and in the messages of
+/// `eval`, `draw` and every CoNLL-U reader that quote a field.
+#[test]
+fn terminal_escapes_in_fields_are_shown_not_sent() {
+    let dir = scratch("escapes");
+    let raw = |o: &std::process::Output| {
+        let mut all = o.stdout.clone();
+        all.extend_from_slice(&o.stderr);
+        String::from_utf8(all).unwrap()
+    };
+    let no_control = |s: &str| assert!(!s.contains(|c: char| c.is_control() && c != '\n'), "{s:?}");
+    let gold = "# sent_id = \u{1b}]52;c;aGk=\u{7}\n1\t\u{1b}[2J\t_\tX\t_\t_\t0\t\u{9b}31m\t_\t_\n2\tb\u{8}\t_\tX\t_\t_\t1\tdep\t_\t_\n\n";
+    fs::write(dir.join("gold.conllu"), gold).unwrap();
+    let o = tabula_in(&dir, &["draw", "--text", "gold.conllu"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = raw(&o);
+    no_control(&out);
+    for shown in ["# \\x1b]52;c;aGk=\\x07\n", "\\x1b[2J X \\x9b31m\n", "b\\x08 X dep\n"] {
+        assert!(out.contains(shown), "{shown} not in {out}");
+    }
+    // The breakdown by relation names them.
+    let o = tabula_in(&dir, &["eval", "--breakdown", "gold.conllu", "gold.conllu"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    no_control(&raw(&o));
+    assert!(raw(&o).contains("\n   \\x9b31m "), "{}", raw(&o));
+    // `eval` and `draw` quoting a FORM that differs.
+    fs::write(dir.join("pred.conllu"), gold.replace("\u{1b}[2J", "\u{9b}2J")).unwrap();
+    let o = tabula_in(&dir, &["eval", "gold.conllu", "pred.conllu"]);
+    no_control(&raw(&o));
+    assert!(stderr(&o).contains("FORM `\\x1b[2J` in the gold file, `\\x9b2J` in the predicted one"), "{}", stderr(&o));
+    let o = tabula_in(&dir, &["draw", "--text", "gold.conllu", "pred.conllu"]);
+    no_control(&raw(&o));
+    assert!(stderr(&o).contains("word 1 is `\\x9b2J`, but gold.conllu:2 has `\\x1b[2J`"), "{}", stderr(&o));
+    // The readers' own messages: a HEAD and an ID.
+    fs::write(dir.join("head.conllu"), "1\ta\t_\tX\t_\t_\t\u{1b}[2J\troot\t_\t_\n\n").unwrap();
+    fs::write(dir.join("id.conllu"), "1\ta\t_\tX\t_\t_\t0\troot\t_\t_\n\u{9b}2\tb\t_\tX\t_\t_\t1\tdep\t_\t_\n\n")
+        .unwrap();
+    for (file, message) in [
+        ("head.conllu", "head.conllu:1: HEAD `\\x1b[2J` is not a "),
+        ("id.conllu", "id.conllu:2: ID `\\x9b2` is not an integer, a range n-m or an empty node n.k"),
+    ] {
+        for command in [&["draw", "--text", file][..], &["eval", file, file], &["projectivize", file]] {
+            let o = tabula_in(&dir, command);
+            no_control(&raw(&o));
+            assert!(stderr(&o).contains(message), "{command:?}: {}", stderr(&o));
+        }
+    }
+}

@@ -166,7 +166,7 @@ fn read_pictures<T: Send>(
             return Err(format!(
                 "no sentence of {} has the id {} (ids are `# sent_id` values, or sentence numbers 1 to {number})",
                 files[0].display(),
-                missing.join(", ")
+                tabula::shown::shown(&missing.join(", "))
             )
             .into());
         }

@@ -225,10 +225,11 @@ fn parse_usize(s: &[u8]) -> Option<usize> {
     Some(s.iter().fold(0, |acc, &b| acc * 10 + (b - b'0') as usize))
 }
 
-/// `s` for a message: lossily decoded, and elided in the middle beyond 60
-/// characters (a 100,000-byte field is not echoed whole).
+/// `s` for a message: lossily decoded, elided in the middle beyond 60
+/// characters (a 100,000-byte field is not echoed whole), and its control
+/// characters written visibly ([`crate::shown`]).
 fn lossy(s: &[u8]) -> String {
-    elide(&String::from_utf8_lossy(s))
+    crate::shown::shown(&elide(&String::from_utf8_lossy(s))).into_owned()
 }
 
 /// `s` elided in the middle beyond 60 characters: `first 40…last 10 (N bytes)`.

@@ -14,10 +14,15 @@
 //! width, height, baseline, words, arcs]`, words flat as `x, FORM, UPOS`
 //! and arcs flat as `from, to, top, class, label, label x, label width,
 //! head, dependent, annotation`.
+//!
+//! The text of the files (ids, FORM, UPOS, DEPREL, file names) comes with
+//! its control characters shown ([`crate::shown`]: `\x01`), in the data as
+//! in the markup, so that no field can hide itself or break the page.
 
 use super::layout::layout;
 use super::svg::{arc_class, style};
 use super::{ArcKind, Picture};
+use crate::shown::shown;
 use std::io::{self, Write};
 
 /// The page's script.
@@ -50,7 +55,8 @@ impl<W: Write> Page<W> {
             legend(files),
             if files.len() > 1 { "" } else { " hidden" },
         )?;
-        let files = serde_json::to_string(files).map_err(io::Error::other)?;
+        let files: Vec<_> = files.iter().map(|f| shown(f)).collect();
+        let files = serde_json::to_string(&files).map_err(io::Error::other)?;
         out.write_all(files.replace('<', "\\u003c").as_bytes())?;
         write!(out, "</script>\n<script>\n{SCRIPT}</script>\n")?;
         Ok(Page { out, count: 0 })
@@ -94,7 +100,7 @@ pub fn entry(p: &Picture) -> String {
     let mut b = String::with_capacity(64 + 24 * p.len() + 48 * arcs.len());
     let json = |b: &mut String, s: &str| {
         // Serialising a string cannot fail.
-        b.push_str(&serde_json::to_string(s).unwrap_or_default());
+        b.push_str(&serde_json::to_string(&shown(s)).unwrap_or_default());
     };
     b.push('[');
     json(&mut b, &p.id);

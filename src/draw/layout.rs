@@ -91,9 +91,10 @@ pub struct Geometry {
     pub arcs: Vec<ArcPlace>,
 }
 
-/// The display width of `s` in pixels for characters `char_width` wide.
+/// The display width of `s` in pixels for characters `char_width` wide,
+/// as the writers show it (control characters as `\x01`).
 pub fn text_width(s: &str, char_width: i32) -> i32 {
-    (s.width().max(1) as i32) * char_width
+    (crate::shown::shown(s).width().max(1) as i32) * char_width
 }
 
 /// The width of an arc's label box.

@@ -43,6 +43,7 @@ pub mod text;
 
 use crate::conllu::fields::field_lines;
 use crate::conllu::{ConlluError, RawSentence, Sentence};
+use crate::shown::shown;
 use crate::tree::DepTree;
 use std::sync::Arc;
 
@@ -56,7 +57,7 @@ pub enum DrawError {
     #[error("{file}:{line}: the {column} field is not valid UTF-8")]
     NotUtf8 { file: Arc<str>, line: usize, column: &'static str },
     /// Two annotations of one sentence with different numbers of words.
-    #[error("{file}:{line}: sentence {id} has {found} words, but {first_file}:{first_line} has {expected}: the files must have the same words")]
+    #[error("{file}:{line}: sentence {} has {found} words, but {first_file}:{first_line} has {expected}: the files must have the same words", shown(.id))]
     WordCount {
         file: Arc<str>,
         line: usize,
@@ -67,7 +68,7 @@ pub enum DrawError {
         expected: usize,
     },
     /// Two annotations of one sentence with a different FORM.
-    #[error("{file}:{line}: word {word} is `{found}`, but {first_file}:{first_line} has `{expected}`: the files must have the same words")]
+    #[error("{file}:{line}: word {word} is `{}`, but {first_file}:{first_line} has `{}`: the files must have the same words", shown(.found), shown(.expected))]
     Form {
         file: Arc<str>,
         line: usize,

@@ -61,9 +61,14 @@ pub fn arc_class(a: &DrawnArc) -> String {
     c
 }
 
-/// `s` with `&`, `<`, `>` and `"` escaped for XML text and attributes.
+/// `s` for XML text and attributes: `&`, `<`, `>`, `"` and `'` escaped,
+/// and the characters XML forbids or a reader would not see (control
+/// characters, U+FFFE, U+FFFF) written visibly as [`crate::shown`] writes
+/// them (`\x01`), so that the document stays well-formed whatever a field
+/// holds. O(bytes).
 pub fn escape(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.contains(['&', '<', '>', '"']) {
+    let special = |c: char| matches!(c, '&' | '<' | '>' | '"' | '\'') || crate::shown::is_hidden(c);
+    if !s.contains(special) {
         return s.into();
     }
     let mut out = String::with_capacity(s.len() + 8);
@@ -73,7 +78,8 @@ pub fn escape(s: &str) -> std::borrow::Cow<'_, str> {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
-            c => out.push(c),
+            '\'' => out.push_str("&#39;"),
+            c => crate::shown::push_shown(&mut out, c),
         }
     }
     out.into()

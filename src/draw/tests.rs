@@ -265,3 +265,155 @@ fn html_is_self_contained_and_its_data_cannot_end_the_script() {
     let files: serde_json::Value = serde_json::from_str(&data("id=\"files\">")).unwrap();
     assert_eq!(files[0], "a</script>");
 }
+
+/// Terminal escapes a field may hold: OSC 52 (sets the clipboard), a CSI
+/// that clears the screen, a one-character C1 CSI, a backspace.
+const HOSTILE: [&str; 4] = ["\u{1b}]52;c;aGk=\u{7}", "\u{1b}[2J", "\u{9b}31m", "\u{8}"];
+const HOSTILE_SHOWN: [&str; 4] = ["\\x1b]52;c;aGk=\\x07", "\\x1b[2J", "\\x9b31m", "\\x08"];
+
+/// The gold sentence with a hostile sent_id, FORM (word 1), UPOS (word 2)
+/// and DEPREL (word 4).
+fn hostile() -> String {
+    GOLD.replace("s1", HOSTILE[0])
+        .replace("\tKim\t", &format!("\t{}\t", HOSTILE[1]))
+        .replace("\tVERB\t", &format!("\t{}\t", HOSTILE[3]))
+        .replace("\tobj\t", &format!("\t{}\t", HOSTILE[2]))
+}
+
+/// Regression: FORM, UPOS, DEPREL and sent_id reached the terminal as they
+/// were in `draw --text`, so a treebank could set the clipboard (OSC 52),
+/// clear the screen or retitle the window.
+#[test]
+fn terminal_escapes_in_fields_are_shown_not_sent() {
+    let h = hostile();
+    let other = h.replace(&format!("\t{}\t", HOSTILE[2]), "\tnmod\t").replace("\t4\tdet\t", "\t2\tdet\t");
+    let pic = Picture::new(vec![read(&h, "g"), read(&other, "p\u{1b}[1m")]).unwrap();
+    for colour in [false, true] {
+        let mut out = text::picture_text(&pic, colour);
+        for shown in HOSTILE_SHOWN {
+            assert!(out.contains(shown), "{shown} not in {out}");
+        }
+        assert!(out.contains("≠ p\\x1b[1m: "), "the file name too: {out}");
+        // What is left after the colours: no control character but newlines.
+        for code in ["\u{1b}[1;38;5;166m", "\u{1b}[38;5;25m", "\u{1b}[0m"] {
+            out = out.replace(code, "");
+        }
+        assert!(!out.contains(|c: char| c.is_control() && c != '\n'), "{out:?}");
+    }
+    // Messages quoting a FORM or an id.
+    let changed = h.replace(&format!("\t{}\t", HOSTILE[1]), &format!("\t{}\t", HOSTILE[2]));
+    let e = Picture::new(vec![read(&h, "g"), read(&changed, "p")]).unwrap_err().to_string();
+    assert_eq!(e, "p:2: word 1 is `\\x9b31m`, but g:2 has `\\x1b[2J`: the files must have the same words");
+    let shorter: String = h.lines().filter(|l| !l.starts_with("7\t")).map(|l| format!("{l}\n")).collect();
+    let e = Picture::new(vec![read(&h, "g"), read(&shorter, "p")]).unwrap_err().to_string();
+    assert!(e.starts_with("p:1: sentence \\x1b]52;c;aGk=\\x07 has 6 words"), "{e}");
+}
+
+/// Regression: one U+0001 in a FORM made the SVG not well-formed XML (a
+/// browser showed nothing).
+#[test]
+fn a_control_character_leaves_the_svg_well_formed_and_visible() {
+    let text = GOLD.replace("\tKim\t", "\tK\u{1}m\t").replace("\tcat\t", "\t'&<\"\u{fffe}>\t");
+    let pic = Picture::new(vec![read(&text, "g"), read(&with(7, 6, "nmod"), "p")]);
+    // The words differ: the error quotes them visibly.
+    assert!(pic.unwrap_err().to_string().contains("`K\\x01m`"));
+    let pic = Picture::new(vec![
+        read(&text, "g"),
+        read(&with(7, 6, "nmod").replace("\tKim\t", "\tK\u{1}m\t").replace("\tcat\t", "\t'&<\"\u{fffe}>\t"), "p"),
+    ])
+    .unwrap();
+    let svg = svg::picture_svg(&pic);
+    let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{e}: {svg}"));
+    let texts: Vec<&str> = doc.descendants().filter_map(|n| n.text()).collect();
+    assert!(texts.contains(&"K\\x01m"), "{texts:?}");
+    assert!(texts.contains(&"'&<\"\\u{fffe}>"), "{texts:?}");
+    assert!(texts.iter().any(|t| t.starts_with("saw → K\\x01m: ")), "arc titles too: {texts:?}");
+}
+
+/// The characters a field's text is drawn from in [`pictures_of_any_fields_are_well_formed`]:
+/// any character, often a control character, a noncharacter or one XML escapes.
+fn field_char() -> impl Strategy<Value = char> {
+    prop_oneof![
+        3 => any::<char>(),
+        3 => (0u32..0x20).prop_map(|c| char::from_u32(c).unwrap_or('?')),
+        2 => (0x7fu32..0xa0).prop_map(|c| char::from_u32(c).unwrap_or('?')),
+        1 => prop::sample::select(vec!['&', '<', '>', '"', '\'', ';', '\u{fffe}', '\u{ffff}', '\u{fffd}', ']', '\\']),
+    ]
+}
+
+/// Text a CoNLL-U field can hold: no tab, line feed or carriage return,
+/// `_` for nothing.
+fn field_text() -> impl Strategy<Value = String> {
+    proptest::collection::vec(field_char(), 0..8).prop_map(|cs| {
+        let s: String = cs.into_iter().filter(|c| !matches!(c, '\t' | '\n' | '\r')).collect();
+        if s.trim().is_empty() {
+            "_".into()
+        } else {
+            s
+        }
+    })
+}
+
+/// Checks the three pictures of `pictures` (and of each alone).
+fn check_pictures(pictures: &[Picture], files: &[String]) -> Result<(), TestCaseError> {
+    let svg = svg::document(pictures);
+    if let Err(e) = roxmltree::Document::parse(&svg) {
+        return Err(TestCaseError::fail(format!("SVG not well-formed: {e}\n{svg:?}")));
+    }
+    for p in pictures {
+        let one = svg::picture_svg(p);
+        prop_assert!(roxmltree::Document::parse(&one).is_ok(), "{one:?}");
+    }
+    let text = text::document(pictures, false);
+    prop_assert!(!text.contains(|c: char| crate::shown::is_hidden(c) && c != '\n'), "{text:?}");
+    let page = html::document(pictures, files, &files.join(" "));
+    prop_assert!(!page.contains(|c: char| crate::shown::is_hidden(c) && c != '\n'), "{page:?}");
+    // The data of the page is JSON.
+    for chunk in page.split("<script type=\"application/json\">[").skip(1) {
+        let data = chunk.split("</script>").next().unwrap_or_default();
+        prop_assert!(serde_json::from_str::<serde_json::Value>(&format!("[{data}")).is_ok(), "{data:?}");
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+    /// Whatever the fields hold (control characters, `&`, `<`, quotes,
+    /// U+FFFE), the SVG is well-formed XML and neither the text trees nor
+    /// the HTML page hold a control character other than newline.
+    #[test]
+    fn pictures_of_any_fields_are_well_formed(
+        heads in tree_strategy(5),
+        heads2 in tree_strategy(5),
+        fields in proptest::collection::vec((field_text(), field_text(), field_text(), field_text(), field_text()), 5),
+        other in field_text(),
+        comments in (field_text(), field_text()),
+        file in field_text(),
+    ) {
+        let mut text = format!("# sent_id = {}\n# text = {}\n", comments.0, comments.1);
+        for (i, &h) in heads.iter().enumerate() {
+            let (form, lemma, upos, deprel, misc) = &fields[i];
+            text.push_str(&format!("{}\t{form}\t{lemma}\t{upos}\t_\t_\t{h}\t{deprel}\t_\t{misc}\n", i + 1));
+        }
+        text.push('\n');
+        let raw = crate::conllu::Reader::new(text.as_bytes(), file.as_str()).next_raw();
+        let Some(Ok(raw)) = raw else { return Err(TestCaseError::reject("not read")) };
+        let first = match Annotated::from_block(&raw, &file.as_str().into(), 1) {
+            Ok(a) => a,
+            Err(_) => return Err(TestCaseError::reject("not a sentence")),
+        };
+        // A second annotation: another relation for word 1, and the other
+        // tree where it has as many words.
+        let mut second = first.clone();
+        if heads2.len() == heads.len() {
+            second.annotation.tree = DepTree::from_heads(&heads2).unwrap();
+        }
+        second.annotation.file = other.as_str().into();
+        second.annotation.labels[0] = other.clone();
+        let one = Picture::new(vec![first.clone()]).unwrap();
+        let two = Picture::new(vec![first, second]).unwrap();
+        let files = vec![file.clone(), other.clone()];
+        check_pictures(std::slice::from_ref(&one), &files[..1])?;
+        check_pictures(&[one, two], &files)?;
+    }
+}

@@ -7,8 +7,12 @@
 //! it where they differ (`≠ FILE: head 3 (word) obj`), and
 //! `(non-projective)` after a word whose arc is. With `colour`, the
 //! non-projective arcs and the differences are in colour (ANSI escapes).
+//! The text of the file (FORM, UPOS, DEPREL, ids, file names) is written
+//! with its control characters shown ([`crate::shown`]), so that only the
+//! colours reach the terminal as escapes.
 
 use super::Picture;
+use crate::shown::shown;
 use std::fmt::Write;
 
 /// Connection bits of a cell.
@@ -97,7 +101,7 @@ pub fn picture_text(p: &Picture, colour: bool) -> String {
         }
     }
     let mut out = String::new();
-    let _ = writeln!(out, "# {}", super::svg::heading(p));
+    let _ = writeln!(out, "# {}", shown(&super::svg::heading(p)));
     let paint = |out: &mut String, s: &str, code: &str| {
         if colour {
             let _ = write!(out, "{code}{s}{RESET}");
@@ -120,17 +124,18 @@ pub fn picture_text(p: &Picture, colour: bool) -> String {
         }
         let w = &p.words[r - 1];
         let arrow = if np.contains(&r) && colour { format!("{VERMILLION}▶{RESET}") } else { "▶".into() };
-        let _ = write!(out, "{arrow} {} {} {}", w.form, w.upos, first.labels[r - 1]);
+        let _ = write!(out, "{arrow} {} {} {}", shown(&w.form), shown(&w.upos), shown(&first.labels[r - 1]));
         if np.contains(&r) {
             paint(&mut out, " (non-projective)", VERMILLION);
         }
         for a in &p.annotations[1..] {
             let (h, l) = (a.tree.head(r), &a.labels[r - 1]);
             if h != first.tree.head(r) {
-                let word = if h == 0 { "root".to_owned() } else { p.words[h - 1].form.clone() };
-                paint(&mut out, &format!("  ≠ {}: head {h} ({word}) {l}", a.file), BLUE);
+                let word = if h == 0 { "root" } else { &p.words[h - 1].form };
+                let (file, word, l) = (shown(&a.file), shown(word), shown(l));
+                paint(&mut out, &format!("  ≠ {file}: head {h} ({word}) {l}"), BLUE);
             } else if *l != first.labels[r - 1] {
-                paint(&mut out, &format!("  ≠ {}: {l}", a.file), BLUE);
+                paint(&mut out, &format!("  ≠ {}: {}", shown(&a.file), shown(l)), BLUE);
             }
         }
         out.push('\n');

@@ -254,7 +254,8 @@ impl Breakdown {
             for (k, t) in table {
                 let las =
                     if gold_labels { format!("{:7.2}", percent(t.labelled, t.words)) } else { format!("{:>7}", "-") };
-                s.push_str(&format!("   {:<22} {:>8} {:7.2} {las}\n", k.name, t.words, percent(t.heads, t.words)));
+                let name = crate::shown::shown(&k.name);
+                s.push_str(&format!("   {name:<22} {:>8} {:7.2} {las}\n", t.words, percent(t.heads, t.words)));
             }
         }
         s

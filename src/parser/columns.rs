@@ -122,7 +122,7 @@ impl Columns {
                         line: w.line,
                         reason: format!(
                             "HEAD `{}` is neither a number in 0..={n} nor `_` (not annotated)",
-                            String::from_utf8_lossy(field)
+                            crate::shown::shown_bytes(field)
                         ),
                     })
                 }
@@ -148,7 +148,7 @@ impl Columns {
                     return Err(ParserError::Conllu {
                         file: file.to_owned(),
                         line: w.line,
-                        reason: format!("HEAD `{}` is not a number in 0..={n}", String::from_utf8_lossy(field)),
+                        reason: format!("HEAD `{}` is not a number in 0..={n}", crate::shown::shown_bytes(field)),
                     })
                 }
             }

@@ -323,8 +323,8 @@ fn evaluate_counting<G: BufRead, P: BufRead>(
                     pw.line,
                     format!(
                         "FORM `{}` in the gold file, `{}` in the predicted one",
-                        String::from_utf8_lossy(&gtext[gw.form.clone()]),
-                        String::from_utf8_lossy(&ptext[pw.form.clone()])
+                        crate::shown::shown_bytes(&gtext[gw.form.clone()]),
+                        crate::shown::shown_bytes(&ptext[pw.form.clone()])
                     ),
                 ));
             }

@@ -155,7 +155,8 @@ pub enum PseudoError {
     /// A relation with a character the encoding uses as a mark: the
     /// encoded label could not be read back.
     #[error(
-        "DEPREL `{label}` of word {word} contains `{mark}`, which the pseudo-projective encoding uses to mark moved words"
+        "DEPREL `{}` of word {word} contains `{mark}`, which the pseudo-projective encoding uses to mark moved words",
+        crate::shown::shown(.label)
     )]
     Reserved { word: usize, label: String, mark: char },
     /// An empty relation.
