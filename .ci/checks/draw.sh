@@ -5,7 +5,9 @@
 # the HTML page of a parser's output against gold in headless Chromium
 # (installed from Debian if absent): the sentence list, the search, the
 # filters, lazy drawing, label boxes as rendered; a screenshot in
-# target/draw/. The parser: a tiny model trained on 300 sentences of en_ewt
+# target/draw/; then the SVG and the page of a sentence whose fields hold
+# control characters and XML specials (they must open, and show them
+# visibly). The parser: a tiny model trained on 300 sentences of en_ewt
 # (data/sample.conllu when ../shared/ud is absent). A minute or two.
 # Run from the repository root after `cargo test --release`.
 set -euo pipefail
@@ -34,3 +36,9 @@ start=$(date +%s.%N)
 "$TABULA" draw "$TMP/gold.conllu" "$TMP/parsed.conllu" -o "$OUT/parsed.html"
 echo "draw: $(wc -l < "$TMP/gold.conllu") lines drawn in $(echo "$(date +%s.%N) - $start" | bc) s"
 python3 .ci/checks/draw_browser.py chromium "$OUT/parsed.html" "$TMP/gold.conllu" "$TMP/parsed.conllu" "$OUT/browser.png"
+# Fields with control characters (a terminal escape in sent_id, U+0001 in a
+# FORM, a backspace in UPOS, U+009B, `<&"'>` in DEPREL): the pictures open.
+printf '# sent_id = s\033]0;t\007\n1\tK\001m\t_\tX\010\t_\t_\t2\t<&"\047>\t_\t_\n2\t\302\2332J\t_\tVERB\t_\t_\t0\troot\033[2J\t_\t_\n\n' > "$TMP/fields.conllu"
+"$TABULA" draw "$TMP/fields.conllu" -o "$OUT/fields.svg"
+"$TABULA" draw "$TMP/fields.conllu" -o "$OUT/fields.html"
+python3 .ci/checks/draw_fields.py chromium "$OUT/fields.svg" "$OUT/fields.html"
