@@ -148,8 +148,10 @@ pub struct ConlluError {
 }
 
 /// `file:line: message`, or `file: message` for an error of the whole file
-/// ([`ErrorKind::Stream`]).
+/// ([`ErrorKind::Stream`]); the file name's control characters shown
+/// ([`crate::shown`]).
 fn place(file: &str, line: usize, kind: &ErrorKind) -> String {
+    let file = crate::shown::shown(file);
     match kind {
         ErrorKind::Stream(_) => format!("{file}: {kind}"),
         _ => format!("{file}:{line}: {kind}"),

@@ -54,10 +54,10 @@ pub enum DrawError {
     #[error(transparent)]
     Conllu(#[from] ConlluError),
     /// A field that is not UTF-8.
-    #[error("{file}:{line}: the {column} field is not valid UTF-8")]
+    #[error("{}:{line}: the {column} field is not valid UTF-8", shown(.file))]
     NotUtf8 { file: Arc<str>, line: usize, column: &'static str },
     /// Two annotations of one sentence with different numbers of words.
-    #[error("{file}:{line}: sentence {} has {found} words, but {first_file}:{first_line} has {expected}: the files must have the same words", shown(.id))]
+    #[error("{}:{line}: sentence {} has {found} words, but {}:{first_line} has {expected}: the files must have the same words", shown(.file), shown(.id), shown(.first_file))]
     WordCount {
         file: Arc<str>,
         line: usize,
@@ -68,7 +68,7 @@ pub enum DrawError {
         expected: usize,
     },
     /// Two annotations of one sentence with a different FORM.
-    #[error("{file}:{line}: word {word} is `{}`, but {first_file}:{first_line} has `{}`: the files must have the same words", shown(.found), shown(.expected))]
+    #[error("{}:{line}: word {word} is `{}`, but {}:{first_line} has `{}`: the files must have the same words", shown(.file), shown(.found), shown(.first_file), shown(.expected))]
     Form {
         file: Arc<str>,
         line: usize,

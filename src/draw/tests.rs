@@ -307,6 +307,15 @@ fn terminal_escapes_in_fields_are_shown_not_sent() {
     let shorter: String = h.lines().filter(|l| !l.starts_with("7\t")).map(|l| format!("{l}\n")).collect();
     let e = Picture::new(vec![read(&h, "g"), read(&shorter, "p")]).unwrap_err().to_string();
     assert!(e.starts_with("p:1: sentence \\x1b]52;c;aGk=\\x07 has 6 words"), "{e}");
+    // A file name is shown the same way, in the drawing's messages and the reader's.
+    let e = Picture::new(vec![read(&h, "g"), read(&changed, "p\u{9b}2J")]).unwrap_err().to_string();
+    assert!(e.starts_with("p\\x9b2J:2: word 1 is "), "{e}");
+    let raw = crate::conllu::Reader::new(&b"1\ta\t_\tX\t_\t_\tx\troot\t_\t_\n\n"[..], "b\u{1b}[2J")
+        .next_raw()
+        .unwrap()
+        .unwrap();
+    let e = Annotated::from_block(&raw, &"b\u{1b}[2J".into(), 1).unwrap_err().to_string();
+    assert_eq!(e, "b\\x1b[2J:1: HEAD `x` is not a non-negative integer");
 }
 
 /// Regression: one U+0001 in a FORM made the SVG not well-formed XML (a
