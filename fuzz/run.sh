@@ -13,7 +13,7 @@ cd "$(dirname "$0")"
 secs=${1:-20}
 [ $# -gt 0 ] && shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(conllu_roundtrip conllu_lines grammar_text oracle_json weights model_read eval_align)
+[ ${#targets[@]} -gt 0 ] || targets=(conllu_roundtrip conllu_lines grammar_text oracle_json weights model_read eval_align draw)
 
 if ! command -v rustup >/dev/null || ! rustup toolchain list | grep -q '^nightly'; then
   echo "fuzz/run.sh: no nightly toolchain installed (rustup toolchain install nightly); skipping the fuzz smoke"
@@ -60,6 +60,12 @@ seed() {
     eval_align)
       # The first byte splits the input: gold before, prediction after (about half way here).
       { printf '\x80'; cat ../data/sample.conllu ../data/sample.conllu; } > "$dir/seed-sample" ;;
+    draw)
+      # Built sentences (first byte: words; then heads; fields split at 0xFE) with
+      # control characters and XML specials, and (high bit) the sample file as it is.
+      printf '\x02\x00\x01s\xfet\xfeK\x01m\xfe_\xfeX\xferoot\xfe_\xfe\x1b[2J\xfe_\xfe\xc2\x9b31m\xfe\x08' > "$dir/seed-controls"
+      printf '\x01\x00\x01<&>\xfe"\xfe\xef\xbf\xbe\xfe_\xfeX\xferoot' > "$dir/seed-xml"
+      { printf '\x80'; cat ../data/sample.conllu; } > "$dir/seed-sample" ;;
     weights)
       # The first byte is the matrix size (mod 16).
       { printf '\x04'; cat ../tests/data/grammars/weights-4.txt; } > "$dir/seed-weights-4"

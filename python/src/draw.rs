@@ -128,7 +128,10 @@ pub fn draw(
     if let Some(ids) = &filter.ids {
         let missing: Vec<&str> = ids.iter().zip(&found).filter(|(_, f)| !**f).map(|(id, _)| id.as_str()).collect();
         if !missing.is_empty() {
-            return Err(PyValueError::new_err(format!("no sentence has the id {}", missing.join(", "))));
+            return Err(PyValueError::new_err(format!(
+                "no sentence has the id {}",
+                tabula::shown::shown(&missing.join(", "))
+            )));
         }
     }
     Ok(match format {

@@ -80,3 +80,16 @@ def test_bad_calls_raise_value_error() -> None:
     no_tree = tp.parse_conllu("1\tHi\t_\tINTJ\t_\t_\t_\t_\t_\t_\n\n")
     with pytest.raises(ValueError, match="HEAD `_`"):
         tp.draw(no_tree)
+
+
+def test_terminal_escapes_in_fields_are_shown_not_sent() -> None:
+    # Regression: FORM, DEPREL and sent_id reached the terminal as they were.
+    s = tp.parse_conllu("# sent_id = s\x1b]52;c;aGk=\x07\n1\t\x1b[2J\t_\tX\x08\t_\t_\t0\t\x9b31m\t_\t_\n\n")
+    text = tp.draw(s, format="text")
+    assert not any((c < " " and c != "\n") or "\x7f" <= c < "\xa0" for c in text), repr(text)
+    for shown in ["s\\x1b]52;c;aGk=\\x07", "\\x1b[2J X\\x08 \\x9b31m"]:
+        assert shown in text, text
+    other = tp.parse_conllu("1\tK\x01m\t_\tX\t_\t_\t0\troot\t_\t_\n\n", "other.conllu")
+    with pytest.raises(ValueError, match=r"word 1 is `K\\x01m`, but .* has `\\x1b\[2J`"):
+        tp.draw(s, other)
+    assert "K\\x01m" in tp.draw(other, format="svg") and "\x01" not in tp.draw(other, format="html")
