@@ -52,8 +52,7 @@ fn field(bytes: &[u8]) -> String {
 /// The sentence the input describes (see the module doc).
 fn sentence(data: &[u8]) -> (Vec<u8>, String, String) {
     let n = usize::from(data.first().copied().unwrap_or(0) % 6) + 1;
-    let heads: Vec<usize> =
-        (0..n).map(|i| data.get(1 + i).map_or(0, |&b| usize::from(b) % (n + 1))).collect();
+    let heads: Vec<usize> = (0..n).map(|i| data.get(1 + i).map_or(0, |&b| usize::from(b) % (n + 1))).collect();
     let rest = data.get(1 + n..).unwrap_or_default();
     let mut fields = rest.split(|&b| b == 0xFE).map(field);
     let mut next = || fields.next().unwrap_or_else(|| "_".into());
