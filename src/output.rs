@@ -221,6 +221,25 @@ pub fn same_target(a: &Path, b: &Path) -> bool {
 }
 
 impl Output {
+    /// Checks, before any work is done, that `path` could be written as
+    /// [`Output::create_apart`] writes it, and writes nothing: the same
+    /// refusals with the same messages (an input, a directory, a missing
+    /// directory, a read-only file). Standard output and a device or FIFO,
+    /// written in place, are not opened (a FIFO would wait for a reader).
+    pub fn check(path: Option<&Path>, inputs: &[&Path]) -> io::Result<()> {
+        check_apart(path, inputs)?;
+        let Some(p) = path.filter(|p| *p != Path::new("-")) else { return Ok(()) };
+        let in_place = match fs::metadata(p) {
+            Ok(m) => !m.is_file() && !m.is_dir(),
+            Err(_) => false,
+        };
+        if in_place || special_dir(p) {
+            return Ok(());
+        }
+        // The temporary file is made and, dropped uncommitted, deleted.
+        Output::create(Some(p)).map(drop)
+    }
+
     /// [`Output::create`], after refusing an output that is the same file
     /// as one of `inputs` (`-`: standard input); see [`check_apart`].
     pub fn create_apart(path: Option<&Path>, inputs: &[&Path]) -> io::Result<Output> {

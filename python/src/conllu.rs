@@ -316,7 +316,18 @@ fn write_atomically(path: &Path, items: &[(&Sentence, Option<&DepTree>)]) -> PyR
 /// file through a temporary file renamed at the end (none left behind if
 /// `fill` fails), a device or FIFO in place, `-` to standard output.
 pub(crate) fn write_output(path: &Path, fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> PyResult<()> {
-    let mut out = Output::create(Some(path)).map_err(output_error)?;
+    write_output_apart(path, &[], fill)
+}
+
+/// [`write_output`], refusing first an output that is the same file as one
+/// of `inputs` ([`Output::create_apart`]).
+fn write_output_apart(
+    path: &Path,
+    inputs: &[PathBuf],
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> PyResult<()> {
+    let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+    let mut out = Output::create_apart(Some(path), &inputs).map_err(output_error)?;
     fill(out.writer()).map_err(output_error)?;
     out.commit().map_err(output_error)
 }
@@ -338,13 +349,32 @@ fn output_error(e: std::io::Error) -> PyErr {
 /// leaves the old file whole and no temporary file behind (symbolic links
 /// followed); a device or FIFO (`/dev/stdout`, `/dev/null`) written in
 /// place, never replaced; `-`: standard output. A missing directory, a
-/// directory or a read-only file is refused (FileNotFoundError, OSError).
+/// directory or a read-only file is refused (FileNotFoundError, OSError);
+/// so is a path that is the same file as one of `inputs` (a hard or
+/// symbolic link to it too), which would be replaced (OSError).
 #[pyfunction]
-pub fn write_file(py: Python<'_>, path: PathBuf, data: &Bound<'_, PyAny>) -> PyResult<()> {
+#[pyo3(signature = (path, data, *, inputs = Vec::new()))]
+pub fn write_file(py: Python<'_>, path: PathBuf, data: &Bound<'_, PyAny>, inputs: Vec<PathBuf>) -> PyResult<()> {
     let bytes: Vec<u8> = if let Ok(text) = data.extract::<String>() {
         text.into_bytes()
     } else {
         data.extract::<Vec<u8>>().map_err(|_| PyTypeError::new_err("data must be bytes or str"))?
     };
-    py.detach(|| write_output(&path, |out| out.write_all(&bytes)))
+    py.detach(|| write_output_apart(&path, &inputs, |out| out.write_all(&bytes)))
+}
+
+/// Checks that [`write_file`] could write `path` with these `inputs`, and
+/// writes nothing: the same refusals with the same errors, before a long
+/// computation rather than after it.
+///
+/// >>> check_output(SAMPLE, inputs=[SAMPLE])
+/// Traceback (most recent call last):
+/// OSError: cannot write ...sample.conllu: it is the same file as the input ...sample.conllu, which would be replaced
+#[pyfunction]
+#[pyo3(signature = (path, inputs = Vec::new()))]
+pub fn check_output(py: Python<'_>, path: PathBuf, inputs: Vec<PathBuf>) -> PyResult<()> {
+    py.detach(|| {
+        let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+        Output::check(Some(&path), &inputs).map_err(output_error)
+    })
 }

@@ -27,7 +27,8 @@ package exposes:
   trees by the Matrix-Tree theorem (Koo et al. 2007);
 * CoNLL-U reading and byte-exact writing: :func:`read_conllu`,
   :func:`write_conllu`, :class:`Sentence`; :func:`write_file` writes any
-  output as the command line's ``-o`` does.
+  output as the command line's ``-o`` does, and :func:`check_output` checks
+  before a long computation that it could.
 
 Gold trees are the heads of words 1..n (0 is the root), as a list, a tuple,
 a NumPy integer array or a :class:`Tree`; a leading -1 (the root's slot) is
@@ -51,6 +52,7 @@ from ._tabula import (
     __version__,
     apply_batch,
     check_input,
+    check_output,
     count,
     count_batch,
     deprojectivize,
@@ -85,6 +87,7 @@ __all__ = [
     "__version__",
     "apply_batch",
     "check_input",
+    "check_output",
     "count",
     "count_batch",
     "deprojectivize",

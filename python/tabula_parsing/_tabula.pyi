@@ -29,6 +29,7 @@ __all__ = [
     "__version__",
     "apply_batch",
     "check_input",
+    "check_output",
     "count",
     "count_batch",
     "deprojectivize",
@@ -477,13 +478,20 @@ def write_conllu(
     """Writes the sentences byte for byte, with new heads where given (only the
     changed HEAD fields are rewritten), as :func:`write_file` writes."""
 
-def write_file(path: _PathLike, data: Union[bytes, str]) -> None:
+def write_file(path: _PathLike, data: Union[bytes, str], *, inputs: Sequence[_PathLike] = ()) -> None:
     """Writes ``data`` (text as UTF-8) as the command line's ``-o`` does: a
     regular file (or a new one) through a temporary file renamed over it at
     the end, so that a failed write leaves the old file whole and nothing
     behind; a device or FIFO (``/dev/stdout``, ``/dev/null``) in place, never
     replaced; ``-``: standard output. A missing directory raises
-    FileNotFoundError; a directory or a read-only file OSError."""
+    FileNotFoundError; a directory or a read-only file OSError; so does a
+    ``path`` that is the same file as one of ``inputs`` (``-``: standard
+    input), or a hard or symbolic link to it, which would be replaced."""
+
+def check_output(path: _PathLike, inputs: Sequence[_PathLike] = ()) -> None:
+    """Checks that :func:`write_file` could write ``path`` with these
+    ``inputs``, and writes nothing: the same errors, raised before a long
+    computation rather than after it."""
 
 @final
 class Grammar:

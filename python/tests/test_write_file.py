@@ -67,3 +67,35 @@ def test_errors_name_the_path_and_leave_nothing(tmp_path):
     parser = tp.Parser.train(SAMPLE, epochs=1, step_bits=12, label_bits=10)
     with pytest.raises(FileNotFoundError, match="does not exist"):
         parser.save(tmp_path / "no-such-dir" / "m.model")
+
+
+def test_an_output_that_is_an_input_is_refused_with_its_links(tmp_path):
+    """`inputs=`: a path that is the same file as an input (itself, a
+    symbolic or a hard link to it) is refused before anything is written,
+    as the command line refuses `-o` over its input; check_output says so
+    without writing anything."""
+    source = tmp_path / "in.conllu"
+    source.write_bytes(SAMPLE.read_bytes())
+    symlink, hardlink = tmp_path / "sym.pt", tmp_path / "hard.pt"
+    symlink.symlink_to(source)
+    os.link(source, hardlink)
+    for path in (source, symlink, hardlink, f"{tmp_path}/./in.conllu"):
+        with pytest.raises(OSError, match=r"cannot write .*: it is the same file as the input .*in\.conllu, which would be replaced"):
+            tp.check_output(path, [source])
+        with pytest.raises(OSError, match="is the same file as the input"):
+            tp.write_file(path, "x", inputs=[str(source)])
+    assert source.read_bytes() == SAMPLE.read_bytes() and symlink.is_symlink()
+    # Another file, a new one or a device: allowed; check_output writes nothing.
+    tp.check_output(tmp_path / "new.txt", inputs=[source])
+    tp.check_output("/dev/null", inputs=["/dev/null"])
+    assert not (tmp_path / "new.txt").exists() and leftovers(tmp_path) == []
+    tp.write_file(tmp_path / "new.txt", "x", inputs=[source])
+    assert (tmp_path / "new.txt").read_text() == "x"
+    # The same refusals as write_file, before any work.
+    with pytest.raises(FileNotFoundError, match="does not exist"):
+        tp.check_output(tmp_path / "missing" / "m.pt")
+    with pytest.raises(OSError, match="it is a directory"):
+        tp.check_output(tmp_path)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    tp.check_output(fifo)  # written in place: not opened (no reader to wait for)
