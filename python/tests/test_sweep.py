@@ -459,3 +459,69 @@ def test_peak_memory_of_a_command(tmp_path: Path) -> None:
     assert quick.returncode == 0 and (quick.maxrss_mb is None or quick.maxrss_mb < 10)
     over = run_command([sys.executable, "-c", "b = bytearray(1200 << 20)"], tmp_path, 1 << 30)
     assert over.returncode != 0, "the address-space bound holds"
+
+
+def test_a_second_sweep_on_the_same_results_is_refused(
+    tmp_path: Path, release: Path, cli: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Regression: two sweeps started at once ran the same jobs in the same work folders.
+    import fcntl
+    import os
+
+    from tabula_parsing.sweep.lock import LOCK_NAME, SweepLocked, hold
+
+    results = tmp_path / "results"
+    results.mkdir()
+    path = write_plan(tmp_path, release)
+    with hold(results):
+        # Another holder (here: this process, through another descriptor) is refused at once.
+        with pytest.raises(SweepLocked, match=rf"another sweep is running on this results folder \(process {os.getpid()} on "):
+            with hold(results):
+                pass
+        assert main([str(path), "--tabula", str(cli), "--results", str(results)]) == 1
+        captured = capsys.readouterr()
+        lines = captured.err.strip().splitlines()
+        assert lines[-1].startswith(f"error: {results}: another sweep is running on this results folder (process {os.getpid()} on ")
+        assert "started at" in lines[-1] and "--results" in lines[-1]
+        assert not (results / "work").exists() and not list(results.glob("*.json")), "no job ran"
+    # Released at the end of the block: the next sweep takes it.
+    with hold(results):
+        pass
+    fd = os.open(results / LOCK_NAME, os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    finally:
+        os.close(fd)
+
+
+def test_a_results_path_that_is_a_file_is_a_message(
+    tmp_path: Path, release: Path, cli: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Regression: a NotADirectoryError traceback.
+    path = write_plan(tmp_path, release)
+    afile = tmp_path / "results.txt"
+    afile.write_text("notes\n")
+    for results in (afile, afile / "sub"):
+        status = main([str(path), "--tabula", str(cli), "--results", str(results)])
+        err = capsys.readouterr().err
+        assert status == 2 and "Traceback" not in err, err
+        assert err.strip().splitlines()[-1].startswith("error: "), err
+        assert str(afile) in err
+    assert afile.read_text() == "notes\n"
+    assert main(["report", str(afile)]) == 2
+    assert capsys.readouterr().err.strip() == f"error: {afile}: not a folder"
+
+
+def test_report_outputs_never_replace_a_result(tmp_path: Path) -> None:
+    results = tmp_path / "results"
+    results.mkdir()
+    r = row("UD_A", "a", 1, 60.0, 100)
+    result = results / f"{r['job']}.json"
+    result.write_text(json.dumps(r))
+    out = tmp_path / "report"
+    out.mkdir()
+    (out / "report.md").symlink_to(result)
+    with pytest.raises(OSError, match=r"report.md: it is the same file as the input .*\.json, which would be replaced"):
+        write_report(results, out)
+    assert json.loads(result.read_text()) == r
+    assert main(["report", str(results), "--out", str(out)]) == 2

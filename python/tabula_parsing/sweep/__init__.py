@@ -15,6 +15,7 @@ The engine needs the ``sweep`` extra: ``pip install 'tabula-parsing[sweep]'``.
 
 from .engine import EngineError, Summary, run_sweep
 from .job import Settings, run_job
+from .lock import SweepLocked
 from .plan import Configuration, Job, Plan, PlanError, Treebank, find_treebanks, jobs, load_plan
 from .report import ReportError, load_rows, summarize, write_report
 
@@ -27,6 +28,7 @@ __all__ = [
     "ReportError",
     "Settings",
     "Summary",
+    "SweepLocked",
     "Treebank",
     "find_treebanks",
     "jobs",

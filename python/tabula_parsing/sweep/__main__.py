@@ -1,7 +1,8 @@
 """The command line: ``python -m tabula_parsing.sweep PLAN [options]`` runs a
 plan; ``python -m tabula_parsing.sweep report RESULTS`` aggregates a results
-folder. Exit status: 0 when every job is ok, 1 when a job failed, 2 for a
-bad plan or option, 130 when interrupted."""
+folder. Exit status: 0 when every job is ok, 1 when a job failed or
+another sweep is running on the results folder, 2 for a bad plan or
+option, 130 when interrupted."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from .engine import EngineError, run_sweep
 from .job import Settings
+from .lock import SweepLocked
 from .plan import Plan, PlanError, find_treebanks, jobs, load_plan, parse_size, where
 from .report import ReportError, write_report
 
@@ -105,6 +107,9 @@ def main_run(argv: list[str]) -> int:
         raise PlanError("--workers must be 1 or more")
     release = (args.release or plan.release).resolve()
     results = (args.results or plan.results).resolve()
+    if results.exists() and not results.is_dir():
+        given = "--results" if args.results else where(plan.path, "results", "sweep")
+        raise PlanError(f"{given}: the results folder {results} is a file, not a folder")
     plan = dataclasses.replace(plan, release=release, results=results)
     treebanks, skipped = find_treebanks(plan)
     for why in skipped:
@@ -148,8 +153,16 @@ def main(argv: list[str] | None = None) -> int:
         if argv and argv[0] == "report":
             return main_report(argv[1:])
         return main_run(argv)
+    except SweepLocked as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
     except (PlanError, ReportError, EngineError) as e:
         print(f"error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        # An OSError of Python's own names the file after the reason: put it first.
+        message = f"{e.filename}: {e.strerror}" if e.filename and e.strerror else e
+        print(f"error: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -26,6 +26,7 @@ from types import FrameType, ModuleType
 from typing import Any, Callable, TextIO
 
 from .job import Interrupted, Settings, result_path, run_job
+from .lock import hold
 from .plan import Job, parse_size
 
 
@@ -167,9 +168,33 @@ def run_sweep(
     their results, running ones leave none, and the same command continues.
     `cluster_factory` makes the Dask cluster instead of `scheduler` (any
     cluster object: a `PBSCluster`, one already configured, …).
+
+    The sweep holds the results folder's lock (:mod:`.lock`) from start to
+    end: another sweep running on it raises :class:`~.lock.SweepLocked`.
     """
     started = time.perf_counter()
-    settings.results.mkdir(parents=True, exist_ok=True)
+    try:
+        settings.results.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise EngineError(f"cannot make the results folder {settings.results}: {e.strerror or e}") from None
+    if not settings.results.is_dir():
+        raise EngineError(f"the results folder {settings.results} is not a folder")
+    with hold(settings.results):
+        return _run(jobs, settings, started, scheduler, workers, slurm, retry_failed, out, cluster_factory)
+
+
+def _run(
+    jobs: list[Job],
+    settings: Settings,
+    started: float,
+    scheduler: str,
+    workers: int,
+    slurm: dict[str, Any] | None,
+    retry_failed: bool,
+    out: TextIO,
+    cluster_factory: Callable[[], Any] | None,
+) -> Summary:
+    """:func:`run_sweep` once the results folder is held."""
     pending = []
     for job in jobs:
         path = result_path(settings.results, job)

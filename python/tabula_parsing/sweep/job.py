@@ -35,8 +35,9 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Callable
+from typing import IO, Any, Callable, Sequence
 
+from .. import _tabula as tp
 from .plan import Job, option_args, parse_size
 
 #: How much of a failed command's standard error a result keeps.
@@ -218,11 +219,11 @@ def _why(stage: str, run: Run, max_memory: str) -> str:
     return f"{stage}: {status}" + (f": {tail}" if tail else "")
 
 
-def write_json(path: Path, row: dict[str, Any]) -> None:
-    """Writes a result atomically: a temporary file in the same folder, renamed."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(row, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+def write_json(path: Path, row: dict[str, Any], inputs: Sequence[Path] = ()) -> None:
+    """Writes a result as the command line writes its outputs
+    (:func:`tabula_parsing.write_file`): atomically, and never over one of
+    the job's ``inputs`` (a result file that is a link to a treebank)."""
+    tp.write_file(path, json.dumps(row, indent=1, sort_keys=True) + "\n", inputs=[str(p) for p in inputs])
 
 
 def describe(job: Job) -> dict[str, Any]:
@@ -276,7 +277,8 @@ def run_job(job: Job, settings: Settings) -> dict[str, Any]:
         row.update(status="failed", stage="sweep", error=f"{type(e).__name__}: {e}")
     row["wall_s"] = time.perf_counter() - started
     row["ended_at"] = time.time()
-    write_json(path, row)
+    tb = job.treebank
+    write_json(path, row, [p for p in (tb.train, tb.dev, tb.test) if p is not None])
     if row["status"] == "ok" and not settings.keep_models:
         shutil.rmtree(workdir, ignore_errors=True)
     return row

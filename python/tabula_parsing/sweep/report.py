@@ -20,11 +20,14 @@ from __future__ import annotations
 
 import csv
 import importlib
+import io
 import json
 import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
+
+from .. import _tabula as tp
 
 #: Treebanks with fewer training sentences than this are "small"
 #: (Aufrant & Wisniewski 2018, Table 2).
@@ -45,12 +48,17 @@ class ReportError(ValueError):
     """A results folder that cannot be read."""
 
 
+def result_files(results: Path) -> list[Path]:
+    """The folder's result files (`*.json`), by name."""
+    if not results.is_dir():
+        raise ReportError(f"{results}: no such folder" if not results.exists() else f"{results}: not a folder")
+    return sorted(results.glob("*.json"))
+
+
 def load_rows(results: Path) -> list[dict[str, Any]]:
     """Every job's row in the folder (files `*.json` with a `job` field), by job name."""
-    if not results.is_dir():
-        raise ReportError(f"{results}: no such folder")
     rows = []
-    for path in sorted(results.glob("*.json")):
+    for path in result_files(results):
         try:
             row = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError) as e:
@@ -68,16 +76,19 @@ def _flat(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def write_csv(rows: list[dict[str, Any]], path: Path) -> None:
-    """All rows, the usual columns first, then any other field and the options."""
+def write_csv(rows: list[dict[str, Any]], path: Path, inputs: Sequence[Path] = ()) -> None:
+    """All rows, the usual columns first, then any other field and the
+    options; written as :func:`tabula_parsing.write_file` writes (never over
+    one of ``inputs``)."""
     flat = [_flat(r) for r in rows]
     extra = sorted({k for r in flat for k in r} - set(FIRST_COLUMNS))
     columns = FIRST_COLUMNS + [k for k in extra if not k.startswith(("train.", "parse."))]
     columns += [k for k in extra if k.startswith(("train.", "parse."))]
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=columns, extrasaction="ignore")
-        writer.writeheader()
-        writer.writerows(flat)
+    text = io.StringIO(newline="")
+    writer = csv.DictWriter(text, fieldnames=columns, extrasaction="ignore")
+    writer.writeheader()
+    writer.writerows(flat)
+    tp.write_file(path, text.getvalue(), inputs=[str(p) for p in inputs])
 
 
 @dataclass
@@ -193,9 +204,11 @@ def markdown(summary: Summary) -> str:
     return "\n".join(lines) + "\n"
 
 
-def plot(summary: Summary, path: Path) -> str | None:
+def plot(summary: Summary, path: Path, inputs: Sequence[Path] = ()) -> str | None:
     """Mean UAS per configuration (all, small, large treebanks) as SVG with
-    matplotlib; None, and nothing written, when matplotlib is absent."""
+    matplotlib, written as :func:`tabula_parsing.write_file` writes (never
+    over one of ``inputs``); None, and nothing written, when matplotlib is
+    absent."""
     try:
         matplotlib = importlib.import_module("matplotlib")
     except ImportError:
@@ -221,8 +234,10 @@ def plot(summary: Summary, path: Path) -> str | None:
         ax.set_ylim(max(0.0, min(present) - 5), min(100.0, max(present) + 2))
     ax.legend()
     fig.tight_layout()
-    fig.savefig(path, format="svg", metadata={"Date": None})
+    svg = io.BytesIO()
+    fig.savefig(svg, format="svg", metadata={"Date": None})
     pyplot.close(fig)
+    tp.write_file(path, svg.getvalue(), inputs=[str(p) for p in inputs])
     return str(path)
 
 
@@ -232,14 +247,21 @@ def write_report(results: Path, out: Path | None = None) -> tuple[str, list[Path
     rows = load_rows(results)
     if not rows:
         raise ReportError(f"{results}: no job results (*.json) yet")
+    # The result files are the report's inputs: no output replaces one.
+    inputs = result_files(results)
     out = out or results / "report"
-    out.mkdir(parents=True, exist_ok=True)
+    if out.exists() and not out.is_dir():
+        raise ReportError(f"{out}: the report's folder is a file, not a folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ReportError(f"cannot make the report's folder {out}: {e.strerror or e}") from None
     written = [out / "rows.csv", out / "report.md"]
-    write_csv(rows, written[0])
+    write_csv(rows, written[0], inputs)
     summary = summarize(rows)
     text = markdown(summary)
-    written[1].write_text(text, encoding="utf-8")
-    svg = plot(summary, out / "uas.svg") if summary.common else None
+    tp.write_file(written[1], text, inputs=[str(p) for p in inputs])
+    svg = plot(summary, out / "uas.svg", inputs) if summary.common else None
     if svg is not None:
         written.append(Path(svg))
     return text, written
