@@ -363,7 +363,7 @@ def test_the_networks_options_are_checked_before_training(tmp_path):
     ]:
         with pytest.raises(ValueError, match=message):
             neural.train(str(SAMPLE), epochs=1, **kw)
-    with pytest.raises(ValueError, match="directory .* does not exist"):
+    with pytest.raises(FileNotFoundError, match="directory .* does not exist"):
         neural.train(str(SAMPLE), tmp_path / "missing" / "m.pt", epochs=1)
     with_feats = tmp_path / "feats.conllu"
     lines = SAMPLE.read_text(encoding="utf-8").splitlines()

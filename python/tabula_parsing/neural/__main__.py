@@ -18,7 +18,7 @@ import warnings
 from typing import Any, Optional, Sequence, TextIO
 
 from .model import Dimensions
-from .parser import FEATS_DIM, load, train
+from .parser import FEATS_DIM, TrainingInterrupted, load, train
 from .train import Options
 
 
@@ -238,7 +238,40 @@ def _run(args: argparse.Namespace) -> int:
         message = f"{e.filename}: {e.strerror}" if isinstance(e, OSError) and e.filename and e.strerror else e
         print(f"error: {message}", file=sys.stderr)
         return 1
+    except (RuntimeError, MemoryError) as e:
+        if not _out_of_memory(e):
+            raise
+        first = (str(e).strip().splitlines() or ["no message"])[0]
+        advice = (
+            "try a smaller --batch-size, or leave out long sentences with --max-words"
+            if args.command == "train"
+            else "try a smaller --batch-size (long sentences need the most memory)"
+        )
+        print(f"error: out of memory on {args.device}: {first}; {advice}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt as e:
+        # On a terminal, after the `^C` the terminal shows.
+        print(("\n" if sys.stderr.isatty() else "") + _interrupted(args, e), file=sys.stderr)
+        return 130
     return 0
+
+
+def _out_of_memory(e: BaseException) -> bool:
+    """PyTorch's out-of-memory errors (``torch.OutOfMemoryError`` on a GPU,
+    a RuntimeError "can't allocate memory" on the CPU) and Python's."""
+    text = str(e).lower()
+    return isinstance(e, MemoryError) or "out of memory" in text or "can't allocate" in text
+
+
+def _interrupted(args: argparse.Namespace, e: KeyboardInterrupt) -> str:
+    """What Ctrl-C left: for training, the model file of the epoch kept so
+    far, or none; for parsing, no output."""
+    if args.command != "train":
+        return "interrupted: no output written"
+    if isinstance(e, TrainingInterrupted) and e.epoch is not None:
+        best = "the best on --dev so far" if args.dev else "the last finished"
+        return f"interrupted: {args.output} holds the model of epoch {e.epoch} ({best})"
+    return f"interrupted before the first epoch ended: no model written to {args.output}"
 
 
 if __name__ == "__main__":

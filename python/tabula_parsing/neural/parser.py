@@ -5,6 +5,8 @@ one file), and parsing (HEAD and DEPREL filled, nothing else changed)."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import hashlib
 import io
 import os
 import sys
@@ -21,7 +23,7 @@ from .. import _tabula as tp
 from .data import Encoded, Pretrained, Vocabularies, batches, check_columns, encode, input_warnings, with_tree
 from .graph import GraphTrainer, parse_graph_batches, trees_argument
 from .graph import network as biaffine_network
-from .model import Encoder, Network
+from .model import Dimensions, Encoder, Network
 from .train import (
     EpochReport,
     Options,
@@ -36,6 +38,13 @@ from .train import (
 )
 
 FORMAT = "tabula-neural-1"
+#: The file's outer layer since models carry a checksum: the saved state of
+#: ``FORMAT`` as bytes, and their SHA-256 (a model of ``FORMAT`` alone, from
+#: before, is still read, unchecked).
+SEALED = "tabula-neural-2"
+#: The largest size of any layer a model file may give (the network is
+#: built only after its tensors are found to have the sizes its options say).
+MAX_DIM = 1 << 20
 # The size of the FEATS embeddings with --feats unless given.
 FEATS_DIM = 32
 # Sentences per batch when parsing (sorted by length, so little padding).
@@ -175,20 +184,18 @@ def _check_dims(o: Options) -> None:
         raise ValueError(f"--dropout must be at least 0 and below 1, found {d.dropout}")
 
 
-def _writable(output: PathLike) -> None:
-    """Refuses, before training rather than after the first epoch, a model
-    path that :func:`tabula_parsing.write_file` could not write: a missing
-    or unwritable directory, a directory."""
-    path = Path(output)
-    if str(output) == "-" or (path.exists() and not path.is_file() and not path.is_dir()):
-        return  # standard output, a device or FIFO: written in place
-    if path.is_dir():
-        raise ValueError(f"cannot write {output}: it is a directory")
-    directory = path.resolve().parent
-    if not directory.is_dir():
-        raise ValueError(f"cannot write {output}: directory {directory} does not exist")
-    if not os.access(directory, os.W_OK):
-        raise ValueError(f"cannot write {output}: directory {directory} is not writable")
+def _inputs(*paths: Any) -> list[str]:
+    """The files among a command's inputs (paths, not objects or ``None``):
+    what its outputs must not replace (:func:`tabula_parsing.write_file`'s
+    ``inputs``)."""
+    return [str(p) for p in paths if isinstance(p, (str, os.PathLike))]
+
+
+def _training_inputs(train: Any, dev: Any, options: Options) -> list[str]:
+    """Every file training reads: the treebanks, the tagger, the vectors of
+    ``--embeddings`` and the grammar file of ``--trees``."""
+    trees = options.trees if options.parser == "biaffine" and options.trees not in TREE_CLASSES else None
+    return _inputs(train, dev, options.tagger, options.embeddings, trees)
 
 
 def _parse_settings(device: Optional[str], batch_size: Optional[int], threads: Optional[int]) -> tuple[torch.device, int]:
@@ -253,12 +260,24 @@ def _check_dev(sentences: Sequence[Any], dev: str) -> None:
             )
 
 
+class TrainingInterrupted(KeyboardInterrupt):
+    """Training stopped by Ctrl-C: ``output`` holds the model of ``epoch``
+    (the best on the dev file so far, else the last finished one), or, when
+    ``epoch`` is None, nothing was written yet."""
+
+    def __init__(self, output: Optional[PathLike], epoch: Optional[int]) -> None:
+        super().__init__()
+        self.output, self.epoch = output, epoch
+
+
 class NeuralParser:
-    """A trained network with its vocabularies and options."""
+    """A trained network with its vocabularies and options; ``path``: the
+    file it was loaded from (None: trained here)."""
 
     def __init__(self, net: Encoder, vocab: Vocabularies, options: Options, epoch: int, history: list[EpochReport]):
         self.net, self.vocab, self.options = net, vocab, options
         self.epoch, self.history = epoch, history
+        self.path: Optional[str] = None
         self._trees: Any = trees_argument(options) if options.parser == "biaffine" else None
 
     @property
@@ -320,8 +339,9 @@ class NeuralParser:
         with HEAD and DEPREL filled (and, with ``tagger``, UPOS and FEATS as
         ``tabula parse --tagger`` fills them). Options as :meth:`parse`."""
         dev, size = _parse_settings(device, batch_size, threads)
+        inputs = _inputs(path, self.path, tagger)
         if output is not None:
-            _writable(output)
+            tp.check_output(output, inputs)
         sentences = _read(path, "parse")
         if tagger is not None:
             sentences = _tagger(tagger).tag(sentences)
@@ -335,7 +355,7 @@ class NeuralParser:
             trees = _decode(sentences, trees)
         text = "".join(with_tree(s, h, lab) for s, (h, lab) in zip(sentences, trees))
         if output is not None:
-            tp.write_file(output, text)
+            tp.write_file(output, text, inputs=inputs)
         return text
 
     def evaluate(self, sentences: Sequence[Any]) -> dict[str, Any]:
@@ -352,9 +372,11 @@ class NeuralParser:
         text = "".join(with_tree(s, h, lab) for s, (h, lab) in zip(sentences, trees))
         return tp.evaluate(sentences, tp.parse_conllu(text, "<parsed>"))
 
-    def save(self, path: PathLike) -> None:
+    def save(self, path: PathLike, inputs: Sequence[PathLike] = ()) -> None:
         """Writes the model (atomically): network, vocabularies, options,
-        the epoch kept and the history."""
+        the epoch kept and the history, with their SHA-256, which
+        :func:`load` checks. ``inputs``: files the model must not replace
+        (the training files), as :func:`tabula_parsing.write_file`'s."""
         state: dict[str, Any] = {
             "format": FORMAT,
             "network": self.net.state_dict(),
@@ -365,25 +387,113 @@ class NeuralParser:
         }
         buf = io.BytesIO()
         torch.save(state, buf)
-        tp.write_file(path, buf.getvalue())
+        payload = buf.getvalue()
+        sealed = {
+            "format": SEALED,
+            "sha256": hashlib.sha256(payload).hexdigest(),
+            "payload": torch.frombuffer(bytearray(payload), dtype=torch.uint8),
+        }
+        out = io.BytesIO()
+        torch.save(sealed, out)
+        tp.write_file(path, out.getvalue(), inputs=_inputs(*inputs))
+
+
+def _not_a_model(path: PathLike, why: str) -> ValueError:
+    return ValueError(f"{path}: not a tabula neural model: {why}")
 
 
 def load(path: PathLike) -> NeuralParser:
     """A model written by :meth:`NeuralParser.save` (``ValueError`` for
-    another kind of file)."""
+    another kind of file, a damaged one, or one whose contents do not make
+    a network: its sizes are checked against its tensors before the network
+    is built)."""
+    state = _torch_load(path, path)
+    if isinstance(state, dict) and state.get("format") == SEALED:
+        payload, digest = state.get("payload"), state.get("sha256")
+        if not isinstance(payload, torch.Tensor) or payload.dtype != torch.uint8 or payload.dim() != 1:
+            raise _not_a_model(path, "no saved state in it")
+        data = payload.numpy().tobytes()
+        if not isinstance(digest, str) or hashlib.sha256(data).hexdigest() != digest:
+            raise ValueError(f"{path}: not a tabula neural model (checksum mismatch: the file is damaged)")
+        state = _torch_load(io.BytesIO(data), path)
+    if not isinstance(state, dict) or state.get("format") != FORMAT:
+        raise ValueError(f"{path}: not a tabula neural model")
+    parser = _from_state(state, path)
+    parser.path = str(path)
+    return parser
+
+
+def _torch_load(source: Any, path: PathLike) -> Any:
+    """``torch.load`` of tensors and plain values only; any failure but a
+    missing file is "not a tabula neural model"."""
     try:
-        state = torch.load(path, map_location="cpu", weights_only=True)
+        return torch.load(source, map_location="cpu", weights_only=True)
     except FileNotFoundError:
         raise
     except Exception as e:  # torch raises many kinds for a file that is not its own
         raise ValueError(f"{path}: not a tabula neural model ({type(e).__name__})") from None
-    if not isinstance(state, dict) or state.get("format") != FORMAT:
-        raise ValueError(f"{path}: not a tabula neural model")
-    options = Options.from_state(state["options"])
-    vocab = Vocabularies.from_state(state["vocab"])
+
+
+def _options(d: Any, path: PathLike) -> Options:
+    """The saved options, checked: known keys, and sizes that are integers
+    between 0 and ``MAX_DIM``."""
+    known = {f.name for f in dataclasses.fields(Options)}
+    unknown = sorted(set(d) - known)
+    if unknown:
+        raise _not_a_model(path, f"unknown options {unknown}")
+    dims = d.get("dims")
+    if not isinstance(dims, dict):
+        raise _not_a_model(path, "no network sizes in its options")
+    dim_fields = {f.name for f in dataclasses.fields(Dimensions)}
+    unknown = sorted(set(dims) - dim_fields)
+    if unknown:
+        raise _not_a_model(path, f"unknown network sizes {unknown}")
+    for key, value in dims.items():
+        if key == "dropout":
+            if not isinstance(value, float) or not 0.0 <= value < 1.0:
+                raise _not_a_model(path, f"dropout {value!r}")
+        elif not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_DIM:
+            raise _not_a_model(path, f"network size `{key}` {value!r} (an integer up to {MAX_DIM})")
+    if d.get("parser", "transition") not in ("transition", "biaffine"):
+        raise _not_a_model(path, f"unknown parser {d.get('parser')!r}")
+    try:
+        return Options.from_state(d)
+    except (TypeError, ValueError) as e:
+        raise _not_a_model(path, f"its options cannot be read ({e})") from None
+
+
+def _from_state(state: dict[str, Any], path: PathLike) -> NeuralParser:
+    """The parser of a saved state, every part checked before the network
+    is built: an empty network of the saved sizes on PyTorch's ``meta``
+    device (no memory) must have exactly the saved tensors' names and
+    shapes."""
+    for key, kind in (("options", dict), ("vocab", dict), ("network", dict), ("epoch", int), ("history", list)):
+        if key not in state:
+            raise _not_a_model(path, f"no `{key}` in it")
+        if not isinstance(state[key], kind):
+            raise _not_a_model(path, f"`{key}` is not a {kind.__name__}")
+    options = _options(state["options"], path)
+    try:
+        vocab = Vocabularies.from_state(state["vocab"])
+        history = [EpochReport(**r) for r in state["history"]]
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise _not_a_model(path, f"its vocabularies or history cannot be read ({type(e).__name__}: {e})") from None
+    try:
+        with torch.device("meta"):
+            shapes = {k: (tuple(v.shape), v.is_floating_point()) for k, v in _network(options, vocab).state_dict().items()}
+    except Exception as e:  # noqa: BLE001 - whatever the sizes make the layers raise
+        raise _not_a_model(path, f"its options do not make a network ({type(e).__name__}: {e})") from None
+    saved = state["network"]
+    missing, extra = sorted(set(shapes) - set(saved)), sorted(set(saved) - set(shapes))
+    if missing or extra:
+        raise _not_a_model(path, f"its tensors are not the network's (missing {missing[:3]}, unknown {extra[:3]})")
+    for key, (shape, floating) in shapes.items():
+        tensor = saved[key]
+        if not isinstance(tensor, torch.Tensor) or tuple(tensor.shape) != shape or tensor.is_floating_point() != floating:
+            found = tuple(tensor.shape) if isinstance(tensor, torch.Tensor) else type(tensor).__name__
+            raise _not_a_model(path, f"tensor `{key}` has shape {found}, its options say {shape}")
     net = _network(options, vocab)
-    net.load_state_dict(state["network"])
-    history = [EpochReport(**r) for r in state["history"]]
+    net.load_state_dict(saved)
     return NeuralParser(net, vocab, options, state["epoch"], history)
 
 
@@ -501,8 +611,9 @@ def train(
         # FEATS read at the command's default size.
         options.dims = replace(options.dims, feats=FEATS_DIM)
     _check(options, set(settings))
+    inputs = _training_inputs(train, dev, options)
     if output is not None:
-        _writable(output)
+        tp.check_output(output, inputs)
     threads = threads_of(options.threads)
     if threads is not None:
         torch.set_num_threads(threads)
@@ -557,62 +668,70 @@ def train(
     trainer: Any = Trainer(options, vocab) if options.parser == "transition" else GraphTrainer(options, vocab, device)
     history: list[EpochReport] = []
     best: Optional[tuple[float, int, dict[str, torch.Tensor]]] = None
-    for epoch in range(1, epochs_of(options) + 1):
-        start, cpu = time.perf_counter(), time.process_time()
-        total, steps, abandoned = 0.0, 0, 0
-        bar = Progress(len(items), f"epoch {epoch}", verbose)
-        if isinstance(trainer, Trainer):
-            trainer.oracle_seconds = trainer.oracle_cpu_seconds = 0.0
-            explore = options.oracle == "dynamic" and epoch > options.explore_from
-            for batch in batches(items, options.batch_size, rng):
-                loss, decisions, ab = trainer.train_batch(batch, explore, rng, nrng)
-                total += loss * decisions
-                steps += decisions
-                abandoned += ab
-                bar.step(len(batch))
-            layer, layer_seconds, layer_cpu = "oracle and batch API", trainer.oracle_seconds, trainer.oracle_cpu_seconds
-        else:
-            trainer.engine_seconds = trainer.engine_cpu_seconds = 0.0
-            for batch in batches(items, options.batch_size, rng):
-                loss, words = trainer.train_batch(batch, nrng)
-                total += loss * words
-                steps += words
-                bar.step(len(batch))
-            layer = "tree CRF layer" if options.arc_loss == "crf" else ""
-            layer_seconds, layer_cpu = trainer.engine_seconds, trainer.engine_cpu_seconds
-        bar.close()
-        seconds = time.perf_counter() - start
-        report = EpochReport(
-            epoch,
-            total / max(steps, 1),
-            seconds,
-            layer_seconds,
-            len(items),
-            steps,
-            abandoned,
-            time.process_time() - cpu,
-            layer_cpu,
-            layer=layer,
-        )
-        parser = NeuralParser(trainer.model, vocab, options, epoch, history)
-        if dev_sentences is not None:
-            scores = parser._evaluate(dev_sentences, dev_items)["all"]
-            report.dev_uas, report.dev_las = scores["uas"], scores["las"] or 0.0
-            key = report.dev_las
-            if best is None or key > best[0]:
-                best = (key, epoch, {k: v.detach().clone() for k, v in trainer.model.state_dict().items()})
-        history.append(report)
-        if verbose:
-            print(report.text(), file=sys.stderr, flush=True)
-        if output is not None and (best is None or best[1] == epoch):
-            # The model kept so far is on disk after every epoch: an
-            # interrupted run leaves it.
-            NeuralParser(trainer.model, vocab, options, epoch, history).save(output)
+    saved: Optional[int] = None  # the epoch whose model `output` holds
+    try:
+        for epoch in range(1, epochs_of(options) + 1):
+            start, cpu = time.perf_counter(), time.process_time()
+            total, steps, abandoned = 0.0, 0, 0
+            bar = Progress(len(items), f"epoch {epoch}", verbose)
+            if isinstance(trainer, Trainer):
+                trainer.oracle_seconds = trainer.oracle_cpu_seconds = 0.0
+                explore = options.oracle == "dynamic" and epoch > options.explore_from
+                for batch in batches(items, options.batch_size, rng):
+                    loss, decisions, ab = trainer.train_batch(batch, explore, rng, nrng)
+                    total += loss * decisions
+                    steps += decisions
+                    abandoned += ab
+                    bar.step(len(batch))
+                layer, layer_seconds, layer_cpu = "oracle and batch API", trainer.oracle_seconds, trainer.oracle_cpu_seconds
+            else:
+                trainer.engine_seconds = trainer.engine_cpu_seconds = 0.0
+                for batch in batches(items, options.batch_size, rng):
+                    loss, words = trainer.train_batch(batch, nrng)
+                    total += loss * words
+                    steps += words
+                    bar.step(len(batch))
+                layer = "tree CRF layer" if options.arc_loss == "crf" else ""
+                layer_seconds, layer_cpu = trainer.engine_seconds, trainer.engine_cpu_seconds
+            bar.close()
+            seconds = time.perf_counter() - start
+            report = EpochReport(
+                epoch,
+                total / max(steps, 1),
+                seconds,
+                layer_seconds,
+                len(items),
+                steps,
+                abandoned,
+                time.process_time() - cpu,
+                layer_cpu,
+                layer=layer,
+            )
+            parser = NeuralParser(trainer.model, vocab, options, epoch, history)
+            if dev_sentences is not None:
+                scores = parser._evaluate(dev_sentences, dev_items)["all"]
+                report.dev_uas, report.dev_las = scores["uas"], scores["las"] or 0.0
+                key = report.dev_las
+                if best is None or key > best[0]:
+                    best = (key, epoch, {k: v.detach().clone() for k, v in trainer.model.state_dict().items()})
+            history.append(report)
+            if output is not None and (best is None or best[1] == epoch):
+                # The model kept so far is on disk after every epoch (before
+                # its line is printed): an interrupted run leaves it.
+                NeuralParser(trainer.model, vocab, options, epoch, history).save(output, inputs)
+                saved = epoch
+            if verbose:
+                print(report.text(), file=sys.stderr, flush=True)
+    except KeyboardInterrupt:
+        raise TrainingInterrupted(output, saved) from None
     kept_epoch = len(history)
     if best is not None:
         trainer.model.load_state_dict(best[2])
         kept_epoch = best[1]
     parser = NeuralParser(trainer.model, vocab, options, kept_epoch, history)
     if output is not None:
-        parser.save(output)
+        try:
+            parser.save(output, inputs)
+        except KeyboardInterrupt:
+            raise TrainingInterrupted(output, saved) from None
     return parser

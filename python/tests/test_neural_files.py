@@ -1,0 +1,202 @@
+"""The neural parser's files: outputs that would replace an input are
+refused before any work (a symbolic or hard link to it too), Ctrl-C and
+out-of-memory end with a message instead of a traceback, and a model file
+that is damaged or crafted is refused before any network is built."""
+
+import hashlib
+import io
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import tabula_parsing as tp  # noqa: E402
+from tabula_parsing import neural  # noqa: E402
+from tabula_parsing.neural import __main__ as command  # noqa: E402
+from tabula_parsing.neural import parser as neural_parser  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLE = REPO / "data" / "sample.conllu"
+TINY = ["--word-dim", "8", "--upos-dim", "4", "--char-dim", "0", "--lstm-dim", "8", "--mlp-dim", "8"]
+NEURAL = [sys.executable, "-m", "tabula_parsing.neural"]
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*NEURAL, *args], capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("model") / "m.pt"
+    neural.train(str(SAMPLE), path, epochs=1, dims=neural.Dimensions(word=8, upos=4, char=0, lstm=8, mlp=8))
+    return path
+
+
+def test_parse_refuses_to_write_over_its_input(tmp_path: Path, model: Path) -> None:
+    # Regression: `parse --model m.pt in.conllu -o in.conllu` replaced the gold trees (exit 0).
+    gold = tmp_path / "in.conllu"
+    gold.write_bytes(SAMPLE.read_bytes())
+    link = tmp_path / "link.conllu"
+    link.symlink_to(gold)
+    for out in (gold, link):
+        r = run("parse", "--model", str(model), str(gold), "-o", str(out))
+        assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+        assert r.stderr.strip().splitlines() == [
+            f"error: cannot write {out}: it is the same file as the input {gold}, which would be replaced"
+        ]
+    # The model is an input too.
+    kept = model.read_bytes()
+    r = run("parse", "--model", str(model), str(gold), "-o", str(model))
+    assert r.returncode == 1 and "same file as the input" in r.stderr, r.stderr
+    assert gold.read_bytes() == SAMPLE.read_bytes() and model.read_bytes() == kept
+    with pytest.raises(OSError, match="same file as the input"):
+        neural.load(model).parse_file(gold, gold)
+
+
+def test_train_refuses_a_model_path_linked_to_an_input_before_the_first_epoch(tmp_path: Path) -> None:
+    # Regression: `train TRAIN -o link.pt`, link.pt a link to TRAIN, turned the treebank into a model.
+    treebank = tmp_path / "train.conllu"
+    treebank.write_bytes(SAMPLE.read_bytes())
+    symlink, hardlink = tmp_path / "sym.pt", tmp_path / "hard.pt"
+    symlink.symlink_to(treebank)
+    os.link(treebank, hardlink)
+    dev = tmp_path / "dev.conllu"
+    dev.write_bytes(SAMPLE.read_bytes())
+    for out, extra in ((symlink, []), (hardlink, []), (dev, ["--dev", str(dev)])):
+        r = run("train", str(treebank), "-o", str(out), "--epochs", "20", *TINY, *extra)
+        assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+        assert "epoch" not in r.stderr, "refused before training"
+        assert f"error: cannot write {out}: it is the same file as the input" in r.stderr, r.stderr
+    assert treebank.read_bytes() == SAMPLE.read_bytes() and dev.read_bytes() == SAMPLE.read_bytes()
+    with pytest.raises(OSError, match="same file as the input"):
+        neural.train(str(treebank), hardlink, epochs=1)
+
+
+def test_ctrl_c_while_training_says_which_epoch_the_model_file_holds(tmp_path: Path) -> None:
+    # Regression: a KeyboardInterrupt traceback; the model of the best epoch was there but unnamed.
+    out = tmp_path / "m.pt"
+    child = subprocess.Popen(
+        [*NEURAL, "train", str(SAMPLE), "-o", str(out), "--epochs", "1000", *TINY],
+        stderr=subprocess.PIPE,
+        text=True,
+        # A shell running the tests in the background ignores SIGINT for its children.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        assert child.stderr is not None
+        first = child.stderr.readline()
+        assert first.startswith("epoch 1:"), first
+        child.send_signal(signal.SIGINT)
+        rest = child.stderr.read()
+        child.wait(timeout=60)
+    finally:
+        child.kill()
+        child.wait()
+    assert child.returncode == 130, rest
+    assert "Traceback" not in rest and "KeyboardInterrupt" not in rest, rest
+    last = rest.strip().splitlines()[-1]
+    assert last.startswith(f"interrupted: {out} holds the model of epoch "), rest
+    epoch = int(last.split("epoch ")[1].split(" ")[0])
+    assert epoch >= 1 and neural.load(out).epoch == epoch
+
+
+def test_out_of_memory_is_a_message(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def fail(*args: object, **kw: object) -> None:
+        raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 20.00 GiB")
+
+    monkeypatch.setattr(command, "train", fail)
+    assert command.main(["train", str(SAMPLE), "-o", "/dev/null"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: out of memory on cpu: CUDA out of memory.") and "--batch-size" in err, err
+
+    class Fails:
+        def parse_file(self, *args: object, **kw: object) -> None:
+            raise RuntimeError("[enforce fail at alloc_cpu.cpp:117] DefaultCPUAllocator: can't allocate memory")
+
+    monkeypatch.setattr(command, "load", lambda path: Fails())
+    assert command.main(["parse", "--model", "m.pt", str(SAMPLE)]) == 1
+    err = capsys.readouterr().err
+    assert "out of memory" in err and "smaller --batch-size" in err and err.count("\n") == 1, err
+    # Any other RuntimeError is a bug: not hidden.
+    monkeypatch.setattr(command, "load", lambda path: (_ for _ in ()).throw(RuntimeError("a bug")))
+    with pytest.raises(RuntimeError, match="a bug"):
+        command.main(["parse", "--model", "m.pt", str(SAMPLE)])
+
+
+def test_a_damaged_model_is_refused(tmp_path: Path, model: Path) -> None:
+    # Regression: bytes flipped in the middle of the file loaded silently and parsed differently.
+    data = bytearray(model.read_bytes())
+    middle = len(data) // 2
+    data[middle : middle + 4] = bytes(b ^ 0xFF for b in data[middle : middle + 4])
+    damaged = tmp_path / "damaged.pt"
+    damaged.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match=r"damaged.pt: not a tabula neural model \(checksum mismatch: the file is damaged\)"):
+        neural.load(damaged)
+    r = run("parse", "--model", str(damaged), str(SAMPLE))
+    assert r.returncode == 1 and r.stderr.strip().splitlines() == [
+        f"error: {damaged}: not a tabula neural model (checksum mismatch: the file is damaged)"
+    ], r.stderr
+
+
+def inner_state(model: Path) -> dict:
+    """The state a model file seals (its checksum checked)."""
+    sealed = torch.load(model, weights_only=True)
+    data = sealed["payload"].numpy().tobytes()
+    assert hashlib.sha256(data).hexdigest() == sealed["sha256"]
+    return torch.load(io.BytesIO(data), weights_only=True)
+
+
+def test_a_model_without_checksum_still_loads(tmp_path: Path, model: Path) -> None:
+    old = tmp_path / "old.pt"
+    torch.save(inner_state(model), old)  # as models were written before the checksum
+    loaded, reference = neural.load(old), neural.load(model)
+    assert loaded.epoch == reference.epoch
+    assert loaded.parse_file(SAMPLE) == reference.parse_file(SAMPLE)
+
+
+def craft(state: dict, **changes: object) -> dict:
+    out = dict(state)
+    out.update(changes)
+    return out
+
+
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (lambda s: {k: v for k, v in s.items() if k != "options"}, "no `options` in it"),
+        (lambda s: craft(s, options={**s["options"], "colour": "red"}), r"unknown options \['colour'\]"),
+        (lambda s: craft(s, options={**s["options"], "dims": {**s["options"]["dims"], "width": 3}}), r"unknown network sizes \['width'\]"),
+        (lambda s: craft(s, options={**s["options"], "dims": {**s["options"]["dims"], "lstm": 200_000}}), r"tensor `.*` has shape"),
+        (lambda s: craft(s, options={**s["options"], "dims": {**s["options"]["dims"], "lstm": 10**9}}), r"network size `lstm` 1000000000"),
+        (lambda s: craft(s, options={**s["options"], "dims": {**s["options"]["dims"], "layers": -1}}), r"network size `layers` -1"),
+        (lambda s: craft(s, network={k: v[..., :1] if v.dim() else v for k, v in s["network"].items()}), r"tensor `.*` has shape"),
+        (lambda s: craft(s, network={k: v for k, v in list(s["network"].items())[1:]}), r"its tensors are not the network's \(missing"),
+        (lambda s: craft(s, vocab={}), "its vocabularies or history cannot be read"),
+        (lambda s: craft(s, options={**s["options"], "parser": "magic"}), "unknown parser 'magic'"),
+        (lambda s: craft(s, options={**s["options"], "system": "arc-nothing"}), "its options do not make a network"),
+    ],
+)
+def test_a_crafted_model_is_refused_before_any_network_is_built(tmp_path: Path, model: Path, edit, message) -> None:
+    crafted = tmp_path / "crafted.pt"
+    torch.save(edit(inner_state(model)), crafted)
+    with pytest.raises(ValueError, match=rf"crafted.pt: not a tabula neural model: {message}"):
+        neural.load(crafted)
+    # Sealed with a right checksum: the same checks.
+    buf = io.BytesIO()
+    torch.save(edit(inner_state(model)), buf)
+    payload = buf.getvalue()
+    torch.save(
+        {"format": neural_parser.SEALED, "sha256": hashlib.sha256(payload).hexdigest(),
+         "payload": torch.frombuffer(bytearray(payload), dtype=torch.uint8)},
+        crafted,
+    )
+    with pytest.raises(ValueError, match=rf"not a tabula neural model: {message}"):
+        neural.load(crafted)
+    r = run("parse", "--model", str(crafted), str(SAMPLE))
+    assert r.returncode == 1 and "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "not a tabula neural model: " in r.stderr
