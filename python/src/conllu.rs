@@ -353,7 +353,7 @@ fn output_error(e: std::io::Error) -> PyErr {
 /// so is a path that is the same file as one of `inputs` (a hard or
 /// symbolic link to it too), which would be replaced (OSError).
 #[pyfunction]
-#[pyo3(signature = (path, data, *, inputs = Vec::new()))]
+#[pyo3(signature = (path, data, *, inputs = Vec::new()), text_signature = "(path, data, *, inputs=())")]
 pub fn write_file(py: Python<'_>, path: PathBuf, data: &Bound<'_, PyAny>, inputs: Vec<PathBuf>) -> PyResult<()> {
     let bytes: Vec<u8> = if let Ok(text) = data.extract::<String>() {
         text.into_bytes()
@@ -371,7 +371,7 @@ pub fn write_file(py: Python<'_>, path: PathBuf, data: &Bound<'_, PyAny>, inputs
 /// Traceback (most recent call last):
 /// OSError: cannot write ...sample.conllu: it is the same file as the input ...sample.conllu, which would be replaced
 #[pyfunction]
-#[pyo3(signature = (path, inputs = Vec::new()))]
+#[pyo3(signature = (path, inputs = Vec::new()), text_signature = "(path, inputs=())")]
 pub fn check_output(py: Python<'_>, path: PathBuf, inputs: Vec<PathBuf>) -> PyResult<()> {
     py.detach(|| {
         let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
