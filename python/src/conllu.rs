@@ -378,3 +378,14 @@ pub fn check_output(py: Python<'_>, path: PathBuf, inputs: Vec<PathBuf>) -> PyRe
         Output::check(Some(&path), &inputs).map_err(output_error)
     })
 }
+
+/// What kind of file `data` (a file's first bytes) is, if it is one tabula
+/// knows but was not asked for: `(line, what)`, e.g. `(4, "a CoNLL-U
+/// treebank")` — for messages about a file given in the wrong place.
+///
+/// >>> file_kind(open(SAMPLE, "rb").read())
+/// (4, 'a CoNLL-U treebank')
+#[pyfunction]
+pub fn file_kind(data: &[u8]) -> Option<(usize, &'static str)> {
+    tabula::file_kind::other_kind(data)
+}

@@ -478,6 +478,11 @@ def write_conllu(
     """Writes the sentences byte for byte, with new heads where given (only the
     changed HEAD fields are rewritten), as :func:`write_file` writes."""
 
+def file_kind(data: bytes) -> Optional[tuple[int, str]]:
+    """What kind of file ``data`` (a file's first bytes) is, if tabula knows
+    it: ``(line, what)``, e.g. ``(4, "a CoNLL-U treebank")``; ``None``
+    otherwise."""
+
 def write_file(path: _PathLike, data: Union[bytes, str], *, inputs: Sequence[_PathLike] = ()) -> None:
     """Writes ``data`` (text as UTF-8) as the command line's ``-o`` does: a
     regular file (or a new one) through a temporary file renamed over it at

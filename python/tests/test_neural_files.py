@@ -200,3 +200,13 @@ def test_a_crafted_model_is_refused_before_any_network_is_built(tmp_path: Path, 
     r = run("parse", "--model", str(crafted), str(SAMPLE))
     assert r.returncode == 1 and "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert "not a tabula neural model: " in r.stderr
+
+
+def test_a_file_of_another_kind_given_as_a_model_is_named(tmp_path: Path) -> None:
+    p = run("parse", "--model", str(SAMPLE), str(SAMPLE))
+    assert p.returncode != 0
+    assert p.stderr.strip().splitlines()[-1] == f"error: {SAMPLE}: not a tabula neural model: line 4 shows a CoNLL-U treebank"
+    junk = tmp_path / "junk.pt"
+    junk.write_bytes(b"\x00\x01 not a model")
+    p = run("parse", "--model", str(junk), str(SAMPLE))
+    assert p.stderr.strip().splitlines()[-1].startswith(f"error: {junk}: not a tabula neural model (")

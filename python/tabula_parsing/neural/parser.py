@@ -431,6 +431,12 @@ def _torch_load(source: Any, path: PathLike) -> Any:
     except FileNotFoundError:
         raise
     except Exception as e:  # torch raises many kinds for a file that is not its own
+        kind = None
+        if isinstance(source, (str, os.PathLike)):
+            with open(source, "rb") as f:
+                kind = tp.file_kind(f.read(1 << 16))
+        if kind is not None:
+            raise ValueError(f"{path}: not a tabula neural model: line {kind[0]} shows {kind[1]}") from None
         raise ValueError(f"{path}: not a tabula neural model ({type(e).__name__})") from None
 
 
