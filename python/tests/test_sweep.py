@@ -525,3 +525,28 @@ def test_report_outputs_never_replace_a_result(tmp_path: Path) -> None:
         write_report(results, out)
     assert json.loads(result.read_text()) == r
     assert main(["report", str(results), "--out", str(out)]) == 2
+
+
+def test_the_local_cluster_serves_no_pages() -> None:
+    """Regression: the local cluster served Dask's dashboard on localhost
+    (port 8787) though the sweep asks for none; its HTTP servers, which Dask
+    always starts, now have no pages, on a free port."""
+    pytest.importorskip("distributed")
+    import urllib.error
+    import urllib.request
+
+    from tabula_parsing.sweep.engine import make_cluster
+
+    cluster = make_cluster("local", 1, "1G", {})
+    try:
+        ports = [cluster.scheduler.http_server.port]
+        info = cluster.scheduler_info["workers"].values()
+        ports += [w["services"]["dashboard"] for w in info if "dashboard" in w.get("services", {})]
+        assert 8787 not in ports
+        for port in ports:
+            for path in ("/", "/status", "/health", "/metrics"):
+                with pytest.raises(urllib.error.HTTPError) as e:
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10)
+                assert e.value.code == 404, (port, path)
+    finally:
+        cluster.close()

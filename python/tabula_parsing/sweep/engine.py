@@ -111,20 +111,30 @@ def slurm_options(max_memory: str, slurm: dict[str, Any]) -> dict[str, Any]:
     return {"cores": 1, "processes": 1, "memory": f"{(parse_size(max_memory) >> 20) + 1024}MiB", **slurm}
 
 
+#: Dask settings that leave the local cluster's HTTP servers without pages.
+NO_HTTP = {"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []}
+
+
 def make_cluster(scheduler: str, workers: int, max_memory: str, slurm: dict[str, Any]) -> Any:
     """A Dask cluster: `workers` one-thread worker processes on this machine,
     or `workers` Slurm jobs of one core each with `max_memory` plus 1 GiB
     for the worker itself (any keyword of SLURMCluster in `slurm`)."""
     if scheduler == "local":
         distributed = _import("distributed")
-        return distributed.LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            memory_limit=0,  # each job's child process is bounded instead
-            dashboard_address=None,
-            silence_logs=logging.ERROR,
-        )
+        import dask
+
+        # No dashboard and no HTTP pages: Dask's scheduler and workers always
+        # listen for HTTP, so they get no routes, on a free port of localhost.
+        with dask.config.set(NO_HTTP):
+            return distributed.LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                memory_limit=0,  # each job's child process is bounded instead
+                dashboard_address="127.0.0.1:0",
+                scheduler_kwargs={"dashboard": False},
+                silence_logs=logging.ERROR,
+            )
     if scheduler == "slurm":
         jobqueue = _import("dask_jobqueue")
         cluster = jobqueue.SLURMCluster(**slurm_options(max_memory, slurm))
