@@ -5,6 +5,7 @@ cluster with an interruption and a resume, is .ci/checks/sweep.sh)."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import lzma
 import shutil
@@ -346,9 +347,13 @@ def test_shipped_plans_are_valid(path: Path, cli: Path) -> None:
     from tabula_parsing.sweep.__main__ import check_options
 
     plan = load_plan(path)
-    assert plan.configurations and plan.release == Path("ud-treebanks-v2.0")
+    release = Path("data/toy-release") if path.stem == "quickstart" else Path("ud-treebanks-v2.0")
+    assert plan.configurations and plan.release == release
     assert plan.results == Path("results") / path.stem
     check_options(plan, str(cli))
+    if path.stem == "quickstart":
+        found, left_out = find_treebanks(dataclasses.replace(plan, release=ROOT / release))
+        assert len(found) == 3 and not left_out
 
 
 FAKE_NEURAL = """\
