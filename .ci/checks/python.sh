@@ -29,3 +29,5 @@ rm -rf target/doc-python
 python .ci/checks/doc_python.py target/doc-python
 python -m mypy --strict --cache-dir target/mypy-cache --exclude "python/tabula_parsing/(neural/|crf\.py)" python/tabula_parsing examples/python/training_loop.py target/doc-python/*.py
 python -m pytest -q python/tests
+# OracleBatch from arbitrary arrays: 20 s of fuzz/oracle_batch.py.
+python fuzz/oracle_batch.py 20
