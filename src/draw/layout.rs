@@ -14,8 +14,10 @@
 //! there. Levels are `LEVEL` pixels apart and a label is shorter than that,
 //! so labels of different levels never meet: no two label boxes overlap
 //! ([`Geometry::overlapping_labels`] checks it), and every arc ends over its
-//! two words ([`Geometry::stray_ends`]). O(a²) for a arcs.
+//! two words ([`Geometry::stray_ends`]). O(a log² a) for a arcs in trees
+//! ([`super::levels`] says what the climb past clashes adds).
 
+use super::levels::{Contained, Shelves};
 use super::{DrawnArc, Word};
 use unicode_width::UnicodeWidthStr;
 
@@ -33,7 +35,7 @@ pub const MARGIN: i32 = 10;
 /// Horizontal padding inside a label box.
 const LABEL_PAD: i32 = 3;
 /// Minimum gap between two label boxes on one level.
-const LABEL_GAP: i32 = 4;
+pub const LABEL_GAP: i32 = 4;
 /// How far from its word's centre an arc leaves its head.
 const HEAD_OFFSET: i32 = 5;
 
@@ -103,7 +105,7 @@ pub fn label_width(label: &str) -> i32 {
 }
 
 /// Lays out `words` and `arcs` (heads and dependents in 1 … n, head 0 for
-/// the root). O(n + a²).
+/// the root). O(n + a log² a) (see [`super::levels`]).
 pub fn layout(words: &[Word], arcs: &[DrawnArc]) -> Geometry {
     let right_to_left = super::is_right_to_left(words);
     let n = words.len();
@@ -137,7 +139,11 @@ pub fn layout(words: &[Word], arcs: &[DrawnArc]) -> Geometry {
     let mut level = vec![0i32; arcs.len()];
     let mut label_x = vec![(0i32, 0i32); arcs.len()];
     let mut ends = vec![(0i32, 0i32); arcs.len()];
-    let mut placed: Vec<usize> = Vec::with_capacity(arcs.len());
+    // The spans of the arcs below which an arc must go, and at each level
+    // the level segments (kind 0) and label boxes with their gap (kind 1).
+    let spans: Vec<(usize, usize)> = arcs.iter().filter(|a| a.head != 0).map(span).collect();
+    let mut inside = Contained::new(&spans);
+    let mut shelves = Shelves::<2>::default();
     let mut highest = 0;
     for &i in &by_length {
         let a = &arcs[i];
@@ -158,30 +164,23 @@ pub fn layout(words: &[Word], arcs: &[DrawnArc]) -> Geometry {
         let lw = label_width(&a.label);
         let lx = (from + to) / 2 - lw / 2;
         label_x[i] = (lx, lw);
-        let mut at = if a.head == 0 { highest + 1 } else { 1 };
-        for &j in &placed {
-            let (plo, phi) = span(&arcs[j]);
-            if arcs[j].head != 0 && lo <= plo && phi <= hi {
-                at = at.max(level[j] + 1);
-            }
-        }
+        let mut at = if a.head == 0 { highest + 1 } else { inside.max_inside(lo, hi) + 1 };
+        let segment = (lo as i64, hi as i64);
+        let label = (i64::from(lx), i64::from(lx) + i64::from(lw + LABEL_GAP));
         let clashes = |at: i32| {
-            placed.iter().any(|&j| {
-                if level[j] != at {
-                    return false;
-                }
-                let (plo, phi) = span(&arcs[j]);
-                let along = arcs[j].head != 0 && a.head != 0 && plo.max(lo) < phi.min(hi);
-                let (jx, jw) = label_x[j];
-                along || (jx < lx + lw + LABEL_GAP && lx < jx + jw + LABEL_GAP)
-            })
+            let at = at as usize;
+            (a.head != 0 && shelves.meets(at, 0, segment.0, segment.1)) || shelves.meets(at, 1, label.0, label.1)
         };
         while clashes(at) {
             at += 1;
         }
         level[i] = at;
         highest = highest.max(at);
-        placed.push(i);
+        if a.head != 0 {
+            shelves.put(at as usize, 0, segment.0, segment.1);
+            inside.set((lo, hi), at);
+        }
+        shelves.put(at as usize, 1, label.0, label.1);
     }
     let baseline = MARGIN + highest * LEVEL + LABEL_HEIGHT / 2 + 4;
     let mut geometry = Geometry {

@@ -284,21 +284,53 @@ pub fn encode<S: AsRef<str>>(
 
 /// The words whose arc in `tree` is non-projective: some word strictly
 /// between the word and its head is not a descendant of the head. Sorted.
-/// O(n²) in the worst case (O(1) ancestor tests by an Euler tour).
+/// O(n log n): an Euler tour, and range minima and maxima of its entry
+/// times over the words an arc spans.
 pub fn nonprojective_words(tree: &DepTree) -> Vec<usize> {
     let n = tree.len();
     let heads: Vec<usize> = std::iter::once(DepTree::NO_HEAD).chain(tree.heads().iter().copied()).collect();
     let mut children = vec![Vec::new(); n + 1];
     let (mut enter, mut leave) = (vec![0usize; n + 1], vec![0usize; n + 1]);
     super::lift::euler_tour(&heads, &mut children, &mut enter, &mut leave);
-    let below = |a: usize, b: usize| enter[a] <= enter[b] && leave[b] <= leave[a];
+    // Every word strictly between h and d is below h iff their entry times
+    // all lie inside h's (entered after h, left before): the least and the
+    // greatest entry time over the range, from sparse tables.
+    let least = SparseTable::new(&enter, usize::min);
+    let greatest = SparseTable::new(&enter, usize::max);
     (1..=n)
         .filter(|&d| {
             let h = tree.head(d);
             let (lo, hi) = (h.min(d), h.max(d));
-            (lo + 1..hi).any(|k| !below(h, k))
+            lo + 1 < hi && (least.query(lo + 1, hi) <= enter[h] || greatest.query(lo + 1, hi) >= leave[h])
         })
         .collect()
+}
+
+/// Range minima (or maxima) of a slice in O(1) after O(n log n).
+struct SparseTable {
+    rows: Vec<Vec<usize>>,
+    pick: fn(usize, usize) -> usize,
+}
+
+impl SparseTable {
+    fn new(values: &[usize], pick: fn(usize, usize) -> usize) -> SparseTable {
+        let mut rows = vec![values.to_vec()];
+        let mut width = 1;
+        while 2 * width <= values.len() {
+            let last = &rows[rows.len() - 1];
+            let next: Vec<usize> = (0..=values.len() - 2 * width).map(|i| pick(last[i], last[i + width])).collect();
+            rows.push(next);
+            width *= 2;
+        }
+        SparseTable { rows, pick }
+    }
+
+    /// `pick` over `values[from..to]` (`from < to`).
+    fn query(&self, from: usize, to: usize) -> usize {
+        let k = (usize::BITS - 1 - (to - from).leading_zeros()) as usize;
+        let row = &self.rows[k];
+        (self.pick)(row[from], row[to - (1 << k)])
+    }
 }
 
 /// One label read back: its plain relation and its marks.
