@@ -56,9 +56,17 @@ fn text_trees_mark_the_differences() {
     let dir = setup("text");
     let out = run_ok(&dir, &["draw", "gold.conllu", "parsed.conllu", "--text", "--differences"]);
     let headings: Vec<&str> = out.lines().filter(|l| l.starts_with("# ")).collect();
-    assert_eq!(headings, ["# demo-1 · 1 difference · non-projective", "# demo-2 · 1 difference · non-projective"]);
+    assert_eq!(
+        headings,
+        [
+            "# demo-1 · 1 difference · non-projective · non-projective in parsed.conllu",
+            "# demo-2 · 1 difference · non-projective in parsed.conllu"
+        ]
+    );
     assert!(out.contains("▶ a DET det  ≠ parsed.conllu: nmod:poss\n"), "{out}");
-    assert!(out.contains("▶ . PUNCT punct  ≠ parsed.conllu: head 1 (Dogs) punct\n"), "{out}");
+    // Regression: gold's demo-2 is projective, parsed's is not; the heading
+    // called the tree drawn non-projective. The mark now names its tree.
+    assert!(out.contains("▶ . PUNCT punct  ≠ parsed.conllu: head 1 (Dogs) punct (non-projective)\n"), "{out}");
     assert!(!out.contains('\x1b'), "no colour when not on a terminal");
 }
 

@@ -10,9 +10,10 @@
 //!
 //! The data comes in chunks of sentences, each read by the script as soon
 //! as the browser reaches it, so the first screen shows before the rest
-//! of the file is read. Per sentence the JSON holds `[id, differences, non-projective (0/1),
-//! width, height, baseline, words, arcs]`, words flat as `x, FORM, UPOS`
-//! and arcs flat as `from, to, top, class, label, label x, label width,
+//! of the file is read. Per sentence the JSON holds `[id, differences,
+//! [the annotations whose tree is non-projective, 0 the one drawn], width,
+//! height, baseline, words, arcs]`, words flat as `x, FORM, UPOS` and arcs
+//! flat as `from, to, top, class, label, label x, label width,
 //! head, dependent, annotation`.
 //!
 //! The text of the files (ids, FORM, UPOS, DEPREL, file names) comes with
@@ -104,8 +105,8 @@ pub fn entry(p: &Picture) -> String {
     };
     b.push('[');
     json(&mut b, &p.id);
-    let np = u8::from(p.is_nonprojective());
-    let _ = write!(b, ",{},{np},{},{},{},[", p.differences(), g.width, g.height, g.baseline);
+    let np: Vec<String> = p.nonprojective_annotations().iter().map(usize::to_string).collect();
+    let _ = write!(b, ",{},[{}],{},{},{},[", p.differences(), np.join(","), g.width, g.height, g.baseline);
     for (i, (w, place)) in p.words.iter().zip(&g.words).enumerate() {
         if i > 0 {
             b.push(',');

@@ -38,6 +38,7 @@
 
 pub mod html;
 pub mod layout;
+pub mod levels;
 pub mod svg;
 pub mod text;
 
@@ -256,9 +257,17 @@ impl Picture {
             .count()
     }
 
-    /// Whether any annotation's tree is non-projective.
+    /// Whether any annotation's tree is non-projective (what the
+    /// `nonprojective` filter keeps). O(n × annotations).
     pub fn is_nonprojective(&self) -> bool {
         self.annotations.iter().any(|a| !a.tree.is_projective())
+    }
+
+    /// The annotations (indices; 0 is the tree drawn) whose tree is
+    /// non-projective, for marks that say which tree they mean.
+    /// O(n × annotations).
+    pub fn nonprojective_annotations(&self) -> Vec<usize> {
+        (0..self.annotations.len()).filter(|&k| !self.annotations[k].tree.is_projective()).collect()
     }
 
     /// The arcs to draw: every arc of the first annotation, and each arc of

@@ -17,7 +17,10 @@ const tabula = (function () {
   function heading(s) {
     let h = esc(s[0]);
     if (F.length > 1) h += " · " + plural(s[1]);
-    if (s[2]) h += " · non-projective";
+    // Each mark names the tree it is about: the one drawn (0), or another file's.
+    if (s[2].includes(0)) h += " · non-projective";
+    const others = s[2].filter((k) => k > 0).map((k) => esc(F[k]));
+    if (others.length) h += " · non-projective in " + others.join(", ");
     return h;
   }
 
@@ -74,7 +77,7 @@ const tabula = (function () {
   }
 
   function keeps(s, q, d, np) {
-    return (!q || s[0].includes(q)) && (!d || s[1] > 0) && (!np || s[2]);
+    return (!q || s[0].includes(q)) && (!d || s[1] > 0) && (!np || s[2].length > 0);
   }
 
   // Shows the sentences that pass the search and the filters.
@@ -164,7 +167,7 @@ const tabula = (function () {
         sections += '<section class="s" id="s' + i + '" style="height:' + (s[4] + HEADING + 8) + 'px"><div class="h">' +
           heading(s) + "</div></section>";
         items += '<a href="#" data-i="' + i + '" title="' + esc(s[0]) + '">' + (F.length > 1 && s[1] ? "<b>" + s[1] + "</b>" : "") +
-          (s[2] ? "<i>np</i>" : "") + esc(s[0]) + "</a>";
+          (s[2].includes(0) ? "<i>np</i>" : s[2].length ? '<i class="other">(np)</i>' : "") + esc(s[0]) + "</a>";
       }
       main.insertAdjacentHTML("beforeend", sections);
       list.insertAdjacentHTML("beforeend", items);

@@ -5,7 +5,7 @@
 //! after all lines, a `<g>` per label box, with classes that the style sheet
 //! [`STYLE`] colours.
 
-use super::layout::{layout, Geometry, LABEL_HEIGHT};
+use super::layout::{layout, text_width, Geometry, FORM_CHAR, LABEL_HEIGHT, MARGIN};
 use super::{ArcKind, DrawnArc, Picture};
 use std::fmt::Write;
 
@@ -17,8 +17,10 @@ pub const OTHER_DASHES: [&str; 5] = ["none", "9 3 2 3", "2 2", "12 4", "6 2 2 2 
 
 /// The style sheet of the pictures: plain arcs black; non-projective ones
 /// vermillion and thick; an arc another annotation replaces dashed; the
-/// other annotations' arcs in their colours and dash patterns; a label two
-/// annotations disagree on on yellow with a thick border.
+/// other annotations' arcs in their colours and dash patterns, thicker
+/// still with a vermillion label border where they are non-projective in
+/// their annotation's tree; a label two annotations disagree on on yellow
+/// with a thick border.
 pub fn style() -> String {
     let mut s = String::from(
         ".tree text{font-family:'DejaVu Sans Mono',Menlo,Consolas,monospace}\
@@ -35,7 +37,8 @@ pub fn style() -> String {
         let _ = writeln!(
             s,
             ".tree .o{k} path{{stroke:{colour};stroke-width:2;stroke-dasharray:{dash}}}.tree .o{k} polygon{{fill:{colour}}}\
-.tree .l.o{k} rect{{stroke:{colour};stroke-width:1.6}}.tree .l.o{k} text{{fill:{colour}}}"
+.tree .l.o{k} rect{{stroke:{colour};stroke-width:1.6}}.tree .l.o{k} text{{fill:{colour}}}\
+.tree .o{k}.np path{{stroke-width:3.6}}.tree .l.o{k}.np rect{{stroke:#D55E00;stroke-width:2}}"
         );
     }
     s
@@ -86,15 +89,22 @@ pub fn escape(s: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// The heading of a picture: its id, the number of words whose annotations
-/// differ (with two or more), whether a tree is non-projective.
+/// differ (with two or more), `non-projective` if the tree drawn (the
+/// first annotation's) is, and `non-projective in FILE, …` naming the
+/// other annotations whose tree is.
 pub fn heading(p: &Picture) -> String {
     let mut h = p.id.clone();
     if p.annotations.len() > 1 {
         let d = p.differences();
         let _ = write!(h, " · {d} difference{}", if d == 1 { "" } else { "s" });
     }
-    if p.is_nonprojective() {
+    let np = p.nonprojective_annotations();
+    if np.first() == Some(&0) {
         h.push_str(" · non-projective");
+    }
+    let others: Vec<&str> = np.iter().filter(|&&k| k > 0).map(|&k| &*p.annotations[k].file).collect();
+    if !others.is_empty() {
+        let _ = write!(h, " · non-projective in {}", others.join(", "));
     }
     h
 }
@@ -158,15 +168,17 @@ pub fn document(pictures: &[Picture]) -> String {
     for p in pictures {
         let arcs = p.arcs();
         let g = layout(&p.words, &arcs);
+        let h = heading(p);
         let _ = write!(
             body,
-            "<g transform=\"translate(0,{y})\"><text class=\"hd\" x=\"10\" y=\"16\">{}</text><g transform=\"translate(0,{HEADING})\">",
-            escape(&heading(p))
+            "<g transform=\"translate(0,{y})\"><text class=\"hd\" x=\"{MARGIN}\" y=\"16\">{}</text><g transform=\"translate(0,{HEADING})\">",
+            escape(&h)
         );
         diagram(&mut body, p, &arcs, &g);
         body.push_str("</g></g>\n");
         y += HEADING + g.height;
-        width = width.max(g.width);
+        // The picture is as wide as its longest heading too: a long id is never cut.
+        width = width.max(g.width).max(text_width(&h, FORM_CHAR) + 2 * MARGIN);
     }
     format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"tree\" width=\"{width}\" height=\"{y}\" viewBox=\"0 0 {width} {y}\">\n<style>{}</style>\n<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n{body}</svg>\n",

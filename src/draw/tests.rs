@@ -169,9 +169,108 @@ fn annotated(heads: &[usize], labels: &[String], forms: &[String], file: &str) -
     }
 }
 
+/// The levels as the layout found them before [`super::levels`]: each arc
+/// compared with every arc placed before it, O(a²). The reference of the
+/// layout's levels.
+fn scanned_levels(arcs: &[DrawnArc], g: &layout::Geometry) -> Vec<i32> {
+    let n = g.words.len();
+    let slot = |d: usize| if g.right_to_left { n - d } else { d - 1 };
+    let span = |a: &DrawnArc| {
+        let (p, q) = (slot(if a.head == 0 { a.dependent } else { a.head }), slot(a.dependent));
+        (p.min(q), p.max(q))
+    };
+    let mut order: Vec<usize> = (0..arcs.len()).collect();
+    order.sort_by_key(|&i| {
+        let (lo, hi) = span(&arcs[i]);
+        (arcs[i].head == 0, hi - lo, lo)
+    });
+    let mut level = vec![0i32; arcs.len()];
+    let mut placed: Vec<usize> = Vec::new();
+    let mut highest = 0;
+    for &i in &order {
+        let a = &arcs[i];
+        let (lo, hi) = span(a);
+        let (lx, lw) = (g.arcs[i].label.x, g.arcs[i].label.w);
+        let mut at = if a.head == 0 { highest + 1 } else { 1 };
+        for &j in &placed {
+            let (plo, phi) = span(&arcs[j]);
+            if arcs[j].head != 0 && lo <= plo && phi <= hi {
+                at = at.max(level[j] + 1);
+            }
+        }
+        let clashes = |at: i32| {
+            placed.iter().any(|&j| {
+                let (plo, phi) = span(&arcs[j]);
+                let along = arcs[j].head != 0 && a.head != 0 && plo.max(lo) < phi.min(hi);
+                let (jx, jw) = (g.arcs[j].label.x, g.arcs[j].label.w);
+                level[j] == at && (along || (jx < lx + lw + layout::LABEL_GAP && lx < jx + jw + layout::LABEL_GAP))
+            })
+        };
+        while clashes(at) {
+            at += 1;
+        }
+        level[i] = at;
+        highest = highest.max(at);
+        placed.push(i);
+    }
+    level
+}
+
+/// The text trees' levels as they were found before [`super::levels`],
+/// O(a²): the reference of [`text::levels`].
+fn scanned_text_levels(spans: &[(usize, usize)]) -> Vec<usize> {
+    let mut level = vec![0usize; spans.len()];
+    for i in 0..spans.len() {
+        let (lo, hi) = spans[i];
+        let mut at = 1;
+        for j in 0..i {
+            if lo <= spans[j].0 && spans[j].1 <= hi {
+                at = at.max(level[j] + 1);
+            }
+        }
+        while (0..i).any(|j| level[j] == at && spans[j].0.max(lo) <= spans[j].1.min(hi)) {
+            at += 1;
+        }
+        level[i] = at;
+    }
+    level
+}
+
+/// The non-projective words as found before the sparse tables: every word
+/// under each arc tested, O(n²).
+fn scanned_nonprojective_words(tree: &DepTree) -> Vec<usize> {
+    let below = |a: usize, mut b: usize| loop {
+        if b == a {
+            return true;
+        }
+        if b == 0 {
+            return false;
+        }
+        b = tree.head(b);
+    };
+    (1..=tree.len())
+        .filter(|&d| {
+            let h = tree.head(d);
+            (h.min(d) + 1..h.max(d)).any(|k| !below(h, k))
+        })
+        .collect()
+}
+
 fn check_geometry(p: &Picture) -> Result<(), TestCaseError> {
     let arcs = p.arcs();
     let g = layout(&p.words, &arcs);
+    let levels: Vec<i32> = g.arcs.iter().map(|a| a.level).collect();
+    prop_assert_eq!(levels, scanned_levels(&arcs, &g), "levels differ from the scan's");
+    for a in &p.annotations {
+        prop_assert_eq!(
+            crate::projectivize::pseudo::nonprojective_words(&a.tree),
+            scanned_nonprojective_words(&a.tree)
+        );
+    }
+    let first = &p.annotations[0].tree;
+    let mut spans: Vec<(usize, usize)> = (1..=p.len()).map(|d| (first.head(d).min(d), first.head(d).max(d))).collect();
+    spans.sort_by_key(|&(lo, hi)| (hi - lo, lo));
+    prop_assert_eq!(text::levels(&spans), scanned_text_levels(&spans));
     prop_assert!(g.overlapping_labels().is_empty(), "labels overlap: {:?}", g.overlapping_labels());
     prop_assert!(g.stray_ends(&arcs).is_empty(), "arcs off their words: {:?}", g.stray_ends(&arcs));
     // Nesting: an arc strictly inside another's span is lower.
@@ -219,6 +318,142 @@ proptest! {
         check_geometry(&p)?;
         prop_assert_eq!(layout(&p.words, &p.arcs()).right_to_left, rtl);
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(60))]
+    /// As above on longer sentences (deeper nesting, more crossings), where
+    /// the levels' search structures do more than scan a few arcs.
+    #[test]
+    fn long_sentences_are_laid_out_as_by_the_scan(
+        trees in proptest::collection::vec(tree_strategy(80), 1..=3),
+        lengths in proptest::collection::vec((1usize..6, 1usize..9), 80),
+    ) {
+        let n = trees[0].len();
+        let forms: Vec<String> = (0..n).map(|i| "x".repeat(lengths[i].0)).collect();
+        let annotated: Vec<Annotated> = trees
+            .iter()
+            .enumerate()
+            .map(|(k, t)| {
+                let heads: Vec<usize> = if t.len() == n { t.clone() } else { trees[0].clone() };
+                let labels: Vec<String> = (0..n).map(|i| "r".repeat((lengths[i].1 + k) % 9 + 1)).collect();
+                annotated(&heads, &labels, &forms, &format!("f{k}"))
+            })
+            .collect();
+        check_geometry(&Picture::new(annotated).unwrap())?;
+    }
+}
+
+/// A chain of `n` words (each headed by its neighbour towards the middle
+/// word, the root), as one annotated sentence.
+fn chain(n: usize) -> Annotated {
+    let r = n / 2 + 1;
+    let heads: Vec<usize> = (1..=n)
+        .map(|i| {
+            if i == r {
+                0
+            } else if i < r {
+                i + 1
+            } else {
+                i - 1
+            }
+        })
+        .collect();
+    let labels = vec!["dep".to_string(); n];
+    let forms: Vec<String> = (1..=n).map(|i| format!("w{i}")).collect();
+    annotated(&heads, &labels, &forms, "chain")
+}
+
+/// Regression: the layout compared each arc with every arc placed before
+/// it, so one long sentence took quadratic time (a 50,000-word chain
+/// took 26 s). Not timed here: the levels of a long chain and of a long star
+/// are checked, which the scan could not do in a test's time.
+#[test]
+fn long_chains_and_stars_are_laid_out() {
+    let n = 10_000;
+    let p = Picture::new(vec![chain(n)]).unwrap();
+    let arcs = p.arcs();
+    let g = layout(&p.words, &arcs);
+    assert!(g.arcs.iter().zip(&arcs).all(|(place, a)| a.head == 0 || place.level <= 2), "neighbours stay low");
+    assert!(g.overlapping_labels().is_empty());
+    let text = text::picture_text(&p, false);
+    assert_eq!(text.lines().count(), n + 2);
+    // A star: every word under word 1, nested n - 1 deep.
+    let heads: Vec<usize> = (1..=n).map(|i| if i == 1 { 0 } else { 1 }).collect();
+    let star = annotated(&heads, &vec!["r".into(); n], &vec!["x".into(); n], "star");
+    let p = Picture::new(vec![star]).unwrap();
+    let g = layout(&p.words, &p.arcs());
+    assert_eq!(g.arcs.iter().map(|a| a.level).max(), Some(n as i32));
+}
+
+/// Regression: drawing a projective tree against a non-projective one
+/// (`tabula draw parsed.conllu gold.conllu`) headed the picture of the
+/// projective tree `non-projective`, and the page listed it as `np`: the
+/// mark meant the other file's tree. Each mark now names its tree.
+#[test]
+fn nonprojective_marks_name_the_tree_they_are_about() {
+    let np = with(3, 6, "det");
+    let projective_first = Picture::new(vec![read(GOLD, "parsed"), read(&np, "gold")]).unwrap();
+    assert_eq!(projective_first.nonprojective_annotations(), vec![1]);
+    assert!(projective_first.is_nonprojective(), "the filter keeps a non-projective tree in any file");
+    assert_eq!(svg::heading(&projective_first), "s1 · 1 difference · non-projective in gold");
+    let text = text::picture_text(&projective_first, false);
+    assert!(text.starts_with("# s1 · 1 difference · non-projective in gold\n"), "{text}");
+    // The drawn tree's words are not marked; gold's non-projective arc is, in its note.
+    assert!(text.contains("▶ a DET det  ≠ gold: head 6 (black) det (non-projective)\n"), "{text}");
+    assert_eq!(text.matches("(non-projective)").count(), 1, "{text}");
+    assert!(!text.contains(['┃', '━']), "no heavy line in a projective tree: {text}");
+    let svg = svg::picture_svg(&projective_first);
+    assert_eq!(svg.matches("class=\"a np").count(), 0, "{svg}");
+    assert_eq!(svg.matches("class=\"a o0 np\"").count(), 1, "gold's arc 6 → 3: {svg}");
+    let entry: serde_json::Value = serde_json::from_str(&html::entry(&projective_first)).unwrap();
+    assert_eq!(entry[2], serde_json::json!([1]));
+
+    // The other way round: the drawn tree is the non-projective one.
+    let np_first = Picture::new(vec![read(&np, "gold"), read(GOLD, "parsed")]).unwrap();
+    assert_eq!(svg::heading(&np_first), "s1 · 1 difference · non-projective");
+    let entry: serde_json::Value = serde_json::from_str(&html::entry(&np_first)).unwrap();
+    assert_eq!(entry[2], serde_json::json!([0]));
+    assert!(text::picture_text(&np_first, false).contains("▶ a DET det (non-projective)  ≠ parsed: head 4 (cat) det\n"));
+    let both = Picture::new(vec![read(&np, "a"), read(&np, "b"), read(GOLD, "c")]).unwrap();
+    assert_eq!(svg::heading(&both), "s1 · 1 difference · non-projective · non-projective in b");
+}
+
+/// Regression: the text trees drew a non-projective arc as every other
+/// (in colour only on a terminal): its lines are now heavy, and only its.
+#[test]
+fn text_trees_draw_nonprojective_arcs_heavy() {
+    let np = with(3, 6, "det");
+    let text = text::picture_text(&Picture::new(vec![read(&np, "g")]).unwrap(), false);
+    let lines: Vec<&str> = text.lines().collect();
+    let heavy =
+        |l: &str| l.chars().filter(|&c| ('\u{2500}'..='\u{254b}').contains(&c) && !"─│┬┴┼├┤╭╮╯╰".contains(c)).count();
+    // The arc black (6) → a (3) runs over the rows of words 3 to 6 (lines 4 to 7).
+    let rows: Vec<usize> = (0..lines.len()).filter(|&r| heavy(lines[r]) > 0).collect();
+    assert_eq!(rows, vec![4, 5, 6, 7], "{text}");
+    assert!(lines[4].contains("▶ a DET det (non-projective)"), "{text}");
+    assert!(lines[7].ends_with("▶ black ADJ acl"), "{text}");
+}
+
+/// Regression: a sentence id longer than its diagram was cut at the SVG's
+/// right edge (and the page's sentence list cut ids to its width).
+#[test]
+fn long_ids_are_shown_whole() {
+    let id = format!("a-very-long-sentence-id-{}", "x".repeat(200));
+    let text = GOLD.replace("# sent_id = s1", &format!("# sent_id = {id}"));
+    let p = Picture::new(vec![read(&text, "g")]).unwrap();
+    let svg = svg::picture_svg(&p);
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let width: i32 = doc.root_element().attribute("width").unwrap().parse().unwrap();
+    let heading = doc.descendants().find(|n| n.has_tag_name("text") && n.attribute("class") == Some("hd")).unwrap();
+    assert_eq!(heading.text(), Some(id.as_str()));
+    let x: i32 = heading.attribute("x").unwrap().parse().unwrap();
+    assert!(x + layout::text_width(&id, layout::FORM_CHAR) <= width, "{width}");
+    // The page's list wraps an id rather than cutting it.
+    let page = html::document(&[p], &["g".into()], "t");
+    let list_rule = page.lines().find(|l| l.starts_with("#list a{")).unwrap();
+    assert!(list_rule.contains("overflow-wrap:anywhere") && !list_rule.contains("ellipsis"), "{list_rule}");
+    assert!(!list_rule.contains("nowrap"), "{list_rule}");
 }
 
 /// Compares `actual` with the file under tests/golden/draw/, or writes it

@@ -4,13 +4,17 @@
 //! in `▶`; the first line stands for the root. Arcs nest by length as in
 //! the diagrams ([`super::layout`]): the shortest next to the words. After
 //! each word its UPOS and relation, then what the other annotations give
-//! it where they differ (`≠ FILE: head 3 (word) obj`), and
-//! `(non-projective)` after a word whose arc is. With `colour`, the
-//! non-projective arcs and the differences are in colour (ANSI escapes).
+//! it where they differ (`≠ FILE: head 3 (word) obj`). A non-projective arc
+//! of the drawn tree is drawn in heavy lines (`┃`, `━`, as the diagrams
+//! draw it thick) and `(non-projective)` follows its word; an arc of
+//! another annotation that is non-projective in that annotation's tree has
+//! `(non-projective)` after its `≠` note. With `colour`, the non-projective
+//! arcs and the differences are in colour too (ANSI escapes).
 //! The text of the file (FORM, UPOS, DEPREL, ids, file names) is written
 //! with its control characters shown ([`crate::shown`]), so that only the
 //! colours reach the terminal as escapes.
 
+use super::levels::{Contained, Shelves};
 use super::Picture;
 use crate::shown::shown;
 use std::fmt::Write;
@@ -40,11 +44,29 @@ fn cell_char(mask: u8) -> char {
     }
 }
 
+/// The box-drawing character of a cell from the weight of each of its
+/// four half-lines: `LIGHT_AND_HEAVY[up + 3 right + 9 down + 27 left]`,
+/// 0 none, 1 light, 2 heavy (Unicode's box drawings U+2500–U+254B).
+const LIGHT_AND_HEAVY: &str = " ╵╹╶└┖╺┕┗╷│╿┌├┞┍┝┡╻╽┃┎┟┠┏┢┣╴┘┚─┴┸╼┶┺┐┤┦┬┼╀┮┾╄┒┧┨┰╁╂┲╆╊╸┙┛╾┵┹━┷┻┑┥┩┭┽╃┯┿╇┓┪┫┱╅╉┳╈╋";
+
+/// The character of a cell whose half-lines `lines` are drawn, those of
+/// `heavy` (a subset) heavy: with no heavy one, [`cell_char`]'s (rounded
+/// corners).
+fn weighted_char(lines: u8, heavy: u8) -> char {
+    if heavy == 0 {
+        return cell_char(lines);
+    }
+    let weight = |bit: u8| usize::from(lines & bit != 0) + usize::from(heavy & bit != 0);
+    let index = weight(UP) + 3 * weight(RIGHT) + 9 * weight(DOWN) + 27 * weight(LEFT);
+    LIGHT_AND_HEAVY.chars().nth(index).unwrap_or('┃')
+}
+
 const VERMILLION: &str = "\x1b[1;38;5;166m";
 const BLUE: &str = "\x1b[38;5;25m";
 const RESET: &str = "\x1b[0m";
 
-/// The text tree of one picture under a `# heading` line.
+/// The text tree of one picture under a `# heading` line. O(n log² n +
+/// the size of the drawing).
 pub fn picture_text(p: &Picture, colour: bool) -> String {
     let first = &p.annotations[0];
     let n = p.len();
@@ -56,28 +78,23 @@ pub fn picture_text(p: &Picture, colour: bool) -> String {
         })
         .collect();
     arcs.sort_by_key(|&(lo, hi, _)| (hi - lo, lo));
-    let mut level = vec![0usize; arcs.len()];
-    for i in 0..arcs.len() {
-        let (lo, hi, _) = arcs[i];
-        let mut at = 1;
-        for j in 0..i {
-            if lo <= arcs[j].0 && arcs[j].1 <= hi {
-                at = at.max(level[j] + 1);
-            }
-        }
-        while (0..i).any(|j| level[j] == at && arcs[j].0.max(lo) <= arcs[j].1.min(hi)) {
-            at += 1;
-        }
-        level[i] = at;
-    }
+    let spans: Vec<(usize, usize)> = arcs.iter().map(|&(lo, hi, _)| (lo, hi)).collect();
+    let level = levels(&spans);
     let top = level.iter().copied().max().unwrap_or(0);
     let width = 2 * top + 1;
+    // Per cell the half-lines drawn, and those of non-projective arcs.
     let mut grid = vec![vec![0u8; width]; n + 1];
-    let mut hot = vec![vec![false; width]; n + 1];
-    let np = crate::projectivize::pseudo::nonprojective_words(&first.tree);
+    let mut heavy = vec![vec![0u8; width]; n + 1];
+    let nonprojective = |a: &super::Annotation| {
+        let mut np = vec![false; n + 1];
+        for d in crate::projectivize::pseudo::nonprojective_words(&a.tree) {
+            np[d] = true;
+        }
+        np
+    };
+    let np = nonprojective(first);
     for (i, &(lo, hi, d)) in arcs.iter().enumerate() {
         let c = width - 1 - 2 * level[i];
-        let is_np = np.contains(&d);
         for r in lo..=hi {
             let m = if r == lo {
                 DOWN | RIGHT
@@ -86,20 +103,21 @@ pub fn picture_text(p: &Picture, colour: bool) -> String {
             } else {
                 UP | DOWN
             };
+            let mut draw = |x: usize, m: u8| {
+                grid[r][x] |= m;
+                if np[d] {
+                    heavy[r][x] |= m;
+                }
+            };
             if r == lo || r == hi {
                 for x in c + 1..width {
-                    grid[r][x] |= LEFT | RIGHT;
-                    if is_np {
-                        hot[r][x] = true;
-                    }
+                    draw(x, LEFT | RIGHT);
                 }
             }
-            grid[r][c] |= m;
-            if is_np {
-                hot[r][c] = true;
-            }
+            draw(c, m);
         }
     }
+    let others_np: Vec<Vec<bool>> = p.annotations[1..].iter().map(nonprojective).collect();
     let mut out = String::new();
     let _ = writeln!(out, "# {}", shown(&super::svg::heading(p)));
     let paint = |out: &mut String, s: &str, code: &str| {
@@ -111,8 +129,8 @@ pub fn picture_text(p: &Picture, colour: bool) -> String {
     };
     for r in 0..=n {
         for x in 0..width {
-            let c = cell_char(grid[r][x]);
-            if hot[r][x] && colour {
+            let c = weighted_char(grid[r][x], heavy[r][x]);
+            if heavy[r][x] != 0 && colour {
                 let _ = write!(out, "{VERMILLION}{c}{RESET}");
             } else {
                 out.push(c);
@@ -123,17 +141,20 @@ pub fn picture_text(p: &Picture, colour: bool) -> String {
             continue;
         }
         let w = &p.words[r - 1];
-        let arrow = if np.contains(&r) && colour { format!("{VERMILLION}▶{RESET}") } else { "▶".into() };
+        let arrow = if np[r] && colour { format!("{VERMILLION}▶{RESET}") } else { "▶".into() };
         let _ = write!(out, "{arrow} {} {} {}", shown(&w.form), shown(&w.upos), shown(&first.labels[r - 1]));
-        if np.contains(&r) {
+        if np[r] {
             paint(&mut out, " (non-projective)", VERMILLION);
         }
-        for a in &p.annotations[1..] {
+        for (a, a_np) in p.annotations[1..].iter().zip(&others_np) {
             let (h, l) = (a.tree.head(r), &a.labels[r - 1]);
             if h != first.tree.head(r) {
                 let word = if h == 0 { "root" } else { &p.words[h - 1].form };
                 let (file, word, l) = (shown(&a.file), shown(word), shown(l));
                 paint(&mut out, &format!("  ≠ {file}: head {h} ({word}) {l}"), BLUE);
+                if a_np[r] {
+                    paint(&mut out, " (non-projective)", VERMILLION);
+                }
             } else if *l != first.labels[r - 1] {
                 paint(&mut out, &format!("  ≠ {}: {}", shown(&a.file), shown(l)), BLUE);
             }
@@ -141,6 +162,28 @@ pub fn picture_text(p: &Picture, colour: bool) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The levels (1, 2, …; 1 next to the words) of arcs spanning the rows
+/// `spans[i]` (`lo < hi`), given by length: each arc goes above the arcs
+/// inside its span, and higher while its vertical line would share a row
+/// with another one at that level. O(a log² a + the levels climbed).
+pub(crate) fn levels(spans: &[(usize, usize)]) -> Vec<usize> {
+    let mut inside = Contained::new(spans);
+    // The rows each level's vertical lines take, as [lo, hi + 1).
+    let mut shelves = Shelves::<1>::default();
+    let mut level = vec![0usize; spans.len()];
+    for (i, &(lo, hi)) in spans.iter().enumerate() {
+        let mut at = inside.max_inside(lo, hi).max(0) as usize + 1;
+        let rows = (lo as i64, hi as i64 + 1);
+        while shelves.meets(at, 0, rows.0, rows.1) {
+            at += 1;
+        }
+        level[i] = at;
+        shelves.put(at, 0, rows.0, rows.1);
+        inside.set((lo, hi), at as i32);
+    }
+    level
 }
 
 /// The text trees of several pictures, a blank line between them.
