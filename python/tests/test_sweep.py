@@ -10,6 +10,7 @@ import json
 import lzma
 import shutil
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -325,12 +326,53 @@ def test_slurm_job_script() -> None:
     jobqueue = pytest.importorskip("dask_jobqueue")
     from tabula_parsing.sweep.engine import slurm_options
 
-    options = slurm_options("2G", {"queue": "cpu", "walltime": "01:00:00"})
-    assert options == {"cores": 1, "processes": 1, "memory": "3072MiB", "queue": "cpu", "walltime": "01:00:00"}
+    options = slurm_options("2G", {"queue": "cpu", "walltime": "01:00:00", "python": "/opt/venv/bin/python"})
+    no_dashboard = {"dashboard": False, "dashboard_address": "127.0.0.1:0"}
+    assert options == {"cores": 1, "processes": 1, "memory": "3072MiB", "scheduler_options": no_dashboard,
+                       "queue": "cpu", "walltime": "01:00:00", "python": "/opt/venv/bin/python"}
     assert slurm_options("2G", {"memory": "10G"})["memory"] == "10G"
-    with jobqueue.SLURMCluster(**options, scheduler_options={"dashboard_address": ":0"}) as cluster:
+    assert slurm_options("2G", {"scheduler_options": {"dashboard_address": ":8787"}})["scheduler_options"] == {"dashboard_address": ":8787"}
+    import urllib.error
+    import urllib.request
+
+    from tabula_parsing.sweep.engine import make_cluster
+
+    with make_cluster("slurm", 0, "2G", {"queue": "cpu", "walltime": "01:00:00", "python": "/opt/venv/bin/python"}) as cluster:
+        assert isinstance(cluster, jobqueue.SLURMCluster)
         script = cluster.job_script()
+        # Regression: the scheduler on the login node served Dask's dashboard on port 8787 of every interface.
+        port = cluster.scheduler.http_server.port
+        assert port != 8787
+        for path in ("/", "/status"):
+            with pytest.raises(urllib.error.HTTPError) as e:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10)
+            assert e.value.code == 404, path
     assert "#SBATCH -p cpu" in script and "#SBATCH -t 01:00:00" in script and "#SBATCH --mem=3G" in script
+    assert "/opt/venv/bin/python -m distributed.cli.dask_worker tcp://" in script
+
+
+def test_a_sweep_without_workers_stops() -> None:
+    """Regression: when every worker's Slurm job ended (scancel, walltime),
+    the sweep waited for ever; it now stops once the cluster has had no
+    worker for a while, and the same command continues."""
+    distributed = pytest.importorskip("distributed")
+    from tabula_parsing.sweep.engine import WorkersLost, completed
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address="127.0.0.1:0") as cluster:
+        with distributed.Client(cluster) as client:
+            quick = client.submit(sum, [1, 2], pure=False)
+            never = client.submit(sum, [3], pure=False, resources={"NONE": 1})  # no worker can run it
+            finished = completed([quick, never], client, lost_workers_s=0.5, poll_s=0.1)
+            assert next(finished) is quick and quick.result() == 3
+            cluster.scale(0)
+            for _ in range(100):
+                if not client.nthreads():
+                    break
+                time.sleep(0.1)
+            started = time.monotonic()
+            with pytest.raises(WorkersLost, match="no worker for 0 s"):
+                next(finished)
+            assert time.monotonic() - started < 5
 
 
 def test_cpu_seconds_add_every_command() -> None:

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType, ModuleType
-from typing import Any, Callable, TextIO
+from typing import Any, Callable, Iterator, TextIO
 
 from .job import Interrupted, Settings, result_path, run_job
 from .lock import hold
@@ -106,13 +106,21 @@ def _import(name: str) -> ModuleType:
 
 def slurm_options(max_memory: str, slurm: dict[str, Any]) -> dict[str, Any]:
     """SLURMCluster's keywords: one core and one worker process per Slurm
-    job, `max_memory` plus 1 GiB (the worker itself), then the plan's
+    job, `max_memory` plus 1 GiB (the worker itself), a scheduler with no
+    dashboard (as the local cluster's: no pages, a free port of localhost,
+    not 8787 on every interface of the login node), then the plan's
     `[sweep.slurm]` table, which may override any of them."""
-    return {"cores": 1, "processes": 1, "memory": f"{(parse_size(max_memory) >> 20) + 1024}MiB", **slurm}
+    return {
+        "cores": 1,
+        "processes": 1,
+        "memory": f"{(parse_size(max_memory) >> 20) + 1024}MiB",
+        "scheduler_options": {"dashboard": False, "dashboard_address": "127.0.0.1:0"},
+        **slurm,
+    }
 
 
 #: Dask settings that leave the local cluster's HTTP servers without pages.
-NO_HTTP = {"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []}
+NO_HTTP: dict[str, list[str]] = {"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []}
 
 
 def make_cluster(scheduler: str, workers: int, max_memory: str, slurm: dict[str, Any]) -> Any:
@@ -137,7 +145,10 @@ def make_cluster(scheduler: str, workers: int, max_memory: str, slurm: dict[str,
             )
     if scheduler == "slurm":
         jobqueue = _import("dask_jobqueue")
-        cluster = jobqueue.SLURMCluster(**slurm_options(max_memory, slurm))
+        import dask
+
+        with dask.config.set(NO_HTTP):
+            cluster = jobqueue.SLURMCluster(**slurm_options(max_memory, slurm))
         cluster.scale(jobs=workers)
         return cluster
     raise EngineError(f"unknown scheduler `{scheduler}` (local or slurm)")
@@ -160,6 +171,42 @@ def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
+#: Seconds with no worker (after there were some) before the sweep stops.
+LOST_WORKERS_S = 20.0
+
+
+class WorkersLost(Exception):
+    """Every worker left the cluster and none came back: their Slurm jobs
+    were cancelled (scancel), reached their walltime or were preempted."""
+
+
+def completed(futures: list[Any], client: Any, lost_workers_s: float = LOST_WORKERS_S, poll_s: float = 1.0) -> Iterator[Any]:
+    """The futures as they finish, as `distributed.as_completed` gives them;
+    :class:`WorkersLost` once the cluster has had workers and then none for
+    `lost_workers_s` (Dask would wait for workers for ever: SLURMCluster
+    does not submit new jobs for those that ended)."""
+    distributed = _import("distributed")
+    pending = distributed.as_completed(futures)
+    seen = False
+    lost_at: float | None = None
+    checked = float("-inf")
+    while not pending.is_empty():
+        batch = pending.next_batch(block=False)
+        if batch:
+            yield from batch
+            continue
+        now = time.monotonic()
+        if now - checked >= poll_s:
+            checked = now
+            if client.nthreads():
+                seen, lost_at = True, None
+            elif seen:
+                lost_at = now if lost_at is None else lost_at
+                if now - lost_at >= lost_workers_s:
+                    raise WorkersLost(f"no worker for {lost_workers_s:.0f} s")
+        time.sleep(0.05)
+
+
 def run_sweep(
     jobs: list[Job],
     settings: Settings,
@@ -170,12 +217,15 @@ def run_sweep(
     retry_failed: bool = False,
     out: TextIO = sys.stdout,
     cluster_factory: Callable[[], Any] | None = None,
+    lost_workers_s: float = LOST_WORKERS_S,
 ) -> Summary:
     """Runs the jobs that have no result yet (and, with `retry_failed`,
     those whose result says they failed) and prints a line per finished job.
 
     An interruption (Ctrl-C, SIGTERM) stops the sweep: finished jobs keep
     their results, running ones leave none, and the same command continues.
+    So does a cluster left without workers for `lost_workers_s` (their Slurm
+    jobs cancelled or out of walltime): the sweep is interrupted.
     `cluster_factory` makes the Dask cluster instead of `scheduler` (any
     cluster object: a `PBSCluster`, one already configured, …).
 
@@ -190,7 +240,7 @@ def run_sweep(
     if not settings.results.is_dir():
         raise EngineError(f"the results folder {settings.results} is not a folder")
     with hold(settings.results):
-        return _run(jobs, settings, started, scheduler, workers, slurm, retry_failed, out, cluster_factory)
+        return _run(jobs, settings, started, scheduler, workers, slurm, retry_failed, out, cluster_factory, lost_workers_s)
 
 
 def _run(
@@ -203,6 +253,7 @@ def _run(
     retry_failed: bool,
     out: TextIO,
     cluster_factory: Callable[[], Any] | None,
+    lost_workers_s: float,
 ) -> Summary:
     """:func:`run_sweep` once the results folder is held."""
     pending = []
@@ -238,7 +289,7 @@ def _run(
             ]
             names = {f.key: job for f, job in zip(futures, pending)}
             try:
-                for future in distributed.as_completed(futures):
+                for future in completed(futures, client, lost_workers_s):
                     try:
                         row = future.result()
                     except Interrupted as e:
@@ -256,7 +307,14 @@ def _run(
                     summary.jobs_s += float(row.get("wall_s", 0.0))
                     finished.append(row)
                     print(progress_line(summary.reused + summary.ran, summary.total, row), file=out, flush=True)
-            except KeyboardInterrupt:
+            except (KeyboardInterrupt, WorkersLost) as e:
+                if isinstance(e, WorkersLost):
+                    print(
+                        f"stopped: every worker left the cluster ({e}; on Slurm: their jobs were cancelled, "
+                        "reached their walltime or were preempted)",
+                        file=out,
+                        flush=True,
+                    )
                 summary.interrupted = True
                 left = summary.total - summary.reused - summary.ran
                 print(
