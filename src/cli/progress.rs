@@ -72,6 +72,10 @@ pub(crate) fn for_sentence<R>(
         return work();
     };
     let bar = bars.multi.add(ProgressBar::new(1).with_style(style));
+    // Drawn at once and then on a clock, not only when the chart reports
+    // (reports can be rarer than the rate limiter's draws on a busy machine).
+    bar.tick();
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
     let shown = bar.clone();
     let result = tabula::engine::progress::with_progress(
         move |done, total| {
