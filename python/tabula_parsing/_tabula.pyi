@@ -35,6 +35,7 @@ __all__ = [
     "deprojectivize",
     "ensemble",
     "evaluate",
+    "file_kind",
     "max_memory",
     "crf_kbest",
     "crf_partition",
