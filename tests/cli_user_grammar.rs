@@ -23,17 +23,7 @@ S -> (L0, Rb)
 ";
 
 /// One child of the root; every word at most one left child.
-const ONE_LEFT: &str = "\
-start TOP
-(RL, R0) -> root
-(L0, R) -> a
-TOP -> (RL, R1)
-(_, R1) -> (_, R0) S
-S -> (L0, R)
-S -> (L1, R)
-(L1, _) -> S (L0, _)
-(_, R) -> (_, R) S
-";
+const ONE_LEFT: &str = include_str!("data/one-left.grammar");
 
 /// The class of TWO_RIGHT, checked directly on the heads.
 fn two_right(t: &DepTree) -> bool {

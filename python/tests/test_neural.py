@@ -420,17 +420,7 @@ BIAFFINE_TINY = neural.Dimensions(word=16, upos=8, char=8, char_filters=8, lstm=
 
 # Trees whose root has exactly one child and every word at most one left
 # child: a class of the user's own, as a grammar file.
-ONE_LEFT = """\
-start TOP
-(RL, R0) -> root
-(L0, R) -> a
-TOP -> (RL, R1)
-(_, R1) -> (_, R0) S
-S -> (L0, R)
-S -> (L1, R)
-(L1, _) -> S (L0, _)
-(_, R) -> (_, R) S
-"""
+ONE_LEFT = (REPO / "tests" / "data" / "one-left.grammar").read_text()
 
 
 @pytest.mark.parametrize(

@@ -119,13 +119,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             if gold.len() as u64 > args.max_words && !class.contains(gold) {
                 index += 1;
                 too_long.push((file.to_string(), sentence.first_line(), gold.len()));
-                writeln!(
-                    out,
-                    "{index}\t{}\t{}\t{}\t-\t-",
-                    sentence.sent_id().unwrap_or(""),
-                    gold.len(),
-                    u8::from(!gold.is_projective())
-                )?;
+                uncounted_row(out, index, &sentence)?;
                 if let Some(b) = &bar {
                     b.inc(size);
                 }
@@ -138,13 +132,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 Ok(r) => r,
                 Err(ProjectivizeError::NoTree(_)) => {
                     underivable.push((file.to_string(), sentence.first_line(), gold.len()));
-                    writeln!(
-                        out,
-                        "{index}\t{}\t{}\t{}\t-\t-",
-                        sentence.sent_id().unwrap_or(""),
-                        gold.len(),
-                        u8::from(!gold.is_projective())
-                    )?;
+                    uncounted_row(out, index, &sentence)?;
                     if let Some(b) = &bar {
                         b.inc(size);
                     }
@@ -205,6 +193,18 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         plot.commit()?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The row of a tree that is not counted: `best` and `count` are `-`.
+fn uncounted_row(out: &mut dyn Write, index: u64, sentence: &Sentence) -> std::io::Result<()> {
+    let gold = sentence.tree();
+    writeln!(
+        out,
+        "{index}\t{}\t{}\t{}\t-\t-",
+        sentence.sent_id().unwrap_or(""),
+        gold.len(),
+        u8::from(!gold.is_projective())
+    )
 }
 
 /// Geometric mean of the count against length, one line per input (Fig. 8), as SVG.
