@@ -67,6 +67,7 @@ BY_DESIGN: dict[tuple[str, str, str], str] = {
     ("count", "tsv", "cli"): "Python returns the count",
     ("count", "plot", "cli"): "a plot of a file",
     ("count", "max_words", "cli"): "a file's long sentences; Python counts the tree it is given",
+    ("count", "keep_going", "cli"): "a file's bad sentences; Python raises per tree",
     ("count", "grammar", "cli"): "another grammar: Grammar.count",
     ("count", "with_best", "python"): "the command line prints both",
     ("eval", "json", "cli"): "Python returns the dict --json prints",
