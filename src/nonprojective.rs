@@ -529,24 +529,19 @@ impl<W: Weight> Chain<W> {
     }
 }
 
-/// The eliminations of one reduction (see [`Level`]): `ids` its words in
-/// elimination order (then the kept ones); for the k-th eliminated word,
-/// `root[k]` the probability that the walk from it steps to the root and
-/// `ratios[k * m + i]` (i > k, m = `ids.len()`) that it steps to `ids[i]`.
-struct Frame<W> {
-    ids: Vec<usize>,
-    root: Vec<W>,
-    ratios: Vec<W>,
-}
-
 /// One level of the divide-and-conquer of [`leave_one_out`], its buffers
 /// reused by the two halves and across sentences: the parent chain with the
-/// words to eliminate first (`work`), the walk's steps recorded while
-/// eliminating them (`frame`), and the chain of the kept words (`child`).
+/// words to eliminate first (`work`; its `ids` stay the level's words in
+/// elimination order, then the kept ones, until the level is reused), the
+/// walk's steps recorded while eliminating them — for the k-th eliminated
+/// word, `root_steps[k]` the probability that the walk from it steps to the
+/// root and `steps[k * m + i]` (i > k, m = `work.m`) that it steps to the
+/// i-th word of `work` — and the chain of the kept words (`child`).
 struct Level<W> {
     order: Vec<usize>,
     work: Chain<W>,
-    frame: Frame<W>,
+    root_steps: Vec<W>,
+    steps: Vec<W>,
     child: Chain<W>,
     /// q(h, d) of the words of `work`, in its order, for the leaf d walked.
     q: Vec<W>,
@@ -558,7 +553,8 @@ impl<W> Level<W> {
         Level {
             order: Vec::new(),
             work: chain(),
-            frame: Frame { ids: Vec::new(), root: Vec::new(), ratios: Vec::new() },
+            root_steps: Vec::new(),
+            steps: Vec::new(),
             child: chain(),
             q: Vec::new(),
         }
@@ -568,22 +564,19 @@ impl<W> Level<W> {
 impl<W: Weight> Level<W> {
     /// The chain on `from`'s words at `keep` (a range of local indices) once
     /// all others are eliminated, into `child`, and the walk's steps from
-    /// the eliminated ones into `frame`.
+    /// the eliminated ones into `root_steps` and `steps`.
     fn reduce(&mut self, from: &Chain<W>, keep: std::ops::Range<usize>) -> Result<(), Stop> {
         let m = from.m;
         self.order.clear();
         self.order.extend((0..m).filter(|i| !keep.contains(i)).chain(keep.clone()));
         let gone = m - keep.len();
         self.work.reorder(from, &self.order);
-        let frame = &mut self.frame;
-        frame.ids.clear();
-        frame.ids.extend_from_slice(&self.work.ids);
-        frame.root.clear();
-        frame.ratios.clear();
-        frame.ratios.resize(gone * m, W::ZERO);
+        self.root_steps.clear();
+        self.steps.clear();
+        self.steps.resize(gone * m, W::ZERO);
         for k in 0..gone {
-            let (_, _, root_ratio) = self.work.eliminate(k, &mut frame.ratios[k * m..(k + 1) * m])?;
-            frame.root.push(root_ratio);
+            let (_, _, root_ratio) = self.work.eliminate(k, &mut self.steps[k * m..(k + 1) * m])?;
+            self.root_steps.push(root_ratio);
         }
         self.child.tail(&self.work, gone);
         Ok(())
@@ -598,8 +591,8 @@ fn walk_back<W: Weight>(levels: &mut [Level<W>]) -> Result<(), Stop> {
     for l in (0..levels.len()).rev() {
         let (this, below) = levels.split_at_mut(l + 1);
         let level = &mut this[l];
-        let m = level.frame.ids.len();
-        let gone = level.frame.root.len();
+        let m = level.work.m;
+        let gone = level.root_steps.len();
         level.q.clear();
         level.q.resize(m, W::ZERO);
         if let Some(next) = below.first() {
@@ -607,15 +600,15 @@ fn walk_back<W: Weight>(levels: &mut [Level<W>]) -> Result<(), Stop> {
                 level.q[gone + a] = x;
             }
         }
-        let frame = &level.frame;
         for k in (0..gone).rev() {
-            let (steps, later) = (&frame.ratios[k * m + k + 1..(k + 1) * m], &level.q[k + 1..]);
-            let total = dot(frame.root[k], steps, later);
+            let (steps, later) = (&level.steps[k * m + k + 1..(k + 1) * m], &level.q[k + 1..]);
+            let total = dot(level.root_steps[k], steps, later);
             // A product that underflowed shows in its sum only if the sum is
             // not normal.
             if !total.in_range()
                 || total.is_zero()
-                    && (!frame.root[k].is_zero() || steps.iter().zip(later).any(|(r, x)| !r.is_zero() && !x.is_zero()))
+                    && (!level.root_steps[k].is_zero()
+                        || steps.iter().zip(later).any(|(r, x)| !r.is_zero() && !x.is_zero()))
             {
                 return Err(Stop::Range);
             }
@@ -654,7 +647,7 @@ fn dot<W: Weight>(init: W, a: &[W], b: &[W]) -> W {
 /// For every word d of the chain at `depth` (`top`, or the `child` of the
 /// level above), with the levels above it the eliminations that led to it:
 /// eliminates all other words by halves (recursing), so that d's chain
-/// alone gives the denominator Σ θ q, and walks the frames back for q(h, d)
+/// alone gives the denominator Σ θ q, and walks the levels back for q(h, d)
 /// of every other word h; calls `column(d, q, top)`.
 fn leave_one_out<W: Weight>(
     top: &Chain<W>,
@@ -668,7 +661,7 @@ fn leave_one_out<W: Weight>(
         let (d, denominator) = (chain.ids[0], chain.root[0]);
         walk_back(&mut levels[..depth])?;
         if let Some(level) = levels.first().filter(|_| depth > 0) {
-            for (&id, &x) in level.frame.ids.iter().zip(&level.q) {
+            for (&id, &x) in level.work.ids.iter().zip(&level.q) {
                 q[id] = x;
             }
         }
