@@ -389,3 +389,14 @@ pub fn check_output(py: Python<'_>, path: PathBuf, inputs: Vec<PathBuf>) -> PyRe
 pub fn file_kind(data: &[u8]) -> Option<(usize, &'static str)> {
     tabula::file_kind::other_kind(data)
 }
+
+/// Text from a file as a terminal or a message should show it: control
+/// characters (C0, DEL, C1) and U+FFFE/U+FFFF written visibly (`\x1b`,
+/// `\u{fffe}`), as the command line's messages and pictures write them.
+///
+/// >>> shown("a\x1b[2Jb")
+/// 'a\\x1b[2Jb'
+#[pyfunction]
+pub fn shown(text: &str) -> String {
+    tabula::shown::shown(text).into_owned()
+}

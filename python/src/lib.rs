@@ -67,6 +67,7 @@ fn _tabula(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(conllu::write_file, m)?)?;
     m.add_function(wrap_pyfunction!(conllu::check_output, m)?)?;
     m.add_function(wrap_pyfunction!(conllu::file_kind, m)?)?;
+    m.add_function(wrap_pyfunction!(conllu::shown, m)?)?;
     m.add_function(wrap_pyfunction!(conllu::write_conllu, m)?)?;
     m.add_function(wrap_pyfunction!(parser::evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(parser::deprojectivize, m)?)?;

@@ -53,6 +53,7 @@ __all__ = [
     "read_conllu",
     "scores_batch",
     "set_max_memory",
+    "shown",
     "steps",
     "systems",
     "write_conllu",
@@ -483,6 +484,10 @@ def file_kind(data: bytes) -> Optional[tuple[int, str]]:
     """What kind of file ``data`` (a file's first bytes) is, if tabula knows
     it: ``(line, what)``, e.g. ``(4, "a CoNLL-U treebank")``; ``None``
     otherwise."""
+
+def shown(text: str) -> str:
+    """``text`` as a terminal or a message should show it: control characters
+    and U+FFFE/U+FFFF written visibly (``\\x1b``), as the command line does."""
 
 def write_file(path: _PathLike, data: Union[bytes, str], *, inputs: Sequence[_PathLike] = ()) -> None:
     """Writes ``data`` (text as UTF-8) as the command line's ``-o`` does: a

@@ -14,7 +14,7 @@ from typing import Any, Iterable, Iterator, Optional, Sequence
 
 import numpy as np
 
-from .._tabula import Sentence, check_input
+from .._tabula import Sentence, check_input, shown
 
 PAD, UNK, ROOT = 0, 1, 2
 SPECIALS = ["<pad>", "<unk>", "<root>"]
@@ -64,12 +64,6 @@ class Labels:
     def root(self) -> Optional[int]:
         """The id of the label `root`, if the training file has it."""
         return self.index.get("root")
-
-
-def shown(text: str) -> str:
-    """Text from a file as a message shows it: control characters (C0, DEL,
-    C1) written visibly as \\xNN, so that none reaches the terminal."""
-    return "".join(f"\\x{ord(c):02x}" if ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 else c for c in text)
 
 
 class Pretrained:
