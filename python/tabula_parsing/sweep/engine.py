@@ -129,7 +129,7 @@ def make_cluster(scheduler: str, workers: int, max_memory: str, slurm: dict[str,
     for the worker itself (any keyword of SLURMCluster in `slurm`)."""
     if scheduler == "local":
         distributed = _import("distributed")
-        import dask
+        dask = _import("dask")
 
         # No dashboard and no HTTP pages: Dask's scheduler and workers always
         # listen for HTTP, so they get no routes, on a free port of localhost.
@@ -145,7 +145,7 @@ def make_cluster(scheduler: str, workers: int, max_memory: str, slurm: dict[str,
             )
     if scheduler == "slurm":
         jobqueue = _import("dask_jobqueue")
-        import dask
+        dask = _import("dask")
 
         with dask.config.set(NO_HTTP):
             cluster = jobqueue.SLURMCluster(**slurm_options(max_memory, slurm))
