@@ -19,6 +19,11 @@
 #   file:///path/to/mirrors, holding UD_NAME.git).
 #   A mirror must hold the repositories by the names above: UD_Portuguese is
 #   now UD_Portuguese-Bosque on GitHub (which redirects the old name).
+# A file the repository does not hold at the tag (UD_English's training file,
+# 11.8 MB, is missing from some mirrors) is taken from UD_FILES (default
+# ../shared/ud/v2.0 beside the repository, when there), laid out as the
+# release (UD_FILES/UD_NAME/FILE, or FILE.xz), and used only if its git blob
+# id is the one the tag records.
 # Only the release's files are downloaded (a shallow clone without file
 # contents, then the top-level CoNLL-U, LICENSE and README files), never a
 # repository's sources (not-to-release/). A treebank already laid out (its
@@ -31,6 +36,7 @@ set -euo pipefail
 DEST=${1:-ud-treebanks-v2.0}
 [ $# -gt 0 ] && shift
 BASE=${UD_GIT_BASE:-https://github.com/UniversalDependencies}
+UD_FILES=${UD_FILES:-$(cd "$(dirname "$0")/.." && pwd)/../shared/ud/v2.0}
 
 # The treebanks of UD 2.0 (March 2017), by the repository names of then.
 UD20=(
@@ -61,12 +67,35 @@ trap 'rm -rf "$TMP"' EXIT
 LOCAL=()
 case $BASE in file://* | /*) LOCAL=(--upload-pack 'git -c uploadpack.allowFilter=true upload-pack') ;; esac
 tag_files() {
-  local tag=$1 dir=$2 files
+  local tag=$1 dir=$2 files f
   git clone --quiet --depth 1 --filter=blob:none --no-checkout --branch "$tag" \
     "${LOCAL[@]}" "$BASE/$repo.git" "$dir" || return 1
   mapfile -t files < <(git -C "$dir" ls-tree --name-only HEAD |
     grep -E '^([^/]*-ud-(train|dev|test)[^/]*\.conllu|LICENSE[^/]*|README[^/]*)$')
-  [ ${#files[@]} -eq 0 ] || git -C "$dir" checkout --quiet HEAD -- "${files[@]}"
+  for f in "${files[@]}"; do
+    git -C "$dir" checkout --quiet HEAD -- "$f" 2> /dev/null || from_ud_files "$dir" "$f" || return 1
+  done
+}
+# from_ud_files DIR FILE: FILE of the tag cloned in DIR, from UD_FILES,
+# if its blob id is the one the tag records.
+from_ud_files() {
+  local dir=$1 f=$2 want got
+  want=$(git -C "$dir" rev-parse "HEAD:$f")
+  if [ -f "$UD_FILES/$repo/$f.xz" ]; then
+    xz -dc "$UD_FILES/$repo/$f.xz" > "$dir/$f"
+  elif [ -f "$UD_FILES/$repo/$f" ]; then
+    cp "$UD_FILES/$repo/$f" "$dir/$f"
+  else
+    echo "fatal: $f (blob $want) is not in the repository, nor in UD_FILES ($UD_FILES/$repo)" >&2
+    return 1
+  fi
+  got=$(git hash-object "$dir/$f")
+  if [ "$got" != "$want" ]; then
+    rm -f "$dir/$f"
+    echo "fatal: $UD_FILES/$repo/$f has blob id $got, the tag records $want" >&2
+    return 1
+  fi
+  echo "$repo: $f taken from $UD_FILES/$repo (blob id checked)"
 }
 
 laid=0 skipped=()
