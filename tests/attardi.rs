@@ -14,7 +14,7 @@
 mod common;
 
 use common::{
-    against_brute_force, all_trees, follow_choices, reachable_configurations_of, reachable_with_arcs,
+    against_brute_force, all_trees, follow_choices, reachable_configurations_of, reachable_with_arcs, sampled,
     tabula_with_stdin, tree_from_picks,
 };
 use proptest::prelude::*;
@@ -58,7 +58,9 @@ fn one_table_and_two_tables_both_equal_the_brute_force_up_to_6() {
     for choice in [false, true] {
         for n in 1..=6 {
             let configs = reachable_configurations_of(System::Attardi, n);
-            all_trees(n).par_iter().for_each(|gold| {
+            // Six words: every third tree unless TABULA_TEST_FULL=1.
+            let trees = if n == 6 { sampled(all_trees(n), 3) } else { all_trees(n) };
+            trees.par_iter().for_each(|gold| {
                 let mut oracle = TabularOracle::new();
                 oracle.force_two_tables(Some(choice));
                 let mut brute = Exhaustive::new(gold, Strategy::None);

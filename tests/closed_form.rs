@@ -16,7 +16,7 @@
 
 mod common;
 
-use common::{against_brute_force, projective_trees, random_projective, reachable_configurations_of};
+use common::{against_brute_force, full_or, projective_trees, random_projective, reachable_configurations_of, sampled};
 use proptest::prelude::*;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -36,7 +36,8 @@ fn closed_form_equals_brute_force(system: System, max_n: usize) -> usize {
     against_brute_force(
         0..=max_n,
         configs,
-        |n| projective_trees(n).to_vec(),
+        // Seven words: every fourth tree unless TABULA_TEST_FULL=1.
+        |n| if n == 7 { sampled(projective_trees(n).to_vec(), 4) } else { projective_trees(n).to_vec() },
         |oracle, gold, c, want| {
             let got = oracle.scores(c, gold, Strategy::None, Algorithm::Linear).unwrap();
             assert_eq!(got, want, "{system}: gold {gold:?}, {c:?}");
@@ -47,12 +48,14 @@ fn closed_form_equals_brute_force(system: System, max_n: usize) -> usize {
 
 #[test]
 fn arc_hybrid_closed_form_equals_the_brute_force_on_all_projective_trees_up_to_7() {
-    assert!(closed_form_equals_brute_force(System::ArcHybrid, 7) > 1_000_000);
+    let checked = closed_form_equals_brute_force(System::ArcHybrid, 7);
+    assert!(checked > full_or(300_000, 1_000_000), "only {checked}");
 }
 
 #[test]
 fn arc_eager_closed_form_equals_the_brute_force_on_all_projective_trees_up_to_7() {
-    assert!(closed_form_equals_brute_force(System::ArcEager, 7) > 1_000_000);
+    let checked = closed_form_equals_brute_force(System::ArcEager, 7);
+    assert!(checked > full_or(300_000, 1_000_000), "only {checked}");
 }
 
 /// A random walk from the initial configuration: at each configuration the

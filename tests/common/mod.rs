@@ -617,6 +617,32 @@ pub fn reachable_with_arcs_from(start: Configuration) -> HashSet<Configuration> 
     seen
 }
 
+/// Whether the exhaustive checks run whole: `TABULA_TEST_FULL=1`, which
+/// `.ci/run` sets. Without it the largest sizes are sampled (see [`sampled`]
+/// and [`full_or`]) so that `cargo test --release` takes a few minutes.
+pub fn full() -> bool {
+    std::env::var_os("TABULA_TEST_FULL").is_some_and(|v| v != "0")
+}
+
+/// `items` whole in a full run ([`full`]), else every `stride`-th one from
+/// the first, so that the sample still spans the enumeration's order.
+pub fn sampled<T>(items: Vec<T>, stride: usize) -> Vec<T> {
+    if full() {
+        items
+    } else {
+        items.into_iter().step_by(stride).collect()
+    }
+}
+
+/// `quick` in a default run, `whole` in a full one ([`full`]).
+pub fn full_or<T>(quick: T, whole: T) -> T {
+    if full() {
+        whole
+    } else {
+        quick
+    }
+}
+
 /// For each n in `sizes`, every gold tree of `trees(n)` and every
 /// configuration of `configs(n)`: `check(oracle, gold, c, want)` with `want`
 /// the brute force's scores (strategy none). The trees run in parallel,
