@@ -16,8 +16,8 @@
 mod common;
 
 use common::{
-    against_brute_force, all_trees, follow_choices, live_key, reachable_configurations_of, reachable_with_arcs,
-    tree_from_picks, LiveKey,
+    against_brute_force, all_trees, follow_choices, full_or, live_key, reachable_configurations_of,
+    reachable_with_arcs, sampled, tree_from_picks, LiveKey,
 };
 use hashbrown::{HashMap, HashSet};
 use proptest::prelude::*;
@@ -103,7 +103,9 @@ fn grammar_parses_are_exactly_the_reachable_arc_sets() {
 /// grammar oracle (through [`Oracle::scores`], cubic and auto) == brute force.
 fn grammar_oracle_equals_brute_force(system: System, max_n: usize) -> usize {
     let configs = |n| reachable_configurations_of(system, n);
-    against_brute_force(1..=max_n, configs, all_trees, |oracle, gold, c, want| {
+    // The largest size: every fourth tree unless TABULA_TEST_FULL=1.
+    let trees = |n| if n == max_n { sampled(all_trees(n), 4) } else { all_trees(n) };
+    against_brute_force(1..=max_n, configs, trees, |oracle, gold, c, want| {
         let got = oracle.scores(c, gold, Strategy::None, Algorithm::Cubic).unwrap();
         assert_eq!(got, want, "{system}: gold {gold:?}, {c:?}");
     })
@@ -111,12 +113,14 @@ fn grammar_oracle_equals_brute_force(system: System, max_n: usize) -> usize {
 
 #[test]
 fn arc_hybrid_grammar_oracle_equals_the_brute_force_on_all_trees_up_to_6() {
-    assert!(grammar_oracle_equals_brute_force(System::ArcHybrid, 6) > 1_000_000);
+    let checked = grammar_oracle_equals_brute_force(System::ArcHybrid, 6);
+    assert!(checked > full_or(250_000, 1_000_000), "only {checked}");
 }
 
 #[test]
 fn arc_eager_grammar_oracle_equals_the_brute_force_on_all_trees_up_to_6() {
-    assert!(grammar_oracle_equals_brute_force(System::ArcEager, 6) > 1_000_000);
+    let checked = grammar_oracle_equals_brute_force(System::ArcEager, 6);
+    assert!(checked > full_or(250_000, 1_000_000), "only {checked}");
 }
 
 #[test]
