@@ -190,10 +190,7 @@ fn run_onnx(args: &Args, input: &Path, inputs: &[&Path]) -> Result<ExitCode, Cli
         &pool,
         &mut reader,
         BATCH,
-        |batch| {
-            use rayon::prelude::*;
-            batch.par_iter().map_init(|| model.worker(tagger, max_words), |w, raw| w.parse(raw, &file)).collect()
-        },
+        |batch| model.parse_batch(batch, &file, tagger, max_words),
         |_, outputs: Vec<Result<tabula::parser::run::ParsedBlock, tabula::neural::NeuralError>>| {
             for o in outputs {
                 let parsed = o?;

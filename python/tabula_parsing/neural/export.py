@@ -2,23 +2,24 @@
 parse --model MODEL.onnx`` (tract, a pure-Rust runtime: no Python, no
 PyTorch).
 
-The graph reads one sentence (batch 1, the root token first; its length is
-a dynamic axis), so no packed sequence is needed and no padding reaches the
-backward LSTM: the ids ``forms``, ``upos`` (1 × T), ``feats`` (with
-``--feats``), ``chars`` (1 × T × MAX_CHARS, with a character encoder) and
-``pretrained`` (with ``--embeddings``), as :func:`.data.encode` makes them.
-Its outputs:
+The graph reads a batch of sentences of one length (B and T dynamic axes,
+the root token first), so no packed sequence is needed and no padding
+reaches the backward LSTM: the ids ``forms``, ``upos`` (B × T), ``feats``
+(with ``--feats``), ``chars`` (B × T × MAX_CHARS, with a character encoder)
+and ``pretrained`` (with ``--embeddings``), as :func:`.data.encode` makes
+them, and ``states``, the LSTM's initial states (zeros, 2 · layers × B ×
+lstm). Its outputs, per sentence:
 
-* ``arcs`` (T × T): s(h, d), row = head, column = dependent;
-* ``label_left`` (T × L × m): the label classifier's bilinear form applied
-  to each position as a head, (label_head_h · U)_l;
-* ``label_head`` (T × L) and ``label_dep`` (T × L): the linear term of the
-  classifier split between the head's and the dependent's vector (the bias
-  in ``label_dep``),
+* ``arcs`` (B × T × T): s(h, d), row = head, column = dependent;
+* ``label_left`` (B × T × L × m): the label classifier's bilinear form
+  applied to each position as a head, (label_head_h · U)_l;
+* ``label_head`` (B × T × L) and ``label_dep`` (B × T × L): the linear term
+  of the classifier split between the head's and the dependent's vector
+  (the bias in ``label_dep``),
 
 so that the label scores of an arc h → d are
 ``label_left[h] · dep_d + label_head[h] + label_dep[d]`` with ``dep_d`` the
-label MLP's vector of d (output ``label_vectors``, T × m): the decoder
+label MLP's vector of d (output ``label_vectors``, B × T × m): the decoder
 computes them for the arcs of the best tree only.
 
 The vocabularies, options and sizes are JSON in the model's
@@ -45,8 +46,8 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 
 class _Graph(nn.Module):
-    """The biaffine network on one sentence, without packing: the inputs
-    the model reads (``names``), in order."""
+    """The biaffine network on a batch of sentences of one length, without
+    packing: the inputs the model reads (``names``), in order."""
 
     def __init__(self, net: BiaffineNetwork, names: Sequence[str]) -> None:
         super().__init__()
@@ -54,22 +55,27 @@ class _Graph(nn.Module):
 
     def forward(self, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:
         net, x = self.net, dict(zip(self.names, args))
-        parts = [net.word(x["forms"]), net.upos(x["upos"])]
+        forms = x["forms"]
+        b, t = forms.shape
+        parts = [net.word(forms), net.upos(x["upos"])]
         if net.feats is not None:
             parts.append(net.feats(x["feats"]))
         if net.chars is not None:
             chars = x["chars"]
-            parts.append(net.chars(chars[0]).unsqueeze(0))
+            parts.append(net.chars(chars.reshape(b * t, chars.shape[2])).reshape(b, t, -1))
         if net.pretrained is not None:
             parts.append(net.pretrained(x["pretrained"]))
-        h, _ = net.lstm(torch.cat(parts, dim=2))
+        # The initial states (zeros) are an input: tract's LSTM takes a
+        # batch above 1 only with states it cannot fold into a constant.
+        states = x["states"]
+        h, _ = net.lstm(torch.cat(parts, dim=2), (states, states))
         head, dep = net.arc_head(h), net.arc_dep(h)
         arcs = (head @ net.arc_weight) @ dep.transpose(1, 2) + (head @ net.arc_bias)[:, :, None]
-        lh, ld = net.label_head(h)[0], net.label_dep(h)[0]
-        m = lh.shape[1]
-        left = (lh @ net.label_weight).view(-1, net.labels, m)
+        lh, ld = net.label_head(h), net.label_dep(h)
+        m = lh.shape[2]
+        left = (lh @ net.label_weight).reshape(b, t, net.labels, m)
         w = net.label_linear.weight
-        return arcs[0], left, lh @ w[:, :m].t(), ld @ w[:, m:].t() + net.label_linear.bias, ld
+        return arcs, left, lh @ w[:, :m].t(), ld @ w[:, m:].t() + net.label_linear.bias, ld
 
 
 def _names(net: BiaffineNetwork) -> list[str]:
@@ -80,13 +86,20 @@ def _names(net: BiaffineNetwork) -> list[str]:
         names.append("chars")
     if net.pretrained is not None:
         names.append("pretrained")
+    names.append("states")
     return names
 
 
-def _inputs(e: Any, names: Sequence[str]) -> tuple[torch.Tensor, ...]:
-    """The graph's inputs of one encoded sentence."""
+def _inputs(e: Any, names: Sequence[str], net: BiaffineNetwork) -> tuple[torch.Tensor, ...]:
+    """The graph's inputs of one encoded sentence (batch 1): its ids and
+    the LSTM's initial states, zeros (2 · layers × 1 × lstm)."""
     arrays = {"forms": e.forms, "upos": e.upos, "feats": e.feats, "chars": e.chars, "pretrained": e.pretrained}
-    return tuple(torch.from_numpy(np.ascontiguousarray(arrays[n])).unsqueeze(0) for n in names)
+    return tuple(
+        torch.zeros(2 * net.lstm.num_layers, 1, net.lstm.hidden_size)
+        if n == "states"
+        else torch.from_numpy(np.ascontiguousarray(arrays[n])).unsqueeze(0)
+        for n in names
+    )
 
 
 def _metadata(parser: Any) -> dict[str, Any]:
@@ -105,6 +118,7 @@ def _metadata(parser: Any) -> dict[str, Any]:
         "feats": o.feats,
         "max_chars": MAX_CHARS,
         "inputs": _names(net),
+        "states": [2 * net.lstm.num_layers, net.lstm.hidden_size],
         "dims": net.dims.state(),
         "forms": vocab.forms.strings,
         "upos": vocab.upos.strings,
@@ -155,18 +169,18 @@ def export(model: PathLike, output: PathLike, check: Optional[Sequence[Any]] = N
     names = _names(net)
     example = tp.parse_conllu("1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n\n", "<example>")[0]
     graph = _Graph(net, names).eval()
-    axes: dict[str, dict[int, str]] = {n: {1: "T"} for n in names}
+    axes: dict[str, dict[int, str]] = {n: {1: "B"} if n == "states" else {0: "B", 1: "T"} for n in names}
     outputs = ["arcs", "label_left", "label_head", "label_dep", "label_vectors"]
     for name in outputs:
-        axes[name] = {0: "T"}
-    axes["arcs"] = {0: "T", 1: "T"}
+        axes[name] = {0: "B", 1: "T"}
+    axes["arcs"] = {0: "B", 1: "T", 2: "T"}
     import io
 
     buf = io.BytesIO()
     with torch.no_grad():
         torch.onnx.export(
             graph,
-            _inputs(encode(example, parser.vocab, 0), names),
+            tuple(torch.cat([x, x], dim=1 if n == "states" else 0) for n, x in zip(names, _inputs(encode(example, parser.vocab, 0), names, net))),
             buf,
             input_names=names,
             output_names=outputs,
@@ -181,7 +195,7 @@ def export(model: PathLike, output: PathLike, check: Optional[Sequence[Any]] = N
         with torch.no_grad():
             for i, s in enumerate(check):
                 e = encode(s, parser.vocab, i)
-                ours = graph(*_inputs(e, names))[0]
+                ours = graph(*_inputs(e, names, net))[0][0]
                 from .train import tensors
 
                 theirs = net(tensors([e], torch.device("cpu"), 0.0, None))[0][0]
