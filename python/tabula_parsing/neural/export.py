@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
+import warnings
 from pathlib import Path
 from typing import Any, Optional, Sequence, Union
 
@@ -40,6 +42,7 @@ from torch import nn
 from .. import _tabula as tp
 from .data import MAX_CHARS, encode
 from .model import BiaffineNetwork, Network
+from .train import tensors
 
 FORMAT = "tabula-onnx-1"
 PathLike = Union[str, "os.PathLike[str]"]
@@ -174,21 +177,26 @@ def export(model: PathLike, output: PathLike, check: Optional[Sequence[Any]] = N
     for name in outputs:
         axes[name] = {0: "B", 1: "T"}
     axes["arcs"] = {0: "B", 1: "T", 2: "T"}
-    import io
-
-    buf = io.BytesIO()
-    with torch.no_grad():
+    # A batch of two (the exporter then keeps the batch axis free).
+    one = _inputs(encode(example, parser.vocab, 0), names, net)
+    two = tuple(torch.cat([x, x], dim=1 if n == "states" else 0) for n, x in zip(names, one))
+    with tempfile.TemporaryDirectory() as scratch, torch.no_grad(), warnings.catch_warnings():
+        # The exporter warns of LSTMs over batches unless the initial states
+        # are inputs, which they are here.
+        warnings.filterwarnings("ignore", message=".*batch_size other than 1.*LSTM")
+        graph_path = Path(scratch) / "graph.onnx"
         torch.onnx.export(
             graph,
-            tuple(torch.cat([x, x], dim=1 if n == "states" else 0) for n, x in zip(names, _inputs(encode(example, parser.vocab, 0), names, net))),
-            buf,
+            two,
+            graph_path,
             input_names=names,
             output_names=outputs,
             dynamic_axes=axes,
             opset_version=opset,
             dynamo=False,
         )
-    data = with_metadata(buf.getvalue(), "tabula", json.dumps(_metadata(parser), ensure_ascii=False))
+        graph_bytes = graph_path.read_bytes()
+    data = with_metadata(graph_bytes, "tabula", json.dumps(_metadata(parser), ensure_ascii=False))
     tp.write_file(output, data, inputs=[str(model)] if isinstance(model, (str, os.PathLike)) else [])
     worst = 0.0
     if check:
@@ -196,8 +204,6 @@ def export(model: PathLike, output: PathLike, check: Optional[Sequence[Any]] = N
             for i, s in enumerate(check):
                 e = encode(s, parser.vocab, i)
                 ours = graph(*_inputs(e, names, net))[0][0]
-                from .train import tensors
-
                 theirs = net(tensors([e], torch.device("cpu"), 0.0, None))[0][0]
                 worst = max(worst, float((ours - theirs).abs().max()))
     return worst
