@@ -57,3 +57,14 @@ def test_a_transition_model_is_not_exported(tmp_path):
     model = neural.train(str(SAMPLE), epochs=1, seed=1, dims=neural.Dimensions(word=8, upos=4, char=0, lstm=8, mlp=8))
     with pytest.raises(ValueError, match="only graph-based models"):
         export(model, tmp_path / "t.onnx")
+
+
+def test_the_command_line_tags_first_as_python_does(tmp_path, cli):
+    tagger = tmp_path / "tagger.json"
+    run(cli, "train-tagger", str(SAMPLE), "-o", str(tagger))
+    model = neural.train(str(SAMPLE), parser="biaffine", epochs=1, seed=2, dims=TINY)
+    onnx_path = tmp_path / "tiny.onnx"
+    export(model, onnx_path)
+    expected = model.parse_file(SAMPLE, tagger=str(tagger))
+    out = run(cli, "parse", "--model", str(onnx_path), "--tagger", str(tagger), str(SAMPLE)).stdout
+    assert out == expected
