@@ -133,11 +133,14 @@ impl OnnxModel {
     /// [`OnnxModel::load`] of a file's bytes; `name` names it in messages.
     pub fn from_bytes(bytes: &[u8], name: &str) -> Result<OnnxModel, NeuralError> {
         let fail = |why: String| NeuralError::NotAModel { path: name.to_owned(), why };
-        if let Some((line, what)) = crate::file_kind::other_kind(bytes) {
-            return Err(fail(format!("line {line} shows {what}")));
-        }
         let onnx = tract_onnx::onnx();
-        let proto = onnx.proto_model_for_read(&mut &bytes[..]).map_err(|e| fail(format!("not ONNX ({e})")))?;
+        // Another kind of file is named only when the bytes are no ONNX:
+        // a model's weights may look like lines of text.
+        let proto =
+            onnx.proto_model_for_read(&mut &bytes[..]).map_err(|e| match crate::file_kind::other_kind(bytes) {
+                Some((line, what)) => fail(format!("line {line} shows {what}")),
+                None => fail(format!("not ONNX ({e})")),
+            })?;
         let json = proto.metadata_props.iter().find(|p| p.key == "tabula").ok_or_else(|| {
             fail("no `tabula` entry in its metadata (export it with `python -m tabula_parsing.neural export`)".into())
         })?;

@@ -19,8 +19,12 @@ SAMPLE = REPO / "data" / "sample.conllu"
 TINY = neural.Dimensions(word=16, upos=8, char=8, char_filters=8, lstm=16, mlp=16, arc_mlp=16, dropout=0.0)
 
 
-@pytest.mark.parametrize("trees", ["nonprojective-single-root", "projective", "nonprojective"])
+@pytest.mark.parametrize("trees", ["nonprojective-single-root", "projective", "nonprojective", "grammar file"])
 def test_the_command_line_parses_an_exported_model_as_python_does(tmp_path, cli, trees):
+    if trees == "grammar file":
+        # The grammar's text travels in the model (a user's file, here the shipped one).
+        trees = str(tmp_path / "mine.grammar")
+        Path(trees).write_text((REPO / "grammars" / "projective.grammar").read_text())
     model = neural.train(str(SAMPLE), parser="biaffine", trees=trees, epochs=2, seed=1, dims=TINY)
     onnx_path = tmp_path / "tiny.onnx"
     worst = export(model, onnx_path, check=tp.read_conllu(SAMPLE))
