@@ -40,6 +40,8 @@ pub mod grammars;
 pub mod interrupt;
 pub mod limits;
 pub mod memory;
+#[cfg(feature = "onnx")]
+pub mod neural;
 pub mod nonprojective;
 pub mod oracle;
 pub mod output;

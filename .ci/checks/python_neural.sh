@@ -12,10 +12,10 @@ VENV=${TABULA_VENV:-target/venv}
 VENV=$(cd "$VENV" && pwd)
 export VIRTUAL_ENV="$VENV" PATH="$VENV/bin:$PATH"
 python -c 'import tabula_parsing' # installed by python.sh
-python -m pip install --quiet --disable-pip-version-check torch torch-struct
+python -m pip install --quiet --disable-pip-version-check torch torch-struct onnx
 python -c 'import torch; print("torch", torch.__version__, "cuda" if torch.cuda.is_available() else "cpu")'
 python -m mypy --strict --cache-dir target/mypy-cache python/tabula_parsing/neural python/tabula_parsing/crf.py
-python -m pytest -q python/tests/test_neural.py python/tests/test_crf.py
+TABULA_REQUIRE_ONNX=1 python -m pytest -q python/tests/test_neural.py python/tests/test_crf.py python/tests/test_onnx.py
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 python -m tabula_parsing.neural train data/sample.conllu -o "$out/model.pt" --dev data/sample.conllu \

@@ -18,7 +18,9 @@ use tabula::parser::{Model, OptionStyle};
 /// byte for byte. The output is the same for every --threads.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The model written by `tabula train`.
+    /// The model written by `tabula train`, or a neural model exported to
+    /// ONNX (`python -m tabula_parsing.neural export`; a name ending in
+    /// `.onnx`), run without Python.
     #[arg(long)]
     model: PathBuf,
     /// Input CoNLL-U file (FORM and UPOS are read); `-` or nothing: standard input.
@@ -87,6 +89,19 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let input = args.input.as_deref().unwrap_or(Path::new("-"));
     let mut inputs = vec![input, args.model.as_path()];
     inputs.extend(args.tagger.as_deref());
+    #[cfg(feature = "onnx")]
+    if tabula::neural::is_onnx(&args.model) {
+        return run_onnx(&args, input, &inputs);
+    }
+    #[cfg(not(feature = "onnx"))]
+    if args.model.extension().is_some_and(|e| e.eq_ignore_ascii_case("onnx")) {
+        return Err(format!(
+            "{}: a neural model in ONNX is parsed by a tabula built with the `onnx` feature \
+             (cargo build --release --features onnx), which this one was not",
+            tabula::shown::shown(&args.model.display().to_string())
+        )
+        .into());
+    }
     let mut sink = Output::create_apart(args.output.as_deref(), &inputs)?;
     let model = Model::load(&args.model)?;
     let tagger = args.tagger.as_deref().map(super::tagger::load).transpose()?;
@@ -130,6 +145,72 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     )?;
     sink.commit()?;
     for w in totals.warnings(Some(&file), model.columns, &model_name, OptionStyle::CommandLine) {
+        eprintln!("warning: {w}");
+    }
+    if args.stats {
+        let s = start.elapsed().as_secs_f64();
+        eprintln!(
+            "{} sentences, {} tokens in {s:.2} s ({:.0} tokens/s, {} threads)",
+            totals.sentences,
+            totals.tokens,
+            totals.tokens as f64 / s.max(1e-9),
+            args.threads
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tabula parse` with a neural model exported to ONNX: the options of the
+/// perceptron's search are refused, the others as for any model.
+#[cfg(feature = "onnx")]
+fn run_onnx(args: &Args, input: &Path, inputs: &[&Path]) -> Result<ExitCode, CliError> {
+    use tabula::neural::OnnxModel;
+    let name = args.model.display().to_string();
+    let refuse = |option: &str, why: &str| -> Result<ExitCode, CliError> {
+        Err(format!("{option} has no effect with a neural model ({name}): {why}").into())
+    };
+    if let Some(b) = args.beam {
+        return refuse(&format!("--beam {b}"), "its graph-based parser finds the best tree of its class exactly");
+    }
+    if args.constraints {
+        return refuse("--constraints", "the neural parser keeps no arcs of the input");
+    }
+    if args.max_words == 0 {
+        return Err("--max-words 0: no sentence is that short".into());
+    }
+    let mut sink = Output::create_apart(args.output.as_deref(), inputs)?;
+    let model = OnnxModel::load(&args.model)?;
+    let tagger = args.tagger.as_deref().map(super::tagger::load).transpose()?;
+    if let Some(t) = &tagger {
+        if model.meta.feats && t.feats.is_none() {
+            let tagger_name = args.tagger.as_deref().map(|p| p.display().to_string()).unwrap_or_default();
+            eprintln!(
+                "warning: {name} was trained with --feats, {tagger_name} predicts UPOS only: the input's FEATS are used as they are"
+            );
+        }
+    }
+    let (input, file) = open(input)?;
+    let mut reader = Reader::new(input, file.as_str());
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads as usize).build()?;
+    let start = Instant::now();
+    let mut totals = ParseTotals::default();
+    let (model, tagger, max_words) = (&model, tagger.as_ref(), args.max_words);
+    in_batches(
+        &pool,
+        &mut reader,
+        BATCH,
+        |batch| model.parse_batch(batch, &file, tagger, max_words),
+        |_, outputs: Vec<Result<tabula::parser::run::ParsedBlock, tabula::neural::NeuralError>>| {
+            for o in outputs {
+                let parsed = o?;
+                sink.writer().write_all(&parsed.bytes)?;
+                totals.add(&parsed);
+            }
+            Ok(())
+        },
+    )?;
+    sink.commit()?;
+    for w in totals.warnings(Some(&file), model.columns(), &name, OptionStyle::CommandLine) {
         eprintln!("warning: {w}");
     }
     if args.stats {

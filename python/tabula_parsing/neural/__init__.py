@@ -24,12 +24,14 @@ Install with the extra: ``pip install "./python[torch]"``. From the shell,
 
 Layout (as SuPar keeps its parsers): :mod:`.model` the network,
 :mod:`.data` CoNLL-U to tensors and back, :mod:`.train` the loops,
-:mod:`.parser` the trained model (train, save, load, parse) and
-:mod:`.__main__` the command.
+:mod:`.parser` the trained model (train, save, load, parse),
+:mod:`.export` a biaffine model as one ONNX file (``tabula parse`` runs it
+without Python) and :mod:`.__main__` the command.
 """
 
+from .export import export
 from .model import Dimensions, Network
 from .parser import NeuralParser, load, train
 from .train import EpochReport, Options
 
-__all__ = ["Dimensions", "EpochReport", "NeuralParser", "Network", "Options", "load", "train"]
+__all__ = ["Dimensions", "EpochReport", "NeuralParser", "Network", "Options", "export", "load", "train"]

@@ -8,6 +8,7 @@ shell, with ``tabula train``'s and ``tabula parse``'s option names.
         [--device cpu|cuda|cuda:N] [--threads N] …
     python -m tabula_parsing.neural parse --model MODEL [IN] [-o OUT] [--device cpu|cuda|cuda:N]
         [--batch-size N] [--threads N]
+    python -m tabula_parsing.neural export MODEL.pt MODEL.onnx [--check FILE]
 """
 
 from __future__ import annotations
@@ -144,6 +145,19 @@ def _parser() -> argparse.ArgumentParser:
     q.add_argument(
         "--tagger", metavar="TAGGER", help="fill UPOS (and FEATS) with this tagger first (`tabula train-tagger`)"
     )
+    e = sub.add_parser(
+        "export",
+        help="write a biaffine model as one ONNX file (network, vocabularies, options), which "
+        "`tabula parse --model MODEL.onnx` runs without Python",
+    )
+    e.add_argument("model", help="a model saved by train (--parser biaffine)")
+    e.add_argument("output", help="the ONNX file to write")
+    e.add_argument(
+        "--check",
+        metavar="FILE",
+        help="CoNLL-U whose first 20 sentences the exported graph and the network score; "
+        "their largest difference is printed [default: data of the model's vocabulary]",
+    )
     return p
 
 
@@ -218,6 +232,18 @@ def _run(args: argparse.Namespace) -> int:
                 **chosen,
             )
             print(f"{args.output}: epoch {model.epoch} kept", file=sys.stderr)
+        elif args.command == "export":
+            from .. import _tabula as tp
+            from .export import export
+
+            check = tp.read_conllu(args.check)[:20] if args.check else None
+            worst = export(args.model, args.output, check=check)
+            if check:
+                print(
+                    f"{args.output}: the graph's arc scores differ from the network's by at most {worst:.3g} "
+                    f"on {len(check)} sentences",
+                    file=sys.stderr,
+                )
         else:
             model = load(args.model)
             source = "/dev/stdin" if args.input == "-" else args.input

@@ -1,0 +1,209 @@
+"""A trained graph-based (biaffine) model as one ONNX file, for ``tabula
+parse --model MODEL.onnx`` (tract, a pure-Rust runtime: no Python, no
+PyTorch).
+
+The graph reads a batch of sentences of one length (B and T dynamic axes,
+the root token first), so no packed sequence is needed and no padding
+reaches the backward LSTM: the ids ``forms``, ``upos`` (B × T), ``feats``
+(with ``--feats``), ``chars`` (B × T × MAX_CHARS, with a character encoder)
+and ``pretrained`` (with ``--embeddings``), as :func:`.data.encode` makes
+them, and ``states``, the LSTM's initial states (zeros, 2 · layers × B ×
+lstm). Its outputs, per sentence:
+
+* ``arcs`` (B × T × T): s(h, d), row = head, column = dependent;
+* ``label_left`` (B × T × L × m): the label classifier's bilinear form
+  applied to each position as a head, (label_head_h · U)_l;
+* ``label_head`` (B × T × L) and ``label_dep`` (B × T × L): the linear term
+  of the classifier split between the head's and the dependent's vector
+  (the bias in ``label_dep``),
+
+so that the label scores of an arc h → d are
+``label_left[h] · dep_d + label_head[h] + label_dep[d]`` with ``dep_d`` the
+label MLP's vector of d (output ``label_vectors``, B × T × m): the decoder
+computes them for the arcs of the best tree only.
+
+The vocabularies, options and sizes are JSON in the model's
+``metadata_props`` under the key ``tabula`` (:data:`FORMAT`), so one file
+is the model; a ``--trees`` grammar file's text travels in it too."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import warnings
+from pathlib import Path
+from typing import Any, Optional, Sequence, Union
+
+import numpy as np
+import torch
+from torch import nn
+
+from .. import _tabula as tp
+from .data import MAX_CHARS, encode
+from .model import BiaffineNetwork, Network
+from .train import tensors
+
+FORMAT = "tabula-onnx-1"
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+class _Graph(nn.Module):
+    """The biaffine network on a batch of sentences of one length, without
+    packing: the inputs the model reads (``names``), in order."""
+
+    def __init__(self, net: BiaffineNetwork, names: Sequence[str]) -> None:
+        super().__init__()
+        self.net, self.names = net, list(names)
+
+    def forward(self, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        net, x = self.net, dict(zip(self.names, args))
+        forms = x["forms"]
+        b, t = forms.shape
+        parts = [net.word(forms), net.upos(x["upos"])]
+        if net.feats is not None:
+            parts.append(net.feats(x["feats"]))
+        if net.chars is not None:
+            chars = x["chars"]
+            parts.append(net.chars(chars.reshape(b * t, chars.shape[2])).reshape(b, t, -1))
+        if net.pretrained is not None:
+            parts.append(net.pretrained(x["pretrained"]))
+        # The initial states (zeros) are an input: tract's LSTM takes a
+        # batch above 1 only with states it cannot fold into a constant.
+        states = x["states"]
+        h, _ = net.lstm(torch.cat(parts, dim=2), (states, states))
+        head, dep = net.arc_head(h), net.arc_dep(h)
+        arcs = (head @ net.arc_weight) @ dep.transpose(1, 2) + (head @ net.arc_bias)[:, :, None]
+        lh, ld = net.label_head(h), net.label_dep(h)
+        m = lh.shape[2]
+        left = (lh @ net.label_weight).reshape(b, t, net.labels, m)
+        w = net.label_linear.weight
+        return arcs, left, lh @ w[:, :m].t(), ld @ w[:, m:].t() + net.label_linear.bias, ld
+
+
+def _names(net: BiaffineNetwork) -> list[str]:
+    names = ["forms", "upos"]
+    if net.feats is not None:
+        names.append("feats")
+    if net.chars is not None:
+        names.append("chars")
+    if net.pretrained is not None:
+        names.append("pretrained")
+    names.append("states")
+    return names
+
+
+def _inputs(e: Any, names: Sequence[str], net: BiaffineNetwork) -> tuple[torch.Tensor, ...]:
+    """The graph's inputs of one encoded sentence (batch 1): its ids and
+    the LSTM's initial states, zeros (2 · layers × 1 × lstm)."""
+    arrays = {"forms": e.forms, "upos": e.upos, "feats": e.feats, "chars": e.chars, "pretrained": e.pretrained}
+    return tuple(
+        torch.zeros(2 * net.lstm.num_layers, 1, net.lstm.hidden_size)
+        if n == "states"
+        else torch.from_numpy(np.ascontiguousarray(arrays[n])).unsqueeze(0)
+        for n in names
+    )
+
+
+def _metadata(parser: Any) -> dict[str, Any]:
+    o, vocab, net = parser.options, parser.vocab, parser.net
+    trees = o.trees
+    grammar: Optional[str] = None
+    if trees not in ("projective", "projective-single-root", "nonprojective", "nonprojective-single-root"):
+        grammar = Path(trees).read_text(encoding="utf-8")
+        trees = "grammar"
+    return {
+        "format": FORMAT,
+        "parser": "biaffine",
+        "trees": trees,
+        "grammar": grammar,
+        "pseudo_projective": o.pseudo_projective,
+        "feats": o.feats,
+        "max_chars": MAX_CHARS,
+        "inputs": _names(net),
+        "states": [2 * net.lstm.num_layers, net.lstm.hidden_size],
+        "dims": net.dims.state(),
+        "forms": vocab.forms.strings,
+        "upos": vocab.upos.strings,
+        "feats_vocab": vocab.feats.strings,
+        "chars": vocab.chars.strings,
+        "labels": vocab.labels.strings,
+        "pretrained": vocab.pretrained.words if vocab.pretrained is not None else None,
+        "epoch": parser.epoch,
+    }
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        b, n = n & 0x7F, n >> 7
+        out.append(b | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def _field(number: int, data: bytes) -> bytes:
+    """A length-delimited protobuf field."""
+    return _varint(number << 3 | 2) + _varint(len(data)) + data
+
+
+def with_metadata(model: bytes, key: str, value: str) -> bytes:
+    """An ONNX ModelProto with one more ``metadata_props`` entry (field 14,
+    a StringStringEntryProto of key 1 and value 2): appended, as protobuf
+    merges repeated fields, so no ``onnx`` package is needed."""
+    entry = _field(1, key.encode()) + _field(2, value.encode())
+    return model + _field(14, entry)
+
+
+def export(model: PathLike, output: PathLike, check: Optional[Sequence[Any]] = None, opset: int = 17) -> float:
+    """Writes the ONNX file of a biaffine model (a path or a loaded
+    :class:`~.parser.NeuralParser`); with ``check`` (sentences), compares
+    the graph's arc scores with the network's on them (through PyTorch's
+    own run of the exported trace) and returns the largest difference."""
+    from .parser import load
+
+    parser = load(model) if isinstance(model, (str, os.PathLike)) else model
+    net = parser.net
+    if isinstance(net, Network) or not isinstance(net, BiaffineNetwork):
+        raise ValueError(
+            f"{model}: a transition model; only graph-based models (--parser biaffine) are exported to ONNX so far"
+        )
+    net = net.cpu().eval()
+    names = _names(net)
+    example = tp.parse_conllu("1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n\n", "<example>")[0]
+    graph = _Graph(net, names).eval()
+    axes: dict[str, dict[int, str]] = {n: {1: "B"} if n == "states" else {0: "B", 1: "T"} for n in names}
+    outputs = ["arcs", "label_left", "label_head", "label_dep", "label_vectors"]
+    for name in outputs:
+        axes[name] = {0: "B", 1: "T"}
+    axes["arcs"] = {0: "B", 1: "T", 2: "T"}
+    # A batch of two (the exporter then keeps the batch axis free).
+    one = _inputs(encode(example, parser.vocab, 0), names, net)
+    two = tuple(torch.cat([x, x], dim=1 if n == "states" else 0) for n, x in zip(names, one))
+    with tempfile.TemporaryDirectory() as scratch, torch.no_grad(), warnings.catch_warnings():
+        # The exporter warns of LSTMs over batches unless the initial states
+        # are inputs, which they are here.
+        warnings.filterwarnings("ignore", message=".*batch_size other than 1.*LSTM")
+        graph_path = Path(scratch) / "graph.onnx"
+        torch.onnx.export(
+            graph,
+            two,
+            graph_path,
+            input_names=names,
+            output_names=outputs,
+            dynamic_axes=axes,
+            opset_version=opset,
+            dynamo=False,
+        )
+        graph_bytes = graph_path.read_bytes()
+    data = with_metadata(graph_bytes, "tabula", json.dumps(_metadata(parser), ensure_ascii=False))
+    tp.write_file(output, data, inputs=[str(model)] if isinstance(model, (str, os.PathLike)) else [])
+    worst = 0.0
+    if check:
+        with torch.no_grad():
+            for i, s in enumerate(check):
+                e = encode(s, parser.vocab, i)
+                ours = graph(*_inputs(e, names, net))[0][0]
+                theirs = net(tensors([e], torch.device("cpu"), 0.0, None))[0][0]
+                worst = max(worst, float((ours - theirs).abs().max()))
+    return worst

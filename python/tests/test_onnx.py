@@ -1,0 +1,89 @@
+"""Neural models exported to ONNX and parsed by the command line (tract, no
+Python): the same CoNLL-U as the Python parser's, byte for byte. Skipped
+without torch or onnx (PyTorch's exporter needs the onnx package), and the
+command line's part where `tabula` was built without the `onnx` feature
+(a failure instead with TABULA_REQUIRE_ONNX=1, as CI sets)."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("onnx")
+
+import tabula_parsing as tp  # noqa: E402
+from tabula_parsing import neural  # noqa: E402
+from tabula_parsing.neural.export import export  # noqa: E402
+from conftest import run  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLE = REPO / "data" / "sample.conllu"
+TINY = neural.Dimensions(word=16, upos=8, char=8, char_filters=8, lstm=16, mlp=16, arc_mlp=16, dropout=0.0)
+
+
+@pytest.fixture
+def onnx_cli(cli):
+    """The command line, if it parses ONNX models."""
+    p = run(cli, "parse", "--model", str(REPO / "tests" / "data" / "tiny-biaffine.onnx"), str(SAMPLE), check=False)
+    if "built with the `onnx` feature" in p.stderr:
+        why = "tabula was built without the onnx feature (cargo build --release --features onnx)"
+        if os.environ.get("TABULA_REQUIRE_ONNX"):
+            pytest.fail(why)
+        pytest.skip(why)
+    return cli
+
+
+@pytest.mark.parametrize("trees", ["nonprojective-single-root", "projective", "nonprojective", "grammar file"])
+def test_the_command_line_parses_an_exported_model_as_python_does(tmp_path, onnx_cli, trees):
+    if trees == "grammar file":
+        # The grammar's text travels in the model (a user's file, here the shipped one).
+        trees = str(tmp_path / "mine.grammar")
+        Path(trees).write_text((REPO / "grammars" / "projective.grammar").read_text())
+    model = neural.train(str(SAMPLE), parser="biaffine", trees=trees, epochs=2, seed=1, dims=TINY)
+    onnx_path = tmp_path / "tiny.onnx"
+    worst = export(model, onnx_path, check=tp.read_conllu(SAMPLE))
+    assert worst < 1e-5
+    expected = model.parse_file(SAMPLE)
+    for threads in ("1", "3"):
+        out = run(onnx_cli, "parse", "--model", str(onnx_path), str(SAMPLE), "--threads", threads).stdout
+        assert out == expected
+
+
+def test_an_exported_model_refuses_the_perceptrons_options(tmp_path, onnx_cli):
+    model = neural.train(str(SAMPLE), parser="biaffine", epochs=1, seed=1, dims=TINY)
+    onnx_path = tmp_path / "tiny.onnx"
+    export(model, onnx_path)
+    p = run(onnx_cli, "parse", "--model", str(onnx_path), str(SAMPLE), "--beam", "4", check=False)
+    assert p.returncode != 0 and "--beam 4 has no effect with a neural model" in p.stderr
+    p = run(onnx_cli, "parse", "--model", str(onnx_path), str(SAMPLE), "--constraints", check=False)
+    assert p.returncode != 0 and "--constraints has no effect with a neural model" in p.stderr
+
+
+def test_a_file_that_is_not_an_exported_model_is_named(tmp_path, onnx_cli):
+    bogus = tmp_path / "bogus.onnx"
+    bogus.write_bytes(b"\x08\x07garbage that is no protobuf \xff\xff\xff")
+    p = run(onnx_cli, "parse", "--model", str(bogus), str(SAMPLE), check=False)
+    assert p.returncode != 0
+    assert f"{bogus}: not a tabula neural model in ONNX" in p.stderr
+    conllu = tmp_path / "model.onnx"
+    conllu.write_text(SAMPLE.read_text())
+    p = run(onnx_cli, "parse", "--model", str(conllu), str(SAMPLE), check=False)
+    assert p.returncode != 0 and "not a tabula neural model in ONNX: line 4 shows a CoNLL-U treebank" in p.stderr
+
+
+def test_a_transition_model_is_not_exported(tmp_path):
+    model = neural.train(str(SAMPLE), epochs=1, seed=1, dims=neural.Dimensions(word=8, upos=4, char=0, lstm=8, mlp=8))
+    with pytest.raises(ValueError, match="only graph-based models"):
+        export(model, tmp_path / "t.onnx")
+
+
+def test_the_command_line_tags_first_as_python_does(tmp_path, onnx_cli):
+    tagger = tmp_path / "tagger.json"
+    run(onnx_cli, "train-tagger", str(SAMPLE), "-o", str(tagger))
+    model = neural.train(str(SAMPLE), parser="biaffine", epochs=1, seed=2, dims=TINY)
+    onnx_path = tmp_path / "tiny.onnx"
+    export(model, onnx_path)
+    expected = model.parse_file(SAMPLE, tagger=str(tagger))
+    out = run(onnx_cli, "parse", "--model", str(onnx_path), "--tagger", str(tagger), str(SAMPLE)).stdout
+    assert out == expected
