@@ -183,22 +183,42 @@ impl OnnxModel {
                 Some(pseudo::Scheme::from_name(s).ok_or_else(|| fail(format!("pseudo-projective scheme `{s}`")))?)
             }
         };
-        // One plan per batch size (tract's LSTM takes the batch as a
-        // constant), the sentence length left free.
-        let typed = onnx
-            .model_for_proto_model(&proto)
-            .and_then(|m| m.into_typed())
-            .and_then(|m| m.into_decluttered())
-            .map_err(|e| fail(format!("its graph: {e:#}")))?;
-        let batch = typed.symbols.sym("B");
+        // tract (0.23) runs an LSTM over a batch above one only when its
+        // initial states are not an input ("Clashing resolution" inside its
+        // scan otherwise): they are zeros, ONNX's default, so the LSTM nodes
+        // drop them (the graph input `states` stays, unread). Each plan then
+        // fixes the batch size before the graph is typed, the sentence length
+        // left free.
+        let mut proto = proto;
+        for node in proto.graph.iter_mut().flat_map(|g| g.node.iter_mut()).filter(|n| n.op_type == "LSTM") {
+            node.input.truncate(5);
+        }
+        let inference = onnx.model_for_proto_model(&proto).map_err(|e| fail(format!("its graph: {e:#}")))?;
+        let length = inference.symbols.sym("T");
         let plans = PLAN_SIZES
             .iter()
             .map(|&size| {
-                let subs = HashMap::from([(batch.clone(), TDim::Val(size as i64))]);
-                let plan = typed.set_symbols(&subs).and_then(|m| m.into_optimized()).and_then(|m| m.into_runnable());
-                plan.map(|p| (size, p)).map_err(|e| fail(format!("its graph: {e:#}")))
+                let mut model = inference.clone();
+                for (ix, name) in meta.inputs.iter().enumerate() {
+                    let [layers, units] = meta.states;
+                    let fact = match name.as_str() {
+                        "states" => InferenceFact::dt_shape(
+                            f32::datum_type(),
+                            tvec![layers.to_dim(), size.to_dim(), units.to_dim()],
+                        ),
+                        "chars" => InferenceFact::dt_shape(
+                            i64::datum_type(),
+                            tvec![size.to_dim(), length.to_dim(), meta.max_chars.to_dim()],
+                        ),
+                        _ => InferenceFact::dt_shape(i64::datum_type(), tvec![size.to_dim(), length.to_dim()]),
+                    };
+                    model.set_input_fact(ix, fact)?;
+                }
+                let plan = model.into_typed()?.into_decluttered()?.into_optimized()?.into_runnable()?;
+                Ok((size, plan))
             })
-            .collect::<Result<Vec<_>, _>>()?;
+            .collect::<TractResult<Vec<_>>>()
+            .map_err(|e| fail(format!("its graph: {e:#}")))?;
         let root_label = meta.labels.iter().position(|l| l == "root");
         Ok(OnnxModel {
             plans,
@@ -523,13 +543,12 @@ impl OnnxModel {
 /// The most positions (sentences × their length + 1) run together, and
 /// the most sentences: bounds on a run's memory (the label forms take
 /// labels × label MLP floats per position).
-const GROUP_POSITIONS: usize = 1024;
-const GROUP_SENTENCES: usize = 16;
-/// The batch sizes of the plans, largest first (ending with 1). Only 1 for
-/// now: tract (0.23) runs its LSTM on one sequence at a time ("Clashing
-/// resolution for expression" in the scan's body for a batch of 16), so
-/// each sentence is one run; the graph itself takes any batch.
-const PLAN_SIZES: [usize; 1] = [1];
+const GROUP_POSITIONS: usize = 4096;
+const GROUP_SENTENCES: usize = 64;
+/// The batch sizes of the plans, largest first (ending with 1): a group of
+/// sentences of one length runs through the largest plan it fills, the
+/// rest through smaller ones.
+const PLAN_SIZES: [usize; 7] = [64, 32, 16, 8, 4, 2, 1];
 
 /// A block after reading: a block without words (copied), or one to parse.
 enum Stage {
