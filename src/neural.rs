@@ -26,7 +26,6 @@ use crate::parser::run::{InputCounts, ParsedBlock};
 use crate::parser::ParserError;
 use crate::projectivize::pseudo;
 use crate::tagger::{Tagger, TaggerError, TaggerModel};
-use crate::tree::DepTree;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;
@@ -514,28 +513,8 @@ impl OnnxModel {
             }
             labels.push(best.map_or("_", |(l, _)| self.meta.labels[l].as_str()));
         }
-        let text = &e.raw.text;
-        let mut bytes = Vec::with_capacity(text.len() + 16);
-        // A pseudo-projective model: its output decoded (Nivre & Nilsson 2005).
-        let decoded = match self.pseudo_projective {
-            Some(_) => match DepTree::from_heads(&heads) {
-                Ok(tree) => Some(pseudo::decode(&tree, &labels).map_err(|x| ParserError::Conllu {
-                    file: file.to_owned(),
-                    line: e.raw.first_line,
-                    reason: format!("pseudo-projective decoding: {x}"),
-                })?),
-                Err(_) => None,
-            },
-            None => None,
-        };
-        match decoded {
-            Some(d) => {
-                let plain: Vec<&str> = d.labels.iter().map(String::as_str).collect();
-                e.cols.write_with(text, d.tree.heads(), &plain, &mut bytes)
-            }
-            None => e.cols.write_with(text, &heads, &labels, &mut bytes),
-        }
-        .map_err(|x| ParserError::Io(x.to_string()))?;
+        let bytes =
+            crate::parser::run::write_parsed(&e.raw, &e.cols, &heads, &labels, self.pseudo_projective.is_some(), file)?;
         Ok(ParsedBlock { bytes, input: e.input })
     }
 }

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 use tabula::conllu::Reader;
 use tabula::output::Output;
+use tabula::parser::features::FeatureColumns;
 use tabula::parser::job::{open, ParseJob, ParseSettings, ParseTotals};
 use tabula::parser::run::ConstraintKind;
 use tabula::parser::{Model, OptionStyle};
@@ -144,7 +145,14 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         },
     )?;
     sink.commit()?;
-    for w in totals.warnings(Some(&file), model.columns, &model_name, OptionStyle::CommandLine) {
+    report(&totals, &file, model.columns, &model_name, &args, start);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// After the output is complete: the input's warnings, and with `--stats`
+/// the speed.
+fn report(totals: &ParseTotals, file: &str, columns: FeatureColumns, model_name: &str, args: &Args, start: Instant) {
+    for w in totals.warnings(Some(file), columns, model_name, OptionStyle::CommandLine) {
         eprintln!("warning: {w}");
     }
     if args.stats {
@@ -157,7 +165,6 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             args.threads
         );
     }
-    Ok(ExitCode::SUCCESS)
 }
 
 /// `tabula parse` with a neural model exported to ONNX: the options of the
@@ -210,18 +217,6 @@ fn run_onnx(args: &Args, input: &Path, inputs: &[&Path]) -> Result<ExitCode, Cli
         },
     )?;
     sink.commit()?;
-    for w in totals.warnings(Some(&file), model.columns(), &name, OptionStyle::CommandLine) {
-        eprintln!("warning: {w}");
-    }
-    if args.stats {
-        let s = start.elapsed().as_secs_f64();
-        eprintln!(
-            "{} sentences, {} tokens in {s:.2} s ({:.0} tokens/s, {} threads)",
-            totals.sentences,
-            totals.tokens,
-            totals.tokens as f64 / s.max(1e-9),
-            args.threads
-        );
-    }
+    report(&totals, &file, model.columns(), &name, args, start);
     Ok(ExitCode::SUCCESS)
 }

@@ -791,27 +791,41 @@ impl<'m> BlockParser<'m> {
         let model = self.model;
         self.labels.clear();
         self.labels.extend(labels.iter().map(|&l| model.labels.get(l as usize).map_or("_", String::as_str)));
-        let mut bytes = Vec::with_capacity(raw.text.len() + 16);
-        // A pseudo-projective model: its output decoded (Nivre & Nilsson 2005).
-        let decoded = match model.pseudo_projective {
-            Some(_) => match DepTree::from_heads(heads) {
-                Ok(tree) => Some(pseudo::decode(&tree, &self.labels).map_err(|e| ParserError::Conllu {
-                    file: file.to_owned(),
-                    line: raw.first_line,
-                    reason: format!("pseudo-projective decoding: {e}"),
-                })?),
-                Err(_) => None,
-            },
-            None => None,
-        };
-        match decoded {
-            Some(d) => {
-                let plain: Vec<&str> = d.labels.iter().map(String::as_str).collect();
-                cols.write_with(&raw.text, d.tree.heads(), &plain, &mut bytes)
-            }
-            None => cols.write_with(&raw.text, heads, &self.labels, &mut bytes),
-        }
-        .map_err(|e| ParserError::Io(e.to_string()))?;
+        let bytes = write_parsed(raw, &cols, heads, &self.labels, model.pseudo_projective.is_some(), file)?;
         Ok(ParsedBlock { bytes, input })
     }
+}
+
+/// The block `raw` (read from `file`) with the parsed HEAD and DEPREL
+/// columns; a pseudo-projective model's output decoded first (Nivre &
+/// Nilsson 2005).
+pub fn write_parsed(
+    raw: &RawSentence,
+    cols: &Columns,
+    heads: &[usize],
+    labels: &[&str],
+    pseudo_projective: bool,
+    file: &str,
+) -> Result<Vec<u8>, ParserError> {
+    let mut bytes = Vec::with_capacity(raw.text.len() + 16);
+    let decoded = match pseudo_projective {
+        true => match DepTree::from_heads(heads) {
+            Ok(tree) => Some(pseudo::decode(&tree, labels).map_err(|e| ParserError::Conllu {
+                file: file.to_owned(),
+                line: raw.first_line,
+                reason: format!("pseudo-projective decoding: {e}"),
+            })?),
+            Err(_) => None,
+        },
+        false => None,
+    };
+    match decoded {
+        Some(d) => {
+            let plain: Vec<&str> = d.labels.iter().map(String::as_str).collect();
+            cols.write_with(&raw.text, d.tree.heads(), &plain, &mut bytes)
+        }
+        None => cols.write_with(&raw.text, heads, labels, &mut bytes),
+    }
+    .map_err(|e| ParserError::Io(e.to_string()))?;
+    Ok(bytes)
 }
