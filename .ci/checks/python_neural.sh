@@ -15,6 +15,11 @@ python -c 'import tabula_parsing' # installed by python.sh
 python -m pip install --quiet --disable-pip-version-check torch torch-struct onnx
 python -c 'import torch; print("torch", torch.__version__, "cuda" if torch.cuda.is_available() else "cpu")'
 python -m mypy --strict --cache-dir target/mypy-cache python/tabula_parsing/neural python/tabula_parsing/crf.py
+# The command line with the cargo feature onnx (off by default): its Rust
+# test, which also builds the target/release/tabula that test_onnx.py and the
+# docs' ONNX example run (the checks after this one use it too; it does all
+# the default build does). draw.sh, before this one, rebuilds the default.
+cargo test --release --features onnx --test cli_onnx
 TABULA_REQUIRE_ONNX=1 python -m pytest -q python/tests/test_neural.py python/tests/test_crf.py python/tests/test_onnx.py
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
