@@ -5,11 +5,11 @@ use super::CliError;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
-use tabula::conllu::Reader;
+use tabula::conllu::{RawSentence, Reader};
 use tabula::output::Output;
 use tabula::parser::features::FeatureColumns;
 use tabula::parser::job::{open, ParseJob, ParseSettings, ParseTotals};
-use tabula::parser::run::ConstraintKind;
+use tabula::parser::run::{ConstraintKind, ParsedBlock};
 use tabula::parser::{Model, OptionStyle};
 
 /// Arguments of `tabula parse`.
@@ -103,7 +103,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         )
         .into());
     }
-    let mut sink = Output::create_apart(args.output.as_deref(), &inputs)?;
+    let sink = Output::create_apart(args.output.as_deref(), &inputs)?;
     let model = Model::load(&args.model)?;
     let tagger = args.tagger.as_deref().map(super::tagger::load).transpose()?;
     let settings = ParseSettings {
@@ -125,16 +125,34 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     for n in notices {
         eprintln!("{}{}", if n.warning { "warning: " } else { "" }, n.text);
     }
+    let start = Instant::now();
+    let (totals, file) = parse_all(input, args.threads, sink, |batch, file| job.parse_batch(batch, file))?;
+    report(&totals, &file, model.columns, &model_name, &args, start);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `input` read in batches and parsed by `parse` on `threads` threads, the
+/// blocks written to `sink` in input order and committed; the totals and
+/// the input's name.
+fn parse_all<E>(
+    input: &Path,
+    threads: u32,
+    mut sink: Output,
+    parse: impl Fn(&[RawSentence], &str) -> Vec<Result<ParsedBlock, E>> + Sync,
+) -> Result<(ParseTotals, String), CliError>
+where
+    E: Send,
+    CliError: From<E>,
+{
     let (input, file) = open(input)?;
     let mut reader = Reader::new(input, file.as_str());
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads as usize).build()?;
-    let start = Instant::now();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads as usize).build()?;
     let mut totals = ParseTotals::default();
     in_batches(
         &pool,
         &mut reader,
         BATCH,
-        |batch| job.parse_batch(batch, &file),
+        |batch| parse(batch, &file),
         |_, outputs| {
             for o in outputs {
                 let parsed = o?;
@@ -145,8 +163,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         },
     )?;
     sink.commit()?;
-    report(&totals, &file, model.columns, &model_name, &args, start);
-    Ok(ExitCode::SUCCESS)
+    Ok((totals, file))
 }
 
 /// After the output is complete: the input's warnings, and with `--stats`
@@ -185,7 +202,7 @@ fn run_onnx(args: &Args, input: &Path, inputs: &[&Path]) -> Result<ExitCode, Cli
     if args.max_words == 0 {
         return Err("--max-words 0: no sentence is that short".into());
     }
-    let mut sink = Output::create_apart(args.output.as_deref(), inputs)?;
+    let sink = Output::create_apart(args.output.as_deref(), inputs)?;
     let model = OnnxModel::load(&args.model)?;
     let tagger = args.tagger.as_deref().map(super::tagger::load).transpose()?;
     if let Some(t) = &tagger {
@@ -196,27 +213,10 @@ fn run_onnx(args: &Args, input: &Path, inputs: &[&Path]) -> Result<ExitCode, Cli
             );
         }
     }
-    let (input, file) = open(input)?;
-    let mut reader = Reader::new(input, file.as_str());
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads as usize).build()?;
     let start = Instant::now();
-    let mut totals = ParseTotals::default();
-    let (model, tagger, max_words) = (&model, tagger.as_ref(), args.max_words);
-    in_batches(
-        &pool,
-        &mut reader,
-        BATCH,
-        |batch| model.parse_batch(batch, &file, tagger, max_words),
-        |_, outputs: Vec<Result<tabula::parser::run::ParsedBlock, tabula::neural::NeuralError>>| {
-            for o in outputs {
-                let parsed = o?;
-                sink.writer().write_all(&parsed.bytes)?;
-                totals.add(&parsed);
-            }
-            Ok(())
-        },
-    )?;
-    sink.commit()?;
+    let (tagger, max_words) = (tagger.as_ref(), args.max_words);
+    let (totals, file) =
+        parse_all(input, args.threads, sink, |batch, file| model.parse_batch(batch, file, tagger, max_words))?;
     report(&totals, &file, model.columns(), &name, args, start);
     Ok(ExitCode::SUCCESS)
 }
