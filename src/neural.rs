@@ -4,8 +4,8 @@
 //!
 //! The pipeline of one sentence, as the Python parser's (`tabula_parsing.neural`):
 //! CoNLL-U block → FORM, UPOS (FEATS) and characters as the ids of the
-//! model's vocabularies (the root token first) → the network (one run of
-//! the graph per sentence: its BiLSTM reads no padding) → arc scores
+//! model's vocabularies (the root token first) → the network (sentences of
+//! one length run together, so its BiLSTM reads no padding) → arc scores
 //! widened to `f64` → the best tree of the model's class (Chu–Liu–Edmonds,
 //! [`crate::nonprojective::best_tree`], or a grammar's in max-plus,
 //! [`TreeDistribution::k_best`]) → each arc's best label (`root` exactly on

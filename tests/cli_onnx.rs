@@ -38,6 +38,10 @@ fn the_perceptrons_options_are_refused_with_a_reason() {
     let o = tabula_with_stdin(&["parse", "--model", MODEL, SAMPLE, "--constraints"], "");
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr_of(&o).contains("--constraints has no effect with a neural model"), "{}", stderr_of(&o));
+    // The settings' own checks are the perceptron's.
+    let o = tabula_with_stdin(&["parse", "--model", MODEL, SAMPLE, "--max-words", "0"], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr_of(&o).contains("--max-words 0: no sentence is that short"), "{}", stderr_of(&o));
 }
 
 #[cfg(feature = "onnx")]

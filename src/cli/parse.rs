@@ -8,6 +8,8 @@ use std::time::Instant;
 use tabula::conllu::{RawSentence, Reader};
 use tabula::output::Output;
 use tabula::parser::features::FeatureColumns;
+#[cfg(feature = "onnx")]
+use tabula::parser::job::tagger_notices;
 use tabula::parser::job::{open, ParseJob, ParseSettings, ParseTotals};
 use tabula::parser::run::{ConstraintKind, ParsedBlock};
 use tabula::parser::{Model, OptionStyle};
@@ -106,13 +108,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let sink = Output::create_apart(args.output.as_deref(), &inputs)?;
     let model = Model::load(&args.model)?;
     let tagger = args.tagger.as_deref().map(super::tagger::load).transpose()?;
-    let settings = ParseSettings {
-        beam: args.beam,
-        constraints: args.constraints,
-        constraint_kind: args.constraint_kind.into(),
-        threads: args.threads,
-        max_words: args.max_words,
-    };
+    let settings = settings(&args);
     let model_name = args.model.display().to_string();
     let tagger_name = args.tagger.as_deref().map(|p| p.display().to_string()).unwrap_or_default();
     let (job, notices) = ParseJob::new(
@@ -166,6 +162,17 @@ where
     Ok((totals, file))
 }
 
+/// The parsing settings the options give.
+fn settings(args: &Args) -> ParseSettings {
+    ParseSettings {
+        beam: args.beam,
+        constraints: args.constraints,
+        constraint_kind: args.constraint_kind.into(),
+        threads: args.threads,
+        max_words: args.max_words,
+    }
+}
+
 /// After the output is complete: the input's warnings, and with `--stats`
 /// the speed.
 fn report(totals: &ParseTotals, file: &str, columns: FeatureColumns, model_name: &str, args: &Args, start: Instant) {
@@ -199,18 +206,14 @@ fn run_onnx(args: &Args, input: &Path, inputs: &[&Path]) -> Result<ExitCode, Cli
     if args.constraints {
         return refuse("--constraints", "the neural parser keeps no arcs of the input");
     }
-    if args.max_words == 0 {
-        return Err("--max-words 0: no sentence is that short".into());
-    }
+    settings(args).check(OptionStyle::CommandLine)?;
     let sink = Output::create_apart(args.output.as_deref(), inputs)?;
     let model = OnnxModel::load(&args.model)?;
     let tagger = args.tagger.as_deref().map(super::tagger::load).transpose()?;
     if let Some(t) = &tagger {
-        if model.meta.feats && t.feats.is_none() {
-            let tagger_name = args.tagger.as_deref().map(|p| p.display().to_string()).unwrap_or_default();
-            eprintln!(
-                "warning: {name} was trained with --feats, {tagger_name} predicts UPOS only: the input's FEATS are used as they are"
-            );
+        let tagger_name = args.tagger.as_deref().map(|p| p.display().to_string()).unwrap_or_default();
+        for n in tagger_notices(model.columns(), &name, t, &tagger_name, OptionStyle::CommandLine) {
+            eprintln!("warning: {}", n.text);
         }
     }
     let start = Instant::now();

@@ -284,6 +284,72 @@ pub struct Notice {
     pub text: String,
 }
 
+impl ParseSettings {
+    /// The settings' own ranges: the beam width, at least one thread and
+    /// one word, `constraint_kind` only with `constraints`.
+    pub fn check(&self, style: OptionStyle) -> Result<(), JobError> {
+        if let Some(b) = self.beam.filter(|b| !(1..=super::run::MAX_BEAM).contains(b)) {
+            return Err(SettingsError(format!(
+                "{}: the beam width is 1 to {}",
+                style.given("beam", &b.to_string(), false),
+                super::run::MAX_BEAM
+            ))
+            .into());
+        }
+        if self.threads == 0 {
+            return Err(SettingsError(format!("{}: at least one thread", style.given("threads", "0", false))).into());
+        }
+        if self.max_words == 0 {
+            return Err(
+                SettingsError(format!("{}: no sentence is that short", style.given("max-words", "0", false))).into()
+            );
+        }
+        if self.constraint_kind != ConstraintKind::Arcs && !self.constraints {
+            return Err(SettingsError(format!(
+                "{} says what {} keeps; add {}",
+                style.given("constraint-kind", self.constraint_kind.name(), true),
+                style.name("constraints"),
+                style.flag("constraints")
+            ))
+            .into());
+        }
+        Ok(())
+    }
+}
+
+/// The notices of parsing with `tagger`'s tags a model that reads
+/// `columns`: each column the model reads and the tagger does not predict.
+pub fn tagger_notices(
+    columns: FeatureColumns,
+    model_name: &str,
+    t: &TaggerModel,
+    tagger_name: &str,
+    style: OptionStyle,
+) -> Vec<Notice> {
+    let mut notices = Vec::new();
+    if columns.feats && t.feats.is_none() {
+        notices.push(Notice {
+                warning: true,
+                text: format!(
+                    "{model_name} was trained with {}, {tagger_name} predicts UPOS only: the input's FEATS are used as they are",
+                    style.flag("feats")
+                ),
+            });
+    }
+    for (read, column) in columns.named().into_iter().skip(1) {
+        if read {
+            notices.push(Notice {
+                    warning: true,
+                    text: format!(
+                        "{model_name} was trained with {}, which the tagger does not predict: the input's {column} is used as it is",
+                        style.flag(&column.to_ascii_lowercase())
+                    ),
+                });
+        }
+    }
+    notices
+}
+
 /// A parsing job: `tabula parse` and Python's `Parser.parse`. Cheap to
 /// share between threads; each thread parses with its own [`ParseWorker`].
 pub struct ParseJob<'a> {
@@ -308,54 +374,9 @@ impl<'a> ParseJob<'a> {
         tagger: Option<(&'a TaggerModel, &str)>,
         style: OptionStyle,
     ) -> Result<(ParseJob<'a>, Vec<Notice>), JobError> {
-        if let Some(b) = settings.beam.filter(|b| !(1..=super::run::MAX_BEAM).contains(b)) {
-            return Err(SettingsError(format!(
-                "{}: the beam width is 1 to {}",
-                style.given("beam", &b.to_string(), false),
-                super::run::MAX_BEAM
-            ))
-            .into());
-        }
-        if settings.threads == 0 {
-            return Err(SettingsError(format!("{}: at least one thread", style.given("threads", "0", false))).into());
-        }
-        if settings.max_words == 0 {
-            return Err(
-                SettingsError(format!("{}: no sentence is that short", style.given("max-words", "0", false))).into()
-            );
-        }
-        if settings.constraint_kind != ConstraintKind::Arcs && !settings.constraints {
-            return Err(SettingsError(format!(
-                "{} says what {} keeps; add {}",
-                style.given("constraint-kind", settings.constraint_kind.name(), true),
-                style.name("constraints"),
-                style.flag("constraints")
-            ))
-            .into());
-        }
-        let mut notices = Vec::new();
-        if let Some((t, tagger_name)) = tagger {
-            if model.columns.feats && t.feats.is_none() {
-                notices.push(Notice {
-                    warning: true,
-                    text: format!(
-                        "{model_name} was trained with {}, {tagger_name} predicts UPOS only: the input's FEATS are used as they are",
-                        style.flag("feats")
-                    ),
-                });
-            }
-            for (read, column) in model.columns.named().into_iter().skip(1) {
-                if read {
-                    notices.push(Notice {
-                        warning: true,
-                        text: format!(
-                            "{model_name} was trained with {}, which the tagger does not predict: the input's {column} is used as it is",
-                            style.flag(&column.to_ascii_lowercase())
-                        ),
-                    });
-                }
-            }
-        }
+        settings.check(style)?;
+        let mut notices = tagger
+            .map_or_else(Vec::new, |(t, tagger_name)| tagger_notices(model.columns, model_name, t, tagger_name, style));
         let width = settings.beam.unwrap_or(model.beam) as usize;
         if width != model.beam as usize {
             notices.push(Notice {
