@@ -207,7 +207,8 @@ def export(model: PathLike, output: PathLike, check: Optional[Sequence[Any]] = N
             for i, s in enumerate(check):
                 e = encode(s, parser.vocab, i)
                 feeds = {n: x.numpy() for n, x in zip(names, _inputs(e, names, net))}
-                ours = np.asarray(exported.run(["arcs"], feeds)[0])[0]
+                run: Any = exported.run(["arcs"], feeds)  # the outputs asked for, in order
+                ours = np.asarray(run[0])[0]
                 theirs = net(tensors([e], torch.device("cpu"), 0.0, None))[0][0].numpy()
                 worst = max(worst, float(np.abs(ours - theirs).max()))
     return worst
