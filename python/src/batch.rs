@@ -17,17 +17,11 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMe
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use tabula::oracle::attardi::tabular::DEFAULT_MAX_GAMMA;
+use tabula::oracle::features::{fill_positions, POSITIONS};
 use tabula::oracle::session::OracleSession;
 use tabula::oracle::{Algorithm, Configuration, OracleError, Step, StepScores, Strategy, System};
 use tabula::parser::train::arc_standard_static;
 use tabula::tree::DepTree;
-
-/// The word positions [`PyOracleBatch::positions`] gathers, in its columns'
-/// order: the top three stack words, the first two input words, and the
-/// leftmost and rightmost children (on each side of the word) of s0, s1 and
-/// b0 (Kiperwasser & Goldberg 2016; Chen & Manning 2014).
-pub(crate) const POSITIONS: [&str; 11] =
-    ["s0", "s1", "s2", "b0", "b1", "s0_left", "s0_right", "s1_left", "s1_right", "b0_left", "b0_right"];
 
 /// One sentence of the batch.
 struct Item {
@@ -741,35 +735,4 @@ impl PyOracleBatch {
             if self.gold { "" } else { ", without gold" }
         )
     }
-}
-
-/// Writes the [`POSITIONS`] of `c` into `row`.
-fn fill_positions(c: &Configuration, row: &mut [i64]) {
-    let stack = c.stack();
-    let k = stack.len();
-    let s = |i: usize| (i < k).then(|| stack[k - 1 - i]);
-    let mut input = c.buffer();
-    let b0 = input.next();
-    let b1 = input.next();
-    let pos = |x: Option<usize>| x.map_or(-1, |v| v as i64);
-    let [s0, s1, s2] = [s(0), s(1), s(2)];
-    row[0] = pos(s0);
-    row[1] = pos(s1);
-    row[2] = pos(s2);
-    row[3] = pos(b0);
-    row[4] = pos(b1);
-    for (j, v) in [s0, s1, b0].into_iter().enumerate() {
-        let (l, r) = v.map_or((None, None), |v| children(c, v));
-        row[5 + 2 * j] = pos(l);
-        row[6 + 2 * j] = pos(r);
-    }
-}
-
-/// The leftmost dependent of `v` left of it and the rightmost right of it.
-fn children(c: &Configuration, v: usize) -> (Option<usize>, Option<usize>) {
-    let mut spine_l = c.left_spine(v);
-    let mut spine_r = c.right_spine(v);
-    spine_l.next();
-    spine_r.next();
-    (spine_l.next(), spine_r.next())
 }

@@ -28,9 +28,7 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::sync::Mutex;
 use tabula::oracle::session::OracleSession;
-use tabula::oracle::{
-    Algorithm, Configuration, Oracle, OracleError, Step, StepScores, Strategy, System, SPINE_CAPACITY,
-};
+use tabula::oracle::{Algorithm, Configuration, Oracle, OracleError, Step, StepScores, Strategy, System};
 use tabula::tree::DepTree;
 
 /// The settings of an oracle, parsed by the library and checked for the
@@ -69,19 +67,7 @@ fn step(system: System, name: &str) -> Result<Step, OracleError> {
     })
 }
 
-/// The steps of `system` in the order of the batch arrays' columns: its
-/// steps; LR-spine: `shift`, then `left_arc_K`, then `right_arc_K` for K =
-/// 1 … [`SPINE_CAPACITY`] (every spine step its oracle scores). O(1).
-pub(crate) fn columns(system: System) -> &'static [Step] {
-    static SPINE: std::sync::OnceLock<Vec<Step>> = std::sync::OnceLock::new();
-    if system != System::LrSpine {
-        return system.steps();
-    }
-    SPINE.get_or_init(|| {
-        let k = SPINE_CAPACITY as u32;
-        std::iter::once(Step::Shift).chain((1..=k).map(Step::LeftArcAt)).chain((1..=k).map(Step::RightArcAt)).collect()
-    })
-}
+pub(crate) use tabula::oracle::features::step_columns as columns;
 
 /// The names of `system`'s steps, in the order of [`columns`].
 pub(crate) fn step_names(system: System) -> Vec<&'static str> {

@@ -4,7 +4,8 @@
 //! [`System`] registry, [`Step`] and [`Configuration`] with the arcs built so
 //! far), [`StepScores`], the brute-force reference [`exhaustive`] (every
 //! system, every strategy), the [`grammar_oracle`] (the engine with a
-//! system's grammar file and terminal mapping), [`session`] (following a
+//! system's grammar file and terminal mapping), [`features`] (what a neural
+//! parser reads of a configuration), [`session`] (following a
 //! computation step by step, Sec. 7) and [`walk`] (whole computations over
 //! a treebank, Sec. 8.2). One folder per system holds its definition and its
 //! own oracles:
@@ -35,6 +36,7 @@ pub mod attardi;
 pub mod decomposable;
 pub mod direction;
 pub mod exhaustive;
+pub mod features;
 pub mod grammar_oracle;
 pub mod lr_spine;
 pub mod session;
