@@ -4,8 +4,10 @@
 //! `tests/data/tiny-biaffine.onnx` is a biaffine model (sizes 8–16, two
 //! epochs on `data/sample.conllu`, trees `nonprojective-single-root`), and
 //! `tiny-biaffine.expected.conllu` the Python parser's output for the
-//! sample: the command line must write the same bytes, whatever the
-//! threads. (`python/tests/test_onnx.py` trains, exports and compares
+//! sample; `tiny-arc-eager.onnx` and its `.expected.conllu` the same for a
+//! transition model (arc-eager, sizes 4–8, two epochs; words left without
+//! a head among its output). The command line must write the same bytes,
+//! whatever the threads. (`python/tests/test_onnx.py` trains, exports and compares
 //! afresh where PyTorch is installed.) Without the `onnx` feature, such a
 //! model gets an error that says how to build with it.
 
@@ -21,11 +23,14 @@ const SAMPLE: &str = "data/sample.conllu";
 #[cfg(feature = "onnx")]
 #[test]
 fn an_exported_model_parses_as_the_python_parser_does() {
-    let expected = std::fs::read_to_string("tests/data/tiny-biaffine.expected.conllu").unwrap();
-    for threads in ["1", "2"] {
-        let o = tabula_with_stdin(&["parse", "--model", MODEL, SAMPLE, "--threads", threads], "");
-        assert!(o.status.success(), "{}", stderr_of(&o));
-        assert_eq!(String::from_utf8(o.stdout).unwrap(), expected, "--threads {threads}");
+    for name in ["tiny-biaffine", "tiny-arc-eager"] {
+        let model = format!("tests/data/{name}.onnx");
+        let expected = std::fs::read_to_string(format!("tests/data/{name}.expected.conllu")).unwrap();
+        for threads in ["1", "2"] {
+            let o = tabula_with_stdin(&["parse", "--model", &model, SAMPLE, "--threads", threads], "");
+            assert!(o.status.success(), "{name}: {}", stderr_of(&o));
+            assert_eq!(String::from_utf8(o.stdout).unwrap(), expected, "{name}, --threads {threads}");
+        }
     }
 }
 

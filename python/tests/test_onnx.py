@@ -1,9 +1,11 @@
 """Neural models exported to ONNX and parsed by the command line (tract, no
-Python): the same CoNLL-U as the Python parser's, byte for byte. Skipped
+Python): the same CoNLL-U as the Python parser's, byte for byte, for the
+biaffine parser and the transition parser of every system. Skipped
 without torch or onnx (PyTorch's exporter needs the onnx package), and the
 command line's part where `tabula` was built without the `onnx` feature
 (a failure instead with TABULA_REQUIRE_ONNX=1, as CI sets)."""
 
+import json
 import os
 from pathlib import Path
 
@@ -72,10 +74,50 @@ def test_a_file_that_is_not_an_exported_model_is_named(tmp_path, onnx_cli):
     assert p.returncode != 0 and "not a tabula neural model in ONNX: line 4 shows a CoNLL-U treebank" in p.stderr
 
 
-def test_a_transition_model_is_not_exported(tmp_path):
+@pytest.mark.parametrize(
+    "system, extra",
+    [
+        ("arc-hybrid", {}),
+        ("arc-standard", {"feats": True}),
+        ("arc-eager", {}),
+        ("arc-eager-nm", {}),
+        ("lr-spine", {}),
+        ("attardi", {}),
+        ("arc-hybrid", {"pseudo_projective": "head+path"}),
+    ],
+)
+def test_the_command_line_parses_an_exported_transition_model_as_python_does(tmp_path, onnx_cli, system, extra):
+    sample = SAMPLE
+    if extra.get("feats"):
+        # The sample with a FEATS column to read (made from UPOS).
+        sample = tmp_path / "feats.conllu"
+        rows = [line.split("\t") for line in SAMPLE.read_text().splitlines()]
+        sample.write_text("".join("\t".join(r[:5] + [f"Pos={r[3]}"] + r[6:]) + "\n" if len(r) == 10 else r[0] + "\n" for r in rows))
+    dims = neural.Dimensions(word=16, upos=8, feats=8 if extra.get("feats") else 0, char=8, char_filters=8, lstm=16, mlp=16, dropout=0.0)
+    model = neural.train(str(sample), system=system, epochs=2, seed=3, dims=dims, **extra)
+    onnx_path = tmp_path / "tiny.onnx"
+    worst = export(model, onnx_path, check=tp.read_conllu(sample))
+    assert worst < 1e-5
+    expected = model.parse_file(sample)
+    for threads in ("1", "3"):
+        out = run(onnx_cli, "parse", "--model", str(onnx_path), str(sample), "--threads", threads).stdout
+        assert out == expected
+
+
+def test_a_transition_model_of_other_steps_is_refused(tmp_path, onnx_cli):
+    onnx = pytest.importorskip("onnx")
     model = neural.train(str(SAMPLE), epochs=1, seed=1, dims=neural.Dimensions(word=8, upos=4, char=0, lstm=8, mlp=8))
-    with pytest.raises(ValueError, match="only graph-based models"):
-        export(model, tmp_path / "t.onnx")
+    path = tmp_path / "t.onnx"
+    export(model, path)
+    proto = onnx.load(str(path))
+    entry = next(p for p in proto.metadata_props if p.key == "tabula")
+    meta = json.loads(entry.value)
+    meta["steps"] = list(reversed(meta["steps"]))
+    entry.value = json.dumps(meta)
+    onnx.save(proto, str(path))
+    p = run(onnx_cli, "parse", "--model", str(path), str(SAMPLE), check=False)
+    assert p.returncode != 0
+    assert "not a tabula neural model in ONNX: its steps (right_arc left_arc shift) are not arc-hybrid's" in p.stderr
 
 
 def test_the_command_line_tags_first_as_python_does(tmp_path, onnx_cli):

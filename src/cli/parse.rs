@@ -201,7 +201,10 @@ fn run_onnx(args: &Args, input: &Path, inputs: &[&Path]) -> Result<ExitCode, Cli
         Err(format!("{option} has no effect with a neural model ({name}): {why}").into())
     };
     if let Some(b) = args.beam {
-        return refuse(&format!("--beam {b}"), "its graph-based parser finds the best tree of its class exactly");
+        return refuse(
+            &format!("--beam {b}"),
+            "it decodes as the Python parser does: the best tree of its class (biaffine), or greedy steps (transition)",
+        );
     }
     if args.constraints {
         return refuse("--constraints", "the neural parser keeps no arcs of the input");

@@ -147,16 +147,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     e = sub.add_parser(
         "export",
-        help="write a biaffine model as one ONNX file (network, vocabularies, options), which "
+        help="write a model as one ONNX file (network, vocabularies, options), which "
         "`tabula parse --model MODEL.onnx` runs without Python",
     )
-    e.add_argument("model", help="a model saved by train (--parser biaffine)")
+    e.add_argument("model", help="a model saved by train (either parser)")
     e.add_argument("output", help="the ONNX file to write")
     e.add_argument(
         "--check",
         metavar="FILE",
         help="CoNLL-U whose first 20 sentences the exported graph and the network score; "
-        "their largest difference is printed [default: data of the model's vocabulary]",
+        "their largest difference is printed (biaffine: the arc scores; transition: the "
+        "first MLP layer's terms) [default: no check]",
     )
     return p
 
@@ -240,7 +241,7 @@ def _run(args: argparse.Namespace) -> int:
             worst = export(args.model, args.output, check=check)
             if check:
                 print(
-                    f"{args.output}: the graph's arc scores differ from the network's by at most {worst:.3g} "
+                    f"{args.output}: the graph's scores differ from the network's by at most {worst:.3g} "
                     f"on {len(check)} sentences",
                     file=sys.stderr,
                 )

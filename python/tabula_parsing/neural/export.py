@@ -1,6 +1,5 @@
-"""A trained graph-based (biaffine) model as one ONNX file, for ``tabula
-parse --model MODEL.onnx`` (tract, a pure-Rust runtime: no Python, no
-PyTorch).
+"""A trained neural model as one ONNX file, for ``tabula parse --model
+MODEL.onnx`` (tract, a pure-Rust runtime: no Python, no PyTorch).
 
 The graph reads a batch of sentences of one length (B and T dynamic axes,
 the root token first), so no packed sequence is needed and no padding
@@ -8,7 +7,9 @@ reaches the backward LSTM: the ids ``forms``, ``upos`` (B × T), ``feats``
 (with ``--feats``), ``chars`` (B × T × MAX_CHARS, with a character encoder)
 and ``pretrained`` (with ``--embeddings``), as :func:`.data.encode` makes
 them, and ``states``, the LSTM's initial states (zeros, 2 · layers × B ×
-lstm). Its outputs, per sentence:
+lstm).
+
+A graph-based (biaffine) model's outputs, per sentence:
 
 * ``arcs`` (B × T × T): s(h, d), row = head, column = dependent;
 * ``label_left`` (B × T × L × m): the label classifier's bilinear form
@@ -21,6 +22,16 @@ so that the label scores of an arc h → d are
 ``label_left[h] · dep_d + label_head[h] + label_dep[d]`` with ``dep_d`` the
 label MLP's vector of d (output ``label_vectors``, B × T × m): the decoder
 computes them for the arcs of the best tree only.
+
+A transition model's outputs: ``terms`` (B × (T + 1) × 11 × 2m), the first
+MLP layer's terms of every word for each of the 11 positions a step reads
+(``OracleBatch.POSITIONS``; row T the absent word's), as
+``Network.encode`` gives them; and the rest of the step scorer, the same
+for every batch: ``hidden_bias`` (2m), ``step_weight`` (steps × m),
+``step_bias`` (steps), ``label_weight`` (steps · L × m) and ``label_bias``
+(steps · L). The decoder sums a configuration's 11 rows of ``terms`` and
+``hidden_bias``, applies tanh, scores the steps with the first half and
+the chosen step's labels with the second, as the Python parser does.
 
 The vocabularies, options and sizes are JSON in the model's
 ``metadata_props`` under the key ``tabula`` (:data:`FORMAT`), so one file
@@ -41,37 +52,45 @@ from torch import nn
 
 from .. import _tabula as tp
 from .data import MAX_CHARS, encode
-from .model import BiaffineNetwork, Network
+from .model import POSITIONS, BiaffineNetwork, Encoder, Network
 from .train import tensors
 
 FORMAT = "tabula-onnx-1"
 PathLike = Union[str, "os.PathLike[str]"]
 
 
+def _vectors(net: Encoder, x: dict[str, torch.Tensor]) -> torch.Tensor:
+    """The BiLSTM's vectors of a batch of sentences of one length, without
+    packing (B × T × 2 · lstm)."""
+    forms = x["forms"]
+    b, t = forms.shape
+    parts = [net.word(forms), net.upos(x["upos"])]
+    if net.feats is not None:
+        parts.append(net.feats(x["feats"]))
+    if net.chars is not None:
+        chars = x["chars"]
+        parts.append(net.chars(chars.reshape(b * t, chars.shape[2])).reshape(b, t, -1))
+    if net.pretrained is not None:
+        parts.append(net.pretrained(x["pretrained"]))
+    # The initial states (zeros) are an input: tract's LSTM takes a
+    # batch above 1 only with states it cannot fold into a constant.
+    states = x["states"]
+    h: torch.Tensor = net.lstm(torch.cat(parts, dim=2), (states, states))[0]
+    return h
+
+
 class _Graph(nn.Module):
-    """The biaffine network on a batch of sentences of one length, without
-    packing: the inputs the model reads (``names``), in order."""
+    """The biaffine network on a batch of sentences of one length: the
+    inputs the model reads (``names``), in order."""
 
     def __init__(self, net: BiaffineNetwork, names: Sequence[str]) -> None:
         super().__init__()
         self.net, self.names = net, list(names)
 
     def forward(self, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:
-        net, x = self.net, dict(zip(self.names, args))
-        forms = x["forms"]
-        b, t = forms.shape
-        parts = [net.word(forms), net.upos(x["upos"])]
-        if net.feats is not None:
-            parts.append(net.feats(x["feats"]))
-        if net.chars is not None:
-            chars = x["chars"]
-            parts.append(net.chars(chars.reshape(b * t, chars.shape[2])).reshape(b, t, -1))
-        if net.pretrained is not None:
-            parts.append(net.pretrained(x["pretrained"]))
-        # The initial states (zeros) are an input: tract's LSTM takes a
-        # batch above 1 only with states it cannot fold into a constant.
-        states = x["states"]
-        h, _ = net.lstm(torch.cat(parts, dim=2), (states, states))
+        net = self.net
+        h = _vectors(net, dict(zip(self.names, args)))
+        b, t, _ = h.shape
         head, dep = net.arc_head(h), net.arc_dep(h)
         arcs = (head @ net.arc_weight) @ dep.transpose(1, 2) + (head @ net.arc_bias)[:, :, None]
         lh, ld = net.label_head(h), net.label_dep(h)
@@ -81,7 +100,32 @@ class _Graph(nn.Module):
         return arcs, left, lh @ w[:, :m].t(), ld @ w[:, m:].t() + net.label_linear.bias, ld
 
 
-def _names(net: BiaffineNetwork) -> list[str]:
+class _TransitionGraph(nn.Module):
+    """The transition network's terms (``Network.encode``) on a batch of
+    sentences of one length, and its step scorer's weights."""
+
+    def __init__(self, net: Network, names: Sequence[str]) -> None:
+        super().__init__()
+        self.net, self.names = net, list(names)
+
+    def forward(self, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        net = self.net
+        h = _vectors(net, dict(zip(self.names, args)))
+        h = torch.cat([h, net.absent.expand(h.shape[0], 1, -1)], dim=1)
+        terms = net.hidden(h).reshape(h.shape[0], h.shape[1], POSITIONS, -1)
+        # The weights as outputs (through a no-op, so that each is a node's
+        # output and not a bare initializer).
+        weights = (
+            net.hidden_bias,
+            net.step_out.weight,
+            net.step_out.bias,
+            net.label_out.weight,
+            net.label_out.bias,
+        )
+        return (terms, *(w * 1.0 for w in weights))
+
+
+def _names(net: Encoder) -> list[str]:
     names = ["forms", "upos"]
     if net.feats is not None:
         names.append("feats")
@@ -93,7 +137,7 @@ def _names(net: BiaffineNetwork) -> list[str]:
     return names
 
 
-def _inputs(e: Any, names: Sequence[str], net: BiaffineNetwork) -> tuple[torch.Tensor, ...]:
+def _inputs(e: Any, names: Sequence[str], net: Encoder) -> tuple[torch.Tensor, ...]:
     """The graph's inputs of one encoded sentence (batch 1): its ids and
     the LSTM's initial states, zeros (2 · layers × 1 × lstm)."""
     arrays = {"forms": e.forms, "upos": e.upos, "feats": e.feats, "chars": e.chars, "pretrained": e.pretrained}
@@ -107,16 +151,26 @@ def _inputs(e: Any, names: Sequence[str], net: BiaffineNetwork) -> tuple[torch.T
 
 def _metadata(parser: Any) -> dict[str, Any]:
     o, vocab, net = parser.options, parser.vocab, parser.net
-    trees = o.trees
-    grammar: Optional[str] = None
-    if trees not in ("projective", "projective-single-root", "nonprojective", "nonprojective-single-root"):
-        grammar = Path(trees).read_text(encoding="utf-8")
-        trees = "grammar"
+    graph: dict[str, Any]
+    if isinstance(net, Network):
+        graph = {
+            "parser": "transition",
+            "system": o.system,
+            "steps": tp.steps(o.system),
+            "positions": list(tp.OracleBatch.POSITIONS),
+            "trees": None,
+            "grammar": None,
+        }
+    else:
+        trees = o.trees
+        grammar: Optional[str] = None
+        if trees not in ("projective", "projective-single-root", "nonprojective", "nonprojective-single-root"):
+            grammar = Path(trees).read_text(encoding="utf-8")
+            trees = "grammar"
+        graph = {"parser": "biaffine", "trees": trees, "grammar": grammar}
     return {
         "format": FORMAT,
-        "parser": "biaffine",
-        "trees": trees,
-        "grammar": grammar,
+        **graph,
         "pseudo_projective": o.pseudo_projective,
         "feats": o.feats,
         "max_chars": MAX_CHARS,
@@ -156,27 +210,31 @@ def with_metadata(model: bytes, key: str, value: str) -> bytes:
 
 
 def export(model: PathLike, output: PathLike, check: Optional[Sequence[Any]] = None, opset: int = 17) -> float:
-    """Writes the ONNX file of a biaffine model (a path or a loaded
+    """Writes the ONNX file of a model (a path or a loaded
     :class:`~.parser.NeuralParser`); with ``check`` (sentences), runs the
     exported file on them (the ``onnx`` package's reference evaluator) and
-    returns the largest difference of its arc scores from the network's."""
+    returns the largest difference of its scores from the network's: the
+    arc scores of a biaffine model, the first MLP layer's terms of a
+    transition model (from which every step score follows)."""
     from .parser import load
 
     parser = load(model) if isinstance(model, (str, os.PathLike)) else model
-    net = parser.net
-    if isinstance(net, Network) or not isinstance(net, BiaffineNetwork):
-        raise ValueError(
-            f"{model}: a transition model; only graph-based models (--parser biaffine) are exported to ONNX so far"
-        )
-    net = net.cpu().eval()
+    net = parser.net.cpu().eval()
     names = _names(net)
     example = tp.parse_conllu("1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n\n", "<example>")[0]
-    graph = _Graph(net, names).eval()
     axes: dict[str, dict[int, str]] = {n: {1: "B"} if n == "states" else {0: "B", 1: "T"} for n in names}
-    outputs = ["arcs", "label_left", "label_head", "label_dep", "label_vectors"]
-    for name in outputs:
-        axes[name] = {0: "B", 1: "T"}
-    axes["arcs"] = {0: "B", 1: "T", 2: "T"}
+    graph: nn.Module
+    if isinstance(net, Network):
+        graph = _TransitionGraph(net, names).eval()
+        outputs = ["terms", "hidden_bias", "step_weight", "step_bias", "label_weight", "label_bias"]
+        axes["terms"] = {0: "B", 1: "T_absent"}
+    else:
+        assert isinstance(net, BiaffineNetwork)
+        graph = _Graph(net, names).eval()
+        outputs = ["arcs", "label_left", "label_head", "label_dep", "label_vectors"]
+        for name in outputs:
+            axes[name] = {0: "B", 1: "T"}
+        axes["arcs"] = {0: "B", 1: "T", 2: "T"}
     # A batch of two (the exporter then keeps the batch axis free).
     one = _inputs(encode(example, parser.vocab, 0), names, net)
     two = tuple(torch.cat([x, x], dim=1 if n == "states" else 0) for n, x in zip(names, one))
@@ -207,8 +265,9 @@ def export(model: PathLike, output: PathLike, check: Optional[Sequence[Any]] = N
             for i, s in enumerate(check):
                 e = encode(s, parser.vocab, i)
                 feeds = {n: x.numpy() for n, x in zip(names, _inputs(e, names, net))}
-                run: Any = exported.run(["arcs"], feeds)  # the outputs asked for, in order
+                run: Any = exported.run(outputs[:1], feeds)  # the outputs asked for, in order
                 ours = np.asarray(run[0])[0]
-                theirs = net(tensors([e], torch.device("cpu"), 0.0, None))[0][0].numpy()
+                x = tensors([e], torch.device("cpu"), 0.0, None)
+                theirs = (net.encode(x) if isinstance(net, Network) else net(x)[0])[0].numpy()
                 worst = max(worst, float(np.abs(ours - theirs).max()))
     return worst

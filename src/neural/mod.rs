@@ -5,21 +5,22 @@
 //! The pipeline of one sentence, as the Python parser's (`tabula_parsing.neural`):
 //! CoNLL-U block → FORM, UPOS (FEATS) and characters as the ids of the
 //! model's vocabularies (the root token first) → the network (sentences of
-//! one length run together, so its BiLSTM reads no padding) → arc scores
-//! widened to `f64` → the best tree of the model's class (Chu–Liu–Edmonds,
-//! [`crate::nonprojective::best_tree`], or a grammar's in max-plus,
-//! [`TreeDistribution::k_best`]) → each arc's best label (`root` exactly on
-//! the arcs from the root when the labels have it) → HEAD and DEPREL
-//! written, every other byte kept ([`Columns::write_with`]).
+//! one length run together, so its BiLSTM reads no padding) → the decoder:
+//! for a graph-based (biaffine) model, the best tree of the model's class
+//! under its arc scores and each arc's best label ([`graph`]); for a
+//! transition model, greedy steps of its transition system
+//! ([`transition`]) → HEAD and DEPREL written, every other byte kept
+//! ([`Columns::write_with`]).
 //!
 //! An exported model is one file: the graph, and the vocabularies and
 //! options as JSON in its `metadata_props` under the key `tabula`
-//! ([`Meta`]). Only graph-based (biaffine) models are exported so far.
+//! ([`Meta`]).
+
+mod graph;
+mod transition;
 
 use crate::conllu::RawSentence;
 use crate::distribution::TreeDistribution;
-use crate::grammar::{Grammar, Terminal};
-use crate::nonprojective::{self, Roots};
 use crate::parser::columns::Columns;
 use crate::parser::features::FeatureColumns;
 use crate::parser::run::{InputCounts, ParsedBlock};
@@ -61,11 +62,18 @@ pub enum NeuralError {
 #[derive(Debug, serde::Deserialize)]
 pub struct Meta {
     pub format: String,
+    /// `biaffine` or `transition`.
     pub parser: String,
-    /// `projective`, `projective-single-root`, `nonprojective`,
-    /// `nonprojective-single-root` or `grammar` (the text in `grammar`).
-    pub trees: String,
+    /// A biaffine model's trees: `projective`, `projective-single-root`,
+    /// `nonprojective`, `nonprojective-single-root` or `grammar` (the text
+    /// in `grammar`).
+    pub trees: Option<String>,
     pub grammar: Option<String>,
+    /// A transition model's system, the names of its step columns and of
+    /// the positions its steps read.
+    pub system: Option<String>,
+    pub steps: Option<Vec<String>>,
+    pub positions: Option<Vec<String>>,
     pub pseudo_projective: Option<String>,
     /// The model reads FEATS.
     pub feats: bool,
@@ -98,14 +106,16 @@ fn index(strings: &[String]) -> HashMap<String, i64> {
     map
 }
 
-/// Which trees the model parses into.
-enum Trees {
-    All(Roots),
-    Grammar { grammar: Box<Grammar>, root: Terminal, word: Terminal },
+/// How the network's outputs become a tree.
+enum Decoder {
+    /// The best tree of a class, and each arc's best label.
+    Graph { trees: graph::Trees, root_label: Option<usize> },
+    /// Greedy steps.
+    Transition(transition::Scorer),
 }
 
 /// A loaded model: the optimised graph (shared by all threads), the
-/// vocabularies and the tree class. Immutable; each thread parses with its
+/// vocabularies and the decoder. Immutable; each thread parses with its
 /// share of [`OnnxModel::parse_batch`].
 pub struct OnnxModel {
     /// The optimised graph for each of [`PLAN_SIZES`] sentences at once.
@@ -116,8 +126,7 @@ pub struct OnnxModel {
     feats: HashMap<String, i64>,
     chars: HashMap<String, i64>,
     pretrained: Option<HashMap<String, i64>>,
-    trees: Trees,
-    root_label: Option<usize>,
+    decoder: Decoder,
     pseudo_projective: Option<pseudo::Scheme>,
 }
 
@@ -147,34 +156,10 @@ impl OnnxModel {
         if meta.format != FORMAT {
             return Err(fail(format!("format `{}`, this tabula reads `{FORMAT}`", meta.format)));
         }
-        if meta.parser != "biaffine" {
-            return Err(fail(format!("a `{}` parser; only biaffine models run here", meta.parser)));
-        }
-        let trees = match meta.trees.as_str() {
-            "nonprojective" => Trees::All(Roots::Multi),
-            "nonprojective-single-root" => Trees::All(Roots::Single),
-            other => {
-                let (path, text) = match other {
-                    "grammar" => ("<the model's grammar>".to_owned(), meta.grammar.clone().unwrap_or_default()),
-                    shipped => (
-                        format!("grammars/{shipped}.grammar"),
-                        crate::grammars::by_name(shipped)
-                            .ok_or_else(|| fail(format!("unknown trees `{shipped}`")))?
-                            .to_owned(),
-                    ),
-                };
-                let grammar = crate::grammar::text::parse_str(&path, &text)
-                    .map_err(|e| fail(format!("its grammar: {e}")))?
-                    .grammar;
-                let all: Vec<Terminal> = grammar.terminals().collect();
-                let (root, word) = match all.as_slice() {
-                    [one] => (*one, *one),
-                    [a, b] if grammar.terminal_name(*a) == "root" => (*a, *b),
-                    [a, b] if grammar.terminal_name(*b) == "root" => (*b, *a),
-                    _ => return Err(fail("its grammar needs one terminal, or two of which one is `root`".into())),
-                };
-                Trees::Grammar { grammar: Box::new(grammar), root, word }
-            }
+        let trees = match meta.parser.as_str() {
+            "biaffine" => Some(graph::Trees::of(&meta).map_err(fail)?),
+            "transition" => None,
+            other => return Err(fail(format!("a `{other}` parser; biaffine and transition models run here"))),
         };
         let pseudo_projective = match meta.pseudo_projective.as_deref() {
             None => None,
@@ -219,6 +204,21 @@ impl OnnxModel {
             .collect::<TractResult<Vec<_>>>()
             .map_err(|e| fail(format!("its graph: {e:#}")))?;
         let root_label = meta.labels.iter().position(|l| l == "root");
+        let decoder = match trees {
+            Some(trees) => Decoder::Graph { trees, root_label },
+            None => {
+                let weights = step_weights(&meta, &plans).map_err(|e| fail(format!("its step scorer: {e:#}")))?;
+                let missing = || fail("a transition model without its system, steps or positions".into());
+                let (system, steps, positions) = (
+                    meta.system.as_deref().ok_or_else(missing)?,
+                    meta.steps.as_deref().ok_or_else(missing)?,
+                    meta.positions.as_deref().ok_or_else(missing)?,
+                );
+                Decoder::Transition(
+                    transition::Scorer::new(system, steps, positions, &meta.labels, weights).map_err(fail)?,
+                )
+            }
+        };
         Ok(OnnxModel {
             plans,
             forms: index(&meta.forms),
@@ -232,8 +232,7 @@ impl OnnxModel {
                 }
                 map
             }),
-            trees,
-            root_label,
+            decoder,
             pseudo_projective,
             meta,
         })
@@ -286,11 +285,11 @@ impl OnnxModel {
         let parsed: Vec<Vec<(usize, Result<ParsedBlock, NeuralError>)>> = groups
             .par_iter()
             .map_init(
-                || match &self.trees {
-                    Trees::Grammar { grammar, .. } => Some(TreeDistribution::new(grammar)),
-                    Trees::All(_) => None,
+                || match &self.decoder {
+                    Decoder::Graph { trees, .. } => Work { scores: Vec::new(), engine: trees.engine(), scratch: None },
+                    Decoder::Transition(s) => Work { scores: Vec::new(), engine: None, scratch: Some(s.scratch()) },
                 },
-                |engine, group| self.run_group(group, file, engine.as_mut()),
+                |work, group| self.run_group(group, file, work),
             )
             .collect();
         let mut out: Vec<Option<Result<ParsedBlock, NeuralError>>> = stages
@@ -395,17 +394,39 @@ impl OnnxModel {
         &self,
         group: &[(usize, &Encoded)],
         file: &str,
-        mut engine: Option<&mut TreeDistribution<'_>>,
+        work: &mut Work<'_>,
     ) -> Vec<(usize, Result<ParsedBlock, NeuralError>)> {
         let mut out = Vec::with_capacity(group.len());
         let mut rest = group;
         while !rest.is_empty() {
             let (size, plan) = self.plans.iter().find(|(size, _)| *size <= rest.len()).expect("a plan of 1");
             let (chunk, tail) = rest.split_at(*size);
-            out.extend(self.run_chunk(plan, chunk, file, engine.as_deref_mut()));
+            out.extend(self.run_chunk(plan, chunk, file, work));
             rest = tail;
         }
         out
+    }
+
+    /// The graph's inputs for `b` sentences of `size` positions: each
+    /// input's ids of the sentences (`ids(k)`: those of input k, row-major,
+    /// one sentence after another), and zeros for the LSTM's states.
+    fn inputs(&self, b: usize, size: usize, ids: impl Fn(usize) -> Vec<i64>) -> TVec<TValue> {
+        let mut inputs: TVec<TValue> = TVec::new();
+        for (k, name) in self.meta.inputs.iter().enumerate() {
+            if name == "states" {
+                let [layers, units] = self.meta.states;
+                inputs.push(tract_ndarray::Array3::<f32>::zeros((layers, b, units)).into_tensor().into());
+                continue;
+            }
+            let data = ids(k);
+            let tensor = if name == "chars" {
+                tract_ndarray::Array3::from_shape_vec((b, size, self.meta.max_chars), data).map(|a| a.into_tensor())
+            } else {
+                tract_ndarray::Array2::from_shape_vec((b, size), data).map(|a| a.into_tensor())
+            };
+            inputs.push(tensor.expect("the ids fill the shape").into());
+        }
+        inputs
     }
 
     /// [`OnnxModel::run_group`] of one run; an error of the runtime is
@@ -415,24 +436,10 @@ impl OnnxModel {
         plan: &Arc<TypedRunnableModel>,
         group: &[(usize, &Encoded)],
         file: &str,
-        mut engine: Option<&mut TreeDistribution<'_>>,
+        work: &mut Work<'_>,
     ) -> Vec<(usize, Result<ParsedBlock, NeuralError>)> {
         let (b, size) = (group.len(), group[0].1.size);
-        let mut inputs: TVec<TValue> = TVec::new();
-        for (k, name) in self.meta.inputs.iter().enumerate() {
-            if name == "states" {
-                let [layers, units] = self.meta.states;
-                inputs.push(tract_ndarray::Array3::<f32>::zeros((layers, b, units)).into_tensor().into());
-                continue;
-            }
-            let data: Vec<i64> = group.iter().flat_map(|(_, e)| e.ids[k].iter().copied()).collect();
-            let tensor = if name == "chars" {
-                tract_ndarray::Array3::from_shape_vec((b, size, self.meta.max_chars), data).map(|a| a.into_tensor())
-            } else {
-                tract_ndarray::Array2::from_shape_vec((b, size), data).map(|a| a.into_tensor())
-            };
-            inputs.push(tensor.expect("the ids fill the shape").into());
-        }
+        let inputs = self.inputs(b, size, |k| group.iter().flat_map(|(_, e)| e.ids[k].iter().copied()).collect());
         let failed = |why: String| -> Vec<(usize, Result<ParsedBlock, NeuralError>)> {
             group
                 .iter()
@@ -446,77 +453,102 @@ impl OnnxModel {
             Err(e) => return failed(format!("{e:#}")),
         };
         let views: Result<Vec<_>, _> = outputs.iter().map(|o| o.to_plain_array_view::<f32>()).collect();
+        let wanted = match self.decoder {
+            Decoder::Graph { .. } => 5,
+            Decoder::Transition(_) => 6,
+        };
         let views = match views {
-            Ok(v) if v.len() == 5 => v,
-            Ok(v) => return failed(format!("{} outputs, the model has 5", v.len())),
+            Ok(v) if v.len() == wanted => v,
+            Ok(v) => return failed(format!("{} outputs, the model has {wanted}", v.len())),
             Err(e) => return failed(format!("{e:#}")),
         };
-        let mut scores = Vec::with_capacity(size * size);
         group
             .iter()
             .enumerate()
             .map(|(k, &(i, e))| {
                 let at = |v: usize| views[v].index_axis(tract_ndarray::Axis(0), k);
-                let out = Scores { arcs: at(0), left: at(1), label_head: at(2), label_dep: at(3), vectors: at(4) };
-                (i, self.finish(e, &out, &mut scores, engine.as_deref_mut(), file))
+                let fail = |why: String| NeuralError::Run { file: file.to_owned(), line: e.raw.first_line, why };
+                let decoded = match &self.decoder {
+                    Decoder::Graph { trees, root_label } => {
+                        let out = graph::Scores {
+                            arcs: at(0),
+                            left: at(1),
+                            label_head: at(2),
+                            label_dep: at(3),
+                            vectors: at(4),
+                        };
+                        let labels = self.meta.labels.len();
+                        graph::decode(trees, &out, size, labels, *root_label, &mut work.scores, work.engine.as_mut())
+                            .map(|(heads, labels)| (heads, labels.into_iter().map(Some).collect()))
+                    }
+                    Decoder::Transition(scorer) => {
+                        let terms = at(0);
+                        let scratch = work.scratch.as_mut().expect("a transition model's thread has its buffers");
+                        match terms.as_slice() {
+                            Some(terms) => scorer.parse(terms, size - 1, scratch),
+                            None => Err("the terms are not contiguous".to_owned()),
+                        }
+                    }
+                };
+                (i, decoded.map_err(fail).and_then(|(heads, labels)| self.write(e, &heads, &labels, file)))
             })
             .collect()
     }
 
-    /// The best tree of one sentence under its scores, each arc's best
-    /// label, the block written.
-    fn finish(
+    /// The block of `e` with the parsed heads and labels (indices of the
+    /// model's labels; `None`: `root`).
+    fn write(
         &self,
         e: &Encoded,
-        out: &Scores<'_>,
-        scores: &mut Vec<f64>,
-        engine: Option<&mut TreeDistribution<'_>>,
+        heads: &[usize],
+        labels: &[Option<usize>],
         file: &str,
     ) -> Result<ParsedBlock, NeuralError> {
-        let (size, n) = (e.size, e.size - 1);
-        let fail = |why: String| NeuralError::Run { file: file.to_owned(), line: e.raw.first_line, why };
-        scores.clear();
-        scores.extend(out.arcs.iter().map(|&x| f64::from(x)));
-        let heads: Vec<usize> = match (&self.trees, engine) {
-            (Trees::All(roots), _) => {
-                nonprojective::best_tree(scores, size, *roots).map_err(|x| fail(x.to_string()))?.1
-            }
-            (Trees::Grammar { root, word, .. }, Some(engine)) => {
-                let input: Vec<Terminal> = std::iter::once(*root).chain(std::iter::repeat_n(*word, n)).collect();
-                let best = engine.k_best(&input, scores, 1).map_err(|x| fail(x.to_string()))?;
-                let (_, tree) = best.into_iter().next().ok_or_else(|| fail("the grammar derives no tree".into()))?;
-                tree.heads().to_vec()
-            }
-            (Trees::Grammar { .. }, None) => unreachable!("a grammar's thread has its engine"),
-        };
-        // Each arc's best label (the first of equal scores, as argmax):
-        // bilinear + the head's and the dependent's linear terms; with a
-        // label `root`, exactly the arcs from the root have it.
-        let mut labels: Vec<&str> = Vec::with_capacity(n);
-        for d in 1..=n {
-            let h = heads[d - 1];
-            let dep = out.vectors.index_axis(tract_ndarray::Axis(0), d);
-            let mut best: Option<(usize, f32)> = None;
-            for l in 0..self.meta.labels.len() {
-                if self.root_label.is_some_and(|root| (h == 0) != (l == root)) {
-                    continue;
-                }
-                let row = out.left.slice(tract_ndarray::s![h, l, ..]);
-                let mut s = 0f32;
-                for (a, b) in row.iter().zip(dep.iter()) {
-                    s += a * b;
-                }
-                let s = s + out.label_head[[h, l]] + out.label_dep[[d, l]];
-                if best.is_none_or(|(_, b)| s > b) {
-                    best = Some((l, s));
-                }
-            }
-            labels.push(best.map_or("_", |(l, _)| self.meta.labels[l].as_str()));
-        }
+        let labels: Vec<&str> = labels
+            .iter()
+            .map(|l| match l {
+                Some(l) => self.meta.labels.get(*l).map_or("_", String::as_str),
+                None => "root",
+            })
+            .collect();
         let bytes =
-            crate::parser::run::write_parsed(&e.raw, &e.cols, &heads, &labels, self.pseudo_projective.is_some(), file)?;
+            crate::parser::run::write_parsed(&e.raw, &e.cols, heads, &labels, self.pseudo_projective.is_some(), file)?;
         Ok(ParsedBlock { bytes, input: e.input })
     }
+}
+
+/// A thread's decoding buffers: the arc scores widened to `f64` and the
+/// engine for a grammar's trees, or a transition model's configuration.
+struct Work<'a> {
+    scores: Vec<f64>,
+    engine: Option<TreeDistribution<'a>>,
+    scratch: Option<transition::Scratch>,
+}
+
+/// A transition model's step scorer weights: the graph's outputs 1 … 5,
+/// the same for every input, read from a run of one sentence of one word.
+fn step_weights(meta: &Meta, plans: &[(usize, Arc<TypedRunnableModel>)]) -> TractResult<[Vec<f32>; 5]> {
+    let (_, plan) = plans.last().expect("a plan of 1");
+    let mut inputs: TVec<TValue> = TVec::new();
+    for name in &meta.inputs {
+        let tensor = match name.as_str() {
+            "states" => tract_ndarray::Array3::<f32>::zeros((meta.states[0], 1, meta.states[1])).into_tensor(),
+            "chars" => tract_ndarray::Array3::<i64>::zeros((1, 2, meta.max_chars)).into_tensor(),
+            "pretrained" => tract_ndarray::Array2::<i64>::zeros((1, 2)).into_tensor(),
+            _ => tract_ndarray::Array2::from_shape_vec((1, 2), vec![ROOT, UNK])?.into_tensor(),
+        };
+        inputs.push(tensor.into());
+    }
+    let outputs = plan.run(inputs)?;
+    if outputs.len() != 6 {
+        return Err(tract_onnx::prelude::TractError::msg(format!(
+            "{} outputs, a transition model has 6",
+            outputs.len()
+        )));
+    }
+    let weight =
+        |k: usize| -> TractResult<Vec<f32>> { Ok(outputs[k].to_plain_array_view::<f32>()?.iter().copied().collect()) };
+    Ok([weight(1)?, weight(2)?, weight(3)?, weight(4)?, weight(5)?])
 }
 
 /// The most positions (sentences × their length + 1) run together, and
@@ -544,13 +576,4 @@ struct Encoded {
     input: InputCounts,
     size: usize,
     ids: Vec<Vec<i64>>,
-}
-
-/// One sentence's outputs of the network.
-struct Scores<'a> {
-    arcs: tract_ndarray::ArrayViewD<'a, f32>,
-    left: tract_ndarray::ArrayViewD<'a, f32>,
-    label_head: tract_ndarray::ArrayViewD<'a, f32>,
-    label_dep: tract_ndarray::ArrayViewD<'a, f32>,
-    vectors: tract_ndarray::ArrayViewD<'a, f32>,
 }
