@@ -3,6 +3,7 @@
 //! [`crate::nonprojective::best_tree`], or a grammar's in max-plus,
 //! [`TreeDistribution::k_best`]), then each arc's best label.
 
+use super::math::dot;
 use super::Meta;
 use crate::distribution::TreeDistribution;
 use crate::grammar::{Grammar, Terminal};
@@ -61,7 +62,7 @@ pub(super) struct Scores<'a> {
 }
 
 /// The best tree of a sentence of `size` positions (n + 1) under its
-/// scores, and each arc's best label (an index of `labels`): the heads of
+/// scores (those of its padding left out), and each arc's best label (an index of `labels`): the heads of
 /// words 1 … n and their labels. `scores`: a buffer for the arc scores
 /// widened to `f64`; `engine`: the thread's, for a grammar's trees.
 pub(super) fn decode(
@@ -73,10 +74,20 @@ pub(super) fn decode(
     scores: &mut Vec<f64>,
     engine: Option<&mut TreeDistribution<'_>>,
 ) -> Result<(Vec<usize>, Vec<usize>), String> {
-    use tract_onnx::prelude::tract_ndarray::{s, Axis};
     let n = size - 1;
+    let slices = (out.arcs.as_slice(), out.left.as_slice(), out.label_head.as_slice(), out.label_dep.as_slice());
+    let (Some(arcs), Some(left), Some(label_head), Some(label_dep), Some(vectors)) =
+        (slices.0, slices.1, slices.2, slices.3, out.vectors.as_slice())
+    else {
+        return Err("the network's outputs are not contiguous".into());
+    };
+    // The batch's padded length t, and the label MLP's width m.
+    let t = out.arcs.shape()[0];
+    let m = vectors.len() / t;
     scores.clear();
-    scores.extend(out.arcs.iter().map(|&x| f64::from(x)));
+    for row in arcs.chunks_exact(t).take(size) {
+        scores.extend(row[..size].iter().map(|&x| f64::from(x)));
+    }
     let heads: Vec<usize> = match (trees, engine) {
         (Trees::All(roots), _) => nonprojective::best_tree(scores, size, *roots).map_err(|x| x.to_string())?.1,
         (Trees::Grammar { root, word, .. }, Some(engine)) => {
@@ -93,18 +104,14 @@ pub(super) fn decode(
     let mut chosen = Vec::with_capacity(n);
     for d in 1..=n {
         let h = heads[d - 1];
-        let dep = out.vectors.index_axis(Axis(0), d);
+        let dep = &vectors[d * m..][..m];
         let mut best: Option<(usize, f32)> = None;
         for l in 0..labels {
             if root_label.is_some_and(|root| (h == 0) != (l == root)) {
                 continue;
             }
-            let row = out.left.slice(s![h, l, ..]);
-            let mut s = 0f32;
-            for (a, b) in row.iter().zip(dep.iter()) {
-                s += a * b;
-            }
-            let s = s + out.label_head[[h, l]] + out.label_dep[[d, l]];
+            let s =
+                dot(&left[(h * labels + l) * m..][..m], dep) + label_head[h * labels + l] + label_dep[d * labels + l];
             if best.is_none_or(|(_, b)| s > b) {
                 best = Some((l, s));
             }

@@ -17,6 +17,7 @@
 //! ([`Meta`]).
 
 mod graph;
+mod math;
 mod transition;
 
 use crate::conllu::RawSentence;
@@ -30,11 +31,11 @@ use crate::tagger::{Tagger, TaggerError, TaggerModel};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use tract_onnx::prelude::*;
 
 /// The format of the metadata this module reads.
-pub const FORMAT: &str = "tabula-onnx-1";
+pub const FORMAT: &str = "tabula-onnx-2";
 /// Ids every vocabulary shares: padding, unknown, the root token.
 const PAD: i64 = 0;
 const UNK: i64 = 1;
@@ -118,8 +119,11 @@ enum Decoder {
 /// vocabularies and the decoder. Immutable; each thread parses with its
 /// share of [`OnnxModel::parse_batch`].
 pub struct OnnxModel {
-    /// The optimised graph for each of [`PLAN_SIZES`] sentences at once.
-    plans: Vec<(usize, Arc<TypedRunnableModel>)>,
+    /// The graph as read, from which each plan is made.
+    inference: InferenceModel,
+    /// The optimised graph for each of [`PLAN_SIZES`] sentences at once,
+    /// made when first used (by whichever thread needs it first).
+    plans: Vec<(usize, OnceLock<Result<Plan, String>>)>,
     pub meta: Meta,
     forms: HashMap<String, i64>,
     upos: HashMap<String, i64>,
@@ -154,7 +158,10 @@ impl OnnxModel {
         })?;
         let meta: Meta = serde_json::from_str(&json.value).map_err(|e| fail(format!("its metadata: {e}")))?;
         if meta.format != FORMAT {
-            return Err(fail(format!("format `{}`, this tabula reads `{FORMAT}`", meta.format)));
+            return Err(fail(format!(
+                "format `{}`, this tabula reads `{FORMAT}` (export the model again with this version)",
+                meta.format
+            )));
         }
         let trees = match meta.parser.as_str() {
             "biaffine" => Some(graph::Trees::of(&meta).map_err(fail)?),
@@ -171,43 +178,24 @@ impl OnnxModel {
         // initial states are not an input ("Clashing resolution" inside its
         // scan otherwise): they are zeros, ONNX's default, so the LSTM nodes
         // drop them (the graph input `states` stays, unread). Each plan then
-        // fixes the batch size before the graph is typed, the sentence length
+        // fixes the batch size before the graph is typed, the padded length
         // left free.
         let mut proto = proto;
         for node in proto.graph.iter_mut().flat_map(|g| g.node.iter_mut()).filter(|n| n.op_type == "LSTM") {
             node.input.truncate(5);
         }
         let inference = onnx.model_for_proto_model(&proto).map_err(|e| fail(format!("its graph: {e:#}")))?;
-        let length = inference.symbols.sym("T");
-        let plans = PLAN_SIZES
-            .iter()
-            .map(|&size| {
-                let mut model = inference.clone();
-                for (ix, name) in meta.inputs.iter().enumerate() {
-                    let [layers, units] = meta.states;
-                    let fact = match name.as_str() {
-                        "states" => InferenceFact::dt_shape(
-                            f32::datum_type(),
-                            tvec![layers.to_dim(), size.to_dim(), units.to_dim()],
-                        ),
-                        "chars" => InferenceFact::dt_shape(
-                            i64::datum_type(),
-                            tvec![size.to_dim(), length.to_dim(), meta.max_chars.to_dim()],
-                        ),
-                        _ => InferenceFact::dt_shape(i64::datum_type(), tvec![size.to_dim(), length.to_dim()]),
-                    };
-                    model.set_input_fact(ix, fact)?;
-                }
-                let plan = model.into_typed()?.into_decluttered()?.into_optimized()?.into_runnable()?;
-                Ok((size, plan))
-            })
-            .collect::<TractResult<Vec<_>>>()
-            .map_err(|e| fail(format!("its graph: {e:#}")))?;
+        // The plan of one sentence now (it checks the graph), the others
+        // when first used.
+        let plans: Vec<(usize, OnceLock<Result<Plan, String>>)> =
+            PLAN_SIZES.iter().map(|&size| (size, OnceLock::new())).collect();
+        let one = plan(&inference, &meta, 1).map_err(|e| fail(format!("its graph: {e:#}")))?;
+        let _ = plans.last().expect("a plan of 1").1.set(Ok(one.clone()));
         let root_label = meta.labels.iter().position(|l| l == "root");
         let decoder = match trees {
             Some(trees) => Decoder::Graph { trees, root_label },
             None => {
-                let weights = step_weights(&meta, &plans).map_err(|e| fail(format!("its step scorer: {e:#}")))?;
+                let weights = step_weights(&meta, &one).map_err(|e| fail(format!("its step scorer: {e:#}")))?;
                 let missing = || fail("a transition model without its system, steps or positions".into());
                 let (system, steps, positions) = (
                     meta.system.as_deref().ok_or_else(missing)?,
@@ -220,6 +208,7 @@ impl OnnxModel {
             }
         };
         Ok(OnnxModel {
+            inference,
             plans,
             forms: index(&meta.forms),
             upos: index(&meta.upos),
@@ -272,13 +261,15 @@ impl OnnxModel {
                 _ => None,
             })
             .collect();
+        // Sentences of similar lengths together: a run takes the largest
+        // plan its sentences fill within the bound on positions.
         ready.sort_by_key(|&(i, e)| (e.size, i));
         let mut groups: Vec<&[(usize, &Encoded)]> = Vec::new();
         let mut rest = &ready[..];
-        while let Some(&(_, first)) = rest.first() {
-            let most = (GROUP_POSITIONS / first.size).clamp(1, GROUP_SENTENCES);
-            let same = rest.iter().take(most).take_while(|(_, e)| e.size == first.size).count();
-            let (group, tail) = rest.split_at(same);
+        while !rest.is_empty() {
+            let fits = |&b: &usize| b <= rest.len() && b * rest[b - 1].1.size <= GROUP_POSITIONS;
+            let b = PLAN_SIZES.iter().copied().find(fits).unwrap_or(1);
+            let (group, tail) = rest.split_at(b);
             groups.push(group);
             rest = tail;
         }
@@ -289,7 +280,7 @@ impl OnnxModel {
                     Decoder::Graph { trees, .. } => Work { scores: Vec::new(), engine: trees.engine(), scratch: None },
                     Decoder::Transition(s) => Work { scores: Vec::new(), engine: None, scratch: Some(s.scratch()) },
                 },
-                |work, group| self.run_group(group, file, work),
+                |work, group| self.run_chunk(group, file, work),
             )
             .collect();
         let mut out: Vec<Option<Result<ParsedBlock, NeuralError>>> = stages
@@ -361,7 +352,7 @@ impl OnnxModel {
                     }
                     column
                 }
-                "states" => Vec::new(),
+                "states" | "lengths" => Vec::new(),
                 "chars" => {
                     // The first MAX_CHARS characters (code points, as Python slices).
                     let c = self.meta.max_chars;
@@ -388,58 +379,64 @@ impl OnnxModel {
         Ok(Stage::Ready(Encoded { raw, cols, input, size, ids }))
     }
 
-    /// Sentences of one length through the network together (in runs of
-    /// the plans' sizes), each decoded and written.
-    fn run_group(
-        &self,
-        group: &[(usize, &Encoded)],
-        file: &str,
-        work: &mut Work<'_>,
-    ) -> Vec<(usize, Result<ParsedBlock, NeuralError>)> {
-        let mut out = Vec::with_capacity(group.len());
-        let mut rest = group;
-        while !rest.is_empty() {
-            let (size, plan) = self.plans.iter().find(|(size, _)| *size <= rest.len()).expect("a plan of 1");
-            let (chunk, tail) = rest.split_at(*size);
-            out.extend(self.run_chunk(plan, chunk, file, work));
-            rest = tail;
-        }
-        out
-    }
-
-    /// The graph's inputs for `b` sentences of `size` positions: each
-    /// input's ids of the sentences (`ids(k)`: those of input k, row-major,
-    /// one sentence after another), and zeros for the LSTM's states.
-    fn inputs(&self, b: usize, size: usize, ids: impl Fn(usize) -> Vec<i64>) -> TVec<TValue> {
+    /// The graph's inputs for the sentences of `group`, each padded with
+    /// 0 to the longest one's `size` positions; their lengths; zeros for
+    /// the LSTMs' states.
+    fn inputs(&self, group: &[(usize, &Encoded)], size: usize) -> TVec<TValue> {
+        let b = group.len();
         let mut inputs: TVec<TValue> = TVec::new();
         for (k, name) in self.meta.inputs.iter().enumerate() {
-            if name == "states" {
-                let [layers, units] = self.meta.states;
-                inputs.push(tract_ndarray::Array3::<f32>::zeros((layers, b, units)).into_tensor().into());
-                continue;
-            }
-            let data = ids(k);
-            let tensor = if name == "chars" {
-                tract_ndarray::Array3::from_shape_vec((b, size, self.meta.max_chars), data).map(|a| a.into_tensor())
-            } else {
-                tract_ndarray::Array2::from_shape_vec((b, size), data).map(|a| a.into_tensor())
+            let tensor = match name.as_str() {
+                "states" => {
+                    let [layers, units] = self.meta.states;
+                    tract_ndarray::Array3::<f32>::zeros((layers, b, units)).into_tensor()
+                }
+                "lengths" => tract_ndarray::Array1::from_iter(group.iter().map(|(_, e)| e.size as i64)).into_tensor(),
+                other => {
+                    let width = if other == "chars" { self.meta.max_chars } else { 1 };
+                    let mut data = vec![PAD; b * size * width];
+                    for (row, (_, e)) in data.chunks_mut(size * width).zip(group) {
+                        row[..e.ids[k].len()].copy_from_slice(&e.ids[k]);
+                    }
+                    let shaped = if other == "chars" {
+                        tract_ndarray::Array3::from_shape_vec((b, size, width), data).map(|a| a.into_tensor())
+                    } else {
+                        tract_ndarray::Array2::from_shape_vec((b, size), data).map(|a| a.into_tensor())
+                    };
+                    shaped.expect("the ids fill the shape")
+                }
             };
-            inputs.push(tensor.expect("the ids fill the shape").into());
+            inputs.push(tensor.into());
         }
         inputs
     }
 
-    /// [`OnnxModel::run_group`] of one run; an error of the runtime is
-    /// every sentence's.
+    /// Sentences through the network together (padded to the longest),
+    /// each decoded and written; an error of the runtime is every
+    /// sentence's.
     fn run_chunk(
         &self,
-        plan: &Arc<TypedRunnableModel>,
         group: &[(usize, &Encoded)],
         file: &str,
         work: &mut Work<'_>,
     ) -> Vec<(usize, Result<ParsedBlock, NeuralError>)> {
-        let (b, size) = (group.len(), group[0].1.size);
-        let inputs = self.inputs(b, size, |k| group.iter().flat_map(|(_, e)| e.ids[k].iter().copied()).collect());
+        let (_, cell) = self.plans.iter().find(|(b, _)| *b == group.len()).expect("a plan of each group's size");
+        let plan = match cell
+            .get_or_init(|| plan(&self.inference, &self.meta, group.len()).map_err(|e| format!("{e:#}")))
+        {
+            Ok(plan) => plan,
+            Err(e) => {
+                let why = format!("the graph for {} sentences at once: {e}", group.len());
+                return group
+                    .iter()
+                    .map(|&(i, e)| {
+                        (i, Err(NeuralError::Run { file: file.to_owned(), line: e.raw.first_line, why: why.clone() }))
+                    })
+                    .collect();
+            }
+        };
+        let size = group.iter().map(|(_, e)| e.size).max().unwrap_or(1);
+        let inputs = self.inputs(group, size);
         let failed = |why: String| -> Vec<(usize, Result<ParsedBlock, NeuralError>)> {
             group
                 .iter()
@@ -478,14 +475,14 @@ impl OnnxModel {
                             vectors: at(4),
                         };
                         let labels = self.meta.labels.len();
-                        graph::decode(trees, &out, size, labels, *root_label, &mut work.scores, work.engine.as_mut())
+                        graph::decode(trees, &out, e.size, labels, *root_label, &mut work.scores, work.engine.as_mut())
                             .map(|(heads, labels)| (heads, labels.into_iter().map(Some).collect()))
                     }
                     Decoder::Transition(scorer) => {
                         let terms = at(0);
                         let scratch = work.scratch.as_mut().expect("a transition model's thread has its buffers");
                         match terms.as_slice() {
-                            Some(terms) => scorer.parse(terms, size - 1, scratch),
+                            Some(terms) => scorer.parse(terms, e.size - 1, size, scratch),
                             None => Err("the terms are not contiguous".to_owned()),
                         }
                     }
@@ -527,14 +524,14 @@ struct Work<'a> {
 
 /// A transition model's step scorer weights: the graph's outputs 1 … 5,
 /// the same for every input, read from a run of one sentence of one word.
-fn step_weights(meta: &Meta, plans: &[(usize, Arc<TypedRunnableModel>)]) -> TractResult<[Vec<f32>; 5]> {
-    let (_, plan) = plans.last().expect("a plan of 1");
+fn step_weights(meta: &Meta, plan: &Plan) -> TractResult<[Vec<f32>; 5]> {
     let mut inputs: TVec<TValue> = TVec::new();
     for name in &meta.inputs {
         let tensor = match name.as_str() {
             "states" => tract_ndarray::Array3::<f32>::zeros((meta.states[0], 1, meta.states[1])).into_tensor(),
             "chars" => tract_ndarray::Array3::<i64>::zeros((1, 2, meta.max_chars)).into_tensor(),
             "pretrained" => tract_ndarray::Array2::<i64>::zeros((1, 2)).into_tensor(),
+            "lengths" => tract_ndarray::arr1(&[2i64]).into_tensor(),
             _ => tract_ndarray::Array2::from_shape_vec((1, 2), vec![ROOT, UNK])?.into_tensor(),
         };
         inputs.push(tensor.into());
@@ -551,14 +548,39 @@ fn step_weights(meta: &Meta, plans: &[(usize, Arc<TypedRunnableModel>)]) -> Trac
     Ok([weight(1)?, weight(2)?, weight(3)?, weight(4)?, weight(5)?])
 }
 
-/// The most positions (sentences × their length + 1) run together, and
-/// the most sentences: bounds on a run's memory (the label forms take
-/// labels × label MLP floats per position).
-const GROUP_POSITIONS: usize = 4096;
-const GROUP_SENTENCES: usize = 64;
-/// The batch sizes of the plans, largest first (ending with 1): a group of
-/// sentences of one length runs through the largest plan it fills, the
-/// rest through smaller ones.
+/// An optimised graph for a number of sentences at once.
+type Plan = Arc<TypedRunnableModel>;
+
+/// The plan of `inference` for `size` sentences at once: the batch size
+/// fixed before the graph is typed, the padded length left free.
+fn plan(inference: &InferenceModel, meta: &Meta, size: usize) -> TractResult<Plan> {
+    let mut model = inference.clone();
+    let length = model.symbols.sym("T");
+    for (ix, name) in meta.inputs.iter().enumerate() {
+        let [layers, units] = meta.states;
+        let fact = match name.as_str() {
+            "states" => {
+                InferenceFact::dt_shape(f32::datum_type(), tvec![layers.to_dim(), size.to_dim(), units.to_dim()])
+            }
+            "lengths" => InferenceFact::dt_shape(i64::datum_type(), tvec![size.to_dim()]),
+            "chars" => InferenceFact::dt_shape(
+                i64::datum_type(),
+                tvec![size.to_dim(), length.to_dim(), meta.max_chars.to_dim()],
+            ),
+            _ => InferenceFact::dt_shape(i64::datum_type(), tvec![size.to_dim(), length.to_dim()]),
+        };
+        model.set_input_fact(ix, fact)?;
+    }
+    model.into_typed()?.into_decluttered()?.into_optimized()?.into_runnable()
+}
+
+/// The most positions (sentences × the longest one's length + 1) run
+/// together: a bound on a run's memory (the label forms take labels ×
+/// label MLP floats per position).
+const GROUP_POSITIONS: usize = 512;
+/// The batch sizes of the plans, largest first (ending with 1): the
+/// sentences, sorted by length, run through the largest plan they fill
+/// within [`GROUP_POSITIONS`].
 const PLAN_SIZES: [usize; 7] = [64, 32, 16, 8, 4, 2, 1];
 
 /// A block after reading: a block without words (copied), or one to parse.

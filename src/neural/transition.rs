@@ -10,6 +10,7 @@
 //! the root have it). A word left without a head (arc-eager) hangs from the
 //! root with the label `root`.
 
+use super::math::{dot, tanh_biased};
 use crate::oracle::features::{fill_positions, step_columns, POSITIONS};
 use crate::oracle::{Configuration, Step, System};
 
@@ -91,19 +92,21 @@ impl Scorer {
     }
 
     /// The greedy parse of a sentence of `n` words from its `terms`
-    /// ((n + 2) × 11 × 2m, row-major; row n + 1 the absent word's): the
-    /// head of each word 1 … n and the index of its label (`None`: `root`
-    /// for a word left without a head).
+    /// ((t + 1) × 11 × 2m, row-major, for a batch padded to t ≥ n + 1
+    /// positions; row t the absent word's): the head of each word 1 … n
+    /// and the index of its label (`None`: `root` for a word left without
+    /// a head).
     pub(super) fn parse(
         &self,
         terms: &[f32],
         n: usize,
+        t: usize,
         scratch: &mut Scratch,
     ) -> Result<(Vec<usize>, Vec<Option<usize>>), String> {
         let width = 2 * self.m;
         let p = POSITIONS.len();
-        if terms.len() != (n + 2) * p * width {
-            return Err(format!("terms of {} numbers for {n} words", terms.len()));
+        if t <= n || terms.len() != (t + 1) * p * width {
+            return Err(format!("terms of {} numbers for {n} words padded to {t} positions", terms.len()));
         }
         let Scratch { config, row, hidden, given } = scratch;
         config.reset(self.system, n);
@@ -114,7 +117,7 @@ impl Scorer {
             // Σ over the positions in their order, then the bias (the
             // Python scorer's sum and addition).
             for (j, x) in row.iter().enumerate() {
-                let at = if *x < 0 { n + 1 } else { *x as usize };
+                let at = if *x < 0 { t } else { *x as usize };
                 let t = &terms[(at * p + j) * width..][..width];
                 if j == 0 {
                     hidden.copy_from_slice(t);
@@ -122,8 +125,11 @@ impl Scorer {
                     hidden.iter_mut().zip(t).for_each(|(h, v)| *h += v);
                 }
             }
-            hidden.iter_mut().zip(&self.hidden_bias).for_each(|(h, b)| *h = (*h + b).tanh());
-            let (hs, hl) = hidden.split_at(self.m);
+            // tanh of the steps' half now, of the labels' half only for a
+            // step that builds an arc.
+            let (hs, hl) = hidden.split_at_mut(self.m);
+            let (bs, bl) = self.hidden_bias.split_at(self.m);
+            tanh_biased(hs, bs);
             let mut best: Option<(usize, f32)> = None;
             for (k, &step) in self.columns.iter().enumerate() {
                 if !config.is_applicable(step) {
@@ -137,6 +143,7 @@ impl Scorer {
             let (k, _) = best.ok_or_else(|| format!("no step of {} applies before the end", self.system))?;
             let step = self.columns[k];
             if let Some((h, d)) = config.arc(step) {
+                tanh_biased(hl, bl);
                 let mut label: Option<(usize, f32)> = None;
                 for l in 0..self.labels {
                     if self.root_label.is_some_and(|root| (h == 0) != (l == root)) {
@@ -160,9 +167,4 @@ impl Scorer {
             .collect();
         Ok((heads, labels))
     }
-}
-
-/// The dot product in order.
-fn dot(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).fold(0.0, |s, (x, y)| s + x * y)
 }

@@ -1,13 +1,17 @@
 """A trained neural model as one ONNX file, for ``tabula parse --model
 MODEL.onnx`` (tract, a pure-Rust runtime: no Python, no PyTorch).
 
-The graph reads a batch of sentences of one length (B and T dynamic axes,
-the root token first), so no packed sequence is needed and no padding
-reaches the backward LSTM: the ids ``forms``, ``upos`` (B × T), ``feats``
-(with ``--feats``), ``chars`` (B × T × MAX_CHARS, with a character encoder)
-and ``pretrained`` (with ``--embeddings``), as :func:`.data.encode` makes
-them, and ``states``, the LSTM's initial states (zeros, 2 · layers × B ×
-lstm).
+The graph reads a batch of sentences, each padded at its end to the
+batch's length T (B and T dynamic axes, the root token first): the ids
+``forms``, ``upos`` (B × T), ``feats`` (with ``--feats``), ``chars``
+(B × T × MAX_CHARS, with a character encoder) and ``pretrained`` (with
+``--embeddings``), as :func:`.data.encode` makes them, padded with 0;
+``lengths`` (B), each sentence's length with the root token; and
+``states``, the LSTMs' initial states (zeros, 1 × B × lstm). The BiLSTM
+runs as one forward LSTM per layer and direction, the backward one on each
+sentence reversed within its length, so that no padding reaches a word's
+vector (no packed sequence is needed, and a padded position's outputs are
+never read).
 
 A graph-based (biaffine) model's outputs, per sentence:
 
@@ -55,13 +59,53 @@ from .data import MAX_CHARS, encode
 from .model import POSITIONS, BiaffineNetwork, Encoder, Network
 from .train import tensors
 
-FORMAT = "tabula-onnx-1"
+FORMAT = "tabula-onnx-2"
 PathLike = Union[str, "os.PathLike[str]"]
 
 
-def _vectors(net: Encoder, x: dict[str, torch.Tensor]) -> torch.Tensor:
-    """The BiLSTM's vectors of a batch of sentences of one length, without
-    packing (B × T × 2 · lstm)."""
+class _Directions(nn.Module):
+    """A bidirectional LSTM as one forward LSTM per layer and direction
+    (the same weights), so that a batch may mix lengths without packing:
+    each sentence is padded at its end, and the backward direction reads it
+    reversed within its own length (padding still last), so no padding
+    reaches a word's vector in either direction."""
+
+    def __init__(self, lstm: nn.LSTM) -> None:
+        super().__init__()
+        self.layers = nn.ModuleList()
+        for k in range(lstm.num_layers):
+            pair = nn.ModuleList()
+            for suffix in ("", "_reverse"):
+                one = nn.LSTM(lstm.input_size if k == 0 else 2 * lstm.hidden_size, lstm.hidden_size, batch_first=True)
+                for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):
+                    getattr(one, f"{name}_l0").data.copy_(getattr(lstm, f"{name}_l{k}{suffix}").data)
+                pair.append(one)
+            self.layers.append(pair)
+
+    def forward(self, x: torch.Tensor, lengths: torch.Tensor, states: torch.Tensor) -> torch.Tensor:
+        b, t = x.shape[0], x.shape[1]
+        # Position i of each sentence of length n read from n − 1 − i (from
+        # itself in the padding): a row index into the flattened batch.
+        at = torch.arange(t).unsqueeze(0)
+        n = lengths.unsqueeze(1)
+        rows = (torch.where(at < n, n - 1 - at, at) + torch.arange(b).unsqueeze(1) * t).reshape(-1)
+
+        def reverse(y: torch.Tensor) -> torch.Tensor:
+            return y.reshape(b * t, -1)[rows].reshape(b, t, -1)
+
+        for pair in self.layers:
+            forward, backward = pair[0], pair[1]
+            # The initial states (zeros) are an input: tract's LSTM takes a
+            # batch above 1 only with states it cannot fold into a constant.
+            ahead = forward(x, (states, states))[0]
+            behind = reverse(backward(reverse(x), (states, states))[0])
+            x = torch.cat([ahead, behind], dim=2)
+        return x
+
+
+def _vectors(net: Encoder, lstm: _Directions, x: dict[str, torch.Tensor]) -> torch.Tensor:
+    """The BiLSTM's vectors of a batch of sentences padded at their ends
+    (B × T × 2 · lstm; the padding's rows hold anything)."""
     forms = x["forms"]
     b, t = forms.shape
     parts = [net.word(forms), net.upos(x["upos"])]
@@ -72,11 +116,7 @@ def _vectors(net: Encoder, x: dict[str, torch.Tensor]) -> torch.Tensor:
         parts.append(net.chars(chars.reshape(b * t, chars.shape[2])).reshape(b, t, -1))
     if net.pretrained is not None:
         parts.append(net.pretrained(x["pretrained"]))
-    # The initial states (zeros) are an input: tract's LSTM takes a
-    # batch above 1 only with states it cannot fold into a constant.
-    states = x["states"]
-    h: torch.Tensor = net.lstm(torch.cat(parts, dim=2), (states, states))[0]
-    return h
+    return lstm(torch.cat(parts, dim=2), x["lengths"], x["states"])
 
 
 class _Graph(nn.Module):
@@ -85,11 +125,11 @@ class _Graph(nn.Module):
 
     def __init__(self, net: BiaffineNetwork, names: Sequence[str]) -> None:
         super().__init__()
-        self.net, self.names = net, list(names)
+        self.net, self.names, self.lstm = net, list(names), _Directions(net.lstm)
 
     def forward(self, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:
         net = self.net
-        h = _vectors(net, dict(zip(self.names, args)))
+        h = _vectors(net, self.lstm, dict(zip(self.names, args)))
         b, t, _ = h.shape
         head, dep = net.arc_head(h), net.arc_dep(h)
         arcs = (head @ net.arc_weight) @ dep.transpose(1, 2) + (head @ net.arc_bias)[:, :, None]
@@ -106,11 +146,11 @@ class _TransitionGraph(nn.Module):
 
     def __init__(self, net: Network, names: Sequence[str]) -> None:
         super().__init__()
-        self.net, self.names = net, list(names)
+        self.net, self.names, self.lstm = net, list(names), _Directions(net.lstm)
 
     def forward(self, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:
         net = self.net
-        h = _vectors(net, dict(zip(self.names, args)))
+        h = _vectors(net, self.lstm, dict(zip(self.names, args)))
         h = torch.cat([h, net.absent.expand(h.shape[0], 1, -1)], dim=1)
         terms = net.hidden(h).reshape(h.shape[0], h.shape[1], POSITIONS, -1)
         # The weights as outputs (through a no-op, so that each is a node's
@@ -133,19 +173,17 @@ def _names(net: Encoder) -> list[str]:
         names.append("chars")
     if net.pretrained is not None:
         names.append("pretrained")
-    names.append("states")
+    names += ["lengths", "states"]
     return names
 
 
 def _inputs(e: Any, names: Sequence[str], net: Encoder) -> tuple[torch.Tensor, ...]:
-    """The graph's inputs of one encoded sentence (batch 1): its ids and
-    the LSTM's initial states, zeros (2 · layers × 1 × lstm)."""
+    """The graph's inputs of one encoded sentence (batch 1): its ids, its
+    length and the LSTMs' initial states, zeros (1 × 1 × lstm)."""
     arrays = {"forms": e.forms, "upos": e.upos, "feats": e.feats, "chars": e.chars, "pretrained": e.pretrained}
+    special = {"states": torch.zeros(1, 1, net.lstm.hidden_size), "lengths": torch.tensor([len(e.forms)])}
     return tuple(
-        torch.zeros(2 * net.lstm.num_layers, 1, net.lstm.hidden_size)
-        if n == "states"
-        else torch.from_numpy(np.ascontiguousarray(arrays[n])).unsqueeze(0)
-        for n in names
+        special[n] if n in special else torch.from_numpy(np.ascontiguousarray(arrays[n])).unsqueeze(0) for n in names
     )
 
 
@@ -175,7 +213,7 @@ def _metadata(parser: Any) -> dict[str, Any]:
         "feats": o.feats,
         "max_chars": MAX_CHARS,
         "inputs": _names(net),
-        "states": [2 * net.lstm.num_layers, net.lstm.hidden_size],
+        "states": [1, net.lstm.hidden_size],
         "dims": net.dims.state(),
         "forms": vocab.forms.strings,
         "upos": vocab.upos.strings,
@@ -222,7 +260,8 @@ def export(model: PathLike, output: PathLike, check: Optional[Sequence[Any]] = N
     net = parser.net.cpu().eval()
     names = _names(net)
     example = tp.parse_conllu("1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n\n", "<example>")[0]
-    axes: dict[str, dict[int, str]] = {n: {1: "B"} if n == "states" else {0: "B", 1: "T"} for n in names}
+    axes: dict[str, dict[int, str]] = {n: {0: "B", 1: "T"} for n in names}
+    axes["states"], axes["lengths"] = {1: "B"}, {0: "B"}
     graph: nn.Module
     if isinstance(net, Network):
         graph = _TransitionGraph(net, names).eval()
