@@ -80,10 +80,10 @@ pub struct Meta {
     pub feats: bool,
     pub max_chars: usize,
     /// The graph's inputs, in order (`forms`, `upos`, `feats`, `chars`,
-    /// `pretrained`, `states`).
+    /// `pretrained`, `lengths`, `states`).
     pub inputs: Vec<String>,
-    /// The LSTM's initial states (the input `states`, zeros): 2 · layers
-    /// and the units per direction.
+    /// The shape of the LSTMs' initial states (the input `states`, zeros)
+    /// but for the batch: 1 and the units per direction.
     pub states: [usize; 2],
     pub forms: Vec<String>,
     pub upos: Vec<String>,
