@@ -72,15 +72,13 @@ class _Directions(nn.Module):
 
     def __init__(self, lstm: nn.LSTM) -> None:
         super().__init__()
-        self.layers = nn.ModuleList()
+        self.ahead, self.behind = nn.ModuleList(), nn.ModuleList()
         for k in range(lstm.num_layers):
-            pair = nn.ModuleList()
-            for suffix in ("", "_reverse"):
+            for suffix, into in (("", self.ahead), ("_reverse", self.behind)):
                 one = nn.LSTM(lstm.input_size if k == 0 else 2 * lstm.hidden_size, lstm.hidden_size, batch_first=True)
                 for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):
                     getattr(one, f"{name}_l0").data.copy_(getattr(lstm, f"{name}_l{k}{suffix}").data)
-                pair.append(one)
-            self.layers.append(pair)
+                into.append(one)
 
     def forward(self, x: torch.Tensor, lengths: torch.Tensor, states: torch.Tensor) -> torch.Tensor:
         b, t = x.shape[0], x.shape[1]
@@ -93,8 +91,7 @@ class _Directions(nn.Module):
         def reverse(y: torch.Tensor) -> torch.Tensor:
             return y.reshape(b * t, -1)[rows].reshape(b, t, -1)
 
-        for pair in self.layers:
-            forward, backward = pair[0], pair[1]
+        for forward, backward in zip(self.ahead, self.behind):
             # The initial states (zeros) are an input: tract's LSTM takes a
             # batch above 1 only with states it cannot fold into a constant.
             ahead = forward(x, (states, states))[0]
@@ -116,7 +113,8 @@ def _vectors(net: Encoder, lstm: _Directions, x: dict[str, torch.Tensor]) -> tor
         parts.append(net.chars(chars.reshape(b * t, chars.shape[2])).reshape(b, t, -1))
     if net.pretrained is not None:
         parts.append(net.pretrained(x["pretrained"]))
-    return lstm(torch.cat(parts, dim=2), x["lengths"], x["states"])
+    h: torch.Tensor = lstm(torch.cat(parts, dim=2), x["lengths"], x["states"])
+    return h
 
 
 class _Graph(nn.Module):
