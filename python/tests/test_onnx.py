@@ -43,12 +43,17 @@ def test_the_command_line_parses_an_exported_model_as_python_does(tmp_path, onnx
         trees = str(tmp_path / "mine.grammar")
         Path(trees).write_text((REPO / "grammars" / "projective.grammar").read_text())
     model = neural.train(str(SAMPLE), parser="biaffine", trees=trees, epochs=2, seed=1, dims=TINY)
-    onnx_path = tmp_path / "tiny.onnx"
-    worst = export(model, onnx_path, check=tp.read_conllu(SAMPLE))
+    _exported_parses_as_python(model, SAMPLE, tmp_path / "tiny.onnx", onnx_cli)
+
+
+def _exported_parses_as_python(model, sample, onnx_path, cli):
+    """The model exported (the check's scores close) and parsed by the
+    command line on 1 and 3 threads: the Python parser's bytes."""
+    worst = export(model, onnx_path, check=tp.read_conllu(sample))
     assert worst < 1e-5
-    expected = model.parse_file(SAMPLE)
+    expected = model.parse_file(sample)
     for threads in ("1", "3"):
-        out = run(onnx_cli, "parse", "--model", str(onnx_path), str(SAMPLE), "--threads", threads).stdout
+        out = run(cli, "parse", "--model", str(onnx_path), str(sample), "--threads", threads).stdout
         assert out == expected
 
 
@@ -95,13 +100,7 @@ def test_the_command_line_parses_an_exported_transition_model_as_python_does(tmp
         sample.write_text("".join("\t".join(r[:5] + [f"Pos={r[3]}"] + r[6:]) + "\n" if len(r) == 10 else r[0] + "\n" for r in rows))
     dims = neural.Dimensions(word=16, upos=8, feats=8 if extra.get("feats") else 0, char=8, char_filters=8, lstm=16, mlp=16, dropout=0.0)
     model = neural.train(str(sample), system=system, epochs=2, seed=3, dims=dims, **extra)
-    onnx_path = tmp_path / "tiny.onnx"
-    worst = export(model, onnx_path, check=tp.read_conllu(sample))
-    assert worst < 1e-5
-    expected = model.parse_file(sample)
-    for threads in ("1", "3"):
-        out = run(onnx_cli, "parse", "--model", str(onnx_path), str(sample), "--threads", threads).stdout
-        assert out == expected
+    _exported_parses_as_python(model, sample, tmp_path / "tiny.onnx", onnx_cli)
 
 
 def test_a_transition_model_of_other_steps_is_refused(tmp_path, onnx_cli):

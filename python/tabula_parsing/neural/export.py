@@ -117,17 +117,28 @@ def _vectors(net: Encoder, lstm: _Directions, x: dict[str, torch.Tensor]) -> tor
     return h
 
 
-class _Graph(nn.Module):
-    """The biaffine network on a batch of sentences of one length: the
-    inputs the model reads (``names``), in order."""
+class _Exported(nn.Module):
+    """A network on a batch of sentences padded at their ends: the inputs
+    the model reads (``names``), in order."""
+
+    def __init__(self, net: Encoder, names: Sequence[str]) -> None:
+        super().__init__()
+        self.names, self.lstm = list(names), _Directions(net.lstm)
+
+    def vectors(self, net: Encoder, args: Sequence[torch.Tensor]) -> torch.Tensor:
+        return _vectors(net, self.lstm, dict(zip(self.names, args)))
+
+
+class _Graph(_Exported):
+    """The biaffine network's arc scores and label terms."""
 
     def __init__(self, net: BiaffineNetwork, names: Sequence[str]) -> None:
-        super().__init__()
-        self.net, self.names, self.lstm = net, list(names), _Directions(net.lstm)
+        super().__init__(net, names)
+        self.net = net
 
     def forward(self, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:
         net = self.net
-        h = _vectors(net, self.lstm, dict(zip(self.names, args)))
+        h = self.vectors(net, args)
         b, t, _ = h.shape
         head, dep = net.arc_head(h), net.arc_dep(h)
         arcs = (head @ net.arc_weight) @ dep.transpose(1, 2) + (head @ net.arc_bias)[:, :, None]
@@ -138,17 +149,17 @@ class _Graph(nn.Module):
         return arcs, left, lh @ w[:, :m].t(), ld @ w[:, m:].t() + net.label_linear.bias, ld
 
 
-class _TransitionGraph(nn.Module):
-    """The transition network's terms (``Network.encode``) on a batch of
-    sentences of one length, and its step scorer's weights."""
+class _TransitionGraph(_Exported):
+    """The transition network's terms (``Network.encode``) and its step
+    scorer's weights."""
 
     def __init__(self, net: Network, names: Sequence[str]) -> None:
-        super().__init__()
-        self.net, self.names, self.lstm = net, list(names), _Directions(net.lstm)
+        super().__init__(net, names)
+        self.net = net
 
     def forward(self, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:
         net = self.net
-        h = _vectors(net, self.lstm, dict(zip(self.names, args)))
+        h = self.vectors(net, args)
         h = torch.cat([h, net.absent.expand(h.shape[0], 1, -1)], dim=1)
         terms = net.hidden(h).reshape(h.shape[0], h.shape[1], POSITIONS, -1)
         # The weights as outputs (through a no-op, so that each is a node's
