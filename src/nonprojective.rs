@@ -799,7 +799,9 @@ pub fn log_partition(scores: &[f64], size: usize, roots: Roots) -> Result<f64, N
     if roots == Roots::Single && z == Err(Stop::Range) {
         z = log_partition_in::<Linear>(scores, size, &shift, roots, false);
     }
-    if z == Err(Stop::Range) {
+    // A zero pivot in f64 may be an underflow (scores spread far apart):
+    // "no tree" is only believed in log space.
+    if z == Err(Stop::Range) || z == Ok(f64::NEG_INFINITY) {
         z = log_partition_in::<LogSpace>(scores, size, &shift, roots, false);
     }
     Ok(z.unwrap_or(f64::NEG_INFINITY))
@@ -833,7 +835,8 @@ pub fn marginals(scores: &[f64], size: usize, roots: Roots, out: &mut Vec<f64>) 
     if roots == Roots::Single && z == Err(Stop::Range) {
         z = marginals_in::<Linear>(scores, size, &shift, roots, false, out);
     }
-    if z == Err(Stop::Range) {
+    // As in `log_partition`: a zero pivot is only believed in log space.
+    if z.is_err() {
         z = marginals_in::<LogSpace>(scores, size, &shift, roots, false, out);
     }
     z.map_err(|_| NonProjectiveError::NoTree)
