@@ -3,7 +3,7 @@
 //! [`crate::nonprojective::best_tree`], or a grammar's in max-plus,
 //! [`TreeDistribution::k_best`]), then each arc's best label.
 
-use super::math::dot;
+use super::math::{best_label, dot};
 use super::Meta;
 use crate::distribution::TreeDistribution;
 use crate::grammar::{Grammar, Terminal};
@@ -105,18 +105,10 @@ pub(super) fn decode(
     for d in 1..=n {
         let h = heads[d - 1];
         let dep = &vectors[d * m..][..m];
-        let mut best: Option<(usize, f32)> = None;
-        for l in 0..labels {
-            if root_label.is_some_and(|root| (h == 0) != (l == root)) {
-                continue;
-            }
-            let s =
-                dot(&left[(h * labels + l) * m..][..m], dep) + label_head[h * labels + l] + label_dep[d * labels + l];
-            if best.is_none_or(|(_, b)| s > b) {
-                best = Some((l, s));
-            }
-        }
-        chosen.push(best.map_or(usize::MAX, |(l, _)| l));
+        let best = best_label(labels, root_label, h == 0, |l| {
+            dot(&left[(h * labels + l) * m..][..m], dep) + label_head[h * labels + l] + label_dep[d * labels + l]
+        });
+        chosen.push(best.unwrap_or(usize::MAX));
     }
     Ok((heads, chosen))
 }

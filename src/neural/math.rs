@@ -56,6 +56,26 @@ fn tanh(x: f32) -> f32 {
     t.copysign(x) as f32
 }
 
+/// The first of the best-scoring labels 0 … `labels` − 1 of an arc whose
+/// head is the root or not (`from_root`): with a label `root`
+/// (`root_label`), exactly the arcs from the root have it. `None`: no label
+/// to choose from.
+pub(super) fn best_label(
+    labels: usize,
+    root_label: Option<usize>,
+    from_root: bool,
+    score: impl Fn(usize) -> f32,
+) -> Option<usize> {
+    let mut best: Option<(usize, f32)> = None;
+    for l in (0..labels).filter(|&l| root_label.is_none_or(|root| from_root == (l == root))) {
+        let s = score(l);
+        if best.is_none_or(|(_, b)| s > b) {
+            best = Some((l, s));
+        }
+    }
+    best.map(|(l, _)| l)
+}
+
 /// The dot product of two slices of one length, summed in 16 lanes.
 pub(super) fn dot(a: &[f32], b: &[f32]) -> f32 {
     const LANES: usize = 16;

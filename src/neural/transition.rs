@@ -10,7 +10,7 @@
 //! the root have it). A word left without a head (arc-eager) hangs from the
 //! root with the label `root`.
 
-use super::math::{dot, tanh_biased};
+use super::math::{best_label, dot, tanh_biased};
 use crate::oracle::features::{fill_positions, step_columns, POSITIONS};
 use crate::oracle::{Configuration, Step, System};
 
@@ -144,18 +144,10 @@ impl Scorer {
             let step = self.columns[k];
             if let Some((h, d)) = config.arc(step) {
                 tanh_biased(hl, bl);
-                let mut label: Option<(usize, f32)> = None;
-                for l in 0..self.labels {
-                    if self.root_label.is_some_and(|root| (h == 0) != (l == root)) {
-                        continue;
-                    }
+                given[d] = best_label(self.labels, self.root_label, h == 0, |l| {
                     let at = k * self.labels + l;
-                    let s = dot(hl, &self.label_weight[at * self.m..][..self.m]) + self.label_bias[at];
-                    if label.is_none_or(|(_, b)| s > b) {
-                        label = Some((l, s));
-                    }
-                }
-                given[d] = label.map(|(l, _)| l);
+                    dot(hl, &self.label_weight[at * self.m..][..self.m]) + self.label_bias[at]
+                });
             }
             config.apply(step).map_err(|e| e.to_string())?;
         }
