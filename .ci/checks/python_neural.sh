@@ -4,7 +4,8 @@
 # target/venv: PyTorch and torch-struct (the peer the layer is compared with)
 # from the package registry (the build it serves; about a minute and 5 GB
 # with its CUDA libraries), the neural and layer tests
-# (the minibatch oracle's own tests run in python.sh), mypy on the neural
+# (the minibatch oracle's own tests run in python.sh), the shipped sweep
+# plans that name a neural parser, mypy on the neural
 # package, and a tiny model trained and used from the command line on
 # data/sample.conllu.
 set -euo pipefail
@@ -20,7 +21,8 @@ python -m mypy --strict --cache-dir target/mypy-cache python/tabula_parsing/neur
 # docs' ONNX example run (the checks after this one use it too; it does all
 # the default build does). draw.sh, before this one, rebuilds the default.
 cargo test --release --features onnx --test cli_onnx
-TABULA_REQUIRE_ONNX=1 python -m pytest -q python/tests/test_neural.py python/tests/test_crf.py python/tests/test_onnx.py
+TABULA_REQUIRE_ONNX=1 python -m pytest -q python/tests/test_neural.py python/tests/test_crf.py python/tests/test_onnx.py \
+  "python/tests/test_sweep.py::test_shipped_plans_are_valid"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 python -m tabula_parsing.neural train data/sample.conllu -o "$out/model.pt" --dev data/sample.conllu \
