@@ -51,3 +51,4 @@ pub mod semiring;
 pub mod shown;
 pub mod tagger;
 pub mod tree;
+mod wide;

@@ -94,38 +94,6 @@ pub trait Rows {
     fn add_scores(&self, features: &[u64], offset: usize, scores: &mut [f32]);
 }
 
-/// Runs `$body` (a call of an `#[inline(always)]` loop) compiled for
-/// AVX-512F or AVX2 when the CPU has them, else for the baseline: the same
-/// loop, the same sums in the same order, more values per instruction.
-macro_rules! with_wide_vectors {
-    ($body:expr) => {{
-        #[cfg(target_arch = "x86_64")]
-        {
-            #[target_feature(enable = "avx512f")]
-            unsafe fn avx512<R>(f: impl FnOnce() -> R) -> R {
-                f()
-            }
-            #[target_feature(enable = "avx2")]
-            unsafe fn avx2<R>(f: impl FnOnce() -> R) -> R {
-                f()
-            }
-            if std::arch::is_x86_feature_detected!("avx512f") {
-                // SAFETY: the CPU has AVX-512F, checked just above.
-                unsafe { avx512(|| $body) }
-            } else if std::arch::is_x86_feature_detected!("avx2") {
-                // SAFETY: the CPU has AVX2, checked just above.
-                unsafe { avx2(|| $body) }
-            } else {
-                $body
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            $body
-        }
-    }};
-}
-
 /// Adds rows of `table` (values converted by `value`) to `scores`, the rows
 /// of the features [`PREFETCH_AHEAD`] places ahead prefetched while the
 /// current one is added: the rows are scattered over a table much larger
@@ -140,7 +108,7 @@ fn add_rows<T: Copy>(
     scores: &mut [f32],
     value: impl Fn(T) -> f32,
 ) {
-    with_wide_vectors!(add_rows_any(table, shape, features, offset, scores, &value))
+    crate::wide::with_wide_vectors!(add_rows_any(table, shape, features, offset, scores, &value))
 }
 
 /// [`add_rows`], with the scores in vector registers where the CPU has
