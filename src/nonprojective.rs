@@ -224,6 +224,8 @@ trait Weight: Copy {
     fn in_range(self) -> bool;
     /// The one with the smaller coefficient (zero counts as the largest).
     fn smaller(self, other: Self) -> Self;
+    /// The one with the larger coefficient.
+    fn larger(self, other: Self) -> Self;
 }
 
 /// The leading term of `a + b`, given its coefficient on a tie of orders.
@@ -286,6 +288,13 @@ impl Weight for Plain {
             self
         }
     }
+    fn larger(self, other: Self) -> Self {
+        if other.0 > self.0 {
+            other
+        } else {
+            self
+        }
+    }
 }
 
 /// c as an f64 with its order (single root).
@@ -331,6 +340,13 @@ impl Weight for Linear {
     }
     fn smaller(self, other: Self) -> Self {
         if other.c != 0.0 && (self.c == 0.0 || other.c < self.c) {
+            other
+        } else {
+            self
+        }
+    }
+    fn larger(self, other: Self) -> Self {
+        if other.c > self.c {
             other
         } else {
             self
@@ -384,6 +400,9 @@ impl Weight for LogSpace {
         true
     }
     fn smaller(self, _other: Self) -> Self {
+        self
+    }
+    fn larger(self, _other: Self) -> Self {
         self
     }
 }
@@ -463,33 +482,51 @@ impl<W: Weight> Chain<W> {
     /// Schur complement on the words k+1 …, subtraction-free. Returns the
     /// pivot and the order it adds to det L, and the probability that a walk
     /// from k steps to the root; `ratios[i]` (i > k) that it steps to word i.
+    /// Eliminates word `k` (after words 0 … k−1), leaving the ratios of its
+    /// column to its pivot in `ratios[k + 1..]`: its pivot, the pivot's
+    /// order and the ratio of its root potential to the pivot.
     fn eliminate(&mut self, k: usize, ratios: &mut [W]) -> Result<(W, i32, W), Stop> {
+        crate::wide::with_wide_vectors!(self.eliminate_here(k, ratios))
+    }
+
+    #[inline(always)]
+    fn eliminate_here(&mut self, k: usize, ratios: &mut [W]) -> Result<(W, i32, W), Stop> {
         let m = self.m;
         let (pivot, order) = self.pivot(k)?;
-        let column = &self.heads[k * m..(k + 1) * m];
-        let mut least = W::ZERO;
-        for i in k + 1..m {
-            ratios[i] = checked(column[i].div(pivot))?;
-            least = least.smaller(ratios[i]);
+        let ratios = &mut ratios[k + 1..m];
+        for (r, &x) in ratios.iter_mut().zip(&self.heads[k * m + k + 1..(k + 1) * m]) {
+            *r = x.div(pivot);
         }
+        let ratios = &*ratios;
+        if !ratios.iter().fold(true, |ok, r| ok & r.in_range()) {
+            return Err(Stop::Range);
+        }
+        let least = ratios.iter().fold(W::ZERO, |a, &r| a.smaller(r));
         let root_ratio = checked(self.root[k].div(pivot))?;
+        let (mut lightest, mut heaviest) = (W::ZERO, W::ZERO);
         for j in k + 1..m {
             let w = self.heads[j * m + k];
             if w.is_zero() {
                 continue;
             }
-            // Every product below is at least least · w.
-            checked(least.mul(w))?;
-            self.root[j] = self.root[j].add(checked(root_ratio.mul(w))?);
+            (lightest, heaviest) = (lightest.smaller(w), heaviest.larger(w));
+            self.root[j] = self.root[j].add(root_ratio.mul(w));
             let column = &mut self.heads[j * m + k + 1..(j + 1) * m];
-            for (x, &r) in column.iter_mut().zip(&ratios[k + 1..]) {
+            for (x, &r) in column.iter_mut().zip(ratios) {
                 *x = x.add(r.mul(w));
             }
+        }
+        // Every product is in range if the extreme ones are (a product is
+        // monotone in each factor); the updates are redone from the start
+        // in a wider representation if not.
+        if !lightest.is_zero() {
+            checked(least.mul(lightest))?;
+            checked(root_ratio.mul(lightest))?;
+            checked(root_ratio.mul(heaviest))?;
         }
         Ok((pivot, order, root_ratio))
     }
 
-    /// (order, ln coefficient) of det L, the product of the pivots.
     fn log_det(mut self, ratios: &mut [W]) -> Result<(i32, f64), Stop> {
         let (mut order, mut log) = (0, 0.0);
         for k in 0..self.m {
@@ -501,16 +538,24 @@ impl<W: Weight> Chain<W> {
     }
 
     /// Makes `self` a copy of `from` with its words in the order `order`.
-    fn reorder(&mut self, from: &Chain<W>, order: &[usize]) {
+    fn reorder(&mut self, from: &Chain<W>, keep: std::ops::Range<usize>) {
         let m = from.m;
         self.m = m;
         self.lifted = from.lifted;
+        // The words given up, in order, then those kept: three runs.
+        let runs = [0..keep.start, keep.end..m, keep];
         self.heads.clear();
-        self.heads.extend(order.iter().flat_map(|&j| order.iter().map(move |&i| from.heads[j * m + i])));
+        for j in runs.iter().flat_map(|run| run.clone()) {
+            for run in &runs {
+                self.heads.extend_from_slice(&from.heads[j * m + run.start..j * m + run.end]);
+            }
+        }
         self.root.clear();
-        self.root.extend(order.iter().map(|&j| from.root[j]));
         self.ids.clear();
-        self.ids.extend(order.iter().map(|&j| from.ids[j]));
+        for run in runs {
+            self.root.extend_from_slice(&from.root[run.clone()]);
+            self.ids.extend_from_slice(&from.ids[run]);
+        }
     }
 
     /// Makes `self` the chain of `from`'s words from `first` on.
@@ -531,32 +576,31 @@ impl<W: Weight> Chain<W> {
 
 /// One level of the divide-and-conquer of [`leave_one_out`], its buffers
 /// reused by the two halves and across sentences: the parent chain with the
-/// words to eliminate first (`work`; its `ids` stay the level's words in
-/// elimination order, then the kept ones, until the level is reused), the
-/// walk's steps recorded while eliminating them — for the k-th eliminated
-/// word, `root_steps[k]` the probability that the walk from it steps to the
-/// root and `steps[k * m + i]` (i > k, m = `work.m`) that it steps to the
-/// i-th word of `work` — and the chain of the kept words (`child`).
+/// words to eliminate first (`work`), the walk's steps recorded while
+/// eliminating them — for the k-th eliminated word, `root_steps[k]` the
+/// probability that the walk from it steps to the root and
+/// `steps[k * m + i]` (i > k, m = `work.m`) that it steps to the i-th word
+/// of `work` — the chain of the kept words (`child`), and q(h, d) for
+/// every pair of the parent chain's words (`q[h * m + d]`, local indices).
 struct Level<W> {
-    order: Vec<usize>,
     work: Chain<W>,
     root_steps: Vec<W>,
     steps: Vec<W>,
     child: Chain<W>,
-    /// q(h, d) of the words of `work`, in its order, for the leaf d walked.
     q: Vec<W>,
+    rows: Vec<W>,
 }
 
 impl<W> Level<W> {
     fn new() -> Self {
         let chain = || Chain { m: 0, heads: Vec::new(), root: Vec::new(), ids: Vec::new(), lifted: false };
         Level {
-            order: Vec::new(),
             work: chain(),
             root_steps: Vec::new(),
             steps: Vec::new(),
             child: chain(),
             q: Vec::new(),
+            rows: Vec::new(),
         }
     }
 }
@@ -564,61 +608,84 @@ impl<W> Level<W> {
 impl<W: Weight> Level<W> {
     /// The chain on `from`'s words at `keep` (a range of local indices) once
     /// all others are eliminated, into `child`, and the walk's steps from
-    /// the eliminated ones into `root_steps` and `steps`.
-    fn reduce(&mut self, from: &Chain<W>, keep: std::ops::Range<usize>) -> Result<(), Stop> {
+    /// the eliminated ones into `root_steps` and `steps`; the sum of the
+    /// eliminated pivots' orders and logarithms.
+    fn reduce(&mut self, from: &Chain<W>, keep: std::ops::Range<usize>) -> Result<(i32, f64), Stop> {
         let m = from.m;
-        self.order.clear();
-        self.order.extend((0..m).filter(|i| !keep.contains(i)).chain(keep.clone()));
         let gone = m - keep.len();
-        self.work.reorder(from, &self.order);
+        self.work.reorder(from, keep);
         self.root_steps.clear();
         self.steps.clear();
         self.steps.resize(gone * m, W::ZERO);
+        let (mut order, mut log) = (0, 0.0);
         for k in 0..gone {
-            let (_, _, root_ratio) = self.work.eliminate(k, &mut self.steps[k * m..(k + 1) * m])?;
+            let (pivot, o, root_ratio) = self.work.eliminate(k, &mut self.steps[k * m..(k + 1) * m])?;
             self.root_steps.push(root_ratio);
+            (order, log) = (order + o, log + pivot.ln());
         }
         self.child.tail(&self.work, gone);
+        Ok((order, log))
+    }
+
+    /// q(h, d) for the parent chain's words h and the kept words d (local
+    /// indices `keep`), from the kept words' own (`below`, kept × kept;
+    /// q(d, d) = 0): the eliminated words' in reverse, q(k, ·) = P(root) +
+    /// Σᵢ P(i) q(i, ·), each a sum of nonnegative terms, for all d at once.
+    fn walk_back(&mut self, keep: std::ops::Range<usize>, below: &[W]) -> Result<(), Stop> {
+        crate::wide::with_wide_vectors!(self.walk_back_here(keep, below))
+    }
+
+    #[inline(always)]
+    fn walk_back_here(&mut self, keep: std::ops::Range<usize>, below: &[W]) -> Result<(), Stop> {
+        let (m, kept) = (self.work.m, keep.len());
+        let gone = m - kept;
+        self.rows.clear();
+        self.rows.resize(gone * kept, W::ZERO);
+        self.rows.extend_from_slice(below);
+        for k in (0..gone).rev() {
+            let (done, later) = self.rows.split_at_mut((k + 1) * kept);
+            let row = &mut done[k * kept..];
+            row.fill(self.root_steps[k]);
+            let steps = &self.steps[k * m + k + 1..(k + 1) * m];
+            for (&step, next) in steps.iter().zip(later.chunks_exact(kept)) {
+                if !step.is_zero() {
+                    for (x, &y) in row.iter_mut().zip(next) {
+                        *x = x.add(step.mul(y));
+                    }
+                }
+            }
+            // A sum is out of range, or zero although a term is not (it
+            // underflowed): redo in a wider representation.
+            if !row.iter().fold(true, |ok, x| ok & x.in_range()) {
+                return Err(Stop::Range);
+            }
+            for (d, _) in row.iter().enumerate().filter(|(_, x)| x.is_zero()) {
+                let nonzero = |(&step, next): (&W, &[W])| !step.is_zero() && !next[d].is_zero();
+                if !self.root_steps[k].is_zero() || steps.iter().zip(later.chunks_exact(kept)).any(nonzero) {
+                    return Err(Stop::Range);
+                }
+            }
+        }
+        // Back to the parent's local indices: the eliminated words were
+        // 0 … keep.start − 1 and keep.end … m − 1, in order.
+        let local = |i: usize| {
+            if i < keep.start {
+                i
+            } else if i < gone {
+                i + kept
+            } else {
+                i - gone + keep.start
+            }
+        };
+        for (i, row) in self.rows.chunks_exact(kept).enumerate() {
+            let h = local(i);
+            self.q[h * m + keep.start..h * m + keep.end].copy_from_slice(row);
+        }
         Ok(())
     }
 }
 
-/// q(h, d) for the words of every level, the deepest level's child being
-/// the single word d: level by level from the bottom, each kept word's q
-/// from the level below (d's is 0), then the eliminated ones' in reverse,
-/// q(k) = P(root) + Σᵢ P(i) q(i), each a sum of nonnegative terms.
-fn walk_back<W: Weight>(levels: &mut [Level<W>]) -> Result<(), Stop> {
-    for l in (0..levels.len()).rev() {
-        let (this, below) = levels.split_at_mut(l + 1);
-        let level = &mut this[l];
-        let m = level.work.m;
-        let gone = level.root_steps.len();
-        level.q.clear();
-        level.q.resize(m, W::ZERO);
-        if let Some(next) = below.first() {
-            for (&a, &x) in next.order.iter().zip(&next.q) {
-                level.q[gone + a] = x;
-            }
-        }
-        for k in (0..gone).rev() {
-            let (steps, later) = (&level.steps[k * m + k + 1..(k + 1) * m], &level.q[k + 1..]);
-            let total = dot(level.root_steps[k], steps, later);
-            // A product that underflowed shows in its sum only if the sum is
-            // not normal.
-            if !total.in_range()
-                || total.is_zero()
-                    && (!level.root_steps[k].is_zero()
-                        || steps.iter().zip(later).any(|(r, x)| !r.is_zero() && !x.is_zero()))
-            {
-                return Err(Stop::Range);
-            }
-            level.q[k] = total;
-        }
-    }
-    Ok(())
-}
-
-/// Σ xs, in four running sums (which vectorise).
+#[inline(always)]
 fn sum<W: Weight>(xs: &[W]) -> W {
     let mut acc = [W::ZERO; 4];
     let chunks = xs.chunks_exact(4);
@@ -631,54 +698,51 @@ fn sum<W: Weight>(xs: &[W]) -> W {
     acc[0].add(acc[1]).add(acc[2].add(acc[3])).add(rest)
 }
 
-/// `init` + Σ aᵢ bᵢ, in four running sums.
-fn dot<W: Weight>(init: W, a: &[W], b: &[W]) -> W {
-    let mut acc = [W::ZERO; 4];
-    let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
-    let rest = ca.remainder().iter().zip(cb.remainder()).fold(init, |s, (&x, &y)| s.add(x.mul(y)));
-    for (x, y) in ca.zip(cb) {
-        for l in 0..4 {
-            acc[l] = acc[l].add(x[l].mul(y[l]));
-        }
-    }
-    acc[0].add(acc[1]).add(acc[2].add(acc[3])).add(rest)
-}
-
-/// For every word d of the chain at `depth` (`top`, or the `child` of the
-/// level above), with the levels above it the eliminations that led to it:
-/// eliminates all other words by halves (recursing), so that d's chain
-/// alone gives the denominator Σ θ q, and walks the levels back for q(h, d)
-/// of every other word h; calls `column(d, q, top)`.
+/// q(h, d) of every pair of words of the chain at `depth` (`top`, or the
+/// `child` of the level above) into `levels[depth].q`, with each word's
+/// denominator Σ θ q (its root potential once it alone is left) into
+/// `denominators` (by id): eliminates the words by halves, recursing into
+/// the other half, and walks back. `log_det`, on the chain eliminated in
+/// order (the second half kept at every depth), gathers the pivots' orders
+/// and logarithms: the determinant of `top`.
 fn leave_one_out<W: Weight>(
     top: &Chain<W>,
     levels: &mut Vec<Level<W>>,
     depth: usize,
-    q: &mut [W],
-    column: &mut impl FnMut(usize, &[W], W),
+    denominators: &mut [W],
+    log_det: &mut Option<(i32, f64)>,
 ) -> Result<(), Stop> {
-    let chain = if depth == 0 { top } else { &levels[depth - 1].child };
-    if chain.m == 1 {
-        let (d, denominator) = (chain.ids[0], chain.root[0]);
-        walk_back(&mut levels[..depth])?;
-        if let Some(level) = levels.first().filter(|_| depth > 0) {
-            for (&id, &x) in level.work.ids.iter().zip(&level.q) {
-                q[id] = x;
-            }
-        }
-        q[d] = W::ZERO;
-        column(d, q, denominator);
-        return Ok(());
-    }
-    let m = chain.m;
     if levels.len() == depth {
         levels.push(Level::new());
     }
+    let m = if depth == 0 { top.m } else { levels[depth - 1].child.m };
+    levels[depth].q.clear();
+    levels[depth].q.resize(m * m, W::ZERO);
     let half = m / 2;
     for keep in [0..half, half..m] {
+        let in_order = keep.start > 0;
         let (above, below) = levels.split_at_mut(depth);
         let chain = if depth == 0 { top } else { &above[depth - 1].child };
-        below[0].reduce(chain, keep)?;
-        leave_one_out(top, levels, depth + 1, q, column)?;
+        let (order, log) = below[0].reduce(chain, keep.clone())?;
+        let mut det = log_det.filter(|_| in_order).map(|(o, l)| (o + order, l + log));
+        if keep.len() == 1 {
+            let child = &below[0].child;
+            denominators[child.ids[0]] = child.root[0];
+            if let Some((o, l)) = det {
+                let (pivot, last) = child.pivot(0)?;
+                det = Some((o + last, l + pivot.ln()));
+            }
+            below[0].walk_back(keep, &[W::ZERO])?;
+        } else {
+            let mut inner = det;
+            leave_one_out(top, levels, depth + 1, denominators, &mut inner)?;
+            det = inner;
+            let (this, next) = levels.split_at_mut(depth + 1);
+            this[depth].walk_back(keep, &next[0].q)?;
+        }
+        if in_order {
+            *log_det = det;
+        }
     }
     Ok(())
 }
@@ -739,9 +803,20 @@ fn marginals_in<W: Weight>(
 ) -> Result<f64, Stop> {
     let n = size - 1;
     let chain = Chain::<W>::new(scores, size, shift, roots, lifted)?;
-    let mut ratios = vec![W::ZERO; size];
     let wanted = if roots == Roots::Single { 1 } else { 0 };
-    let (order, log) = chain.clone().log_det(&mut ratios)?;
+    let mut denominators = vec![W::ZERO; n];
+    let mut levels = Vec::new();
+    let (order, log) = if n == 1 {
+        denominators[0] = chain.root[0];
+        let (pivot, order) = chain.pivot(0)?;
+        levels.push(Level::new());
+        levels[0].q.push(W::ZERO);
+        (order, pivot.ln())
+    } else {
+        let mut log_det = Some((0, 0.0));
+        leave_one_out(&chain, &mut levels, 0, &mut denominators, &mut log_det)?;
+        log_det.expect("the second halves eliminate the words in order")
+    };
     if order != wanted {
         return Err(Stop::NoTree);
     }
@@ -749,13 +824,13 @@ fn marginals_in<W: Weight>(
     // Unchecked: the denominator is normal, so a subnormal θ·q costs at
     // most 2⁻¹⁰⁷⁴ / 2⁻¹⁰²² absolute.
     let probability = |p: W| if p.order() == 0 { p.value() } else { 0.0 };
-    let mut column = |d: usize, q: &[W], top: W| {
+    let q = &levels[0].q;
+    for (d, &top) in denominators.iter().enumerate() {
         out[d + 1] = probability(chain.root[d].div(top));
         for h in (0..n).filter(|&h| h != d) {
-            out[(h + 1) * size + d + 1] = probability(chain.head(h, d).mul(q[h]).div(top));
+            out[(h + 1) * size + d + 1] = probability(chain.head(h, d).mul(q[h * n + d]).div(top));
         }
-    };
-    leave_one_out(&chain, &mut Vec::new(), 0, &mut vec![W::ZERO; n], &mut column)?;
+    }
     Ok(log + shift.iter().sum::<f64>())
 }
 
