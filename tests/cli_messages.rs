@@ -294,3 +294,45 @@ fn terminal_escapes_in_fields_are_shown_not_sent() {
         }
     }
 }
+
+/// Regression (issue 49, re-run): a file name with terminal escapes reached
+/// the terminal as it was in the messages of the commands that quote it
+/// themselves (`eval`'s and `ensemble`'s alignment, `deprojectivize`,
+/// `train`, a missing file): every error message now shows control
+/// characters visibly, whatever part of it they are in.
+#[test]
+fn terminal_escapes_in_file_names_are_shown_not_sent() {
+    let dir = scratch("escaped-names");
+    let name = "n\u{1b}]0;T\u{7}.conllu";
+    let shown = "n\\x1b]0;T\\x07.conllu";
+    fs::write(dir.join(name), "1\ta\t_\tX\t_\t_\tx\troot\t_\t_\n\n").unwrap();
+    fs::write(dir.join("two.conllu"), "1\ta\t_\tX\t_\t_\t0\troot\t_\t_\n2\tb\t_\tX\t_\t_\t1\tdep\t_\t_\n\n").unwrap();
+    let missing = "zz\u{1b}[2J.conllu";
+    for command in [
+        &["eval", "two.conllu", name][..],
+        &["ensemble", "two.conllu", name],
+        &["deprojectivize", name],
+        &["train", name, "-o", "x.model"],
+        &["draw", "--text", missing],
+        &["count", missing],
+    ] {
+        let o = tabula_in(&dir, command);
+        assert_eq!(o.status.code(), Some(1), "{command:?}");
+        let err = String::from_utf8(o.stderr).unwrap();
+        assert!(!err.contains(|c: char| c.is_control() && c != '\n'), "{command:?}: {err:?}");
+        assert!(err.contains(shown) || err.contains("zz\\x1b[2J.conllu"), "{command:?}: {err}");
+    }
+}
+
+/// Regression (issue 49, re-run): a count of one said "1 sentences, 1 words".
+#[test]
+fn a_count_of_one_is_singular() {
+    let dir = scratch("singular");
+    fs::write(dir.join("one.conllu"), "1\ta\t_\tX\t_\t_\t0\troot\t_\t_\n\n").unwrap();
+    let o = tabula_in(&dir, &["train-tagger", "one.conllu", "-o", "one.tagger"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("one.conllu: 1 sentence, 1 word;"), "{}", stderr(&o));
+    let o = tabula_in(&dir, &["ensemble", "one.conllu", "one.conllu", "-o", "e.conllu"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).starts_with("1 sentence, 1 word: 2 files"), "{}", stderr(&o));
+}

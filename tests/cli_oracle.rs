@@ -447,6 +447,32 @@ fn a_grammar_file_decides_the_answer() {
     assert!(with_file.contains("\"shift\":2"), "{with_file}");
     assert_eq!(with_file, answer(&["oracle", "--grammar", file, "--algorithm", "cubic"]));
     assert!(answer(&["oracle"]).contains("\"shift\":3"), "the shipped grammar's answer");
+    // Strategy strict-lbr reads --strict-grammar: --grammar that no line
+    // read is an error after the answers (it gave the shipped answer, exit 0),
+    // and a walk with strict-lbr refuses it at once.
+    let o = tabula_with_stdin(&["oracle", "--grammar", file, "--strategy", "strict-lbr"], line);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "error: --grammar is arc-standard's grammar for the strategies none, lbr and rbl, which no line used \
+         (--strategy strict-lbr; strict-lbr reads --strict-grammar)\n"
+    );
+    let strict_line = "{\"stack\":[0,3,5],\"buffer\":[6,7],\"gold\":[2,0,2,5,3,5,5],\"strategy\":\"strict-lbr\"}\n";
+    let o = tabula_with_stdin(&["oracle", "--grammar", file], &format!("{strict_line}{line}"));
+    assert!(o.status.success(), "a line of lbr read it: {}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        answer(&["oracle", "--strict-grammar", file, "--strategy", "strict-lbr"]),
+        with_file,
+        "--strict-grammar decides strict-lbr's answer"
+    );
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/data/sample.conllu");
+    let o = tabula_with_stdin(&["oracle", "--walk", sample, "--grammar", file, "--strategy", "strict-lbr"], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "error: --grammar is arc-standard's grammar for the strategies none, lbr and rbl; \
+         the walk uses strategy strict-lbr, whose grammar is --strict-grammar\n"
+    );
     for algorithm in ["linear", "quadratic", "goldberg"] {
         let o = tabula_with_stdin(&["oracle", "--grammar", file, "--algorithm", algorithm], line);
         assert_eq!(

@@ -234,6 +234,9 @@ def test_command_trains_and_parses(tmp_path):
 def test_errors_are_the_command_lines(tmp_path):
     with pytest.raises(ValueError, match="unknown system"):
         neural.train(str(SAMPLE), system="arc-nothing", epochs=1)
+    # A near miss gets the library's "did you mean", as `tabula train` says it.
+    with pytest.raises(ValueError, match="unknown system `arc-hybird`: did you mean `arc-hybrid`?"):
+        neural.train(str(SAMPLE), system="arc-hybird", epochs=1)
     with pytest.raises(ValueError, match="--explore-from has no effect"):
         neural.train(str(SAMPLE), oracle="static", explore_from=3, epochs=1)
     with pytest.raises(ValueError, match="--epochs"):

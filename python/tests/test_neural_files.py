@@ -210,3 +210,31 @@ def test_a_file_of_another_kind_given_as_a_model_is_named(tmp_path: Path) -> Non
     junk.write_bytes(b"\x00\x01 not a model")
     p = run("parse", "--model", str(junk), str(SAMPLE))
     assert p.stderr.strip().splitlines()[-1].startswith(f"error: {junk}: not a tabula neural model (")
+
+
+def test_tensors_that_hold_fewer_values_than_their_shape_are_refused(tmp_path: Path, model: Path) -> None:
+    # Regression (issue 49, re-run): an LSTM of 200,000 units whose tensors
+    # had the right shapes over one stored value each (a stride of 0: a
+    # 14 KB file, its checksum right) passed every check, and the parser
+    # then built the network: an allocation of 640 GB.
+    state = inner_state(model)
+    options = {**state["options"], "dims": {**state["options"]["dims"], "lstm": 200_000}}
+    vocab = neural_parser.Vocabularies.from_state(state["vocab"])
+    with torch.device("meta"):
+        shapes = neural_parser._network(neural_parser._options(options, "x"), vocab).state_dict()
+    network = {k: torch.zeros(1, dtype=v.dtype).expand(*v.shape) if v.dim() else torch.zeros((), dtype=v.dtype) for k, v in shapes.items()}
+    crafted = tmp_path / "crafted.pt"
+    buf = io.BytesIO()
+    torch.save(craft(state, options=options, network=network), buf)
+    payload = buf.getvalue()
+    assert len(payload) < 1 << 20
+    torch.save(
+        {"format": neural_parser.SEALED, "sha256": hashlib.sha256(payload).hexdigest(),
+         "payload": torch.frombuffer(bytearray(payload), dtype=torch.uint8)},
+        crafted,
+    )
+    with pytest.raises(ValueError, match=r"crafted.pt: not a tabula neural model: tensor `.*` of shape .* does not hold its \d+ values in the file"):
+        neural.load(crafted)
+    r = run("parse", "--model", str(crafted), str(SAMPLE))
+    assert r.returncode == 1 and "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "does not hold its" in r.stderr and "out of memory" not in r.stderr, r.stderr

@@ -55,9 +55,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     sink.commit()?;
     let given = args.weights.unwrap_or_else(|| vec![1.0; k]);
     eprintln!(
-        "{} sentences, {} words: {k} files, weights {}, {} trees",
-        totals.sentences,
-        totals.words,
+        "{}, {}: {k} files, weights {}, {} trees",
+        super::plural(totals.sentences, "sentence"),
+        super::plural(totals.words, "word"),
         given.iter().map(f64::to_string).collect::<Vec<_>>().join(","),
         if args.projective { "projective" } else { "any" }
     );

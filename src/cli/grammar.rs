@@ -4,6 +4,7 @@
 //! [`tabula::grammar::text`]; results go to stdout, the value alone on the
 //! last line.
 
+use super::plural;
 use super::CliError;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -179,17 +180,6 @@ fn load(path: &Path) -> Result<Option<(Grammar, usize)>, CliError> {
             Ok(None)
         }
         Err(e) => Err(e.into()),
-    }
-}
-
-/// `1 rule`, `2 rules`.
-fn plural(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("{n} {what}")
-    } else if let Some(stem) = what.strip_suffix('y') {
-        format!("{n} {stem}ies")
-    } else {
-        format!("{n} {what}s")
     }
 }
 

@@ -21,6 +21,17 @@ pub mod train;
 pub type CliError = Box<dyn std::error::Error + Send + Sync>;
 
 /// Whether `e`, or an error it wraps, is a write to a closed pipe.
+/// `1 rule`, `2 rules`, `1 entry`, `2 entries`: a count and its noun.
+pub fn plural<N: std::fmt::Display + PartialEq + From<u8>>(n: N, what: &str) -> String {
+    if n == N::from(1) {
+        format!("{n} {what}")
+    } else if let Some(stem) = what.strip_suffix('y') {
+        format!("{n} {stem}ies")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
 pub fn is_broken_pipe(e: &(dyn std::error::Error + 'static)) -> bool {
     let mut next = Some(e);
     while let Some(e) = next {

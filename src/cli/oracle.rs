@@ -180,6 +180,14 @@ fn check_options(args: &Args) -> Result<(), CliError> {
                 )
                 .into());
             }
+            if args.grammar.is_some()
+                && args.system == System::ArcStandard
+                && args.strategy_for(args.system) == Strategy::StrictLbr
+            {
+                return Err("--grammar is arc-standard's grammar for the strategies none, lbr and rbl; \
+                     the walk uses strategy strict-lbr, whose grammar is --strict-grammar"
+                    .into());
+            }
             if args.strict_grammar.is_some() && args.strategy_for(args.system) != Strategy::StrictLbr {
                 return Err(format!(
                     "--strict-grammar is the grammar of strategy strict-lbr; the walk uses strategy {}",
@@ -338,6 +346,14 @@ fn run_json(args: &Args, oracle: &mut Oracle<'_>) -> Result<ExitCode, CliError> 
         )
         .into());
     }
+    if args.grammar.is_some() && !used.general {
+        return Err(format!(
+            "--grammar is arc-standard's grammar for the strategies none, lbr and rbl, which no line used \
+             (--strategy {}; strict-lbr reads --strict-grammar)",
+            args.strategy_for(System::ArcStandard)
+        )
+        .into());
+    }
     if args.strict_grammar.is_some() && !used.strict {
         return Err(format!(
             "--strict-grammar is the grammar of arc-standard's strategy strict-lbr, which no line used \
@@ -395,6 +411,9 @@ struct Used {
     /// A line of a system with a choice of strategies (arc-standard) took
     /// `--strategy` as its own.
     strategy: bool,
+    /// A line read `--grammar`: any line of `--system` but an arc-standard
+    /// one with strategy strict-lbr (which reads `--strict-grammar`).
+    general: bool,
 }
 
 fn answer(line: &str, args: &Args, oracle: &mut Oracle<'_>, used: &mut Used) -> Result<Value, String> {
@@ -460,6 +479,7 @@ fn answer(line: &str, args: &Args, oracle: &mut Oracle<'_>, used: &mut Used) -> 
     if args.grammar.is_some() && system != args.system {
         return Err(format!("`system` is {system}, but --grammar replaces the grammar of {} (--system)", args.system));
     }
+    used.general |= !(system == System::ArcStandard && strategy == Strategy::StrictLbr);
     let scores = oracle.scores(&config, &gold, strategy, args.algorithm).map_err(|e| e.to_string())?;
     // A final configuration offers no step (arc-eager: the input is empty,
     // though stack words may still be reducible).

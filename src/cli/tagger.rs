@@ -146,8 +146,9 @@ pub fn run_train(args: TrainArgs) -> Result<ExitCode, CliError> {
     let dev = args.dev.as_deref().map(read).transpose()?;
     let words: usize = data.iter().map(|s| s.forms.len()).sum();
     eprintln!(
-        "{name}: {} sentences, {words} words; {} decoding, 2^{} rows{}",
-        data.len(),
+        "{name}: {}, {}; {} decoding, 2^{} rows{}",
+        super::plural(data.len(), "sentence"),
+        super::plural(words, "word"),
         options.decode,
         options.bits,
         if options.feats { ", UPOS and FEATS" } else { ", UPOS" }
@@ -267,11 +268,13 @@ pub fn run_tag(args: TagArgs) -> Result<ExitCode, CliError> {
     sink.commit()?;
     let seconds = start.elapsed().as_secs_f64();
     if args.eval {
-        eprintln!("{file}: {} words: {}", total.words, total.text(model.feats.is_some()));
+        eprintln!("{file}: {}: {}", super::plural(total.words, "word"), total.text(model.feats.is_some()));
     }
     if args.stats {
         eprintln!(
-            "{sentences} sentences, {tokens} tokens in {seconds:.2} s ({:.0} tokens/s, {} threads, {decode})",
+            "{}, {} in {seconds:.2} s ({:.0} tokens/s, {} threads, {decode})",
+            super::plural(sentences, "sentence"),
+            super::plural(tokens, "token"),
             tokens as f64 / seconds.max(1e-9),
             args.threads
         );

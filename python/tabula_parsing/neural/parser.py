@@ -118,6 +118,11 @@ def _check(options: Options, given: Optional[set[str]] = None) -> None:
         trees_argument(o)  # a grammar file with errors: its diagnostics now
         return
     if o.system not in tp.systems():
+        # The library's message, with its "did you mean" for a near miss.
+        try:
+            tp.steps(o.system)
+        except ValueError as e:
+            raise ValueError(str(e)) from None
         raise ValueError(f"unknown system `{o.system}` (one of {', '.join(tp.systems())})")
     if o.oracle not in ("static", "dynamic"):
         raise ValueError(f"--oracle must be static or dynamic, found `{o.oracle}`")
@@ -498,6 +503,18 @@ def _from_state(state: dict[str, Any], path: PathLike) -> NeuralParser:
         if not isinstance(tensor, torch.Tensor) or tuple(tensor.shape) != shape or tensor.is_floating_point() != floating:
             found = tuple(tensor.shape) if isinstance(tensor, torch.Tensor) else type(tensor).__name__
             raise _not_a_model(path, f"tensor `{key}` has shape {found}, its options say {shape}")
+        # A tensor's shape is only its header: a crafted file can declare
+        # any shape over one stored value (a stride of 0). The network is
+        # as large as the tensors' shapes, so each must hold its values in
+        # the file; then the network built is no larger than the file.
+        if tensor.numel() > 0 and (
+            not tensor.is_contiguous()
+            or tensor.untyped_storage().nbytes()
+            < (tensor.storage_offset() + tensor.numel()) * tensor.element_size()
+        ):
+            raise _not_a_model(
+                path, f"tensor `{key}` of shape {shape} does not hold its {tensor.numel()} values in the file"
+            )
     net = _network(options, vocab)
     net.load_state_dict(saved)
     return NeuralParser(net, vocab, options, state["epoch"], history)
