@@ -609,8 +609,8 @@ impl<W: Weight> Level<W> {
     /// The chain on `from`'s words at `keep` (a range of local indices) once
     /// all others are eliminated, into `child`, and the walk's steps from
     /// the eliminated ones into `root_steps` and `steps`; the sum of the
-    /// eliminated pivots' orders and logarithms.
-    fn reduce(&mut self, from: &Chain<W>, keep: std::ops::Range<usize>) -> Result<(i32, f64), Stop> {
+    /// eliminated pivots' orders and (if `logs`) logarithms.
+    fn reduce(&mut self, from: &Chain<W>, keep: std::ops::Range<usize>, logs: bool) -> Result<(i32, f64), Stop> {
         let m = from.m;
         let gone = m - keep.len();
         self.work.reorder(from, keep);
@@ -621,7 +621,10 @@ impl<W: Weight> Level<W> {
         for k in 0..gone {
             let (pivot, o, root_ratio) = self.work.eliminate(k, &mut self.steps[k * m..(k + 1) * m])?;
             self.root_steps.push(root_ratio);
-            (order, log) = (order + o, log + pivot.ln());
+            order += o;
+            if logs {
+                log += pivot.ln();
+            }
         }
         self.child.tail(&self.work, gone);
         Ok((order, log))
@@ -723,8 +726,9 @@ fn leave_one_out<W: Weight>(
         let in_order = keep.start > 0;
         let (above, below) = levels.split_at_mut(depth);
         let chain = if depth == 0 { top } else { &above[depth - 1].child };
-        let (order, log) = below[0].reduce(chain, keep.clone())?;
-        let mut det = log_det.filter(|_| in_order).map(|(o, l)| (o + order, l + log));
+        let mut det = log_det.filter(|_| in_order);
+        let (order, log) = below[0].reduce(chain, keep.clone(), det.is_some())?;
+        det = det.map(|(o, l)| (o + order, l + log));
         if keep.len() == 1 {
             let child = &below[0].child;
             denominators[child.ids[0]] = child.root[0];
