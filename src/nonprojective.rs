@@ -47,7 +47,10 @@
 //! potential is the denominator, and q(k, d) = P(root) + Σᵢ P(i) q(i, d)
 //! walks the steps back, again without subtraction. Eliminating one half
 //! of the words and recursing into the other, for both halves, leaves each
-//! word last once in O(n³) in total.
+//! word last once in O(n³) in total; the walks back run for all the words
+//! of a half at once (rows of q, long vectors), and the eliminations that
+//! keep the second half at every depth are those of the determinant, in
+//! order, so log Z comes with them.
 //!
 //! Single root: the root potentials are multiplied by a formal t → 0, so
 //! that Z(t) = t · Z_single + O(t²); every quantity is carried as its
@@ -66,8 +69,8 @@
 //!
 //! # Complexity
 //! O(n³) time, O(n²) space: log Z about n³/3 multiply-adds, marginals
-//! about 2 n³ (the determinant, the eliminations by halves and the walks
-//! back), each a log-sum-exp in the log-space fallback (some ten to thirty
+//! about 1.3 n³ (the eliminations by halves, 7n³/9 with log Z among
+//! them, and the walks back, n³/2), each a log-sum-exp in the log-space fallback (some ten to thirty
 //! times slower); `benches/README.md` has timings.
 
 use crate::arborescence;
@@ -898,7 +901,7 @@ pub fn log_partition(scores: &[f64], size: usize, roots: Roots) -> Result<f64, N
 /// [`NonProjectiveError::NoTree`] if Z = 0, [`NonProjectiveError::TooMuchMemory`].
 ///
 /// # Complexity
-/// O(n³): about 2 n³ multiply-adds (each a log-sum-exp when the numbers
+/// O(n³): about 1.3 n³ multiply-adds (each a log-sum-exp when the numbers
 /// leave the f64 range).
 pub fn marginals(scores: &[f64], size: usize, roots: Roots, out: &mut Vec<f64>) -> Result<f64, NonProjectiveError> {
     let shift = column_shifts(scores, size)?;
