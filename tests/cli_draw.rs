@@ -225,3 +225,34 @@ fn help_documents_formats_with_examples() {
     }
     assert!(run_ok(&dir, &["projectivize", "--help"]).contains("--draw <PICTURE.html>"));
 }
+
+/// A text tree wider than the limit (a star of 1,002 words: 1,002 levels of
+/// arcs) is refused before any of it is drawn, with what to do instead;
+/// one at the limit (1,000 words) is drawn, and the page draws both.
+#[test]
+fn text_trees_too_wide_are_refused_with_the_way_out() {
+    let dir = scratch_in("cli_draw", "too_wide");
+    let star = |n: usize| {
+        let mut s = String::from("# sent_id = star\n");
+        for i in 1..=n {
+            let (head, rel) = if i == 1 { (0, "root") } else { (1, "dep") };
+            s.push_str(&format!("{i}\tw{i}\t_\tX\t_\t_\t{head}\t{rel}\t_\t_\n"));
+        }
+        s + "\n"
+    };
+    fs::write(dir.join("wide.conllu"), star(1002)).unwrap();
+    fs::write(dir.join("widest.conllu"), star(1000)).unwrap();
+    let o = tabula_in(&dir, &["draw", "wide.conllu", "--text", "-o", "wide.txt"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr_of(&o).trim(),
+        "error: sentence star: its text tree would be 2005 columns wide (1002 levels of arcs over 1002 words), \
+         more than 2001: draw it as a page or a picture instead (-o OUT.html, -o OUT.svg), or leave it out with --max-words"
+    );
+    assert!(!dir.join("wide.txt").exists(), "nothing written");
+    let text = run_ok(&dir, &["draw", "widest.conllu", "--text"]);
+    assert_eq!(text.lines().count(), 1002, "the heading, the root and 1,000 words");
+    let root = text.lines().nth(1).unwrap();
+    assert!(root.ends_with("─ (root)") && root.chars().count() == 2001 + "─ (root)".chars().count(), "{root:.40}");
+    run_ok(&dir, &["draw", "wide.conllu", "-o", "wide.html"]);
+}

@@ -185,7 +185,7 @@ fn training_leaves_out_long_sentences_and_counts_them() {
     let err = stderr(&o);
     assert!(
         err.starts_with(
-            "in.conllu: left out 1 sentences longer than 20 words (--max-words)\nin.conllu: 2 sentences, 13 tokens,"
+            "in.conllu: left out 1 sentence longer than 20 words (--max-words)\nin.conllu: 2 sentences, 13 tokens,"
         ),
         "{err}"
     );

@@ -86,9 +86,10 @@ pub fn draw(
     let n = lists[0].len();
     if let Some(k) = lists.iter().position(|l| l.len() != n) {
         return Err(PyValueError::new_err(format!(
-            "list {} has {} sentences, but the first one has {n}: the lists must have the same sentences",
+            "list {} has {} {}, but the first one has {n}: the lists must have the same sentences",
             k + 1,
-            lists[k].len()
+            lists[k].len(),
+            if lists[k].len() == 1 { "sentence" } else { "sentences" }
         )));
     }
     let names = match names {
@@ -139,6 +140,10 @@ pub fn draw(
         "html" => {
             tabula::draw::html::document(&pictures, &names, &format!("tabula_parsing.draw: {}", names.join(", ")))
         }
-        _ => tabula::draw::text::document(&pictures, false),
+        _ => tabula::draw::text::document(&pictures, false).map_err(|e| {
+            PyValueError::new_err(format!(
+                "{e}: draw it as a page or a picture instead (format=\"html\", \"svg\"), or leave it out with max_words="
+            ))
+        })?,
     })
 }

@@ -64,6 +64,14 @@ def test_filters_and_text() -> None:
     assert len(tp.draw(g, format="text", ids=["demo-2", "1"]).split("\n\n")) == 2
 
 
+def test_text_trees_too_wide_are_refused() -> None:
+    star = "".join(f"{i}\tw{i}\t_\tX\t_\t_\t{0 if i == 1 else 1}\t{'root' if i == 1 else 'dep'}\t_\t_\n" for i in range(1, 1003))
+    wide = tp.parse_conllu("# sent_id = star\n" + star + "\n")
+    with pytest.raises(ValueError, match=r"sentence star: its text tree would be 2005 columns wide .* max_words="):
+        tp.draw(wide, format="text")
+    assert tp.draw(wide, format="svg").startswith("<svg")
+
+
 def test_bad_calls_raise_value_error() -> None:
     g = tp.read_conllu(SAMPLE)
     with pytest.raises(ValueError, match='format must be "svg", "html" or "text"'):
@@ -72,7 +80,7 @@ def test_bad_calls_raise_value_error() -> None:
         tp.draw(g, ids=["nope"])
     with pytest.raises(ValueError, match="give other lists"):
         tp.draw(g, differences=True)
-    with pytest.raises(ValueError, match="list 2 has 1 sentences, but the first one has"):
+    with pytest.raises(ValueError, match="list 2 has 1 sentence, but the first one has"):
         tp.draw(g, g[:1])
     other = tp.parse_conllu(SAMPLE.read_text().replace("\tcat\t", "\tdog\t", 1), "other.conllu")
     with pytest.raises(ValueError, match=r"other.conllu:7: word 4 is `dog`, but .*sample.conllu:7 has `cat`"):

@@ -222,6 +222,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             let mut first = true;
             let text = |p: Picture| tabula::draw::text::picture_text(&p, to_terminal);
             read_pictures(&args.files, &filter, text, |t| {
+                let t = t.map_err(|e| {
+                    format!("{e}: draw it as a page or a picture instead (-o OUT.html, -o OUT.svg), or leave it out with --max-words")
+                })?;
                 if !first {
                     out.write_all(b"\n")?;
                 }

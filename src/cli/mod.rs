@@ -20,7 +20,6 @@ pub mod train;
 /// The error of a subcommand; printed as `error: …` with exit status 1.
 pub type CliError = Box<dyn std::error::Error + Send + Sync>;
 
-/// Whether `e`, or an error it wraps, is a write to a closed pipe.
 /// `1 rule`, `2 rules`, `1 entry`, `2 entries`: a count and its noun.
 pub fn plural<N: std::fmt::Display + PartialEq + From<u8>>(n: N, what: &str) -> String {
     if n == N::from(1) {
@@ -32,6 +31,7 @@ pub fn plural<N: std::fmt::Display + PartialEq + From<u8>>(n: N, what: &str) -> 
     }
 }
 
+/// Whether `e`, or an error it wraps, is a write to a closed pipe.
 pub fn is_broken_pipe(e: &(dyn std::error::Error + 'static)) -> bool {
     let mut next = Some(e);
     while let Some(e) = next {

@@ -376,7 +376,7 @@ fn long_chains_and_stars_are_laid_out() {
     let g = layout(&p.words, &arcs);
     assert!(g.arcs.iter().zip(&arcs).all(|(place, a)| a.head == 0 || place.level <= 2), "neighbours stay low");
     assert!(g.overlapping_labels().is_empty());
-    let text = text::picture_text(&p, false);
+    let text = text::picture_text(&p, false).unwrap();
     assert_eq!(text.lines().count(), n + 2);
     // A star: every word under word 1, nested n - 1 deep.
     let heads: Vec<usize> = (1..=n).map(|i| if i == 1 { 0 } else { 1 }).collect();
@@ -397,7 +397,7 @@ fn nonprojective_marks_name_the_tree_they_are_about() {
     assert_eq!(projective_first.nonprojective_annotations(), vec![1]);
     assert!(projective_first.is_nonprojective(), "the filter keeps a non-projective tree in any file");
     assert_eq!(svg::heading(&projective_first), "s1 · 1 difference · non-projective in gold");
-    let text = text::picture_text(&projective_first, false);
+    let text = text::picture_text(&projective_first, false).unwrap();
     assert!(text.starts_with("# s1 · 1 difference · non-projective in gold\n"), "{text}");
     // The drawn tree's words are not marked; gold's non-projective arc is, in its note.
     assert!(text.contains("▶ a DET det  ≠ gold: head 6 (black) det (non-projective)\n"), "{text}");
@@ -414,7 +414,9 @@ fn nonprojective_marks_name_the_tree_they_are_about() {
     assert_eq!(svg::heading(&np_first), "s1 · 1 difference · non-projective");
     let entry: serde_json::Value = serde_json::from_str(&html::entry(&np_first)).unwrap();
     assert_eq!(entry[2], serde_json::json!([0]));
-    assert!(text::picture_text(&np_first, false).contains("▶ a DET det (non-projective)  ≠ parsed: head 4 (cat) det\n"));
+    assert!(text::picture_text(&np_first, false)
+        .unwrap()
+        .contains("▶ a DET det (non-projective)  ≠ parsed: head 4 (cat) det\n"));
     let both = Picture::new(vec![read(&np, "a"), read(&np, "b"), read(GOLD, "c")]).unwrap();
     assert_eq!(svg::heading(&both), "s1 · 1 difference · non-projective · non-projective in b");
 }
@@ -424,7 +426,7 @@ fn nonprojective_marks_name_the_tree_they_are_about() {
 #[test]
 fn text_trees_draw_nonprojective_arcs_heavy() {
     let np = with(3, 6, "det");
-    let text = text::picture_text(&Picture::new(vec![read(&np, "g")]).unwrap(), false);
+    let text = text::picture_text(&Picture::new(vec![read(&np, "g")]).unwrap(), false).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     let heavy =
         |l: &str| l.chars().filter(|&c| ('\u{2500}'..='\u{254b}').contains(&c) && !"─│┬┴┼├┤╭╮╯╰".contains(c)).count();
@@ -482,8 +484,8 @@ fn golden_svg() {
 
 #[test]
 fn golden_text() {
-    golden("comparison.txt", &text::picture_text(&comparison(), false));
-    golden("one.txt", &text::picture_text(&Picture::new(vec![read(GOLD, "g")]).unwrap(), false));
+    golden("comparison.txt", &text::picture_text(&comparison(), false).unwrap());
+    golden("one.txt", &text::picture_text(&Picture::new(vec![read(GOLD, "g")]).unwrap(), false).unwrap());
 }
 
 #[test]
@@ -524,7 +526,7 @@ fn terminal_escapes_in_fields_are_shown_not_sent() {
     let other = h.replace(&format!("\t{}\t", HOSTILE[2]), "\tnmod\t").replace("\t4\tdet\t", "\t2\tdet\t");
     let pic = Picture::new(vec![read(&h, "g"), read(&other, "p\u{1b}[1m")]).unwrap();
     for colour in [false, true] {
-        let mut out = text::picture_text(&pic, colour);
+        let mut out = text::picture_text(&pic, colour).unwrap();
         for shown in HOSTILE_SHOWN {
             assert!(out.contains(shown), "{shown} not in {out}");
         }
@@ -608,7 +610,7 @@ fn check_pictures(pictures: &[Picture], files: &[String]) -> Result<(), TestCase
         let one = svg::picture_svg(p);
         prop_assert!(roxmltree::Document::parse(&one).is_ok(), "{one:?}");
     }
-    let text = text::document(pictures, false);
+    let text = text::document(pictures, false).unwrap();
     prop_assert!(!text.contains(|c: char| crate::shown::is_hidden(c) && c != '\n'), "{text:?}");
     let page = html::document(pictures, files, &files.join(" "));
     prop_assert!(!page.contains(|c: char| crate::shown::is_hidden(c) && c != '\n'), "{page:?}");

@@ -19,6 +19,27 @@ use super::Picture;
 use crate::shown::shown;
 use std::fmt::Write;
 
+/// The widest text tree drawn, in columns left of the words (1,000 levels
+/// of arcs): wider ones are refused, as no terminal or editor shows them
+/// and their size grows as words × columns (a star of 50,000 words would
+/// be 12 GB of text); pages and SVG draw any sentence.
+pub const MAX_COLUMNS: usize = 2001;
+
+/// A sentence whose text tree would be wider than [`MAX_COLUMNS`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "sentence {id}: its text tree would be {columns} columns wide ({levels} levels of arcs over {words} words), \
+     more than {max}",
+    max = MAX_COLUMNS
+)]
+pub struct TooWide {
+    /// The sentence's id, shown.
+    pub id: String,
+    pub words: usize,
+    pub levels: usize,
+    pub columns: usize,
+}
+
 /// Connection bits of a cell.
 const UP: u8 = 1;
 const DOWN: u8 = 2;
@@ -67,7 +88,11 @@ const RESET: &str = "\x1b[0m";
 
 /// The text tree of one picture under a `# heading` line. O(n log² n +
 /// the size of the drawing).
-pub fn picture_text(p: &Picture, colour: bool) -> String {
+///
+/// # Errors
+/// [`TooWide`] if it would be wider than [`MAX_COLUMNS`], before any of it
+/// is drawn.
+pub fn picture_text(p: &Picture, colour: bool) -> Result<String, TooWide> {
     let first = &p.annotations[0];
     let n = p.len();
     // Arcs (lo, hi, dependent) by length; levels as in the diagrams.
@@ -82,6 +107,9 @@ pub fn picture_text(p: &Picture, colour: bool) -> String {
     let level = levels(&spans);
     let top = level.iter().copied().max().unwrap_or(0);
     let width = 2 * top + 1;
+    if width > MAX_COLUMNS {
+        return Err(TooWide { id: shown(&p.id).into_owned(), words: n, levels: top, columns: width });
+    }
     // Per cell the half-lines drawn, and those of non-projective arcs.
     let mut grid = vec![vec![0u8; width]; n + 1];
     let mut heavy = vec![vec![0u8; width]; n + 1];
@@ -161,7 +189,7 @@ pub fn picture_text(p: &Picture, colour: bool) -> String {
         }
         out.push('\n');
     }
-    out
+    Ok(out)
 }
 
 /// The levels (1, 2, …; 1 next to the words) of arcs spanning the rows
@@ -187,13 +215,16 @@ pub(crate) fn levels(spans: &[(usize, usize)]) -> Vec<usize> {
 }
 
 /// The text trees of several pictures, a blank line between them.
-pub fn document(pictures: &[Picture], colour: bool) -> String {
+///
+/// # Errors
+/// [`TooWide`] for the first picture too wide to draw as text.
+pub fn document(pictures: &[Picture], colour: bool) -> Result<String, TooWide> {
     let mut out = String::new();
     for (i, p) in pictures.iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
-        out.push_str(&picture_text(p, colour));
+        out.push_str(&picture_text(p, colour)?);
     }
-    out
+    Ok(out)
 }

@@ -438,8 +438,9 @@ fn describe(file: &str, o: &TrainOptions, trainer: &Trainer) -> Vec<String> {
     let mut lines = Vec::new();
     if p.too_long > 0 {
         lines.push(format!(
-            "{file}: left out {} sentences longer than {} ({})",
+            "{file}: left out {} {} longer than {} ({})",
             p.too_long,
+            if p.too_long == 1 { "sentence" } else { "sentences" },
             match o.max_words {
                 Some(n) => format!("{n} words"),
                 None => format!(
@@ -453,16 +454,16 @@ fn describe(file: &str, o: &TrainOptions, trainer: &Trainer) -> Vec<String> {
     }
     if p.outside_class + p.too_large > 0 {
         lines.push(format!(
-            "{file}: left out {} trees {system} cannot build and {} beyond the tabular oracle's limit ({})",
-            p.outside_class,
+            "{file}: left out {} {system} cannot build and {} beyond the tabular oracle's limit ({})",
+            if p.outside_class == 1 { "1 tree".to_string() } else { format!("{} trees", p.outside_class) },
             p.too_large,
             o.style.given("max-gamma", &o.max_gamma.to_string(), false)
         ));
     }
     if let (true, Some(limit)) = (p.over_budget > 0, o.max_pairs) {
         lines.push(format!(
-            "{file}: left out {} trees past the tabular oracle's budget ({})",
-            p.over_budget,
+            "{file}: left out {} past the tabular oracle's budget ({})",
+            if p.over_budget == 1 { "1 tree".to_string() } else { format!("{} trees", p.over_budget) },
             o.style.given("max-pairs", &limit.to_string(), false)
         ));
     }
