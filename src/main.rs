@@ -293,28 +293,8 @@ fn main() -> ExitCode {
         // command-line tools do.
         Err(e) if cli::is_broken_pipe(&*e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {}", shown_message(&e.to_string()));
+            eprintln!("error: {}", cli::shown_message(&e.to_string()));
             ExitCode::FAILURE
         }
     }
-}
-
-/// An error message as the terminal shows it: every control character of
-/// what it quotes (a file name, a field, an option's value) written
-/// visibly (`\x1b`, as [`tabula::shown::shown`] writes it), so that none
-/// acts on the terminal; its own line breaks and tabs kept.
-fn shown_message(text: &str) -> std::borrow::Cow<'_, str> {
-    let hidden = |c: char| c != '\n' && c != '\t' && tabula::shown::is_hidden(c);
-    if !text.contains(hidden) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if hidden(c) {
-            tabula::shown::push_shown(&mut out, c);
-        } else {
-            out.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(out)
 }

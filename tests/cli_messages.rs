@@ -324,7 +324,24 @@ fn terminal_escapes_in_file_names_are_shown_not_sent() {
     }
 }
 
-/// Regression (issue 49, re-run): a count of one said "1 sentences, 1 words".
+/// Warnings and reports name files too: their control characters are shown
+/// as in the errors, in the lines of commands that succeed.
+#[test]
+fn terminal_escapes_in_file_names_are_shown_in_every_line() {
+    let dir = scratch("escaped-names-reports");
+    let name = "n\u{1b}]0;T\u{7}.conllu";
+    let shown = "n\\x1b]0;T\\x07.conllu";
+    fs::write(dir.join(name), "1\ta\t_\tX\t_\t_\t0\t_\t_\t_\n\n").unwrap();
+    for command in [&["train-tagger", name, "-o", "x.tagger"][..], &["eval", name, name]] {
+        let o = tabula_in(&dir, command);
+        assert!(o.status.success(), "{command:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(!err.contains(|c: char| c.is_control() && c != '\n'), "{command:?}: {err:?}");
+        assert!(err.contains(shown), "{command:?}: {err}");
+    }
+}
+
+/// A count of one said "1 sentences, 1 words".
 #[test]
 fn a_count_of_one_is_singular() {
     let dir = scratch("singular");

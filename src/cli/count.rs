@@ -165,26 +165,26 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     output.commit()?;
     if !too_long.is_empty() {
-        eprintln!(
+        super::say!(
             "warning: {} tree(s) longer than {} words not counted (`-` in their rows; --max-words {}):",
             too_long.len(),
             args.max_words,
             args.max_words
         );
         for (file, line, words) in &too_long {
-            eprintln!("  {file}:{line}: {words} words");
+            super::say!("  {file}:{line}: {words} words");
         }
     }
     if !underivable.is_empty() {
-        eprintln!("warning: {} sentence(s) the grammar derives no tree for (`-` in their rows):", underivable.len());
+        super::say!("warning: {} sentence(s) the grammar derives no tree for (`-` in their rows):", underivable.len());
         for (file, line, words) in &underivable {
-            eprintln!("  {file}:{line}: {words} words");
+            super::say!("  {file}:{line}: {words} words");
         }
     }
     if !bad.is_empty() {
-        eprintln!("warning: {} bad sentence(s) given a row of `-` (--keep-going):", bad.len());
+        super::say!("warning: {} bad sentence(s) given a row of `-` (--keep-going):", bad.len());
         for e in &bad {
-            eprintln!("  {e}");
+            super::say!("  {e}");
         }
     }
     if let Some(mut plot) = plot_output {

@@ -37,18 +37,18 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let totals = deprojectivize(reader, &file, output.writer())?;
     output.commit()?;
     if totals.malformed > 0 {
-        eprintln!(
+        super::say!(
             "warning: {file}: {} DEPREL(s) contain `|` or `%` but not in the encoding's forms (d|h, d|, p%): \
              kept as they are",
             totals.malformed
         );
     }
     if args.stats {
-        eprintln!("sentences: {}", totals.sentences);
-        eprintln!("moved words: {}", totals.moved);
-        eprintln!("reattached: {}", totals.reattached);
-        eprintln!("not found (head kept): {}", totals.moved - totals.reattached);
-        eprintln!("labels with stray marks: {}", totals.malformed);
+        super::say!("sentences: {}", totals.sentences);
+        super::say!("moved words: {}", totals.moved);
+        super::say!("reattached: {}", totals.reattached);
+        super::say!("not found (head kept): {}", totals.moved - totals.reattached);
+        super::say!("labels with stray marks: {}", totals.malformed);
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -235,7 +235,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     };
     output.commit()?;
     if drawn == 0 {
-        eprintln!("tabula draw: no sentence passed the filters; the output has none");
+        super::say!("tabula draw: no sentence passed the filters; the output has none");
     }
     Ok(ExitCode::SUCCESS)
 }

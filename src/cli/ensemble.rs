@@ -54,7 +54,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let totals = ensemble(predictions, &settings, OptionStyle::CommandLine, sink.writer())?;
     sink.commit()?;
     let given = args.weights.unwrap_or_else(|| vec![1.0; k]);
-    eprintln!(
+    super::say!(
         "{}, {}: {k} files, weights {}, {} trees",
         super::plural(totals.sentences, "sentence"),
         super::plural(totals.words, "word"),

@@ -107,7 +107,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         let (pred, pred_name) = open(pred_path)?;
         let report = evaluate_report(gold, &gold_name, pred, &pred_name, &options)?;
         if !report.evaluation.gold_labels && report.evaluation.all.words > 0 && i == 0 {
-            eprintln!("warning: every DEPREL of {gold_name} is `_`: LAS is not reported");
+            super::say!("warning: every DEPREL of {gold_name} is `_`: LAS is not reported");
         }
         if args.json {
             let mut json = report.to_json();

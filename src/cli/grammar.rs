@@ -156,7 +156,7 @@ fn load(path: &Path) -> Result<Option<(Grammar, usize)>, CliError> {
     match text::parse_file(path) {
         Ok(p) => {
             if !p.warnings.is_empty() {
-                eprintln!("{}", text::render(&p.warnings));
+                super::say!("{}", text::render(&p.warnings));
             }
             Ok(Some((p.grammar, p.warnings.len())))
         }
@@ -165,12 +165,12 @@ fn load(path: &Path) -> Result<Option<(Grammar, usize)>, CliError> {
             // the first few, then how many in all.
             let errors = e.error_count();
             match e.diagnostics.len() > SHOWN_DIAGNOSTICS {
-                false => eprintln!("{e}"),
+                false => super::say!("{e}"),
                 true => {
                     for d in &e.diagnostics[..SHOWN_DIAGNOSTICS] {
-                        eprint!("{d}\n\n");
+                        super::say!("{d}\n");
                     }
-                    eprintln!(
+                    super::say!(
                         "{} errors in all, the first {SHOWN_DIAGNOSTICS} diagnostics shown: is {} a grammar file? (grammar files: see grammars/)",
                         errors,
                         path.display()

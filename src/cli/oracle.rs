@@ -314,8 +314,8 @@ fn run_json(args: &Args, oracle: &mut Oracle<'_>) -> Result<ExitCode, CliError> 
                 // Keep stdout and stderr in order for a reader of both.
                 out.flush()?;
                 match args.input.as_deref().filter(|p| p.as_os_str() != "-") {
-                    Some(_) => eprintln!("{name}:{line_no}: {e}"),
-                    None => eprintln!("line {line_no}: {e}"),
+                    Some(_) => super::say!("{name}:{line_no}: {e}"),
+                    None => super::say!("line {line_no}: {e}"),
                 }
                 bad += 1;
             }
@@ -326,7 +326,7 @@ fn run_json(args: &Args, oracle: &mut Oracle<'_>) -> Result<ExitCode, CliError> 
         return Err(format!("{name}: no configurations (the input is empty; one JSON object per line)").into());
     }
     if bad > 0 {
-        eprintln!("error: {bad} bad line{}", if bad == 1 { "" } else { "s" });
+        super::say!("error: {bad} bad line{}", if bad == 1 { "" } else { "s" });
         return Ok(ExitCode::FAILURE);
     }
     // An option that no line used did nothing: the answers stand, but the
@@ -534,7 +534,7 @@ fn run_walk(args: &Args, path: &std::path::Path, oracle: &mut Oracle<'_>) -> Res
         b.finish_and_clear();
     }
     if stats.skipped > 0 {
-        eprintln!(
+        super::say!(
             "{}: skipped {} of {} trees longer than {} (--max-words)",
             path.display(),
             stats.skipped,

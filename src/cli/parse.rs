@@ -119,7 +119,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         OptionStyle::CommandLine,
     )?;
     for n in notices {
-        eprintln!("{}{}", if n.warning { "warning: " } else { "" }, n.text);
+        super::say!("{}{}", if n.warning { "warning: " } else { "" }, n.text);
     }
     let start = Instant::now();
     let (totals, file) = parse_all(input, args.threads, sink, |batch, file| job.parse_batch(batch, file))?;
@@ -177,11 +177,11 @@ fn settings(args: &Args) -> ParseSettings {
 /// the speed.
 fn report(totals: &ParseTotals, file: &str, columns: FeatureColumns, model_name: &str, args: &Args, start: Instant) {
     for w in totals.warnings(Some(file), columns, model_name, OptionStyle::CommandLine) {
-        eprintln!("warning: {w}");
+        super::say!("warning: {w}");
     }
     if args.stats {
         let s = start.elapsed().as_secs_f64();
-        eprintln!(
+        super::say!(
             "{} sentences, {} tokens in {s:.2} s ({:.0} tokens/s, {} threads)",
             totals.sentences,
             totals.tokens,
@@ -216,7 +216,7 @@ fn run_onnx(args: &Args, input: &Path, inputs: &[&Path]) -> Result<ExitCode, Cli
     if let Some(t) = &tagger {
         let tagger_name = args.tagger.as_deref().map(|p| p.display().to_string()).unwrap_or_default();
         for n in tagger_notices(model.columns(), &name, t, &tagger_name, OptionStyle::CommandLine) {
-            eprintln!("warning: {}", n.text);
+            super::say!("warning: {}", n.text);
         }
     }
     let start = Instant::now();

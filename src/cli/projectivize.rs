@@ -173,7 +173,7 @@ pub(crate) fn load_grammar(path: Option<&Path>, single_root: bool) -> Result<(Gr
         None => (text::parse_str("projective.grammar", tabula::grammars::PROJECTIVE)?, TreeClass::Projective),
     };
     for w in &parsed.warnings {
-        eprintln!("{w}");
+        super::say!("{w}");
     }
     tabula::projectivize::SentenceTerminals::for_grammar(&parsed.grammar)?;
     Ok((parsed.grammar, class))
@@ -516,45 +516,46 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         b.finish();
     }
     if !too_long.is_empty() {
-        eprintln!(
+        super::say!(
             "warning: {} non-projective sentence(s) longer than {} words copied unchanged, not projectivized (--max-words {}):",
             too_long.len(),
             args.max_words,
             args.max_words
         );
         for (line, words) in &too_long {
-            eprintln!("  {file}:{line}: {words} words");
+            super::say!("  {file}:{line}: {words} words");
         }
     }
     if !bad.is_empty() {
-        eprintln!("warning: {} bad sentence(s) copied unchanged (--keep-going):", bad.len());
+        super::say!("warning: {} bad sentence(s) copied unchanged (--keep-going):", bad.len());
         for e in &bad {
-            eprintln!("  {e}");
+            super::say!("  {e}");
         }
     }
     if args.stats {
-        eprintln!("trees: {}", stats.trees);
-        eprintln!("non-projective trees: {}", stats.nonprojective + too_long.len() as u64);
+        super::say!("trees: {}", stats.trees);
+        super::say!("non-projective trees: {}", stats.nonprojective + too_long.len() as u64);
         if !too_long.is_empty() {
-            eprintln!("of which longer than --max-words, copied unchanged: {}", too_long.len());
+            super::say!("of which longer than --max-words, copied unchanged: {}", too_long.len());
         }
         let beyond = match too_long.is_empty() {
             true => "",
             false => " (of the trees not copied unchanged)",
         };
-        eprintln!("tokens{beyond}: {}", stats.tokens);
-        eprintln!("tokens whose head was kept: {}", stats.kept);
+        super::say!("tokens{beyond}: {}", stats.tokens);
+        super::say!("tokens whose head was kept: {}", stats.kept);
         match stats.tokens {
-            0 => eprintln!("attachment score: - (no tokens)"),
-            t => eprintln!("attachment score: {:.4} %", 100.0 * stats.kept as f64 / t as f64),
+            0 => super::say!("attachment score: - (no tokens)"),
+            t => super::say!("attachment score: {:.4} %", 100.0 * stats.kept as f64 / t as f64),
         }
-        eprintln!(
+        super::say!(
             "words under a function word that may not take them (UD, leaf-*): input {}, output {}",
-            stats.leaf_before, stats.leaf_after
+            stats.leaf_before,
+            stats.leaf_after
         );
         if let Some(scheme) = args.encode {
             let share = |a: u64, b: u64| if b == 0 { 100.0 } else { 100.0 * a as f64 / b as f64 };
-            eprintln!("moved words (encoded, {scheme}): {}", stats.moved);
+            super::say!("moved words (encoded, {scheme}): {}", stats.moved);
             let rows = [
                 ("round trip (encode, decode): moved words restored", stats.restored, stats.moved),
                 ("round trip: non-projective arcs restored", stats.nonprojective_restored, stats.nonprojective_arcs),
@@ -566,10 +567,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 ("round trip: changed trees restored whole", stats.trees_restored, stats.trees_changed),
             ];
             for (what, restored, of) in rows {
-                eprintln!("{what} {restored} of {of} ({:.2} %)", share(restored, of));
+                super::say!("{what} {restored} of {of} ({:.2} %)", share(restored, of));
             }
         }
-        eprintln!("time: {:.3} s", start.elapsed().as_secs_f64());
+        super::say!("time: {:.3} s", start.elapsed().as_secs_f64());
     }
     if !too_long.is_empty() && !args.allow_long {
         return Err(format!(

@@ -145,7 +145,7 @@ pub fn run_train(args: TrainArgs) -> Result<ExitCode, CliError> {
     let (data, name) = read(&args.train)?;
     let dev = args.dev.as_deref().map(read).transpose()?;
     let words: usize = data.iter().map(|s| s.forms.len()).sum();
-    eprintln!(
+    super::say!(
         "{name}: {}, {}; {} decoding, 2^{} rows{}",
         super::plural(data.len(), "sentence"),
         super::plural(words, "word"),
@@ -158,13 +158,13 @@ pub fn run_train(args: TrainArgs) -> Result<ExitCode, CliError> {
     let start = Instant::now();
     let trained = pool.install(|| {
         train(&options, &data, &name, dev.as_ref().map(|(d, _)| d.as_slice()), &mut |r| {
-            eprintln!("{} ({:.1} s)", r.text(feats), start.elapsed().as_secs_f64());
+            super::say!("{} ({:.1} s)", r.text(feats), start.elapsed().as_secs_f64());
         })
     })?;
     output.writer().write_all(&trained.model.to_bytes())?;
     output.commit()?;
     let dev = trained.dev.map_or(String::new(), |a| format!(": dev {}", a.text(feats)));
-    eprintln!(
+    super::say!(
         "wrote {} (epoch {}{}{}{dev}; {} tags, {} words in the tag dictionary)",
         args.output.display(),
         trained.epoch,
@@ -268,10 +268,10 @@ pub fn run_tag(args: TagArgs) -> Result<ExitCode, CliError> {
     sink.commit()?;
     let seconds = start.elapsed().as_secs_f64();
     if args.eval {
-        eprintln!("{file}: {}: {}", super::plural(total.words, "word"), total.text(model.feats.is_some()));
+        super::say!("{file}: {}: {}", super::plural(total.words, "word"), total.text(model.feats.is_some()));
     }
     if args.stats {
-        eprintln!(
+        super::say!(
             "{}, {} in {seconds:.2} s ({:.0} tokens/s, {} threads, {decode})",
             super::plural(sentences, "sentence"),
             super::plural(tokens, "token"),

@@ -250,14 +250,14 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     output.writer().write_all(&trained.model.to_bytes())?;
     output.commit()?;
     match trained.dev {
-        Some(c) => eprintln!(
+        Some(c) => super::say!(
             "wrote {} (epoch {}: dev UAS {:.2} LAS {:.2})",
             args.output.display(),
             trained.epoch,
             c.uas(),
             c.las()
         ),
-        None => eprintln!("wrote {} (epoch {})", args.output.display(), trained.epoch),
+        None => super::say!("wrote {} (epoch {})", args.output.display(), trained.epoch),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -278,7 +278,7 @@ impl Observer for Printer {
     }
 
     fn note(&mut self, text: &str) {
-        eprintln!("{text}");
+        super::say!("{text}");
     }
 
     fn progress(&mut self, epoch: usize, tokens: u64) {
@@ -302,6 +302,6 @@ impl Observer for Printer {
         if let Some((_, bar)) = self.bar.take() {
             bar.finish_and_clear();
         }
-        eprintln!("{}", report.text);
+        super::say!("{}", report.text);
     }
 }
