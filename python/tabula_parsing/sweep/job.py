@@ -47,6 +47,11 @@ ERROR_TAIL = 2000
 #: one writes no result, so the next sweep runs it again.
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
+#: The exit statuses of a command stopped by one of them: killed by it, or
+#: exiting as a shell does (128 + the signal), or as tabula and the neural
+#: parser do when they catch it and say so (130).
+STOPPED = {-s for s in STOP_SIGNALS} | {128 + s for s in STOP_SIGNALS}
+
 
 class Interrupted(Exception):
     """A command of the job was stopped (Ctrl-C, SIGTERM): no result is written."""
@@ -311,7 +316,7 @@ def _stages(job: Job, settings: Settings, workdir: Path) -> dict[str, Any]:
     for stage, args, bound in stages:
         run = run_command(args, workdir, limit + HEADROOM, bound)
         label = f"{'tabula' if stage == 'eval' else name} {stage}"
-        if run.returncode in [-s for s in STOP_SIGNALS]:
+        if run.returncode in STOPPED:
             raise Interrupted(f"{label} of {job.stem} was stopped")
         out[f"{stage}_s"] = run.wall_s
         out[f"{stage}_user_s"] = run.user_s
