@@ -291,9 +291,16 @@ def _run(
             try:
                 for future in completed(futures, client, lost_workers_s):
                     try:
-                        row = future.result()
+                        # Bounded: a job stopped as its worker leaves can be
+                        # queued again, and then no result would ever come.
+                        row = future.result(timeout=lost_workers_s)
                     except Interrupted as e:
                         print(f"stopped: {e}; no result, the next sweep runs it", file=out, flush=True)
+                        continue
+                    except TimeoutError:
+                        job = names[future.key]
+                        print(f"stopped: {job.stem} left with its worker; no result, the next sweep runs it",
+                              file=out, flush=True)
                         continue
                     except Exception as e:  # noqa: BLE001 - a lost worker: say so, go on
                         job = names[future.key]
