@@ -229,8 +229,11 @@ def test_a_failed_job_says_why(tmp_path: Path, release: Path, cli: Path) -> None
     assert row["status"] == "failed" and "more than the limit of 16.0 KiB" in row["error"], row["error"]
 
 
-@pytest.mark.parametrize("stop", ["kill -TERM $$", "exit 130", "exit 143"])
-def test_a_stopped_command_writes_no_result(tmp_path: Path, release: Path, cli: Path, stop: str) -> None:
+@pytest.mark.parametrize(
+    ("stage", "stop"),
+    [("train", "kill -TERM $$"), ("train", "exit 130"), ("train", "exit 143"), ("--version", "exit 143")],
+)
+def test_a_stopped_command_writes_no_result(tmp_path: Path, release: Path, cli: Path, stage: str, stop: str) -> None:
     """A command stopped by a signal (killed by it, or exiting 128 + its
     number, as tabula does on Ctrl-C or SIGTERM: the cluster cancelling a
     worker) is no failure of the job: no result, so the next sweep runs it."""
@@ -239,11 +242,11 @@ def test_a_stopped_command_writes_no_result(tmp_path: Path, release: Path, cli: 
     plan = load_plan(write_plan(tmp_path, release))
     job = jobs(plan, find_treebanks(plan)[0])[0]
     stopped = tmp_path / "stopped-tabula"
-    stopped.write_text(f'#!/bin/sh\ncase " $* " in *" train "*) {stop} ;; esac\nexec {cli} "$@"\n')
+    stopped.write_text(f'#!/bin/sh\ncase " $* " in *" {stage} "*) {stop} ;; esac\nexec {cli} "$@"\n')
     stopped.chmod(0o755)
     settings = Settings(tabula=str(stopped), results=tmp_path / "results", max_memory="1G")
     settings.results.mkdir()
-    with pytest.raises(Interrupted, match="train of .* was stopped"):
+    with pytest.raises(Interrupted, match=f"{stage} of .* was stopped"):
         run_job(job, settings)
     assert not result_path(settings.results, job).exists()
 

@@ -296,7 +296,12 @@ def _stages(job: Job, settings: Settings, workdir: Path) -> dict[str, Any]:
     tb = job.treebank
     out: dict[str, Any] = {}
     out["train_sentences"], out["train_words"] = count_treebank(tb.train)
-    version = subprocess.run([settings.tabula, "--version"], capture_output=True, text=True, check=True)
+    try:
+        version = subprocess.run([settings.tabula, "--version"], capture_output=True, text=True, check=True)
+    except subprocess.CalledProcessError as e:
+        if e.returncode in STOPPED:
+            raise Interrupted(f"tabula --version of {job.stem} was stopped") from None
+        raise
     out["tabula_version"] = version.stdout.strip()
     neural = job.configuration.parser in ("neural", "biaffine")
     parser, name = (list(settings.neural), job.configuration.parser) if neural else (tabula, "tabula")
