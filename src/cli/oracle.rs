@@ -326,7 +326,7 @@ fn run_json(args: &Args, oracle: &mut Oracle<'_>) -> Result<ExitCode, CliError> 
         return Err(format!("{name}: no configurations (the input is empty; one JSON object per line)").into());
     }
     if bad > 0 {
-        super::say!("error: {bad} bad line{}", if bad == 1 { "" } else { "s" });
+        super::say!("error: {}", super::plural(bad, "bad line"));
         return Ok(ExitCode::FAILURE);
     }
     // An option that no line used did nothing: the answers stand, but the
