@@ -52,63 +52,57 @@ impl Trees {
     }
 }
 
-/// One sentence's outputs of the network.
-pub(super) struct Scores<'a> {
-    pub arcs: tract_onnx::prelude::tract_ndarray::ArrayViewD<'a, f32>,
-    pub left: tract_onnx::prelude::tract_ndarray::ArrayViewD<'a, f32>,
-    pub label_head: tract_onnx::prelude::tract_ndarray::ArrayViewD<'a, f32>,
-    pub label_dep: tract_onnx::prelude::tract_ndarray::ArrayViewD<'a, f32>,
-    pub vectors: tract_onnx::prelude::tract_ndarray::ArrayViewD<'a, f32>,
-}
-
-/// The best tree of a sentence of `size` positions (n + 1) under its
-/// scores (those of its padding left out), and each arc's best label (an index of `labels`): the heads of
-/// words 1 … n and their labels. `scores`: a buffer for the arc scores
-/// widened to `f64`; `engine`: the thread's, for a grammar's trees.
-pub(super) fn decode(
+/// The best tree of a sentence of `size` positions (n + 1) under its arc
+/// scores `arcs` (t × t for the batch's padded length t, row = head; its
+/// padding left out): the heads of words 1 … n. `scores`: a buffer for
+/// the arc scores widened to `f64`; `engine`: the thread's, for a
+/// grammar's trees.
+pub(super) fn best_tree(
     trees: &Trees,
-    out: &Scores<'_>,
+    arcs: &[f32],
+    t: usize,
     size: usize,
-    labels: usize,
-    root_label: Option<usize>,
     scores: &mut Vec<f64>,
     engine: Option<&mut TreeDistribution<'_>>,
-) -> Result<(Vec<usize>, Vec<usize>), String> {
-    let n = size - 1;
-    let slices = (out.arcs.as_slice(), out.left.as_slice(), out.label_head.as_slice(), out.label_dep.as_slice());
-    let (Some(arcs), Some(left), Some(label_head), Some(label_dep), Some(vectors)) =
-        (slices.0, slices.1, slices.2, slices.3, out.vectors.as_slice())
-    else {
-        return Err("the network's outputs are not contiguous".into());
-    };
-    // The batch's padded length t, and the label MLP's width m.
-    let t = out.arcs.shape()[0];
-    let m = vectors.len() / t;
+) -> Result<Vec<usize>, String> {
     scores.clear();
     for row in arcs.chunks_exact(t).take(size) {
         scores.extend(row[..size].iter().map(|&x| f64::from(x)));
     }
-    let heads: Vec<usize> = match (trees, engine) {
-        (Trees::All(roots), _) => nonprojective::best_tree(scores, size, *roots).map_err(|x| x.to_string())?.1,
+    match (trees, engine) {
+        (Trees::All(roots), _) => Ok(nonprojective::best_tree(scores, size, *roots).map_err(|x| x.to_string())?.1),
         (Trees::Grammar { root, word, .. }, Some(engine)) => {
-            let input: Vec<Terminal> = std::iter::once(*root).chain(std::iter::repeat_n(*word, n)).collect();
+            let input: Vec<Terminal> = std::iter::once(*root).chain(std::iter::repeat_n(*word, size - 1)).collect();
             let best = engine.k_best(&input, scores, 1).map_err(|x| x.to_string())?;
             let (_, tree) = best.into_iter().next().ok_or("the grammar derives no tree")?;
-            tree.heads().to_vec()
+            Ok(tree.heads().to_vec())
         }
         (Trees::Grammar { .. }, None) => unreachable!("a grammar's thread has its engine"),
-    };
-    // Each arc's best label (the first of equal scores, as argmax):
-    // bilinear + the head's and the dependent's linear terms; with a
-    // label `root`, exactly the arcs from the root have it.
-    let mut chosen = Vec::with_capacity(n);
-    for d in 1..=n {
-        let h = heads[d - 1];
-        let dep = &vectors[d * m..][..m];
+    }
+}
+
+/// Each arc's best label (an index of the model's `labels`; the first of
+/// equal scores, as argmax): bilinear + the head's and the dependent's
+/// linear terms; with a label `root` (`root_label`), exactly the arcs from
+/// the root have it. `forms(h)`: the classifier's bilinear form applied to
+/// head h (labels × m, row l being (vector_h · U)_l); `head` and `dep`
+/// (t × labels): the linear terms, the bias in `dep`; `vectors` (t × m):
+/// each position's vector as a dependent.
+pub(super) fn best_labels<'a>(
+    heads: &[usize],
+    forms: impl Fn(usize) -> &'a [f32],
+    [head, dep, vectors]: [&[f32]; 3],
+    [labels, m]: [usize; 2],
+    root_label: Option<usize>,
+) -> Vec<usize> {
+    let mut chosen = Vec::with_capacity(heads.len());
+    for (i, &h) in heads.iter().enumerate() {
+        let d = i + 1;
+        let (form, vector) = (forms(h), &vectors[d * m..][..m]);
         let best = best_label(labels, root_label, h == 0, |l| {
-            dot(&left[(h * labels + l) * m..][..m], dep) + label_head[h * labels + l] + label_dep[d * labels + l]
+            dot(&form[l * m..][..m], vector) + head[h * labels + l] + dep[d * labels + l]
         });
         chosen.push(best.unwrap_or(usize::MAX));
     }
-    Ok((heads, chosen))
+    chosen
 }

@@ -35,7 +35,7 @@ use std::sync::{Arc, OnceLock};
 use tract_onnx::prelude::*;
 
 /// The format of the metadata this module reads.
-pub const FORMAT: &str = "tabula-onnx-2";
+pub const FORMAT: &str = "tabula-onnx-3";
 /// Ids every vocabulary shares: padding, unknown, the root token.
 const PAD: i64 = 0;
 const UNK: i64 = 1;
@@ -109,8 +109,9 @@ fn index(strings: &[String]) -> HashMap<String, i64> {
 
 /// How the network's outputs become a tree.
 enum Decoder {
-    /// The best tree of a class, and each arc's best label.
-    Graph { trees: graph::Trees, root_label: Option<usize> },
+    /// The best tree of a class, and each arc's best label; the label
+    /// classifier's bilinear weight U (m × labels · m, row-major).
+    Graph { trees: graph::Trees, root_label: Option<usize>, label_weight: Vec<f32> },
     /// Greedy steps.
     Transition(transition::Scorer),
 }
@@ -193,9 +194,13 @@ impl OnnxModel {
         let _ = plans.last().expect("a plan of 1").1.set(Ok(one.clone()));
         let root_label = meta.labels.iter().position(|l| l == "root");
         let decoder = match trees {
-            Some(trees) => Decoder::Graph { trees, root_label },
+            Some(trees) => {
+                let [label_weight] =
+                    fixed_outputs(&meta, &one, 6).map_err(|e| fail(format!("its label classifier: {e:#}")))?;
+                Decoder::Graph { trees, root_label, label_weight }
+            }
             None => {
-                let weights = step_weights(&meta, &one).map_err(|e| fail(format!("its step scorer: {e:#}")))?;
+                let weights = fixed_outputs(&meta, &one, 6).map_err(|e| fail(format!("its step scorer: {e:#}")))?;
                 let missing = || fail("a transition model without its system, steps or positions".into());
                 let (system, steps, positions) = (
                     meta.system.as_deref().ok_or_else(missing)?,
@@ -277,8 +282,8 @@ impl OnnxModel {
             .par_iter()
             .map_init(
                 || match &self.decoder {
-                    Decoder::Graph { trees, .. } => Work { scores: Vec::new(), engine: trees.engine(), scratch: None },
-                    Decoder::Transition(s) => Work { scores: Vec::new(), engine: None, scratch: Some(s.scratch()) },
+                    Decoder::Graph { trees, .. } => Work { engine: trees.engine(), ..Work::default() },
+                    Decoder::Transition(s) => Work { scratch: Some(s.scratch()), ..Work::default() },
                 },
                 |work, group| self.run_chunk(group, file, work),
             )
@@ -450,43 +455,39 @@ impl OnnxModel {
             Err(e) => return failed(format!("{e:#}")),
         };
         let views: Result<Vec<_>, _> = outputs.iter().map(|o| o.to_plain_array_view::<f32>()).collect();
+        // The outputs the decoder reads (a biaffine model's sixth, its
+        // label weight, was read once at loading).
         let wanted = match self.decoder {
             Decoder::Graph { .. } => 5,
-            Decoder::Transition(_) => 6,
+            Decoder::Transition(_) => 1,
         };
-        let views = match views {
-            Ok(v) if v.len() == wanted => v,
-            Ok(v) => return failed(format!("{} outputs, the model has {wanted}", v.len())),
+        let slices: Option<Vec<&[f32]>> = match &views {
+            Ok(v) if v.len() == 6 => v[..wanted].iter().map(|v| v.as_slice()).collect(),
+            Ok(v) => return failed(format!("{} outputs, the model has 6", v.len())),
             Err(e) => return failed(format!("{e:#}")),
+        };
+        let Some(slices) = slices else { return failed("the network's outputs are not contiguous".into()) };
+        let decoded: Vec<Result<Decoded, String>> = match &self.decoder {
+            Decoder::Graph { trees, root_label, label_weight } => {
+                let graph =
+                    GraphDecoder { trees, labels: self.meta.labels.len(), root_label: *root_label, label_weight };
+                graph.decode(group, &slices, size, work)
+            }
+            Decoder::Transition(scorer) => {
+                let scratch = work.scratch.as_mut().expect("a transition model's thread has its buffers");
+                let each = slices[0].len() / group.len();
+                group
+                    .iter()
+                    .enumerate()
+                    .map(|(k, (_, e))| scorer.parse(&slices[0][k * each..][..each], e.size - 1, size, scratch))
+                    .collect()
+            }
         };
         group
             .iter()
-            .enumerate()
-            .map(|(k, &(i, e))| {
-                let at = |v: usize| views[v].index_axis(tract_ndarray::Axis(0), k);
+            .zip(decoded)
+            .map(|(&(i, e), decoded)| {
                 let fail = |why: String| NeuralError::Run { file: file.to_owned(), line: e.raw.first_line, why };
-                let decoded = match &self.decoder {
-                    Decoder::Graph { trees, root_label } => {
-                        let out = graph::Scores {
-                            arcs: at(0),
-                            left: at(1),
-                            label_head: at(2),
-                            label_dep: at(3),
-                            vectors: at(4),
-                        };
-                        let labels = self.meta.labels.len();
-                        graph::decode(trees, &out, e.size, labels, *root_label, &mut work.scores, work.engine.as_mut())
-                            .map(|(heads, labels)| (heads, labels.into_iter().map(Some).collect()))
-                    }
-                    Decoder::Transition(scorer) => {
-                        let terms = at(0);
-                        let scratch = work.scratch.as_mut().expect("a transition model's thread has its buffers");
-                        match terms.as_slice() {
-                            Some(terms) => scorer.parse(terms, e.size - 1, size, scratch),
-                            None => Err("the terms are not contiguous".to_owned()),
-                        }
-                    }
-                };
                 (i, decoded.map_err(fail).and_then(|(heads, labels)| self.write(e, &heads, &labels, file)))
             })
             .collect()
@@ -514,17 +515,113 @@ impl OnnxModel {
     }
 }
 
-/// A thread's decoding buffers: the arc scores widened to `f64` and the
-/// engine for a grammar's trees, or a transition model's configuration.
+/// A sentence's heads (of words 1 … n) and labels (indices of the model's
+/// labels; `None`: `root`).
+type Decoded = (Vec<usize>, Vec<Option<usize>>);
+
+/// A thread's decoding buffers: the arc scores widened to `f64`, the
+/// engine for a grammar's trees and the label forms of a run's heads
+/// (their vectors, the forms, each position's row), or a transition
+/// model's configuration.
+#[derive(Default)]
 struct Work<'a> {
     scores: Vec<f64>,
     engine: Option<TreeDistribution<'a>>,
+    heads: Vec<f32>,
+    forms: Vec<f32>,
+    row_of: Vec<usize>,
     scratch: Option<transition::Scratch>,
 }
 
-/// A transition model's step scorer weights: the graph's outputs 1 … 5,
-/// the same for every input, read from a run of one sentence of one word.
-fn step_weights(meta: &Meta, plan: &Plan) -> TractResult<[Vec<f32>; 5]> {
+/// A biaffine model's decoder for a run of sentences.
+struct GraphDecoder<'m> {
+    trees: &'m graph::Trees,
+    labels: usize,
+    root_label: Option<usize>,
+    /// U, m × labels · m.
+    label_weight: &'m [f32],
+}
+
+impl GraphDecoder<'_> {
+    /// The sentences of a run (padded to `t` positions) decoded from the
+    /// network's outputs (`arcs`, the label head vectors, the linear
+    /// terms `head` and `dep`, the label dependent vectors): each
+    /// sentence's best tree, then the label forms of the heads those
+    /// trees use (one product for the run; a head's forms serve all its
+    /// dependents, and leaves need none), then each arc's best label.
+    fn decode(
+        &self,
+        group: &[(usize, &Encoded)],
+        outputs: &[&[f32]],
+        t: usize,
+        work: &mut Work<'_>,
+    ) -> Vec<Result<Decoded, String>> {
+        let &[arcs, head_vectors, head, dep, vectors] = outputs else { unreachable!("five outputs") };
+        let (b, labels) = (group.len(), self.labels);
+        let m = vectors.len() / (b * t);
+        if self.label_weight.len() != m * labels * m {
+            let why = format!("the label weight holds {} numbers, not {m} × {labels} × {m}", self.label_weight.len());
+            return group.iter().map(|_| Err(why.clone())).collect();
+        }
+        let trees: Vec<Result<Vec<usize>, String>> = group
+            .iter()
+            .enumerate()
+            .map(|(k, (_, e))| {
+                graph::best_tree(
+                    self.trees,
+                    &arcs[k * t * t..][..t * t],
+                    t,
+                    e.size,
+                    &mut work.scores,
+                    work.engine.as_mut(),
+                )
+            })
+            .collect();
+        // The distinct heads of the trees, one row each.
+        work.row_of.clear();
+        work.row_of.resize(b * t, usize::MAX);
+        work.heads.clear();
+        let mut rows = 0;
+        for (k, heads) in trees.iter().enumerate() {
+            for &h in heads.iter().flatten() {
+                let at = k * t + h;
+                if work.row_of[at] == usize::MAX {
+                    work.row_of[at] = rows;
+                    rows += 1;
+                    work.heads.extend_from_slice(&head_vectors[at * m..][..m]);
+                }
+            }
+        }
+        let width = labels * m;
+        work.forms.clear();
+        work.forms.resize(rows * width, 0.0);
+        if rows > 0 && width > 0 {
+            use tract_ndarray::{ArrayView2, ArrayViewMut2};
+            let a = ArrayView2::from_shape((rows, m), &work.heads).expect("rows × m");
+            let u = ArrayView2::from_shape((m, width), self.label_weight).expect("m × labels · m");
+            let mut c = ArrayViewMut2::from_shape((rows, width), &mut work.forms).expect("rows × labels · m");
+            tract_ndarray::linalg::general_mat_mul(1.0, &a, &u, 0.0, &mut c);
+        }
+        let (forms, row_of) = (&work.forms, &work.row_of);
+        trees
+            .into_iter()
+            .enumerate()
+            .map(|(k, tree)| {
+                let heads = tree?;
+                let form = |h: usize| &forms[row_of[k * t + h] * width..][..width];
+                let (at, at_m) = (k * t * labels, k * t * m);
+                let terms = [&head[at..][..t * labels], &dep[at..][..t * labels], &vectors[at_m..][..t * m]];
+                let chosen = graph::best_labels(&heads, form, terms, [labels, m], self.root_label);
+                Ok((heads, chosen.into_iter().map(Some).collect()))
+            })
+            .collect()
+    }
+}
+
+/// The graph's last `N` outputs of `outputs`, those that are the same for
+/// every input (a transition model's step scorer, a biaffine model's
+/// label weight), read from a run of one sentence of one word.
+fn fixed_outputs<const N: usize>(meta: &Meta, plan: &Plan, outputs: usize) -> TractResult<[Vec<f32>; N]> {
     let mut inputs: TVec<TValue> = TVec::new();
     for name in &meta.inputs {
         let tensor = match name.as_str() {
@@ -536,16 +633,19 @@ fn step_weights(meta: &Meta, plan: &Plan) -> TractResult<[Vec<f32>; 5]> {
         };
         inputs.push(tensor.into());
     }
-    let outputs = plan.run(inputs)?;
-    if outputs.len() != 6 {
+    let got = plan.run(inputs)?;
+    if got.len() != outputs {
         return Err(tract_onnx::prelude::TractError::msg(format!(
-            "{} outputs, a transition model has 6",
-            outputs.len()
+            "{} outputs, a {} model has {outputs}",
+            got.len(),
+            meta.parser
         )));
     }
-    let weight =
-        |k: usize| -> TractResult<Vec<f32>> { Ok(outputs[k].to_plain_array_view::<f32>()?.iter().copied().collect()) };
-    Ok([weight(1)?, weight(2)?, weight(3)?, weight(4)?, weight(5)?])
+    let fixed: Vec<Vec<f32>> = got[outputs - N..]
+        .iter()
+        .map(|o| Ok(o.to_plain_array_view::<f32>()?.iter().copied().collect()))
+        .collect::<TractResult<_>>()?;
+    Ok(fixed.try_into().expect("N outputs"))
 }
 
 /// An optimised graph for a number of sentences at once.
@@ -571,17 +671,27 @@ fn plan(inference: &InferenceModel, meta: &Meta, size: usize) -> TractResult<Pla
         };
         model.set_input_fact(ix, fact)?;
     }
-    model.into_typed()?.into_decluttered()?.into_optimized()?.into_runnable()
+    // Decluttered as tract does but for one pass: a product whose input
+    // is a concatenation (the embeddings, the two directions of a BiLSTM)
+    // stays one product, rather than one per part summed (the sums cost
+    // more than the product saves).
+    let mut typed = model.into_typed()?;
+    let mut declutter = tract_onnx::tract_core::optim::Optimizer::declutter();
+    declutter.passes.retain(|pass| !format!("{pass:?}").starts_with("ConcatThenEinsum"));
+    declutter.optimize(&mut typed)?;
+    typed.optimize()?;
+    typed.into_runnable()
 }
 
 /// The most positions (sentences × the longest one's length + 1) run
-/// together: a bound on a run's memory (the label forms take labels ×
-/// label MLP floats per position).
+/// together: a bound on a run's memory (a transition model's terms take
+/// 11 × 2 MLP widths of floats per position).
 const GROUP_POSITIONS: usize = 512;
 /// The batch sizes of the plans, largest first (ending with 1): the
 /// sentences, sorted by length, run through the largest plan they fill
-/// within [`GROUP_POSITIONS`].
-const PLAN_SIZES: [usize; 7] = [64, 32, 16, 8, 4, 2, 1];
+/// within [`GROUP_POSITIONS`]. Few sizes: each plan takes about a tenth of a
+/// second of CPU to make.
+const PLAN_SIZES: [usize; 3] = [64, 8, 1];
 
 /// A block after reading: a block without words (copied), or one to parse.
 enum Stage {

@@ -16,16 +16,18 @@ never read).
 A graph-based (biaffine) model's outputs, per sentence:
 
 * ``arcs`` (B × T × T): s(h, d), row = head, column = dependent;
-* ``label_left`` (B × T × L × m): the label classifier's bilinear form
-  applied to each position as a head, (label_head_h · U)_l;
+* ``label_head_vectors`` and ``label_vectors`` (B × T × m): the label
+  MLPs' vectors of each position as a head and as a dependent;
 * ``label_head`` (B × T × L) and ``label_dep`` (B × T × L): the linear term
   of the classifier split between the head's and the dependent's vector
-  (the bias in ``label_dep``),
+  (the bias in ``label_dep``);
+* ``label_weight`` (m × L · m): the classifier's bilinear weight U, the
+  same for every batch,
 
 so that the label scores of an arc h → d are
-``label_left[h] · dep_d + label_head[h] + label_dep[d]`` with ``dep_d`` the
-label MLP's vector of d (output ``label_vectors``, B × T × m): the decoder
-computes them for the arcs of the best tree only.
+``(head_h · U)_l · dep_d + label_head[h, l] + label_dep[d, l]``: the
+decoder computes them for the arcs of the best tree only, and the
+bilinear forms head_h · U for the heads of those trees only.
 
 A transition model's outputs: ``terms`` (B × (T + 1) × 11 × 2m), the first
 MLP layer's terms of every word for each of the 11 positions a step reads
@@ -56,10 +58,10 @@ from torch import nn
 
 from .. import _tabula as tp
 from .data import MAX_CHARS, encode
-from .model import POSITIONS, BiaffineNetwork, Encoder, Network
+from .model import POSITIONS, BiaffineNetwork, CharEncoder, Encoder, Network
 from .train import tensors
 
-FORMAT = "tabula-onnx-2"
+FORMAT = "tabula-onnx-3"
 PathLike = Union[str, "os.PathLike[str]"]
 
 
@@ -100,6 +102,32 @@ class _Directions(nn.Module):
         return x
 
 
+def _chars(encoder: CharEncoder, chars: torch.Tensor) -> torch.Tensor:
+    """``encoder(chars)`` with the characters along the middle axis
+    (N × C × dim), so that a runtime does the convolution as one product
+    and the pooling over a middle axis: each position's window of three
+    embeddings (zeros beyond the ends) times the filters, relu, the
+    padding zeroed (the filters' outputs are at least 0 there, as
+    ``masked_fill`` leaves them), the largest over the positions."""
+    x = encoder.embed(chars)
+    n, c, dim = x.shape
+    padded = torch.cat([x.new_zeros(n, 1, dim), x, x.new_zeros(n, 1, dim)], dim=1)
+    windows = torch.cat([padded[:, k : k + c] for k in range(3)], dim=2)
+    # conv.weight is filters × dim × 3: as (3 · dim) × filters, k major.
+    weight = encoder.conv.weight.permute(2, 1, 0).reshape(3 * dim, -1)
+    bias = encoder.conv.bias
+    assert bias is not None  # nn.Conv1d's default
+    h = torch.relu(windows @ weight + bias)
+    h = h * (chars != 0).unsqueeze(2).to(h.dtype)
+    # The largest by halving (pairwise maxima), not a reduction: tract
+    # reduces over a middle axis one number at a time.
+    while h.shape[1] > 1:
+        half = h.shape[1] // 2
+        top = torch.maximum(h[:, :half], h[:, half : 2 * half])
+        h = torch.cat([top, h[:, 2 * half :]], dim=1) if h.shape[1] % 2 else top
+    return h[:, 0]
+
+
 def _vectors(net: Encoder, lstm: _Directions, x: dict[str, torch.Tensor]) -> torch.Tensor:
     """The BiLSTM's vectors of a batch of sentences padded at their ends
     (B × T × 2 · lstm; the padding's rows hold anything)."""
@@ -110,7 +138,7 @@ def _vectors(net: Encoder, lstm: _Directions, x: dict[str, torch.Tensor]) -> tor
         parts.append(net.feats(x["feats"]))
     if net.chars is not None:
         chars = x["chars"]
-        parts.append(net.chars(chars.reshape(b * t, chars.shape[2])).reshape(b, t, -1))
+        parts.append(_chars(net.chars, chars.reshape(b * t, chars.shape[2])).reshape(b, t, -1))
     if net.pretrained is not None:
         parts.append(net.pretrained(x["pretrained"]))
     h: torch.Tensor = lstm(torch.cat(parts, dim=2), x["lengths"], x["states"])
@@ -139,14 +167,14 @@ class _Graph(_Exported):
     def forward(self, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:
         net = self.net
         h = self.vectors(net, args)
-        b, t, _ = h.shape
         head, dep = net.arc_head(h), net.arc_dep(h)
         arcs = (head @ net.arc_weight) @ dep.transpose(1, 2) + (head @ net.arc_bias)[:, :, None]
         lh, ld = net.label_head(h), net.label_dep(h)
         m = lh.shape[2]
-        left = (lh @ net.label_weight).reshape(b, t, net.labels, m)
         w = net.label_linear.weight
-        return arcs, left, lh @ w[:, :m].t(), ld @ w[:, m:].t() + net.label_linear.bias, ld
+        # The weight as an output through a no-op, so that it is a node's
+        # output and not a bare initializer.
+        return arcs, lh, lh @ w[:, :m].t(), ld @ w[:, m:].t() + net.label_linear.bias, ld, net.label_weight * 1.0
 
 
 class _TransitionGraph(_Exported):
@@ -279,8 +307,8 @@ def export(model: PathLike, output: PathLike, check: Optional[Sequence[Any]] = N
     else:
         assert isinstance(net, BiaffineNetwork)
         graph = _Graph(net, names).eval()
-        outputs = ["arcs", "label_left", "label_head", "label_dep", "label_vectors"]
-        for name in outputs:
+        outputs = ["arcs", "label_head_vectors", "label_head", "label_dep", "label_vectors", "label_weight"]
+        for name in outputs[:-1]:
             axes[name] = {0: "B", 1: "T"}
         axes["arcs"] = {0: "B", 1: "T", 2: "T"}
     # A batch of two (the exporter then keeps the batch axis free).
@@ -290,6 +318,9 @@ def export(model: PathLike, output: PathLike, check: Optional[Sequence[Any]] = N
         # The exporter warns of LSTMs over batches unless the initial states
         # are inputs, which they are here.
         warnings.filterwarnings("ignore", message=".*batch_size other than 1.*LSTM")
+        # The character pooling's halving reads the character axis's width,
+        # which the graph fixes (MAX_CHARS).
+        warnings.filterwarnings("ignore", message="Converting a tensor to a Python boolean")
         graph_path = Path(scratch) / "graph.onnx"
         torch.onnx.export(
             graph,
