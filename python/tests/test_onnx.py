@@ -57,6 +57,20 @@ def _exported_parses_as_python(model, sample, onnx_path, cli):
         assert out == expected
 
 
+def test_export_leaves_the_model_as_it_was(tmp_path):
+    """Export works on a copy: the caller's network keeps its mode (a
+    model exported in the middle of training goes on training) and its
+    weights, and exporting it again writes the same file."""
+    model = neural.train(str(SAMPLE), parser="biaffine", epochs=1, seed=1, dims=TINY)
+    model.net.train()
+    before = {k: v.clone() for k, v in model.net.state_dict().items()}
+    export(model, tmp_path / "a.onnx")
+    assert model.net.training
+    assert all(torch.equal(before[k], v) for k, v in model.net.state_dict().items())
+    export(model, tmp_path / "b.onnx")
+    assert (tmp_path / "a.onnx").read_bytes() == (tmp_path / "b.onnx").read_bytes()
+
+
 def test_an_exported_model_refuses_the_perceptrons_options(tmp_path, onnx_cli):
     model = neural.train(str(SAMPLE), parser="biaffine", epochs=1, seed=1, dims=TINY)
     onnx_path = tmp_path / "tiny.onnx"

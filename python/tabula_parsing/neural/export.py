@@ -45,6 +45,7 @@ is the model; a ``--trees`` grammar file's text travels in it too."""
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import tempfile
@@ -294,7 +295,9 @@ def export(model: PathLike, output: PathLike, check: Optional[Sequence[Any]] = N
     from .parser import load
 
     parser = load(model) if isinstance(model, (str, os.PathLike)) else model
-    net = parser.net.cpu().eval()
+    # A copy on the CPU in evaluation mode: the caller's network keeps its
+    # device (a model trained on a GPU exports the same numbers) and mode.
+    net = copy.deepcopy(parser.net).cpu().eval()
     names = _names(net)
     example = tp.parse_conllu("1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n\n", "<example>")[0]
     axes: dict[str, dict[int, str]] = {n: {0: "B", 1: "T"} for n in names}
