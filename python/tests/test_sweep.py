@@ -19,7 +19,7 @@ from tabula_parsing.sweep import PlanError, find_treebanks, jobs, load_plan, sum
 from tabula_parsing.sweep.__main__ import main
 from tabula_parsing.sweep.engine import Summary, gaps, progress_line
 from tabula_parsing.sweep.job import Settings, count_treebank, result_path, run_job
-from tabula_parsing.sweep.plan import option_args, parse_size
+from tabula_parsing.sweep.plan import Job, option_args, parse_size
 from tabula_parsing.sweep.report import load_rows
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -211,6 +211,39 @@ def test_one_job_with_the_command_line(tmp_path: Path, release: Path, cli: Path)
     xz = run_job(todo[4], settings)
     assert xz["status"] == "ok", xz.get("error")
     assert xz["dev_file"] is None and xz["treebank"] == "UD_B"
+
+
+def test_a_result_written_meanwhile_counts_as_had(
+    tmp_path: Path, release: Path, cli: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A job whose result file appears after the sweep began (written by
+    hand) is read, not run: it counts among the results the sweep had, and
+    its time and worker stay out of the summary's figures."""
+    import io
+
+    distributed = pytest.importorskip("distributed")
+    from tabula_parsing.sweep import engine
+
+    plan = load_plan(write_plan(tmp_path, release))
+    todo = jobs(plan, find_treebanks(plan)[0])[:1]
+    settings = Settings(tabula=str(cli), results=tmp_path / "results", max_memory="1G")
+    settings.results.mkdir()
+    elsewhere = {"treebank": "UD_A", "configuration": todo[0].configuration.name, "seed": 1, "status": "ok",
+                 "uas": 50.0, "las": 40.0, "wall_s": 1000.0, "started_at": 1.0, "ended_at": 1001.0, "worker": "other:1"}
+
+    def written_meanwhile(job: Job, s: Settings) -> dict[str, object]:
+        result_path(s.results, job).write_text(json.dumps(elsewhere))
+        return run_job(job, s)
+
+    def cluster() -> object:
+        return distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address="127.0.0.1:0")
+
+    monkeypatch.setattr(engine, "run_job", written_meanwhile)
+    out = io.StringIO()
+    summary = engine.run_sweep(todo, settings, workers=1, out=out, cluster_factory=cluster)
+    assert (summary.reused, summary.ran, summary.jobs_s, summary.gaps_s) == (1, 0, 0.0, 0.0), out.getvalue()
+    assert "(its result was there)" in out.getvalue() and "1 had results" in summary.text()
+    assert summary.utilization() is None
 
 
 def test_a_failed_job_says_why(tmp_path: Path, release: Path, cli: Path) -> None:

@@ -306,6 +306,14 @@ def _run(
                         job = names[future.key]
                         row = {"treebank": job.treebank.name, "configuration": job.configuration.name,
                                "seed": job.seed, "status": "failed", "error": f"{type(e).__name__}: {e}"}
+                    if row.get("reused"):
+                        # Its result was written after the sweep began (by hand,
+                        # or a sweep on another folder): read, not run here, so
+                        # neither its time nor its worker counts as this sweep's.
+                        summary.reused += 1
+                        line = progress_line(summary.reused + summary.ran, summary.total, row)
+                        print(f"{line} (its result was there)", file=out, flush=True)
+                        continue
                     summary.ran += 1
                     if row["status"] == "ok":
                         summary.ok += 1
