@@ -57,6 +57,23 @@ def _exported_parses_as_python(model, sample, onnx_path, cli):
         assert out == expected
 
 
+@pytest.mark.parametrize("width", [24, 7, 3, 1])
+def test_the_exported_character_encoder_is_the_network_s(width):
+    """The export's character encoder (one product over windows, pairwise
+    maxima) gives the network's numbers, padding and all-padding words
+    included, for odd and even widths."""
+    from tabula_parsing.neural.export import _chars
+    from tabula_parsing.neural.model import CharEncoder
+
+    torch.manual_seed(1)
+    encoder = CharEncoder(40, 8, 6).eval()
+    chars = torch.randint(1, 40, (50, width))
+    chars[:, width // 2 + 1 :] = 0
+    chars[3] = 0
+    with torch.no_grad():
+        assert torch.allclose(_chars(encoder, chars), encoder(chars), atol=1e-6)
+
+
 def test_export_leaves_the_model_as_it_was(tmp_path):
     """Export works on a copy: the caller's network keeps its mode (a
     model exported in the middle of training goes on training) and its

@@ -36,6 +36,8 @@ use tract_onnx::prelude::*;
 
 /// The format of the metadata this module reads.
 pub const FORMAT: &str = "tabula-onnx-3";
+/// The graph's outputs, for both parsers (see `tabula_parsing.neural.export`).
+const OUTPUTS: usize = 6;
 /// Ids every vocabulary shares: padding, unknown, the root token.
 const PAD: i64 = 0;
 const UNK: i64 = 1;
@@ -196,11 +198,11 @@ impl OnnxModel {
         let decoder = match trees {
             Some(trees) => {
                 let [label_weight] =
-                    fixed_outputs(&meta, &one, 6).map_err(|e| fail(format!("its label classifier: {e:#}")))?;
+                    fixed_outputs(&meta, &one).map_err(|e| fail(format!("its label classifier: {e:#}")))?;
                 Decoder::Graph { trees, root_label, label_weight }
             }
             None => {
-                let weights = fixed_outputs(&meta, &one, 6).map_err(|e| fail(format!("its step scorer: {e:#}")))?;
+                let weights = fixed_outputs(&meta, &one).map_err(|e| fail(format!("its step scorer: {e:#}")))?;
                 let missing = || fail("a transition model without its system, steps or positions".into());
                 let (system, steps, positions) = (
                     meta.system.as_deref().ok_or_else(missing)?,
@@ -462,8 +464,8 @@ impl OnnxModel {
             Decoder::Transition(_) => 1,
         };
         let slices: Option<Vec<&[f32]>> = match &views {
-            Ok(v) if v.len() == 6 => v[..wanted].iter().map(|v| v.as_slice()).collect(),
-            Ok(v) => return failed(format!("{} outputs, the model has 6", v.len())),
+            Ok(v) if v.len() == OUTPUTS => v[..wanted].iter().map(|v| v.as_slice()).collect(),
+            Ok(v) => return failed(format!("{} outputs, the model has {OUTPUTS}", v.len())),
             Err(e) => return failed(format!("{e:#}")),
         };
         let Some(slices) = slices else { return failed("the network's outputs are not contiguous".into()) };
@@ -618,10 +620,10 @@ impl GraphDecoder<'_> {
     }
 }
 
-/// The graph's last `N` outputs of `outputs`, those that are the same for
-/// every input (a transition model's step scorer, a biaffine model's
-/// label weight), read from a run of one sentence of one word.
-fn fixed_outputs<const N: usize>(meta: &Meta, plan: &Plan, outputs: usize) -> TractResult<[Vec<f32>; N]> {
+/// The graph's last `N` outputs, those that are the same for every input
+/// (a transition model's step scorer, a biaffine model's label weight),
+/// read from a run of one sentence of one word.
+fn fixed_outputs<const N: usize>(meta: &Meta, plan: &Plan) -> TractResult<[Vec<f32>; N]> {
     let mut inputs: TVec<TValue> = TVec::new();
     for name in &meta.inputs {
         let tensor = match name.as_str() {
@@ -634,14 +636,14 @@ fn fixed_outputs<const N: usize>(meta: &Meta, plan: &Plan, outputs: usize) -> Tr
         inputs.push(tensor.into());
     }
     let got = plan.run(inputs)?;
-    if got.len() != outputs {
+    if got.len() != OUTPUTS {
         return Err(tract_onnx::prelude::TractError::msg(format!(
-            "{} outputs, a {} model has {outputs}",
+            "{} outputs, a {} model has {OUTPUTS}",
             got.len(),
             meta.parser
         )));
     }
-    let fixed: Vec<Vec<f32>> = got[outputs - N..]
+    let fixed: Vec<Vec<f32>> = got[OUTPUTS - N..]
         .iter()
         .map(|o| Ok(o.to_plain_array_view::<f32>()?.iter().copied().collect()))
         .collect::<TractResult<_>>()?;
