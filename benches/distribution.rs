@@ -14,7 +14,7 @@ use std::hint::black_box;
 use tabula::distribution::TreeDistribution;
 use tabula::engine::Parser;
 use tabula::grammar::text;
-use tabula::nonprojective::{self, Roots};
+use tabula::nonprojective::{MatrixTree, Roots};
 use tabula::semiring::{LogSumExp, RealMaxPlus};
 
 /// `count` matrices of (n+1)² standard-normal-ish scores.
@@ -85,20 +85,21 @@ fn bench_projective(c: &mut Criterion) {
 fn bench_matrix_tree(c: &mut Criterion) {
     let mut group = c.benchmark_group("matrix_tree_marginals");
     let mut out = Vec::new();
-    for n in [10, 40, 100] {
+    let mut tree = MatrixTree::new();
+    for n in [10, 20, 40, 100] {
         let s = batch(1, n, 2).pop().unwrap();
         for (name, roots) in [("multi", Roots::Multi), ("single", Roots::Single)] {
             group.bench_with_input(BenchmarkId::new(name, n), &s, |b, s| {
-                b.iter(|| black_box(nonprojective::marginals(s, n + 1, roots, &mut out).unwrap()))
+                b.iter(|| black_box(tree.marginals(s, n + 1, roots, &mut out).unwrap()))
             });
         }
         group.bench_with_input(BenchmarkId::new("log_partition_multi", n), &s, |b, s| {
-            b.iter(|| black_box(nonprojective::log_partition(s, n + 1, Roots::Multi).unwrap()))
+            b.iter(|| black_box(tree.log_partition(s, n + 1, Roots::Multi).unwrap()))
         });
         // Scores spread by 2000 within a column: beyond the f64 range, the log-space path.
         let wide: Vec<f64> = s.iter().map(|x| x * 1000.0).collect();
         group.bench_with_input(BenchmarkId::new("multi_log_space", n), &wide, |b, s| {
-            b.iter(|| black_box(nonprojective::marginals(s, n + 1, Roots::Multi, &mut out).unwrap()))
+            b.iter(|| black_box(tree.marginals(s, n + 1, Roots::Multi, &mut out).unwrap()))
         });
     }
     group.finish();

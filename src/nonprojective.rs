@@ -125,7 +125,7 @@ pub enum NonProjectiveError {
 /// # Complexity
 /// O(n²) time and memory.
 pub fn best_tree(scores: &[f64], size: usize, roots: Roots) -> Result<(f64, Vec<usize>), NonProjectiveError> {
-    column_shifts(scores, size)?;
+    column_shifts(scores, size, &mut Vec::new())?;
     let n = size - 1;
     if !arborescence::has_tree(n, scores) {
         return Err(NonProjectiveError::NoTree);
@@ -162,7 +162,8 @@ pub fn sample<R: Rng + ?Sized>(
     count: usize,
     rng: &mut R,
 ) -> Result<Vec<Vec<usize>>, NonProjectiveError> {
-    column_shifts(scores, size)?;
+    let mut tree = MatrixTree::new();
+    column_shifts(scores, size, &mut tree.shift)?;
     crate::memory::check(count.checked_mul(size), std::mem::size_of::<usize>(), || {
         format!("{count} samples of {size} positions")
     })?;
@@ -173,7 +174,7 @@ pub fn sample<R: Rng + ?Sized>(
         work.copy_from_slice(scores);
         let mut heads = vec![0; size - 1];
         for d in 1..size {
-            marginals(&work, size, roots, &mut m)?;
+            tree.marginals(&work, size, roots, &mut m)?;
             let mut u = rng.gen::<f64>();
             // The last head with positive probability absorbs rounding.
             let mut head = (0..size).rev().find(|&h| m[h * size + d] > 0.0).ok_or(NonProjectiveError::NoTree)?;
@@ -439,21 +440,33 @@ struct Chain<W> {
     lifted: bool,
 }
 
+impl<W> Chain<W> {
+    fn empty() -> Self {
+        Chain { m: 0, heads: Vec::new(), root: Vec::new(), ids: Vec::new(), lifted: false }
+    }
+}
+
 impl<W: Weight> Chain<W> {
-    /// From validated scores of `size` = n + 1 rows, each column shifted by
-    /// its maximum `shift[d]`.
-    fn new(scores: &[f64], size: usize, shift: &[f64], roots: Roots, lifted: bool) -> Result<Self, Stop> {
+    /// Makes `self` the chain of validated scores of `size` = n + 1 rows,
+    /// each column shifted by its maximum `shift[d]`.
+    fn fill(&mut self, scores: &[f64], size: usize, shift: &[f64], roots: Roots, lifted: bool) -> Result<(), Stop> {
         let m = size - 1;
         let root_order = if roots == Roots::Single && !lifted { 1 } else { 0 };
-        let mut chain = Chain { m, heads: vec![W::ZERO; m * m], root: vec![W::ZERO; m], ids: (0..m).collect(), lifted };
+        self.m = m;
+        self.lifted = lifted;
+        self.heads.clear();
+        self.heads.resize(m * m, W::ZERO);
+        self.root.clear();
+        self.ids.clear();
+        self.ids.extend(0..m);
         for j in 0..m {
             let c = shift[j + 1];
-            chain.root[j] = W::from_log(scores[j + 1] - c, root_order)?;
+            self.root.push(W::from_log(scores[j + 1] - c, root_order)?);
             for i in (0..m).filter(|&i| i != j) {
-                chain.heads[j * m + i] = W::from_log(scores[(i + 1) * size + j + 1] - c, 0)?;
+                self.heads[j * m + i] = W::from_log(scores[(i + 1) * size + j + 1] - c, 0)?;
             }
         }
-        Ok(chain)
+        Ok(())
     }
 
     /// θ(i, j) (i ≠ j).
@@ -530,7 +543,7 @@ impl<W: Weight> Chain<W> {
         Ok((pivot, order, root_ratio))
     }
 
-    fn log_det(mut self, ratios: &mut [W]) -> Result<(i32, f64), Stop> {
+    fn log_det(&mut self, ratios: &mut [W]) -> Result<(i32, f64), Stop> {
         let (mut order, mut log) = (0, 0.0);
         for k in 0..self.m {
             let (pivot, o, _) = self.eliminate(k, ratios)?;
@@ -596,12 +609,11 @@ struct Level<W> {
 
 impl<W> Level<W> {
     fn new() -> Self {
-        let chain = || Chain { m: 0, heads: Vec::new(), root: Vec::new(), ids: Vec::new(), lifted: false };
         Level {
-            work: chain(),
+            work: Chain::empty(),
             root_steps: Vec::new(),
             steps: Vec::new(),
-            child: chain(),
+            child: Chain::empty(),
             q: Vec::new(),
             rows: Vec::new(),
         }
@@ -754,9 +766,10 @@ fn leave_one_out<W: Weight>(
     Ok(())
 }
 
-/// Checks the shape and the scores; the shift of each column d ≥ 1 (its
-/// maximum), or `None` if some word has no allowed head.
-fn column_shifts(scores: &[f64], size: usize) -> Result<Option<Vec<f64>>, NonProjectiveError> {
+/// Checks the shape and the scores, and writes the shift of each column
+/// d ≥ 1 (its maximum) into `shift`: false if some word has no allowed
+/// head.
+fn column_shifts(scores: &[f64], size: usize, shift: &mut Vec<f64>) -> Result<bool, NonProjectiveError> {
     if size == 0 || scores.len() != size * size {
         return Err(NonProjectiveError::Shape { len: scores.len(), size });
     }
@@ -765,80 +778,210 @@ fn column_shifts(scores: &[f64], size: usize) -> Result<Option<Vec<f64>>, NonPro
     crate::memory::check(size.checked_mul(size).and_then(|c| c.checked_mul(5)), 16, || {
         format!("the Matrix-Tree matrices for {size} positions")
     })?;
-    let mut shift = vec![0.0; size];
+    // Row by row (contiguous), the diagonal included, then the diagonal
+    // taken out: the maximum of a column whose diagonal is its largest
+    // entry is found again without it.
+    shift.clear();
+    shift.resize(size, f64::NEG_INFINITY);
+    let mut finite = true;
+    for row in scores.chunks_exact(size) {
+        for (m, &s) in shift.iter_mut().zip(row) {
+            finite &= !(s.is_nan() || s == f64::INFINITY);
+            *m = m.max(s);
+        }
+    }
     let mut all = true;
     for d in 1..size {
-        let mut max = f64::NEG_INFINITY;
-        for h in (0..size).filter(|&h| h != d) {
-            let s = scores[h * size + d];
-            if s.is_nan() || s == f64::INFINITY {
-                return Err(NonProjectiveError::NotFinite { head: h, dependent: d, value: s });
+        if !finite || shift[d] == scores[d * size + d] {
+            let mut max = f64::NEG_INFINITY;
+            for h in (0..size).filter(|&h| h != d) {
+                let s = scores[h * size + d];
+                if s.is_nan() || s == f64::INFINITY {
+                    return Err(NonProjectiveError::NotFinite { head: h, dependent: d, value: s });
+                }
+                max = max.max(s);
             }
-            max = max.max(s);
+            shift[d] = max;
         }
-        all &= max > f64::NEG_INFINITY;
-        shift[d] = max;
+        all &= shift[d] > f64::NEG_INFINITY;
     }
-    Ok(all.then_some(shift))
+    shift[0] = 0.0;
+    Ok(all)
 }
 
-/// ln Z in `W` (−∞ if no tree).
-fn log_partition_in<W: Weight>(
-    scores: &[f64],
-    size: usize,
-    shift: &[f64],
-    roots: Roots,
-    lifted: bool,
-) -> Result<f64, Stop> {
-    let chain = Chain::<W>::new(scores, size, shift, roots, lifted)?;
-    let wanted = if roots == Roots::Single { 1 } else { 0 };
-    match chain.log_det(&mut vec![W::ZERO; size]) {
-        Ok((order, log)) if order == wanted => Ok(log + shift.iter().sum::<f64>()),
-        Ok(_) | Err(Stop::NoTree) => Ok(f64::NEG_INFINITY),
-        Err(Stop::Range) => Err(Stop::Range),
+/// The buffers of the computation in one kind of number, kept between
+/// sentences.
+struct Buffers<W> {
+    chain: Chain<W>,
+    levels: Vec<Level<W>>,
+    denominators: Vec<W>,
+    ratios: Vec<W>,
+}
+
+impl<W: Weight> Buffers<W> {
+    fn new() -> Self {
+        Buffers { chain: Chain::empty(), levels: Vec::new(), denominators: Vec::new(), ratios: Vec::new() }
+    }
+
+    /// ln Z (−∞ if no tree).
+    fn log_partition(
+        &mut self,
+        scores: &[f64],
+        size: usize,
+        shift: &[f64],
+        roots: Roots,
+        lifted: bool,
+    ) -> Result<f64, Stop> {
+        self.chain.fill(scores, size, shift, roots, lifted)?;
+        let wanted = if roots == Roots::Single { 1 } else { 0 };
+        self.ratios.clear();
+        self.ratios.resize(size, W::ZERO);
+        match self.chain.log_det(&mut self.ratios) {
+            Ok((order, log)) if order == wanted => Ok(log + shift.iter().sum::<f64>()),
+            Ok(_) | Err(Stop::NoTree) => Ok(f64::NEG_INFINITY),
+            Err(Stop::Range) => Err(Stop::Range),
+        }
+    }
+
+    /// The marginals into `out` and ln Z.
+    fn marginals(
+        &mut self,
+        scores: &[f64],
+        size: usize,
+        shift: &[f64],
+        roots: Roots,
+        lifted: bool,
+        out: &mut [f64],
+    ) -> Result<f64, Stop> {
+        let n = size - 1;
+        let Buffers { chain, levels, denominators, .. } = self;
+        chain.fill(scores, size, shift, roots, lifted)?;
+        let wanted = if roots == Roots::Single { 1 } else { 0 };
+        denominators.clear();
+        denominators.resize(n, W::ZERO);
+        let (order, log) = if n == 1 {
+            denominators[0] = chain.root[0];
+            let (pivot, order) = chain.pivot(0)?;
+            if levels.is_empty() {
+                levels.push(Level::new());
+            }
+            levels[0].q.clear();
+            levels[0].q.push(W::ZERO);
+            (order, pivot.ln())
+        } else {
+            let mut log_det = Some((0, 0.0));
+            leave_one_out(chain, levels, 0, denominators, &mut log_det)?;
+            log_det.expect("the second halves eliminate the words in order")
+        };
+        if order != wanted {
+            return Err(Stop::NoTree);
+        }
+        // A marginal's leading term has order 0 (order > 0: it tends to 0).
+        // Unchecked: the denominator is normal, so a subnormal θ·q costs at
+        // most 2⁻¹⁰⁷⁴ / 2⁻¹⁰²² absolute.
+        let probability = |p: W| if p.order() == 0 { p.value() } else { 0.0 };
+        let q = &levels[0].q;
+        for (d, &top) in denominators.iter().enumerate() {
+            out[d + 1] = probability(chain.root[d].div(top));
+            for h in (0..n).filter(|&h| h != d) {
+                out[(h + 1) * size + d + 1] = probability(chain.head(h, d).mul(q[h * n + d]).div(top));
+            }
+        }
+        Ok(log + shift.iter().sum::<f64>())
     }
 }
 
-/// The marginals into `out` and ln Z, in `W`.
-fn marginals_in<W: Weight>(
-    scores: &[f64],
-    size: usize,
-    shift: &[f64],
-    roots: Roots,
-    lifted: bool,
-    out: &mut [f64],
-) -> Result<f64, Stop> {
-    let n = size - 1;
-    let chain = Chain::<W>::new(scores, size, shift, roots, lifted)?;
-    let wanted = if roots == Roots::Single { 1 } else { 0 };
-    let mut denominators = vec![W::ZERO; n];
-    let mut levels = Vec::new();
-    let (order, log) = if n == 1 {
-        denominators[0] = chain.root[0];
-        let (pivot, order) = chain.pivot(0)?;
-        levels.push(Level::new());
-        levels[0].q.push(W::ZERO);
-        (order, pivot.ln())
-    } else {
-        let mut log_det = Some((0, 0.0));
-        leave_one_out(&chain, &mut levels, 0, &mut denominators, &mut log_det)?;
-        log_det.expect("the second halves eliminate the words in order")
-    };
-    if order != wanted {
-        return Err(Stop::NoTree);
+/// The Matrix-Tree computations with their memory kept from one sentence
+/// to the next: [`MatrixTree::log_partition`] and
+/// [`MatrixTree::marginals`] are [`log_partition`] and [`marginals`]
+/// without allocating once the buffers have grown to the longest sentence.
+/// One per thread.
+///
+/// ```
+/// use tabula::nonprojective::{MatrixTree, Roots};
+/// let mut tree = MatrixTree::new();
+/// let mut marginals = Vec::new();
+/// for n in 1..5 {
+///     let size = n + 1;
+///     let z = tree.marginals(&vec![0.0; size * size], size, Roots::Multi, &mut marginals).unwrap();
+///     // Cayley: (n + 1)^(n − 1) trees rooted at 0.
+///     assert!((z - ((n - 1) as f64) * (size as f64).ln()).abs() < 1e-12);
+/// }
+/// ```
+pub struct MatrixTree {
+    shift: Vec<f64>,
+    plain: Buffers<Plain>,
+    linear: Buffers<Linear>,
+    logs: Buffers<LogSpace>,
+}
+
+impl Default for MatrixTree {
+    fn default() -> Self {
+        Self::new()
     }
-    // A marginal's leading term has order 0 (order > 0: it tends to 0).
-    // Unchecked: the denominator is normal, so a subnormal θ·q costs at
-    // most 2⁻¹⁰⁷⁴ / 2⁻¹⁰²² absolute.
-    let probability = |p: W| if p.order() == 0 { p.value() } else { 0.0 };
-    let q = &levels[0].q;
-    for (d, &top) in denominators.iter().enumerate() {
-        out[d + 1] = probability(chain.root[d].div(top));
-        for h in (0..n).filter(|&h| h != d) {
-            out[(h + 1) * size + d + 1] = probability(chain.head(h, d).mul(q[h * n + d]).div(top));
+}
+
+impl MatrixTree {
+    /// Empty buffers.
+    pub fn new() -> Self {
+        MatrixTree { shift: Vec::new(), plain: Buffers::new(), linear: Buffers::new(), logs: Buffers::new() }
+    }
+
+    /// [`log_partition`], with this value's buffers.
+    ///
+    /// # Errors
+    /// As [`log_partition`].
+    pub fn log_partition(&mut self, scores: &[f64], size: usize, roots: Roots) -> Result<f64, NonProjectiveError> {
+        if !column_shifts(scores, size, &mut self.shift)? {
+            return Ok(f64::NEG_INFINITY);
         }
+        if size == 1 {
+            return Ok(if roots == Roots::Multi { 0.0 } else { f64::NEG_INFINITY });
+        }
+        let shift = &self.shift;
+        let mut z = self.plain.log_partition(scores, size, shift, roots, roots == Roots::Single);
+        if roots == Roots::Single && z == Err(Stop::Range) {
+            z = self.linear.log_partition(scores, size, shift, roots, false);
+        }
+        // A zero pivot in f64 may be an underflow (scores spread far apart):
+        // "no tree" is only believed in log space.
+        if z == Err(Stop::Range) || z == Ok(f64::NEG_INFINITY) {
+            z = self.logs.log_partition(scores, size, shift, roots, false);
+        }
+        Ok(z.unwrap_or(f64::NEG_INFINITY))
     }
-    Ok(log + shift.iter().sum::<f64>())
+
+    /// [`marginals`], with this value's buffers.
+    ///
+    /// # Errors
+    /// As [`marginals`].
+    pub fn marginals(
+        &mut self,
+        scores: &[f64],
+        size: usize,
+        roots: Roots,
+        out: &mut Vec<f64>,
+    ) -> Result<f64, NonProjectiveError> {
+        let all = column_shifts(scores, size, &mut self.shift)?;
+        out.clear();
+        out.resize(size * size, 0.0);
+        if size == 1 {
+            return if roots == Roots::Multi { Ok(0.0) } else { Err(NonProjectiveError::NoTree) };
+        }
+        if !all {
+            return Err(NonProjectiveError::NoTree);
+        }
+        let shift = &self.shift;
+        let mut z = self.plain.marginals(scores, size, shift, roots, roots == Roots::Single, out);
+        if roots == Roots::Single && z == Err(Stop::Range) {
+            z = self.linear.marginals(scores, size, shift, roots, false, out);
+        }
+        // As in `log_partition`: a zero pivot is only believed in log space.
+        if z.is_err() {
+            z = self.logs.marginals(scores, size, shift, roots, false, out);
+        }
+        z.map_err(|_| NonProjectiveError::NoTree)
+    }
 }
 
 /// ln Z over the non-projective trees of `roots` for an (n+1)×(n+1)
@@ -871,22 +1014,7 @@ fn marginals_in<W: Weight>(
 /// assert!((z - (2.0 + (-38f64).exp()).ln()).abs() < 1e-12);
 /// ```
 pub fn log_partition(scores: &[f64], size: usize, roots: Roots) -> Result<f64, NonProjectiveError> {
-    let Some(shift) = column_shifts(scores, size)? else {
-        return Ok(f64::NEG_INFINITY);
-    };
-    if size == 1 {
-        return Ok(if roots == Roots::Multi { 0.0 } else { f64::NEG_INFINITY });
-    }
-    let mut z = log_partition_in::<Plain>(scores, size, &shift, roots, roots == Roots::Single);
-    if roots == Roots::Single && z == Err(Stop::Range) {
-        z = log_partition_in::<Linear>(scores, size, &shift, roots, false);
-    }
-    // A zero pivot in f64 may be an underflow (scores spread far apart):
-    // "no tree" is only believed in log space.
-    if z == Err(Stop::Range) || z == Ok(f64::NEG_INFINITY) {
-        z = log_partition_in::<LogSpace>(scores, size, &shift, roots, false);
-    }
-    Ok(z.unwrap_or(f64::NEG_INFINITY))
+    MatrixTree::new().log_partition(scores, size, roots)
 }
 
 /// Arc marginals P(h → d ∈ t) over the non-projective trees of `roots`,
@@ -904,22 +1032,5 @@ pub fn log_partition(scores: &[f64], size: usize, roots: Roots) -> Result<f64, N
 /// O(n³): about 1.3 n³ multiply-adds (each a log-sum-exp when the numbers
 /// leave the f64 range).
 pub fn marginals(scores: &[f64], size: usize, roots: Roots, out: &mut Vec<f64>) -> Result<f64, NonProjectiveError> {
-    let shift = column_shifts(scores, size)?;
-    out.clear();
-    out.resize(size * size, 0.0);
-    if size == 1 {
-        return if roots == Roots::Multi { Ok(0.0) } else { Err(NonProjectiveError::NoTree) };
-    }
-    let Some(shift) = shift else {
-        return Err(NonProjectiveError::NoTree);
-    };
-    let mut z = marginals_in::<Plain>(scores, size, &shift, roots, roots == Roots::Single, out);
-    if roots == Roots::Single && z == Err(Stop::Range) {
-        z = marginals_in::<Linear>(scores, size, &shift, roots, false, out);
-    }
-    // As in `log_partition`: a zero pivot is only believed in log space.
-    if z.is_err() {
-        z = marginals_in::<LogSpace>(scores, size, &shift, roots, false, out);
-    }
-    z.map_err(|_| NonProjectiveError::NoTree)
+    MatrixTree::new().marginals(scores, size, roots, out)
 }

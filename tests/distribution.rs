@@ -449,6 +449,38 @@ fn marginals_are_the_gradient_of_log_partition() {
     }
 }
 
+/// One `MatrixTree` reused across sentences of every size, both root
+/// conventions, spreads that take the wider paths, sentences without a
+/// tree and bad scores gives what a fresh one gives, bit for bit.
+#[test]
+fn a_reused_matrix_tree_forgets_the_previous_sentence() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut tree = nonprojective::MatrixTree::new();
+    let (mut reused, mut fresh) = (Vec::new(), Vec::new());
+    for round in 0..300 {
+        let n = if round % 7 == 0 { rng.gen_range(30..70) } else { rng.gen_range(0..12) };
+        let size = n + 1;
+        let scale = [0.5, 3.0, 2000.0][round % 3];
+        let mut s = scores(size, scale, 0.0, [0.0, 0.3, 0.9][round % 3], &mut rng);
+        // A heavy diagonal (ignored) now and then, and a bad score.
+        if round % 5 == 0 && n > 0 {
+            s[size + 1] = 1e6;
+        }
+        if round % 11 == 0 && n > 1 {
+            s[2 * size + 1] = f64::NAN;
+        }
+        let roots = if round % 2 == 0 { Roots::Multi } else { Roots::Single };
+        let z = tree.marginals(&s, size, roots, &mut reused);
+        let z_fresh = nonprojective::marginals(&s, size, roots, &mut fresh);
+        assert_eq!(format!("{z:?}"), format!("{z_fresh:?}"), "round {round}, n = {n}");
+        if z.is_ok() {
+            assert!(reused.iter().zip(&fresh).all(|(a, b)| a.to_bits() == b.to_bits()), "round {round}");
+        }
+        let l = tree.log_partition(&s, size, roots);
+        assert_eq!(format!("{l:?}"), format!("{:?}", nonprojective::log_partition(&s, size, roots)));
+    }
+}
+
 #[test]
 fn bad_scores_are_errors() {
     let mut out = Vec::new();

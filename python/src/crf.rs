@@ -27,7 +27,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use tabula::distribution::{DistributionError, TreeDistribution};
 use tabula::grammar::{Grammar, Terminal};
-use tabula::nonprojective::{self, NonProjectiveError, Roots};
+use tabula::nonprojective::{self, MatrixTree, NonProjectiveError, Roots};
 
 /// The element types of score arrays.
 trait Real: Element + Copy + Send + Sync {
@@ -89,10 +89,10 @@ impl Failure {
 }
 
 /// What computes a thread's sentences: the grammar's parsers, or the
-/// Matrix-Tree functions for these roots.
+/// Matrix-Tree computations for these roots with their buffers.
 enum Engine<'g> {
     Grammar(Box<TreeDistribution<'g>>),
-    All(Roots),
+    All(Roots, Box<MatrixTree>),
 }
 
 /// One thread's reusable state: its engine and the sentence's scores
@@ -107,7 +107,7 @@ impl<'g> Scratch<'g> {
     fn new(trees: &Trees<'g>) -> Scratch<'g> {
         let engine = match trees {
             Trees::Grammar { grammar, .. } => Engine::Grammar(Box::new(TreeDistribution::new(grammar))),
-            Trees::All(roots) => Engine::All(*roots),
+            Trees::All(roots) => Engine::All(*roots, Box::new(MatrixTree::new())),
         };
         Scratch { engine, scores: Vec::new(), out: Vec::new() }
     }
@@ -143,7 +143,9 @@ impl<T: Real> Batch<'_, T> {
     /// `f` on each sentence with its block, on rayon's threads with the GIL
     /// released, one [`Scratch`] per thread; sentence i writes `out`'s i-th
     /// chunk of `chunk` values (`chunk` 0: no output). Ctrl-C is honoured
-    /// between sentences.
+    /// between sentences. With one thread the sentences run on the calling
+    /// thread: a layer's batch takes from a tenth of a millisecond, and a
+    /// thread started and woken per call would add about 50 µs.
     fn run<O: Send, R: Send>(
         &self,
         py: Python<'_>,
@@ -159,23 +161,32 @@ impl<T: Real> Batch<'_, T> {
             Trees::Grammar { inputs, .. } => inputs[i].as_slice(),
             Trees::All(_) => &[],
         };
-        let results: Vec<Option<Result<R, Failure>>> = crate::interrupt::interruptible(py, |watch| {
-            let one = |scratch: &mut Scratch<'_>, (i, slot): (usize, &mut [O])| {
-                if watch.interrupted() {
-                    return None;
-                }
-                let mut scores = std::mem::take(&mut scratch.scores);
-                self.block(i, &mut scores);
-                scratch.scores = scores;
-                let sentence = Sentence { index: i, input: input(i), size: self.lengths[i] + 1 };
-                Some(f(scratch, &sentence, slot))
-            };
-            if rayon::current_num_threads() == 1 {
+        let one = |scratch: &mut Scratch<'_>, (i, slot): (usize, &mut [O])| {
+            let mut scores = std::mem::take(&mut scratch.scores);
+            self.block(i, &mut scores);
+            scratch.scores = scores;
+            let sentence = Sentence { index: i, input: input(i), size: self.lengths[i] + 1 };
+            f(scratch, &sentence, slot)
+        };
+        let results: Vec<Option<Result<R, Failure>>> = if rayon::current_num_threads() == 1 {
+            let (results, signals) = py.detach(|| {
+                let mut signals = crate::interrupt::Signals::new();
                 let mut scratch = Scratch::new(trees);
-                return slots.into_iter().enumerate().map(|x| one(&mut scratch, x)).collect();
-            }
-            slots.into_par_iter().enumerate().map_init(|| Scratch::new(trees), one).collect()
-        })?;
+                let results = slots
+                    .into_iter()
+                    .enumerate()
+                    .map(|x| (!signals.interrupted()).then(|| one(&mut scratch, x)))
+                    .collect();
+                (results, signals)
+            });
+            signals.result()?;
+            results
+        } else {
+            crate::interrupt::interruptible(py, |watch| {
+                let one = |scratch: &mut Scratch<'_>, x| (!watch.interrupted()).then(|| one(scratch, x));
+                slots.into_par_iter().enumerate().map_init(|| Scratch::new(trees), one).collect()
+            })?
+        };
         let results = crate::interrupt::all_run(results)?;
         results.into_iter().enumerate().map(|(i, r)| r.map_err(|e| item_error(i, e.into_py(), py))).collect()
     }
@@ -408,7 +419,7 @@ fn partition<'py, T: Real>(
 fn log_partition(scratch: &mut Scratch<'_>, s: &Sentence<'_>) -> Result<f64, Failure> {
     Ok(match &mut scratch.engine {
         Engine::Grammar(dist) => dist.log_partition(s.input, &scratch.scores)?,
-        Engine::All(roots) => nonprojective::log_partition(&scratch.scores, s.size, *roots)?,
+        Engine::All(roots, tree) => tree.log_partition(&scratch.scores, s.size, *roots)?,
     })
 }
 
@@ -416,7 +427,7 @@ fn log_partition(scratch: &mut Scratch<'_>, s: &Sentence<'_>) -> Result<f64, Fai
 fn arc_marginals(scratch: &mut Scratch<'_>, s: &Sentence<'_>) -> Result<f64, Failure> {
     Ok(match &mut scratch.engine {
         Engine::Grammar(dist) => dist.marginals(s.input, &scratch.scores, &mut scratch.out)?,
-        Engine::All(roots) => nonprojective::marginals(&scratch.scores, s.size, *roots, &mut scratch.out)?,
+        Engine::All(roots, tree) => tree.marginals(&scratch.scores, s.size, *roots, &mut scratch.out)?,
     })
 }
 
@@ -474,7 +485,7 @@ fn kbest<'py, T: Real>(
                     .into_iter()
                     .map(|(v, t)| (v, t.heads().to_vec()))
                     .collect(),
-                Engine::All(roots) => vec![nonprojective::best_tree(&scratch.scores, s.size, *roots)?],
+                Engine::All(roots, _) => vec![nonprojective::best_tree(&scratch.scores, s.size, *roots)?],
             };
             let mut values = vec![f64::NEG_INFINITY; k];
             slot.fill(-1);
@@ -536,7 +547,7 @@ fn sample<'py, T: Real>(
                     .into_iter()
                     .map(|t| t.heads().to_vec())
                     .collect(),
-                Engine::All(roots) => nonprojective::sample(&scratch.scores, s.size, *roots, count, &mut rng)?,
+                Engine::All(roots, _) => nonprojective::sample(&scratch.scores, s.size, *roots, count, &mut rng)?,
             };
             for (j, h) in drawn.iter().enumerate() {
                 write_heads(&mut slot[j * n..(j + 1) * n], h);
@@ -597,7 +608,7 @@ fn derivations<'py, T: Real>(
         };
         Ok(match &mut scratch.engine {
             Engine::Grammar(dist) => dist.tree_log_derivations(s.input, &tree)?,
-            Engine::All(roots) => {
+            Engine::All(roots, _) => {
                 let is_tree = tabula::tree::DepTree::from_heads(&tree).is_ok();
                 let roots_ok = *roots == Roots::Multi || tree.iter().filter(|&&h| h == 0).count() == 1;
                 if is_tree && roots_ok {

@@ -22,6 +22,10 @@ CHILD = textwrap.dedent(
     # A shell running the tests in the background ignores SIGINT for its children.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     path, call = sys.argv[1], sys.argv[2]
+    if call == "crf_one_thread":
+        # The layer's batch on the calling thread (no thread started).
+        import os
+        os.environ["RAYON_NUM_THREADS"] = "1"
     rng = random.Random(1)
     with open(path, "w") as f:
         for s in range(3000):
@@ -41,6 +45,12 @@ CHILD = textwrap.dedent(
         scores = [np.random.default_rng(1).normal(size=(n + 1, n + 1))] * count
         texts = [["a"] * (n + 1)] * len(scores)
         grammar = tp.Grammar.shipped("projective")
+    if call in ("crf", "crf_one_thread"):
+        import numpy as np
+        from tabula_parsing import _tabula
+        # A layer's batch of 600 sentences of 250 words: seconds of work.
+        batch = np.random.default_rng(1).normal(size=(600, 251, 251)).astype(np.float32)
+        lengths = np.full(600, 250)
     if call in ("oracle", "oracle_batch"):
         # Non-projective gold trees of 150 words: the cubic oracles' tables.
         golds = [[0, 1] + [j - 2 if (j + s) % 7 else 1 for j in range(3, 151)] for s in range(8000)]
@@ -64,6 +74,8 @@ CHILD = textwrap.dedent(
         from tabula_parsing import nonprojective
 
         nonprojective.marginals_batch(scores)
+    elif call in ("crf", "crf_one_thread"):
+        _tabula.crf_partition(batch, lengths, marginals=True)
     elif call == "oracle":
         tp.Oracle("arc-standard", algorithm="cubic").scores_batch(configurations, golds)
     elif call == "oracle_batch":
@@ -74,7 +86,8 @@ CHILD = textwrap.dedent(
 
 
 @pytest.mark.parametrize(
-    "call", ["train", "beam", "tagger", "parse", "grammar", "nonprojective", "oracle", "oracle_batch"]
+    "call",
+    ["train", "beam", "tagger", "parse", "grammar", "nonprojective", "crf", "crf_one_thread", "oracle", "oracle_batch"],
 )
 def test_ctrl_c_interrupts_a_long_call(tmp_path, call):
     child = subprocess.Popen(
