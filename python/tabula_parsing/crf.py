@@ -78,6 +78,28 @@ class _LogPartition(torch.autograd.Function):
         return grad[:, None, None].to(marginals.dtype) * marginals, None
 
 
+class _FromTorchStruct(torch.autograd.Function):
+    """torch-struct's ``B × n × n`` layout (root arcs on the diagonal) to
+    tabula's ``B × (n+1) × (n+1)``, and the gradient back, each in one pass
+    over the batch (autograd through the slice assignments took several)."""
+
+    @staticmethod
+    def forward(ctx: Any, phi: torch.Tensor) -> torch.Tensor:
+        b, n = phi.shape[0], phi.shape[1]
+        scores = phi.new_empty((b, n + 1, n + 1))
+        scores[:, :, 0] = float("-inf")
+        scores[:, 0, 0] = float("-inf")
+        scores[:, 1:, 1:] = phi
+        scores[:, 0, 1:] = torch.diagonal(phi, dim1=1, dim2=2)
+        return scores
+
+    @staticmethod
+    def backward(ctx: Any, grad: torch.Tensor) -> torch.Tensor:
+        out = grad[:, 1:, 1:].clone()
+        torch.diagonal(out, dim1=1, dim2=2).add_(grad[:, 0, 1:])
+        return out
+
+
 class TreeCRF:
     """The distribution over the trees of each sentence of a batch.
 
@@ -144,10 +166,12 @@ class TreeCRF:
         word h to word d (0-based) and the root arcs on the diagonal. The
         scores are copied into tabula's ``B × (n+1) × (n+1)`` layout, with
         the gradient flowing back."""
-        b, n = log_potentials.shape[0], log_potentials.shape[1]
-        scores = log_potentials.new_full((b, n + 1, n + 1), float("-inf"))
-        scores[:, 1:, 1:] = log_potentials
-        scores[:, 0, 1:] = torch.diagonal(log_potentials, dim1=1, dim2=2)
+        if log_potentials.dim() != 3 or log_potentials.shape[1] != log_potentials.shape[2]:
+            raise ValueError(
+                f"log_potentials must be a B × n × n tensor (torch-struct's layout), found shape "
+                f"{tuple(log_potentials.shape)}"
+            )
+        scores: torch.Tensor = _FromTorchStruct.apply(log_potentials)
         return cls(scores, lengths, trees)
 
     # --- the passes -------------------------------------------------------
