@@ -94,6 +94,25 @@ def test_pseudo_projective_training_decodes_its_output(tmp_path):
     assert scores["uas"] > 90, scores
 
 
+def test_the_default_epochs_follow_the_training_files_size(tmp_path):
+    from tabula_parsing.neural.train import DEFAULT_EPOCHS, SMALL_EPOCHS, SMALL_TRAINING, default_epochs
+    from tabula_parsing.sweep.plan import NEURAL_DEFAULT_EPOCHS
+
+    assert [default_epochs("transition", n) for n in (1, 499, 500, 12543)] == [40, 40, 20, 20]
+    assert [default_epochs("biaffine", n) for n in (1, 499, 500)] == [20, 20, 20]
+    # The sweep names the policy in a job's inputs without importing PyTorch.
+    assert NEURAL_DEFAULT_EPOCHS == f"{DEFAULT_EPOCHS}; transition {SMALL_EPOCHS} below {SMALL_TRAINING} training sentences"
+    # The sample's few sentences: 40 epochs unless told, recorded with the model.
+    model = neural.train(str(SAMPLE), seed=1, dims=TINY)
+    assert model.options.epochs == 40 and len(model.history) == 40
+    model.save(tmp_path / "m.pt")
+    assert neural.load(tmp_path / "m.pt").options.epochs == 40
+    assert len(neural.train(str(SAMPLE), epochs=3, seed=1, dims=TINY).history) == 3
+    # An exploration option that no epoch of the chosen default uses is refused.
+    with pytest.raises(ValueError, match=r"--explore-from: no epoch explores: .*--epochs 40 \(the default"):
+        neural.train(str(SAMPLE), seed=1, dims=TINY, explore_from=40)
+
+
 def test_save_load_parses_identically_and_is_deterministic(tmp_path):
     a = neural.train(str(SAMPLE), epochs=2, seed=5, dims=TINY)
     b = neural.train(str(SAMPLE), epochs=2, seed=5, dims=TINY)

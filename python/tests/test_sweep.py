@@ -19,7 +19,7 @@ from tabula_parsing.sweep import PlanError, find_treebanks, jobs, load_plan, sum
 from tabula_parsing.sweep.__main__ import main
 from tabula_parsing.sweep.engine import Summary, gaps, progress_line
 from tabula_parsing.sweep.job import Settings, count_treebank, result_path, run_job
-from tabula_parsing.sweep.plan import Job, option_args, parse_size
+from tabula_parsing.sweep.plan import NEURAL_DEFAULT_EPOCHS, Job, option_args, parse_size
 from tabula_parsing.sweep.report import load_rows
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -491,6 +491,12 @@ def test_neural_configurations(tmp_path: Path, release: Path, cli: Path) -> None
     check_options(plan, str(cli), neural)
     todo = [j for j in jobs(plan, find_treebanks(plan)[0]) if j.configuration.name == "bilstm"]
     assert "parser" in todo[0].inputs() and "parser" not in jobs(plan, find_treebanks(plan)[0])[0].inputs()
+    # A neural configuration without `epochs` names the default's policy in
+    # its inputs: a result trained under another default is not reused.
+    assert "default_epochs" not in todo[0].inputs()
+    unsaid = load_plan(write_plan(tmp_path, release, text.replace("epochs = 2\nparse", "parse")))
+    (job,) = [j for j in jobs(unsaid, find_treebanks(unsaid)[0]) if j.configuration.name == "bilstm"][:1]
+    assert job.inputs()["default_epochs"] == NEURAL_DEFAULT_EPOCHS
     settings = Settings(tabula=str(cli), results=tmp_path / "results", max_memory="1G", neural=neural)
     settings.results.mkdir()
     row = run_job(todo[0], settings)

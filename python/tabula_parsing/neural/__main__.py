@@ -78,7 +78,11 @@ def _parser() -> argparse.ArgumentParser:
         metavar="K",
         help="with --tagger: each of K folds of the training file tagged by a tagger trained like TAGGER on the others",
     )
-    t.add_argument("--epochs", type=int, default=20)
+    t.add_argument(
+        "--epochs",
+        type=int,
+        help="passes over the training file [default: 20; the transition parser 40 with fewer than 500 training sentences]",
+    )
     t.add_argument("--batch-size", type=int, default=32, help="sentences per minibatch [default: 32]")
     t.add_argument("--seed", type=int, default=1)
     t.add_argument(

@@ -30,6 +30,7 @@ from .train import (
     Progress,
     Trainer,
     device_of,
+    default_epochs,
     epochs_of,
     parse_batches,
     seed_everything,
@@ -139,14 +140,8 @@ def _check(options: Options, given: Optional[set[str]] = None) -> None:
         raise ValueError(f"--explore-p must be between 0 and 1, found {o.explore_p}")
     if o.explore_from < 0:
         raise ValueError(f"--explore-from must be at least 0, found {o.explore_from}")
-    if o.oracle == "dynamic" and o.explore_from >= o.epochs:
-        # Epochs after the first explore_from explore: none of these.
-        for key, flag in (("explore_p", "--explore-p"), ("explore_from", "--explore-from")):
-            if (key in given) if given is not None else getattr(o, key) != TRANSITION_ONLY[key][1]:
-                raise ValueError(
-                    f"{flag}: no epoch explores: exploration starts after epoch {o.explore_from} and "
-                    f"--epochs {o.epochs} stops before"
-                )
+    if o.epochs is not None:
+        _check_exploration(o, given)
     if o.max_gamma is not None and o.system != "attardi":
         raise ValueError("--max-gamma is for --system attardi")
     if o.max_gamma is not None and o.max_gamma < 0:
@@ -162,6 +157,20 @@ def _check(options: Options, given: Optional[set[str]] = None) -> None:
         )
     # The oracle settings, checked by the library (its messages).
     tp.Oracle(o.system, o.strategy, o.algorithm)
+
+
+def _check_exploration(o: Options, given: Optional[set[str]]) -> None:
+    """An exploration option given although no epoch explores (the epochs
+    known: given, or chosen from the training file's size)."""
+    if o.parser == "transition" and o.oracle == "dynamic" and o.epochs is not None and o.explore_from >= o.epochs:
+        # Epochs after the first explore_from explore: none of these.
+        for key, flag in (("explore_p", "--explore-p"), ("explore_from", "--explore-from")):
+            if (key in given) if given is not None else getattr(o, key) != TRANSITION_ONLY[key][1]:
+                chosen = "" if given is None or "epochs" in given else " (the default for this training file)"
+                raise ValueError(
+                    f"{flag}: no epoch explores: exploration starts after epoch {o.explore_from} and "
+                    f"--epochs {o.epochs}{chosen} stops before"
+                )
 
 
 def _check_dims(o: Options) -> None:
@@ -671,6 +680,11 @@ def train(
             "(the CRF gives it probability 0)",
             file=sys.stderr,
         )
+    if options.epochs is None:
+        options.epochs = default_epochs(options.parser, len(kept))
+        _check_exploration(options, {key for key, value in settings.items() if value is not None})
+        if verbose:
+            print(f"{train}: {options.epochs} epochs for {len(kept)} training sentences", file=sys.stderr)
     kept_labels = [labels[i] or [] for i in kept]
     vocab = Vocabularies.build([sentences[i] for i in kept], kept_labels)
     if options.embeddings is not None:

@@ -87,6 +87,12 @@ RESERVED = {
 
 SCHEDULERS = ("local", "slurm")
 PARSERS = ("tabula", "neural", "biaffine")
+
+#: How the neural parsers choose their epochs when none are given (as
+#: ``tabula_parsing.neural.train.default_epochs`` does): part of the inputs
+#: of a job whose configuration names no ``epochs``, so that a result
+#: trained under an earlier default is not taken for one under this one.
+NEURAL_DEFAULT_EPOCHS = "20; transition 40 below 500 training sentences"
 PARTS = ("train", "dev", "test")
 SUFFIXES = (".conllu", ".conllu.xz", ".conllu.gz")
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
@@ -157,6 +163,8 @@ class Job:
         }
         if self.configuration.parser != "tabula":
             inputs["parser"] = self.configuration.parser
+            if "epochs" not in self.configuration.train:
+                inputs["default_epochs"] = NEURAL_DEFAULT_EPOCHS
         return inputs
 
     @property
