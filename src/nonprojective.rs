@@ -447,11 +447,11 @@ impl<W> Chain<W> {
 }
 
 impl<W: Weight> Chain<W> {
-    /// Makes `self` the chain of validated scores of `size` = n + 1 rows,
-    /// each column shifted by its maximum `shift[d]`.
-    fn fill(&mut self, scores: &[f64], size: usize, shift: &[f64], roots: Roots, lifted: bool) -> Result<(), Stop> {
+    /// Makes `self` the chain of the sentence's scores, each column shifted.
+    fn fill(&mut self, s: Sentence<'_>) -> Result<(), Stop> {
+        let Sentence { scores, size, shift, lifted, .. } = s;
         let m = size - 1;
-        let root_order = if roots == Roots::Single && !lifted { 1 } else { 0 };
+        let root_order = if lifted { 0 } else { s.order() };
         self.m = m;
         self.lifted = lifted;
         self.heads.clear();
@@ -824,39 +824,22 @@ impl<W: Weight> Buffers<W> {
     }
 
     /// ln Z (−∞ if no tree).
-    fn log_partition(
-        &mut self,
-        scores: &[f64],
-        size: usize,
-        shift: &[f64],
-        roots: Roots,
-        lifted: bool,
-    ) -> Result<f64, Stop> {
-        self.chain.fill(scores, size, shift, roots, lifted)?;
-        let wanted = if roots == Roots::Single { 1 } else { 0 };
+    fn log_partition(&mut self, s: Sentence<'_>) -> Result<f64, Stop> {
+        self.chain.fill(s)?;
         self.ratios.clear();
-        self.ratios.resize(size, W::ZERO);
+        self.ratios.resize(s.size, W::ZERO);
         match self.chain.log_det(&mut self.ratios) {
-            Ok((order, log)) if order == wanted => Ok(log + shift.iter().sum::<f64>()),
+            Ok((order, log)) if order == s.order() => Ok(log + s.shift.iter().sum::<f64>()),
             Ok(_) | Err(Stop::NoTree) => Ok(f64::NEG_INFINITY),
             Err(Stop::Range) => Err(Stop::Range),
         }
     }
 
     /// The marginals into `out` and ln Z.
-    fn marginals(
-        &mut self,
-        scores: &[f64],
-        size: usize,
-        shift: &[f64],
-        roots: Roots,
-        lifted: bool,
-        out: &mut [f64],
-    ) -> Result<f64, Stop> {
-        let n = size - 1;
+    fn marginals(&mut self, s: Sentence<'_>, out: &mut [f64]) -> Result<f64, Stop> {
+        let (size, n) = (s.size, s.size - 1);
         let Buffers { chain, levels, denominators, .. } = self;
-        chain.fill(scores, size, shift, roots, lifted)?;
-        let wanted = if roots == Roots::Single { 1 } else { 0 };
+        chain.fill(s)?;
         denominators.clear();
         denominators.resize(n, W::ZERO);
         let (order, log) = if n == 1 {
@@ -873,7 +856,7 @@ impl<W: Weight> Buffers<W> {
             leave_one_out(chain, levels, 0, denominators, &mut log_det)?;
             log_det.expect("the second halves eliminate the words in order")
         };
-        if order != wanted {
+        if order != s.order() {
             return Err(Stop::NoTree);
         }
         // A marginal's leading term has order 0 (order > 0: it tends to 0).
@@ -887,7 +870,30 @@ impl<W: Weight> Buffers<W> {
                 out[(h + 1) * size + d + 1] = probability(chain.head(h, d).mul(q[h * n + d]).div(top));
             }
         }
-        Ok(log + shift.iter().sum::<f64>())
+        Ok(log + s.shift.iter().sum::<f64>())
+    }
+}
+
+/// A sentence's validated scores of `size` = n + 1 rows, each column d to
+/// be shifted by its maximum `shift[d]`, and how to read them (`lifted`:
+/// see [`Chain`]).
+#[derive(Clone, Copy)]
+struct Sentence<'a> {
+    scores: &'a [f64],
+    size: usize,
+    shift: &'a [f64],
+    roots: Roots,
+    lifted: bool,
+}
+
+impl Sentence<'_> {
+    /// The order of t in Z(t) (1 with a single root).
+    fn order(self) -> i32 {
+        if self.roots == Roots::Single {
+            1
+        } else {
+            0
+        }
     }
 }
 
@@ -938,15 +944,15 @@ impl MatrixTree {
         if size == 1 {
             return Ok(if roots == Roots::Multi { 0.0 } else { f64::NEG_INFINITY });
         }
-        let shift = &self.shift;
-        let mut z = self.plain.log_partition(scores, size, shift, roots, roots == Roots::Single);
+        let s = Sentence { scores, size, shift: &self.shift, roots, lifted: roots == Roots::Single };
+        let mut z = self.plain.log_partition(s);
         if roots == Roots::Single && z == Err(Stop::Range) {
-            z = self.linear.log_partition(scores, size, shift, roots, false);
+            z = self.linear.log_partition(Sentence { lifted: false, ..s });
         }
         // A zero pivot in f64 may be an underflow (scores spread far apart):
         // "no tree" is only believed in log space.
         if z == Err(Stop::Range) || z == Ok(f64::NEG_INFINITY) {
-            z = self.logs.log_partition(scores, size, shift, roots, false);
+            z = self.logs.log_partition(Sentence { lifted: false, ..s });
         }
         Ok(z.unwrap_or(f64::NEG_INFINITY))
     }
@@ -971,14 +977,14 @@ impl MatrixTree {
         if !all {
             return Err(NonProjectiveError::NoTree);
         }
-        let shift = &self.shift;
-        let mut z = self.plain.marginals(scores, size, shift, roots, roots == Roots::Single, out);
+        let s = Sentence { scores, size, shift: &self.shift, roots, lifted: roots == Roots::Single };
+        let mut z = self.plain.marginals(s, out);
         if roots == Roots::Single && z == Err(Stop::Range) {
-            z = self.linear.marginals(scores, size, shift, roots, false, out);
+            z = self.linear.marginals(Sentence { lifted: false, ..s }, out);
         }
         // As in `log_partition`: a zero pivot is only believed in log space.
         if z.is_err() {
-            z = self.logs.marginals(scores, size, shift, roots, false, out);
+            z = self.logs.marginals(Sentence { lifted: false, ..s }, out);
         }
         z.map_err(|_| NonProjectiveError::NoTree)
     }
