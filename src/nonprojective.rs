@@ -778,35 +778,29 @@ fn column_shifts(scores: &[f64], size: usize, shift: &mut Vec<f64>) -> Result<bo
     crate::memory::check(size.checked_mul(size).and_then(|c| c.checked_mul(5)), 16, || {
         format!("the Matrix-Tree matrices for {size} positions")
     })?;
-    // Row by row (contiguous), the diagonal included, then the diagonal
-    // taken out: the maximum of a column whose diagonal is its largest
-    // entry is found again without it.
+    // Row by row (contiguous), over the columns 1 … n but the diagonal.
+    let bad = |s: f64| s.is_nan() || s == f64::INFINITY;
     shift.clear();
     shift.resize(size, f64::NEG_INFINITY);
     let mut finite = true;
-    for row in scores.chunks_exact(size) {
-        for (m, &s) in shift.iter_mut().zip(row) {
-            finite &= !(s.is_nan() || s == f64::INFINITY);
-            *m = m.max(s);
+    for (h, row) in scores.chunks_exact(size).enumerate() {
+        for columns in [1..h.max(1), (h + 1).max(1)..size] {
+            for (m, &s) in shift[columns.clone()].iter_mut().zip(&row[columns]) {
+                finite &= !bad(s);
+                *m = m.max(s);
+            }
         }
     }
-    let mut all = true;
-    for d in 1..size {
-        if !finite || shift[d] == scores[d * size + d] {
-            let mut max = f64::NEG_INFINITY;
-            for h in (0..size).filter(|&h| h != d) {
-                let s = scores[h * size + d];
-                if s.is_nan() || s == f64::INFINITY {
-                    return Err(NonProjectiveError::NotFinite { head: h, dependent: d, value: s });
-                }
-                max = max.max(s);
+    if !finite {
+        // The first bad score, column by column.
+        for d in 1..size {
+            if let Some(h) = (0..size).find(|&h| h != d && bad(scores[h * size + d])) {
+                return Err(NonProjectiveError::NotFinite { head: h, dependent: d, value: scores[h * size + d] });
             }
-            shift[d] = max;
         }
-        all &= shift[d] > f64::NEG_INFINITY;
     }
     shift[0] = 0.0;
-    Ok(all)
+    Ok(shift[1..].iter().all(|&m| m > f64::NEG_INFINITY))
 }
 
 /// The buffers of the computation in one kind of number, kept between

@@ -220,13 +220,24 @@ def test_torch_struct_agrees_where_both_apply() -> None:
 
 def test_torch_structs_layout_passes_the_gradient_back() -> None:
     """``from_torch_struct``'s conversion and its gradient, against finite
-    differences (float64), for a grammar and for all trees; a bad shape is
-    named."""
+    differences and enumeration (float64), for a grammar and for all trees; a
+    bad shape is named."""
     rng = np.random.default_rng(3)
     phi = torch.tensor(rng.normal(size=(2, 5, 5)), dtype=torch.float64, requires_grad=True)
     lengths = torch.tensor([5, 3])
     for trees in ("projective", "nonprojective-single-root"):
         assert torch.autograd.gradcheck(lambda p: TreeCRF.from_torch_struct(p, lengths, trees=trees).partition, (phi,))
+        # The gradient is each arc's probability, by enumeration, in
+        # torch-struct's layout: arc h → d at [h − 1, d − 1], the root's at [d − 1, d − 1].
+        (grad,) = torch.autograd.grad(TreeCRF.from_torch_struct(phi, lengths, trees=trees).partition.sum(), phi)
+        for b, n in enumerate(lengths.tolist()):
+            cells = [[((h or d) - 1, d - 1) for d, h in enumerate(t, start=1)] for t in all_trees(trees, n)]
+            p = torch.tensor([sum(float(phi[b, i, j]) for i, j in c) for c in cells], dtype=torch.float64).softmax(0)
+            expected = torch.zeros(5, 5, dtype=torch.float64)
+            for weight, c in zip(p, cells):
+                for i, j in c:
+                    expected[i, j] += weight
+            assert torch.allclose(grad[b], expected, atol=1e-9), (trees, b)
     scores = TreeCRF.from_torch_struct(phi).scores
     assert torch.equal(scores[:, 1:, 1:], phi) and torch.equal(scores[:, 0, 1:], torch.diagonal(phi, dim1=1, dim2=2))
     assert bool((scores[:, :, 0] == float("-inf")).all())

@@ -108,7 +108,8 @@ def _check(options: Options, given: Optional[set[str]] = None) -> None:
     if o.batch_size < 1:
         raise ValueError(f"--batch-size must be at least 1, found {o.batch_size}")
     device_of(o.device)
-    epochs_of(o)
+    if o.epochs is not None:  # else chosen from the training file's size
+        epochs_of(o.epochs)
     if o.parser == "biaffine":
         if o.arc_loss not in ("local", "crf"):
             raise ValueError(f"--arc-loss must be local or crf, found `{o.arc_loss}`")
@@ -140,8 +141,7 @@ def _check(options: Options, given: Optional[set[str]] = None) -> None:
         raise ValueError(f"--explore-p must be between 0 and 1, found {o.explore_p}")
     if o.explore_from < 0:
         raise ValueError(f"--explore-from must be at least 0, found {o.explore_from}")
-    if o.epochs is not None:
-        _check_exploration(o, given)
+    _check_exploration(o, given)
     if o.max_gamma is not None and o.system != "attardi":
         raise ValueError("--max-gamma is for --system attardi")
     if o.max_gamma is not None and o.max_gamma < 0:
@@ -160,8 +160,8 @@ def _check(options: Options, given: Optional[set[str]] = None) -> None:
 
 
 def _check_exploration(o: Options, given: Optional[set[str]]) -> None:
-    """An exploration option given although no epoch explores (the epochs
-    known: given, or chosen from the training file's size)."""
+    """An exploration option given although no epoch explores, once the
+    epochs are known (given, or chosen from the training file's size)."""
     if o.parser == "transition" and o.oracle == "dynamic" and o.epochs is not None and o.explore_from >= o.epochs:
         # Epochs after the first explore_from explore: none of these.
         for key, flag in (("explore_p", "--explore-p"), ("explore_from", "--explore-from")):
@@ -685,6 +685,7 @@ def train(
         _check_exploration(options, {key for key, value in settings.items() if value is not None})
         if verbose:
             print(f"{train}: {options.epochs} epochs for {len(kept)} training sentences", file=sys.stderr)
+    epochs = epochs_of(options.epochs)
     kept_labels = [labels[i] or [] for i in kept]
     vocab = Vocabularies.build([sentences[i] for i in kept], kept_labels)
     if options.embeddings is not None:
@@ -707,7 +708,7 @@ def train(
     best: Optional[tuple[float, int, dict[str, torch.Tensor]]] = None
     saved: Optional[int] = None  # the epoch whose model `output` holds
     try:
-        for epoch in range(1, epochs_of(options) + 1):
+        for epoch in range(1, epochs + 1):
             start, cpu = time.perf_counter(), time.process_time()
             total, steps, abandoned = 0.0, 0, 0
             bar = Progress(len(items), f"epoch {epoch}", verbose)

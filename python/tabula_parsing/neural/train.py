@@ -448,14 +448,11 @@ def default_epochs(parser: str, sentences: int) -> int:
     return SMALL_EPOCHS if parser == "transition" and sentences < SMALL_TRAINING else DEFAULT_EPOCHS
 
 
-def epochs_of(options: Options) -> int:
-    """``--epochs``, checked (``None``, the default chosen from the training
-    file's size, counts as a valid choice until it is made)."""
-    if options.epochs is None:
-        return DEFAULT_EPOCHS
-    if not 1 <= options.epochs <= MAX_EPOCHS:
-        raise ValueError(f"--epochs must be between 1 and {MAX_EPOCHS}, found {options.epochs}")
-    return options.epochs
+def epochs_of(epochs: int) -> int:
+    """``--epochs``, checked."""
+    if not 1 <= epochs <= MAX_EPOCHS:
+        raise ValueError(f"--epochs must be between 1 and {MAX_EPOCHS}, found {epochs}")
+    return epochs
 
 
 def device_of(name: str) -> torch.device:
