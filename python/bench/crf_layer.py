@@ -15,6 +15,7 @@ timing, the two are checked to agree on log Z and its gradient.
 
     python python/bench/crf_layer.py en_ewt-ud-train.conllu [--batches 20]
         [--rounds 5] [--threads 1] [--device cpu|cuda] [--trees projective]
+        [--per-batch]
 
 ``--trees``: ``projective`` (torch-struct's multiroot=True) or
 ``projective-single-root`` (multiroot=False); ``nonprojective`` and
@@ -42,6 +43,7 @@ parser.add_argument("--threads", type=int, default=1)
 parser.add_argument("--device", default="cpu")
 parser.add_argument("--trees", default="projective")
 parser.add_argument("--seed", type=int, default=1)
+parser.add_argument("--per-batch", action="store_true", help="also the median of each batch alone, longest sentence first")
 args = parser.parse_args()
 os.environ["RAYON_NUM_THREADS"] = str(args.threads)
 
@@ -159,3 +161,18 @@ for dtype in (torch.float32, torch.float64):
         f"{str(dtype):14} tabula / torch-struct throughput: {median['torch-struct'] / median['tabula']:.2f}x "
         f"(from torch-struct's layout), {median['torch-struct'] / median['tabula-layout']:.2f}x (tabula's layout)"
     )
+    if args.per_batch:
+        for phi, scores, n in sorted(data, key=lambda x: -int(x[2].max())):
+            each: dict[str, list[float]] = {name: [] for name in contenders}
+            for _ in range(args.rounds):
+                for name, f in contenders.items():
+                    phi.grad = scores.grad = None
+                    sync()
+                    start = time.perf_counter()
+                    f(phi, scores, n)
+                    sync()
+                    each[name].append(time.perf_counter() - start)
+            print(
+                f"{str(dtype):14} lengths {int(n.min())}-{int(n.max())}: "
+                + ", ".join(f"{name} {1e3 * statistics.median(t):.2f} ms" for name, t in each.items())
+            )
