@@ -20,6 +20,7 @@ import tabula_parsing as tp  # noqa: E402
 from tabula_parsing import neural  # noqa: E402
 from tabula_parsing.neural import __main__ as command  # noqa: E402
 from tabula_parsing.neural import parser as neural_parser  # noqa: E402
+from tabula_parsing.neural import sealed as neural_sealed  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "data" / "sample.conllu"
@@ -203,7 +204,7 @@ def save_sealed(state: Any, path: Path) -> int:
     torch.save(state, buf)
     payload = buf.getvalue()
     torch.save(
-        {"format": neural_parser.SEALED, "sha256": hashlib.sha256(payload).hexdigest(),
+        {"format": neural_sealed.SEALED, "sha256": hashlib.sha256(payload).hexdigest(),
          "payload": torch.frombuffer(bytearray(payload), dtype=torch.uint8)},
         path,
     )

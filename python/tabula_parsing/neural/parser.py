@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import hashlib
-import io
 import os
 import sys
 import time
@@ -24,6 +22,7 @@ from .data import Encoded, Pretrained, Vocabularies, batches, check_columns, enc
 from .graph import GraphTrainer, parse_graph_batches, trees_argument
 from .graph import network as biaffine_network
 from .model import Dimensions, Encoder, Network
+from .sealed import seal, unseal
 from .train import (
     EpochReport,
     Options,
@@ -39,10 +38,6 @@ from .train import (
 )
 
 FORMAT = "tabula-neural-1"
-#: The file's outer layer since models carry a checksum: the saved state of
-#: ``FORMAT`` as bytes, and their SHA-256 (a model of ``FORMAT`` alone, from
-#: before, is still read, unchecked).
-SEALED = "tabula-neural-2"
 #: The largest size of any layer a model file may give (the network is
 #: built only after its tensors are found to have the sizes its options say).
 MAX_DIM = 1 << 20
@@ -399,17 +394,7 @@ class NeuralParser:
             "epoch": self.epoch,
             "history": [vars(r) for r in self.history],
         }
-        buf = io.BytesIO()
-        torch.save(state, buf)
-        payload = buf.getvalue()
-        sealed = {
-            "format": SEALED,
-            "sha256": hashlib.sha256(payload).hexdigest(),
-            "payload": torch.frombuffer(bytearray(payload), dtype=torch.uint8),
-        }
-        out = io.BytesIO()
-        torch.save(sealed, out)
-        tp.write_file(path, out.getvalue(), inputs=_inputs(*inputs))
+        tp.write_file(path, seal(state), inputs=_inputs(*inputs))
 
 
 def _not_a_model(path: PathLike, why: str) -> ValueError:
@@ -421,37 +406,12 @@ def load(path: PathLike) -> NeuralParser:
     another kind of file, a damaged one, or one whose contents do not make
     a network: its sizes are checked against its tensors before the network
     is built)."""
-    state = _torch_load(path, path)
-    if isinstance(state, dict) and state.get("format") == SEALED:
-        payload, digest = state.get("payload"), state.get("sha256")
-        if not isinstance(payload, torch.Tensor) or payload.dtype != torch.uint8 or payload.dim() != 1:
-            raise _not_a_model(path, "no saved state in it")
-        data = payload.numpy().tobytes()
-        if not isinstance(digest, str) or hashlib.sha256(data).hexdigest() != digest:
-            raise ValueError(f"{path}: not a tabula neural model (checksum mismatch: the file is damaged)")
-        state = _torch_load(io.BytesIO(data), path)
+    state = unseal(path, "tabula neural model")
     if not isinstance(state, dict) or state.get("format") != FORMAT:
         raise ValueError(f"{path}: not a tabula neural model")
     parser = _from_state(state, path)
     parser.path = str(path)
     return parser
-
-
-def _torch_load(source: Any, path: PathLike) -> Any:
-    """``torch.load`` of tensors and plain values only; any failure but a
-    missing file is "not a tabula neural model"."""
-    try:
-        return torch.load(source, map_location="cpu", weights_only=True)
-    except FileNotFoundError:
-        raise
-    except Exception as e:  # torch raises many kinds for a file that is not its own
-        kind = None
-        if isinstance(source, (str, os.PathLike)):
-            with open(source, "rb") as f:
-                kind = tp.file_kind(f.read(1 << 16))
-        if kind is not None:
-            raise ValueError(f"{path}: not a tabula neural model: line {kind[0]} shows {kind[1]}") from None
-        raise ValueError(f"{path}: not a tabula neural model ({type(e).__name__})") from None
 
 
 def _options(d: Any, path: PathLike) -> Options:
