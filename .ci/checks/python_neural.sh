@@ -21,8 +21,13 @@ python -m mypy --strict --cache-dir target/mypy-cache python/tabula_parsing/neur
 # docs' ONNX example run (the checks after this one use it too; it does all
 # the default build does). draw.sh, before this one, rebuilds the default.
 cargo test --release --features onnx --test cli_onnx
-TABULA_REQUIRE_ONNX=1 python -m pytest -q python/tests/test_neural.py python/tests/test_crf.py python/tests/test_onnx.py \
+# Every test that needs PyTorch (python.sh ran before it was installed, so
+# skipped these): the neural parsers, their files and checkpoints, the layer,
+# ONNX, the check over every neural keyword, the plans that name a neural parser.
+TABULA_REQUIRE_ONNX=1 python -m pytest -q python/tests/test_neural.py python/tests/test_neural_files.py \
+  python/tests/test_neural_checkpoint.py python/tests/test_crf.py python/tests/test_onnx.py \
   "python/tests/test_sweep.py::test_shipped_plans_are_valid"
+python -m pytest -q python/tests/test_keywords_act.py -k neural
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 python -m tabula_parsing.neural train data/sample.conllu -o "$out/model.pt" --dev data/sample.conllu \

@@ -569,6 +569,7 @@ NEURAL_MATRIX: dict[tuple[str, str], Case] = {
     ("neural.train", "output"): K(dict(output="model.pt")),
     ("neural.train", "dev"): K(dict(dev="@dev")),
     ("neural.train", "verbose"): K(dict(verbose=True), stderr=True),
+    ("neural.train", "checkpoint"): K(dict(checkpoint="run.ckpt")),
     ("neural.train", "parser"): K(dict(parser="biaffine")),
     ("neural.train", "arc_loss"): K(dict(arc_loss="local"), BIAFFINE),
     ("neural.train", "trees"): K(dict(trees="projective"), BIAFFINE),

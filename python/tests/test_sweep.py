@@ -456,11 +456,11 @@ def test_shipped_plans_are_valid(path: Path, cli: Path) -> None:
 
 
 FAKE_NEURAL = """\
-import argparse, shutil, sys
+import argparse, os, shutil, sys
 command = sys.argv[1]
 p = argparse.ArgumentParser()
 if command == "train":
-    for option in ("train", "-o", "--dev", "--seed", "--system", "--epochs", "--parser", "--trees"):
+    for option in ("train", "-o", "--dev", "--seed", "--system", "--epochs", "--parser", "--trees", "--checkpoint"):
         p.add_argument(option)
 else:
     for option in ("input", "--model", "-o", "--batch-size"):
@@ -469,6 +469,16 @@ a = p.parse_args(sys.argv[2:])
 if command == "train":
     if a.trees is not None and a.parser != "biaffine":
         sys.exit("--trees has no effect with --parser transition")
+    # The checkpoint: "epoch 1" after the first epoch; with FAKE_STOP, the
+    # run is stopped (Ctrl-C) there; another text is another run's.
+    if a.checkpoint is not None and os.path.exists(a.checkpoint):
+        if open(a.checkpoint).read() != "epoch 1":
+            sys.exit(f"error: {a.checkpoint}: the checkpoint is of another training run: another version")
+        print(f"{a.checkpoint}: continuing after epoch 1 of 2", file=sys.stderr)
+    elif a.checkpoint is not None:
+        open(a.checkpoint, "w").write("epoch 1")
+        if os.environ.get("FAKE_STOP"):
+            sys.exit(130)
     open(a.o, "w").write(a.train)
 else:
     assert a.model.endswith("model.pt"), a.model
@@ -512,6 +522,40 @@ def test_neural_configurations(tmp_path: Path, release: Path, cli: Path) -> None
     broken.results.mkdir()
     row = run_job(todo[0], broken)
     assert row["status"] == "failed" and row["error"] == "neural train: exit status 1: boom"
+
+
+def test_a_stopped_neural_job_continues_from_its_checkpoint(
+    tmp_path: Path, release: Path, cli: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A neural job stopped mid-training leaves its checkpoint; the next run
+    of the job continues from it (its times left out of the report's), and
+    the checkpoint is removed once the job ends. A checkpoint of another
+    version is discarded, and the job trained anew."""
+    from tabula_parsing.sweep.job import Interrupted, checkpoint_path
+    from tabula_parsing.sweep.report import cpu_seconds, wall_seconds
+
+    fake = tmp_path / "fake_neural.py"
+    fake.write_text(FAKE_NEURAL)
+    plan = load_plan(write_plan(tmp_path, release, PLAN + '\n[configurations.bilstm]\nparser = "neural"\n'))
+    job = [j for j in jobs(plan, find_treebanks(plan)[0]) if j.configuration.name == "bilstm"][0]
+    settings = Settings(tabula=str(cli), results=tmp_path / "results", max_memory="1G", neural=(sys.executable, str(fake)))
+    settings.results.mkdir()
+    checkpoint = checkpoint_path(settings.results, job)
+    monkeypatch.setenv("FAKE_STOP", "1")
+    with pytest.raises(Interrupted, match="neural train of .* was stopped"):
+        run_job(job, settings)
+    assert checkpoint.read_text() == "epoch 1" and not result_path(settings.results, job).exists()
+    monkeypatch.delenv("FAKE_STOP")
+    row = run_job(job, settings)
+    assert row["status"] == "ok" and row["train_continued_after_epoch"] == 1, row
+    assert cpu_seconds(row) is None and wall_seconds(row) is None
+    assert not checkpoint.exists()
+    result_path(settings.results, job).unlink()
+    checkpoint.write_text("epoch 7 of another version")
+    row = run_job(job, settings)
+    assert row["status"] == "ok" and "train_continued_after_epoch" not in row, row
+    assert row["train_checkpoint_discarded"].endswith("the checkpoint is of another training run: another version")
+    assert cpu_seconds(row) is not None and not checkpoint.exists()
 
 
 def test_biaffine_configurations(tmp_path: Path, release: Path, cli: Path) -> None:

@@ -5,7 +5,7 @@ shell, with ``tabula train``'s and ``tabula parse``'s option names.
         [--system S] [--oracle static|dynamic] [--projectivize none|optimal|lift]
         [--arc-loss local|crf] [--trees CLASS|FILE.grammar]
         [--pseudo-projective head|path|head+path] [--feats] [--epochs N] [--seed S]
-        [--device cpu|cuda|cuda:N] [--threads N] …
+        [--checkpoint FILE] [--device cpu|cuda|cuda:N] [--threads N] …
     python -m tabula_parsing.neural parse --model MODEL [IN] [-o OUT] [--device cpu|cuda|cuda:N]
         [--batch-size N] [--threads N]
     python -m tabula_parsing.neural export MODEL.pt MODEL.onnx [--check FILE]
@@ -82,6 +82,12 @@ def _parser() -> argparse.ArgumentParser:
         "--epochs",
         type=int,
         help="passes over the training file [default: 20; the transition parser 40 with fewer than 500 training sentences]",
+    )
+    t.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help="write the whole run to FILE after every epoch; where FILE exists, continue the run from it "
+        "(the same files and options; a larger --epochs continues a finished run)",
     )
     t.add_argument("--batch-size", type=int, default=32, help="sentences per minibatch [default: 32]")
     t.add_argument("--seed", type=int, default=1)
@@ -217,6 +223,7 @@ def _run(args: argparse.Namespace) -> int:
                 args.output,
                 dev=args.dev,
                 verbose=not args.quiet,
+                checkpoint=args.checkpoint,
                 parser=args.parser,
                 projectivize=args.projectivize,
                 pseudo_projective=args.pseudo_projective,
@@ -301,8 +308,14 @@ def _interrupted(args: argparse.Namespace, e: KeyboardInterrupt) -> str:
         return "interrupted: no output written"
     if isinstance(e, TrainingInterrupted) and e.epoch is not None:
         best = "the best on --dev so far" if args.dev else "the last finished"
-        return f"interrupted: {args.output} holds the model of epoch {e.epoch} ({best})"
-    return f"interrupted before the first epoch ended: no model written to {args.output}"
+        text = f"interrupted: {args.output} holds the model of epoch {e.epoch} ({best})"
+    elif isinstance(e, TrainingInterrupted) and e.finished:
+        text = f"interrupted before a model was written to {args.output}"
+    else:
+        text = f"interrupted before the first epoch ended: no model written to {args.output}"
+    if isinstance(e, TrainingInterrupted) and e.checkpoint is not None and e.finished:
+        text += f"; {e.checkpoint} holds the run after epoch {e.finished}: the same command continues it"
+    return text
 
 
 if __name__ == "__main__":

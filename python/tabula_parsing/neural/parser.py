@@ -21,6 +21,7 @@ from .. import _tabula as tp
 from .data import Encoded, Pretrained, Vocabularies, batches, check_columns, encode, input_warnings, with_tree
 from .graph import GraphTrainer, parse_graph_batches, trees_argument
 from .graph import network as biaffine_network
+from . import checkpoint as checkpoints
 from .model import Dimensions, Encoder, Network
 from .sealed import seal, unseal
 from .train import (
@@ -272,11 +273,20 @@ def _check_dev(sentences: Sequence[Any], dev: str) -> None:
 class TrainingInterrupted(KeyboardInterrupt):
     """Training stopped by Ctrl-C: ``output`` holds the model of ``epoch``
     (the best on the dev file so far, else the last finished one), or, when
-    ``epoch`` is None, nothing was written yet."""
+    ``epoch`` is None, nothing was written yet by this call; ``checkpoint``
+    (if one was asked for) holds the run after epoch ``finished`` (0: none
+    written)."""
 
-    def __init__(self, output: Optional[PathLike], epoch: Optional[int]) -> None:
+    def __init__(
+        self,
+        output: Optional[PathLike],
+        epoch: Optional[int],
+        checkpoint: Optional[PathLike] = None,
+        finished: int = 0,
+    ) -> None:
         super().__init__()
         self.output, self.epoch = output, epoch
+        self.checkpoint, self.finished = checkpoint, finished
 
 
 class NeuralParser:
@@ -590,14 +600,18 @@ def train(
     output: Optional[PathLike] = None,
     dev: Optional[PathLike] = None,
     verbose: bool = False,
+    checkpoint: Optional[PathLike] = None,
     **settings: Any,
 ) -> NeuralParser:
     """Trains a parser on a CoNLL-U file (gold UPOS, HEAD, DEPREL), the
     options of :class:`Options` as keywords; with ``dev``, the epoch with
     the best dev LAS is kept (else the last). Writes it to ``output`` if
     given, after every epoch that changes the model kept (so that an
-    interrupted run leaves the best model so far). ``verbose``: an epoch line on standard error per epoch, and a
-    progress line on a terminal."""
+    interrupted run leaves the best model so far). ``checkpoint``: a file
+    that holds the whole run after every epoch; where it exists, the run
+    continues from it (:mod:`.checkpoint`: the same files and options, a
+    larger ``epochs`` allowed). ``verbose``: an epoch line on standard
+    error per epoch, and a progress line on a terminal."""
     options = Options(**settings)
     if options.feats and options.dims.feats == 0:
         # FEATS read at the command's default size.
@@ -606,6 +620,10 @@ def train(
     inputs = _training_inputs(train, dev, options)
     if output is not None:
         tp.check_output(output, inputs)
+    if checkpoint is not None:
+        tp.check_output(checkpoint, inputs)
+        if output is not None and os.path.abspath(checkpoint) == os.path.abspath(output):
+            raise ValueError(f"--checkpoint {checkpoint}: the model's own file (-o); give the checkpoint another")
     threads = threads_of(options.threads)
     if threads is not None:
         torch.set_num_threads(threads)
@@ -664,11 +682,20 @@ def train(
     dev_items = [encode(s, vocab, i) for i, s in enumerate(dev_sentences or [])]
     device = device_of(options.device)
     trainer: Any = Trainer(options, vocab) if options.parser == "transition" else GraphTrainer(options, vocab, device)
-    history: list[EpochReport] = []
-    best: Optional[tuple[float, int, dict[str, torch.Tensor]]] = None
+    progress = checkpoints.Progress()
+    run = checkpoints.Run.of(options, train, dev, vocab) if checkpoint is not None else None
+    if checkpoint is not None and run is not None and os.path.exists(checkpoint):
+        progress = checkpoints.resume(checkpoint, run, trainer, (rng, nrng))
+        if progress.epoch > epochs:
+            raise ValueError(
+                f"--checkpoint {checkpoint}: its run is past epoch {progress.epoch}, --epochs {epochs} asks for fewer"
+            )
+        if verbose:
+            print(f"{checkpoint}: continuing after epoch {progress.epoch} of {epochs}", file=sys.stderr)
+    history, best = progress.history, progress.best
     saved: Optional[int] = None  # the epoch whose model `output` holds
     try:
-        for epoch in range(1, epochs + 1):
+        for epoch in range(progress.epoch + 1, epochs + 1):
             start, cpu = time.perf_counter(), time.process_time()
             total, steps, abandoned = 0.0, 0, 0
             bar = Progress(len(items), f"epoch {epoch}", verbose)
@@ -718,10 +745,13 @@ def train(
                 # its line is printed): an interrupted run leaves it.
                 NeuralParser(trainer.model, vocab, options, epoch, history).save(output, inputs)
                 saved = epoch
+            if checkpoint is not None and run is not None:
+                progress = checkpoints.Progress(epoch, history, best)
+                checkpoints.save(checkpoint, run, trainer, progress, (rng, nrng), inputs)
             if verbose:
                 print(report.text(), file=sys.stderr, flush=True)
     except KeyboardInterrupt:
-        raise TrainingInterrupted(output, saved) from None
+        raise TrainingInterrupted(output, saved, checkpoint, progress.epoch) from None
     kept_epoch = len(history)
     if best is not None:
         trainer.model.load_state_dict(best[2])
@@ -731,5 +761,5 @@ def train(
         try:
             parser.save(output, inputs)
         except KeyboardInterrupt:
-            raise TrainingInterrupted(output, saved) from None
+            raise TrainingInterrupted(output, saved, checkpoint, progress.epoch) from None
     return parser

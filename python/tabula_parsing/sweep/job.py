@@ -27,6 +27,7 @@ import gzip
 import json
 import lzma
 import os
+import re
 import resource
 import shutil
 import signal
@@ -259,6 +260,10 @@ def run_job(job: Job, settings: Settings) -> dict[str, Any]:
     time and peak memory of each command, the tabula version, the worker
     (host and process) and when the job started and ended (Unix time).
     A row read back from an existing file has ``"reused": true`` added.
+    A neural job's training keeps a checkpoint until the job ends
+    (:func:`checkpoint_path`); a job whose training continued from one has
+    ``train_continued_after_epoch`` (its times are the continuation's, so
+    the report leaves them out of its time columns).
     """
     path = result_path(settings.results, job)
     if path.exists():
@@ -284,9 +289,27 @@ def run_job(job: Job, settings: Settings) -> dict[str, Any]:
     row["ended_at"] = time.time()
     tb = job.treebank
     write_json(path, row, [p for p in (tb.train, tb.dev, tb.test) if p is not None])
+    # Kept only while the job is unfinished (stopped, not failed).
+    checkpoint_path(settings.results, job).unlink(missing_ok=True)
     if row["status"] == "ok" and not settings.keep_models:
         shutil.rmtree(workdir, ignore_errors=True)
     return row
+
+
+def checkpoint_path(results: Path, job: Job) -> Path:
+    """Where a neural job's training keeps its checkpoint (``--checkpoint``)
+    until the job ends: beside its work folder, which a job's start clears,
+    so that a job stopped mid-training (Ctrl-C, a killed worker, a cancelled
+    Slurm job) continues from its last finished epoch when the sweep runs
+    again."""
+    return results / "work" / f"{job.stem}.checkpoint"
+
+
+#: The neural command's line when training continues from a checkpoint.
+CONTINUED = re.compile(r": continuing after epoch (\d+) of \d+$", re.MULTILINE)
+#: Its error for a checkpoint of another run (another tabula version, since
+#: the job's name holds everything else the run depends on).
+OTHER_RUN = "the checkpoint is of another training run"
 
 
 def _stages(job: Job, settings: Settings, workdir: Path) -> dict[str, Any]:
@@ -312,6 +335,9 @@ def _stages(job: Job, settings: Settings, workdir: Path) -> dict[str, Any]:
         train += ["--parser", "biaffine"]
     if job.use_dev and tb.dev is not None:
         train += ["--dev", str(tb.dev)]
+    checkpoint = checkpoint_path(settings.results, job) if neural else None
+    if checkpoint is not None:
+        train += ["--checkpoint", str(checkpoint)]
     stages = [
         ("train", train + option_args(job.configuration.train), kind),
         ("parse", [*parser, "parse", "--model", str(model), str(tb.test), "-o", str(parsed)]
@@ -320,6 +346,11 @@ def _stages(job: Job, settings: Settings, workdir: Path) -> dict[str, Any]:
     ]
     for stage, args, bound in stages:
         run = run_command(args, workdir, limit + HEADROOM, bound)
+        if stage == "train" and checkpoint is not None and run.returncode == 1 and OTHER_RUN in run.stderr:
+            # Left by another version of tabula: trained anew.
+            out["train_checkpoint_discarded"] = run.stderr.strip().splitlines()[-1]
+            checkpoint.unlink(missing_ok=True)
+            run = run_command(args, workdir, limit + HEADROOM, bound)
         label = f"{'tabula' if stage == 'eval' else name} {stage}"
         if run.returncode in STOPPED:
             raise Interrupted(f"{label} of {job.stem} was stopped")
@@ -332,6 +363,8 @@ def _stages(job: Job, settings: Settings, workdir: Path) -> dict[str, Any]:
             return out
         if stage == "train":
             out["train_log"] = run.stderr.strip().splitlines()[-3:]
+            if (continued := CONTINUED.search(run.stderr)) is not None:
+                out["train_continued_after_epoch"] = int(continued.group(1))
     scores = json.loads(run.stdout)
     np = scores.get("nonprojective", {})
     out.update(

@@ -99,17 +99,25 @@ class Cell:
     las: float
     np_recall: float | None
     seeds: int
-    wall_s: float
+    wall_s: float | None
     cpu_s: float | None
     maxrss_mb: float | None
 
 
 def cpu_seconds(row: dict[str, Any]) -> float | None:
-    """User and system CPU time of the job's commands (None for rows without them)."""
+    """User and system CPU time of the job's commands (None for rows without
+    them, and for a job whose training continued from its checkpoint: its
+    times are the continuation's only)."""
     keys = [f"{stage}_{kind}_s" for stage in ("train", "parse", "eval") for kind in ("user", "sys")]
-    if not all(k in row for k in keys):
+    if not all(k in row for k in keys) or "train_continued_after_epoch" in row:
         return None
     return float(sum(row[k] for k in keys))
+
+
+def wall_seconds(row: dict[str, Any]) -> float | None:
+    """The job's wall time (None where its training continued from its
+    checkpoint, as :func:`cpu_seconds`)."""
+    return None if "train_continued_after_epoch" in row else float(row["wall_s"])
 
 
 @dataclass
@@ -154,7 +162,7 @@ def summarize(rows: list[dict[str, Any]]) -> Summary:
             las=statistics.fmean(r["las"] for r in group),
             np_recall=statistics.fmean(recalls) if recalls else None,
             seeds=len(group),
-            wall_s=statistics.fmean(r["wall_s"] for r in group),
+            wall_s=statistics.fmean(w) if (w := [x for r in group if (x := wall_seconds(r)) is not None]) else None,
             cpu_s=statistics.fmean(c) if (c := [x for r in group if (x := cpu_seconds(r)) is not None]) else None,
             maxrss_mb=max(
                 (m for r in group for k in ("train_maxrss_mb", "parse_maxrss_mb") if (m := r.get(k)) is not None),
