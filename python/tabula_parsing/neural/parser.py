@@ -746,8 +746,9 @@ def train(
                 NeuralParser(trainer.model, vocab, options, epoch, history).save(output, inputs)
                 saved = epoch
             if checkpoint is not None and run is not None:
-                progress = checkpoints.Progress(epoch, history, best)
-                checkpoints.save(checkpoint, run, trainer, progress, (rng, nrng), inputs)
+                now = checkpoints.Progress(epoch, history, best)
+                checkpoints.save(checkpoint, run, trainer, now, (rng, nrng), inputs)
+                progress = now  # only once written: an interrupted write leaves the previous one
             if verbose:
                 print(report.text(), file=sys.stderr, flush=True)
     except KeyboardInterrupt:
