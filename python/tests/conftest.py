@@ -76,3 +76,29 @@ def run_docstring_examples(documented: list) -> None:
         assert test.examples, f"{obj.__qualname__} has no example"
         runner.run(test)
     assert runner.summarize(verbose=False).failed == 0
+
+
+def interrupt_after_first_epoch(command: list[str]) -> tuple[int, str]:
+    """Runs a training command, sends it Ctrl-C (SIGINT) once its first
+    epoch line is out, and returns its exit status and the rest of its
+    standard error."""
+    import signal
+
+    child = subprocess.Popen(
+        command,
+        stderr=subprocess.PIPE,
+        text=True,
+        # A shell running the tests in the background ignores SIGINT for its children.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        assert child.stderr is not None
+        first = child.stderr.readline()
+        assert first.startswith("epoch 1:"), first
+        child.send_signal(signal.SIGINT)
+        rest = child.stderr.read()
+        child.wait(timeout=60)
+    finally:
+        child.kill()
+        child.wait()
+    return child.returncode, rest

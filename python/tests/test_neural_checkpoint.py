@@ -10,6 +10,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from tabula_parsing import neural  # noqa: E402
+from conftest import interrupt_after_first_epoch  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "data" / "sample.conllu"
@@ -154,8 +155,6 @@ def test_ctrl_c_leaves_a_checkpoint_that_the_same_command_continues(tmp_path):
     """Interrupted at any moment (a checkpoint being written included), the
     checkpoint holds a finished epoch, named in the message; continued to
     two more epochs, the run ends as the run that never stopped."""
-    import signal
-
     tiny = ["--word-dim", "8", "--lstm-dim", "8", "--mlp-dim", "8", "--char-dim", "0", "--seed", "2"]
     ckpt = tmp_path / "run.ckpt"
 
@@ -163,21 +162,8 @@ def test_ctrl_c_leaves_a_checkpoint_that_the_same_command_continues(tmp_path):
         return [sys.executable, "-m", "tabula_parsing.neural", "train", str(SAMPLE), "-o", str(tmp_path / out),
                 "--epochs", str(epochs), *tiny, *(["--checkpoint", str(ckpt)] if checkpoint else [])]
 
-    child = subprocess.Popen(
-        command("a.pt", 1000), stderr=subprocess.PIPE, text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    try:
-        assert child.stderr is not None
-        first = child.stderr.readline()
-        assert first.startswith("epoch 1:"), first
-        child.send_signal(signal.SIGINT)
-        rest = child.stderr.read()
-        child.wait(timeout=60)
-    finally:
-        child.kill()
-        child.wait()
-    assert child.returncode == 130 and "Traceback" not in rest, rest
+    status, rest = interrupt_after_first_epoch(command("a.pt", 1000))
+    assert status == 130 and "Traceback" not in rest, rest
     last = rest.strip().splitlines()[-1]
     assert f"; {ckpt} holds the run after epoch " in last and last.endswith(": the same command continues it"), last
     done = int(last.split("after epoch ")[1].split(":")[0])

@@ -6,7 +6,6 @@ that is damaged or crafted is refused before any network is built."""
 import hashlib
 import io
 import os
-import signal
 import subprocess
 import sys
 from typing import Any
@@ -21,6 +20,7 @@ from tabula_parsing import neural  # noqa: E402
 from tabula_parsing.neural import __main__ as command  # noqa: E402
 from tabula_parsing.neural import parser as neural_parser  # noqa: E402
 from tabula_parsing.neural import sealed as neural_sealed  # noqa: E402
+from conftest import interrupt_after_first_epoch  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "data" / "sample.conllu"
@@ -82,24 +82,8 @@ def test_train_refuses_a_model_path_linked_to_an_input_before_the_first_epoch(tm
 def test_ctrl_c_while_training_says_which_epoch_the_model_file_holds(tmp_path: Path) -> None:
     # Regression: a KeyboardInterrupt traceback; the model of the best epoch was there but unnamed.
     out = tmp_path / "m.pt"
-    child = subprocess.Popen(
-        [*NEURAL, "train", str(SAMPLE), "-o", str(out), "--epochs", "1000", *TINY],
-        stderr=subprocess.PIPE,
-        text=True,
-        # A shell running the tests in the background ignores SIGINT for its children.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    try:
-        assert child.stderr is not None
-        first = child.stderr.readline()
-        assert first.startswith("epoch 1:"), first
-        child.send_signal(signal.SIGINT)
-        rest = child.stderr.read()
-        child.wait(timeout=60)
-    finally:
-        child.kill()
-        child.wait()
-    assert child.returncode == 130, rest
+    status, rest = interrupt_after_first_epoch([*NEURAL, "train", str(SAMPLE), "-o", str(out), "--epochs", "1000", *TINY])
+    assert status == 130, rest
     assert "Traceback" not in rest and "KeyboardInterrupt" not in rest, rest
     last = rest.strip().splitlines()[-1]
     assert last.startswith(f"interrupted: {out} holds the model of epoch "), rest
