@@ -14,8 +14,10 @@
 #  - `report` writes the CSV (six rows), the tables and the plot;
 #  - a plan with a failing configuration: that job's result says why, the
 #    other job is ok, exit status 1;
-#  - the test of the Slurm workers' job script, skipped by python.sh without
-#    dask-jobqueue.
+#  - python/tests/test_sweep.py whole: python.sh, without Dask and
+#    dask-jobqueue, skipped its tests that need them (the Slurm workers' job
+#    script, the local cluster, a sweep without workers, a result written
+#    meanwhile).
 # Installs Dask, dask-jobqueue and matplotlib into target/venv (and the
 # package, as python.sh does, if it is not there). Budget: about 2 minutes.
 set -euo pipefail
