@@ -27,6 +27,7 @@ import numpy as np
 import torch
 
 from .. import _tabula as tp
+from ..crf import TREES
 from .data import Vocabularies
 from .sealed import seal, unseal
 from .train import EpochReport, Options
@@ -40,8 +41,15 @@ PathLike = Union[str, "os.PathLike[str]"]
 FREE = ("device", "threads", "epochs")
 #: Options that name files: compared by the files' SHA-256, not their paths.
 FILES = ("tagger", "embeddings")
-#: The tree classes ``--trees`` names without a grammar file.
-TREE_CLASSES = ("projective", "projective-single-root", "nonprojective", "nonprojective-single-root")
+
+
+def training_files(train: Any, dev: Any, options: Options) -> dict[str, Any]:
+    """Every file (or object) training reads, by role: ``train``, ``dev``,
+    ``tagger``, ``embeddings`` and ``trees`` (a grammar file); the roles
+    not given left out."""
+    trees = options.trees if options.parser == "biaffine" and options.trees not in TREES else None
+    roles = {"train": train, "dev": dev, "tagger": options.tagger, "embeddings": options.embeddings, "trees": trees}
+    return {role: value for role, value in roles.items() if value is not None}
 
 
 @dataclass
@@ -57,16 +65,15 @@ class Run:
     version: str = tp.__version__
 
     @classmethod
-    def of(cls, options: Options, train: PathLike, dev: Optional[PathLike], vocab: Vocabularies) -> "Run":
-        """The run of these options, files and vocabularies (``ValueError``
-        for a tagger given as an object: a checkpoint records its file)."""
+    def of(cls, options: Options, files: dict[str, Any], vocab: Vocabularies) -> "Run":
+        """The run of these options, files (:func:`training_files`) and
+        vocabularies (``ValueError`` for a tagger given as an object: a
+        checkpoint records its file)."""
         if options.tagger is not None and not os.path.exists(str(options.tagger)):
             raise ValueError("--checkpoint needs the tagger as a file (a Tagger object cannot be checked on resume)")
-        trees = options.trees if options.parser == "biaffine" and options.trees not in TREE_CLASSES else None
-        roles = {"train": train, "dev": dev, "tagger": options.tagger, "embeddings": options.embeddings, "trees": trees}
-        files = {role: _sha256(path) for role, path in roles.items() if path is not None}
         canonical = json.dumps(vocab.state(), sort_keys=True, ensure_ascii=False).encode()
-        return cls(options.state(), files, hashlib.sha256(canonical).hexdigest())
+        digests = {role: _sha256(path) for role, path in files.items()}
+        return cls(options.state(), digests, hashlib.sha256(canonical).hexdigest())
 
     def difference(self, saved: "Run") -> Optional[str]:
         """The first way ``saved`` (a checkpoint's) differs from this run,
@@ -118,7 +125,7 @@ def _comparable(options: dict[str, Any]) -> dict[str, Any]:
             continue
         if key == "dims":
             flat.update({f"dims.{k}": v for k, v in value.items()})
-        elif key == "trees" and value not in TREE_CLASSES:
+        elif key == "trees" and value not in TREES:
             flat[key] = "a grammar file"  # its contents are compared by SHA-256
         else:
             flat[key] = value

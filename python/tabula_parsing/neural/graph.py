@@ -20,7 +20,7 @@ from typing import Any, Callable, Optional, Sequence, cast
 import numpy as np
 import torch
 
-from ..crf import TreeCRF
+from ..crf import TREES, TreeCRF
 from .data import Encoded, Vocabularies, batches
 from .model import BiaffineNetwork
 from .train import Options, averaged_model, pretrained_count, set_pretrained, tensors, update
@@ -32,7 +32,7 @@ def trees_argument(options: Options) -> Any:
     from .._tabula import Grammar
 
     name = options.trees
-    if name in ("projective", "projective-single-root", "nonprojective", "nonprojective-single-root"):
+    if name in TREES:
         return name
     return Grammar.from_file(name)
 

@@ -18,6 +18,7 @@ import numpy as np
 import torch
 
 from .. import _tabula as tp
+from ..crf import TREES
 from .data import Encoded, Pretrained, Vocabularies, batches, check_columns, encode, input_warnings, with_tree
 from .graph import GraphTrainer, parse_graph_batches, trees_argument
 from .graph import network as biaffine_network
@@ -53,7 +54,7 @@ NONPROJECTIVE = ("attardi", "arc-eager-nm")
 
 
 #: The tree classes ``--trees`` names (else it is a grammar file).
-TREE_CLASSES = ("projective", "projective-single-root", "nonprojective", "nonprojective-single-root")
+TREE_CLASSES = TREES
 
 #: The options of the transition parser only, with their defaults: given
 #: another value with ``--parser biaffine`` they are refused.
@@ -202,10 +203,8 @@ def _inputs(*paths: Any) -> list[str]:
 
 
 def _training_inputs(train: Any, dev: Any, options: Options) -> list[str]:
-    """Every file training reads: the treebanks, the tagger, the vectors of
-    ``--embeddings`` and the grammar file of ``--trees``."""
-    trees = options.trees if options.parser == "biaffine" and options.trees not in TREE_CLASSES else None
-    return _inputs(train, dev, options.tagger, options.embeddings, trees)
+    """Every file training reads (:func:`.checkpoint.training_files`)."""
+    return _inputs(*checkpoints.training_files(train, dev, options).values())
 
 
 def _parse_settings(device: Optional[str], batch_size: Optional[int], threads: Optional[int]) -> tuple[torch.device, int]:
@@ -683,7 +682,7 @@ def train(
     device = device_of(options.device)
     trainer: Any = Trainer(options, vocab) if options.parser == "transition" else GraphTrainer(options, vocab, device)
     progress = checkpoints.Progress()
-    run = checkpoints.Run.of(options, train, dev, vocab) if checkpoint is not None else None
+    run = checkpoints.Run.of(options, checkpoints.training_files(train, dev, options), vocab) if checkpoint else None
     if checkpoint is not None and run is not None and os.path.exists(checkpoint):
         progress = checkpoints.resume(checkpoint, run, trainer, (rng, nrng))
         if progress.epoch > epochs:
