@@ -94,6 +94,8 @@ def test_a_file_that_is_not_a_checkpoint_is_named(tmp_path):
         neural.train(str(SAMPLE), epochs=1, dims=DIMS, checkpoint=model)
     with pytest.raises(ValueError, match="not a tabula training checkpoint: line 4 shows a CoNLL-U treebank"):
         neural.train(str(SAMPLE), epochs=1, dims=DIMS, checkpoint=_copy(tmp_path))
+    with pytest.raises(ValueError, match="/dev/null: not a regular file"):
+        neural.train(str(SAMPLE), epochs=1, dims=DIMS, checkpoint="/dev/null")
     with pytest.raises(ValueError, match="the model's own file"):
         neural.train(str(SAMPLE), model, epochs=1, dims=DIMS, checkpoint=model)
     with pytest.raises(OSError, match="sample.conllu: it is the same file as the input"):

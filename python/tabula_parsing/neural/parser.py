@@ -621,6 +621,8 @@ def train(
         tp.check_output(output, inputs)
     if checkpoint is not None:
         tp.check_output(checkpoint, inputs)
+        if os.path.exists(checkpoint) and not os.path.isfile(checkpoint):
+            raise ValueError(f"--checkpoint {checkpoint}: not a regular file (a checkpoint is read back to continue)")
         if output is not None and os.path.abspath(checkpoint) == os.path.abspath(output):
             raise ValueError(f"--checkpoint {checkpoint}: the model's own file (-o); give the checkpoint another")
     threads = threads_of(options.threads)
