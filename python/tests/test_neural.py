@@ -99,9 +99,10 @@ def test_the_default_epochs_follow_the_training_files_size(tmp_path):
     from tabula_parsing.sweep.plan import NEURAL_DEFAULT_EPOCHS
 
     assert [default_epochs("transition", n) for n in (1, 499, 500, 12543)] == [40, 40, 20, 20]
-    assert [default_epochs("biaffine", n) for n in (1, 499, 500)] == [20, 20, 20]
+    assert [default_epochs("biaffine", n) for n in (1, 499, 500, 12543)] == [60, 60, 20, 20]
     # The sweep names the policy in a job's inputs without importing PyTorch.
-    assert NEURAL_DEFAULT_EPOCHS == f"{DEFAULT_EPOCHS}; transition {SMALL_EPOCHS} below {SMALL_TRAINING} training sentences"
+    small = ", ".join(f"{parser} {epochs}" for parser, epochs in SMALL_EPOCHS.items())
+    assert NEURAL_DEFAULT_EPOCHS == f"{DEFAULT_EPOCHS}; {small} below {SMALL_TRAINING} training sentences"
     # The sample's few sentences: 40 epochs unless told, recorded with the model.
     model = neural.train(str(SAMPLE), seed=1, dims=TINY)
     assert model.options.epochs == 40 and len(model.history) == 40

@@ -92,7 +92,7 @@ PARSERS = ("tabula", "neural", "biaffine")
 #: ``tabula_parsing.neural.train.default_epochs`` does): part of the inputs
 #: of a job whose configuration names no ``epochs``, so that a result
 #: trained under an earlier default is not taken for one under this one.
-NEURAL_DEFAULT_EPOCHS = "20; transition 40 below 500 training sentences"
+NEURAL_DEFAULT_EPOCHS = "20; transition 40, biaffine 60 below 500 training sentences"
 PARTS = ("train", "dev", "test")
 SUFFIXES = (".conllu", ".conllu.xz", ".conllu.gz")
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
