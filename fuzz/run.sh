@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the fuzz targets, each for SECONDS (default 20), after seeding their
-# corpora from tests/data. Needs a nightly toolchain (cargo-fuzz builds with
+# Runs the fuzz targets, each for SECONDS (default 20) and as many at once as
+# there are CPUs, after seeding their corpora from tests/data. Needs a nightly toolchain (cargo-fuzz builds with
 # sanitizer flags); without one it says so and exits 0, so CI can call it
 # unconditionally. Installs cargo-fuzz from the registry if missing.
 #
@@ -73,19 +73,37 @@ seed() {
   esac
 }
 
-for t in "${targets[@]}"; do
-  seed "$t"
-  echo "== fuzz $t for ${secs}s"
-  log=$(mktemp)
-  status=0
+# One target's run: its summary in $work/$t.out, its status in $work/$t.status.
+fuzz_one() {
+  local t=$1 status=0
   cargo +nightly fuzz run -O "$t" "corpus/$t" -- \
-    -max_total_time="$secs" -rss_limit_mb=4096 -timeout=20 -print_final_stats=1 >"$log" 2>&1 || status=$?
-  grep -E '^(#[0-9]+.*DONE|stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb))' "$log" || true
-  if [ "$status" -ne 0 ]; then
-    grep -E 'panicked|ERROR|Test unit written' -A3 "$log" | head -n 20
-    echo "fuzz $t: FAILED (status $status), input saved under fuzz/artifacts/$t/"
-    rm -f "$log"
-    exit 1
-  fi
-  rm -f "$log"
+    -max_total_time="$secs" -rss_limit_mb=4096 -timeout=20 -print_final_stats=1 >"$work/$t.log" 2>&1 || status=$?
+  {
+    echo "== fuzz $t for ${secs}s"
+    grep -E '^(#[0-9]+.*DONE|stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb))' "$work/$t.log" || true
+    if [ "$status" -ne 0 ]; then
+      grep -E 'panicked|ERROR|Test unit written' -A3 "$work/$t.log" | head -n 20 || true
+      echo "fuzz $t: FAILED (status $status), input saved under fuzz/artifacts/$t/"
+    fi
+  } >"$work/$t.out"
+  echo "$status" >"$work/$t.status"
+}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for t in "${targets[@]}"; do seed "$t"; done
+# Every target built once, then as many run side by side as there are CPUs
+# (each libFuzzer run is one process on one core), each for the whole SECONDS.
+for t in "${targets[@]}"; do cargo +nightly fuzz build -O "$t"; done
+jobs=$(nproc 2>/dev/null || echo 1)
+failed=0
+for ((i = 0; i < ${#targets[@]}; i += jobs)); do
+  batch=("${targets[@]:i:jobs}")
+  for t in "${batch[@]}"; do fuzz_one "$t" & done
+  wait
+  for t in "${batch[@]}"; do
+    cat "$work/$t.out"
+    [ "$(cat "$work/$t.status")" -eq 0 ] || failed=1
+  done
 done
+exit "$failed"
