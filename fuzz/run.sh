@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the fuzz targets, each for SECONDS (default 20) and as many at once as
-# there are CPUs, after seeding their corpora from tests/data. Needs a nightly toolchain (cargo-fuzz builds with
-# sanitizer flags); without one it says so and exits 0, so CI can call it
-# unconditionally. Installs cargo-fuzz from the registry if missing.
+# there are CPUs, after seeding their corpora from tests/data. Needs a nightly
+# toolchain (cargo-fuzz builds with sanitizer flags); without one it says so
+# and exits 0, so CI can call it unconditionally. Installs cargo-fuzz from the
+# registry if missing.
 #
 #   fuzz/run.sh [SECONDS] [TARGET ...]
 #

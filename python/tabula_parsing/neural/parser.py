@@ -53,9 +53,6 @@ PathLike = Union[str, "os.PathLike[str]"]
 NONPROJECTIVE = ("attardi", "arc-eager-nm")
 
 
-#: The tree classes ``--trees`` names (else it is a grammar file).
-TREE_CLASSES = TREES
-
 #: The options of the transition parser only, with their defaults: given
 #: another value with ``--parser biaffine`` they are refused.
 TRANSITION_ONLY = {
@@ -110,9 +107,9 @@ def _check(options: Options, given: Optional[set[str]] = None) -> None:
     if o.parser == "biaffine":
         if o.arc_loss not in ("local", "crf"):
             raise ValueError(f"--arc-loss must be local or crf, found `{o.arc_loss}`")
-        if o.trees not in TREE_CLASSES and not os.path.isfile(o.trees):
+        if o.trees not in TREES and not os.path.isfile(o.trees):
             raise ValueError(
-                f"--trees must be one of {', '.join(TREE_CLASSES)} or a grammar file; `{o.trees}` is neither"
+                f"--trees must be one of {', '.join(TREES)} or a grammar file; `{o.trees}` is neither"
             )
         trees_argument(o)  # a grammar file with errors: its diagnostics now
         return
@@ -684,7 +681,7 @@ def train(
     device = device_of(options.device)
     trainer: Any = Trainer(options, vocab) if options.parser == "transition" else GraphTrainer(options, vocab, device)
     progress = checkpoints.Progress()
-    run = checkpoints.Run.of(options, checkpoints.training_files(train, dev, options), vocab) if checkpoint else None
+    run = checkpoints.Run.of(options, checkpoints.training_files(train, dev, options), vocab) if checkpoint is not None else None
     if checkpoint is not None and run is not None and os.path.exists(checkpoint):
         progress = checkpoints.resume(checkpoint, run, trainer, (rng, nrng))
         if progress.epoch > epochs:
